@@ -1,0 +1,37 @@
+"""Golden fixtures: `<bench>/<case>.txt` (first line `Source: ...`) beside `<case>.expected.jsonl`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from transforms.extract import extract_runs, result_rows
+
+FIXTURES = Path(__file__).parent / "fixtures"
+KEYS = ("benchmark", "system", "metric", "params", "value", "unit", "quoted", "alignment", "statistic")
+
+
+def fixture_body(path: Path) -> str:
+    """The post text without the `Source:` provenance line."""
+    text = path.read_text(encoding="utf-8")
+    first, _, rest = text.partition("\n")
+    assert first.startswith("Source:"), f"{path}: first line must name the source"
+    return rest
+
+
+def rows_of(body: str, message_id: str = "fixture") -> list[dict[str, Any]]:
+    return [{k: r[k] for k in KEYS} for r in result_rows(extract_runs(body, message_id))]
+
+
+def canonical(rows: list[dict[str, Any]]) -> list[str]:
+    return sorted(json.dumps(r, sort_keys=True) for r in rows)
+
+
+def expected_rows(path: Path) -> list[dict[str, Any]]:
+    exp = path.with_suffix(".expected.jsonl")
+    return [json.loads(line) for line in exp.read_text().splitlines() if line.strip()]
+
+
+def all_fixtures() -> list[Path]:
+    return sorted(FIXTURES.glob("*/*.txt"))

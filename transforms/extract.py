@@ -1,0 +1,135 @@
+"""From a decoded message body to runs and tidy result rows (pure; no I/O)."""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from transforms.model import Parser, Run, Segment
+from transforms.parsers import PARSERS
+from transforms.quotes import segments
+
+_ANY_SIGNATURE = re.compile("|".join(f"(?:{p.signature.pattern})" for p in PARSERS.values()), re.M)
+
+
+@dataclass(slots=True)
+class ExtractedRun:
+    """A parser's run placed in its message: absolute line span, stable id, content hash."""
+
+    run_id: str
+    block_index: int
+    parser: Parser
+    run: Run
+    quoted: bool
+    line_start: int
+    line_end: int
+    snippet: str
+    content_hash: str
+    notes: list[str] = field(default_factory=list)
+
+
+def _run_hash(run: Run) -> str:
+    h = hashlib.sha1(run.benchmark.encode())
+    for r in run.results:
+        h.update(f"|{r.system or run.system}|{r.metric}|{sorted(r.params.items())}|{r.value!r}".encode())
+    return h.hexdigest()[:16]
+
+
+def run_id_for(message_id: str, block_index: int) -> str:
+    return hashlib.sha1(f"{message_id}#{block_index}".encode()).hexdigest()[:16]
+
+
+def _parse_segment(parser: Parser, seg: Segment) -> list[Run]:
+    try:
+        return parser.parse(seg)
+    except Exception as exc:  # a parser bug must not lose the message: record it
+        return [
+            Run(
+                benchmark=parser.name,
+                results=[],
+                line_start=0,
+                line_end=len(seg.lines),
+                status="unparsed",
+                reason=f"parser error: {type(exc).__name__}: {exc}",
+            )
+        ]
+
+
+def extract_runs(body: str, message_id: str) -> list[ExtractedRun]:
+    """Every benchmark block of one decoded body, quoted ones included."""
+    if not _ANY_SIGNATURE.search(body):
+        return []
+    found: list[tuple[int, str, int, Run, Segment]] = []
+    for seg in segments(body):
+        text = seg.text
+        for parser in PARSERS.values():
+            if not parser.signature.search(text):
+                continue
+            for k, run in enumerate(_parse_segment(parser, seg)):
+                if run.status == "ok" and not run.results:
+                    continue
+                found.append((seg.offset + run.line_start, parser.name, k, run, seg))
+    found.sort(key=lambda t: (t[0], t[1], t[2]))
+    out: list[ExtractedRun] = []
+    for idx, (_, name, _, run, seg) in enumerate(found):
+        parser = PARSERS[name]
+        _fill_defaults(run, parser)
+        lo, hi = run.line_start, max(run.line_end, run.line_start + 1)
+        out.append(
+            ExtractedRun(
+                run_id=run_id_for(message_id, idx),
+                block_index=idx,
+                parser=parser,
+                run=run,
+                quoted=seg.quoted,
+                line_start=seg.offset + lo,
+                line_end=seg.offset + hi,
+                snippet="\n".join(seg.lines[lo:hi])[:20000],
+                content_hash=_run_hash(run),
+            )
+        )
+    return out
+
+
+def _fill_defaults(run: Run, parser: Parser) -> None:
+    for r in run.results:
+        if r.higher_is_better is None:
+            spec = parser.metrics.get(r.metric)
+            if spec is not None:
+                r.higher_is_better = spec.higher_is_better
+
+
+def result_rows(runs: Iterable[ExtractedRun], meta: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+    """Flatten runs into rows with the `benchmark_results` columns known without a warehouse."""
+    meta = dict(meta or {})
+    rows: list[dict[str, Any]] = []
+    for er in runs:
+        run = er.run
+        if run.status != "ok":
+            continue
+        for r in run.results:
+            if not math.isfinite(r.value):
+                continue
+            rows.append(
+                {
+                    **meta,
+                    "run_id": er.run_id,
+                    "benchmark": run.benchmark,
+                    "tool_version": run.tool_version,
+                    "system": r.system if r.system is not None else run.system,
+                    "metric": r.metric,
+                    "metric_label": r.metric_label,
+                    "params": dict(r.params),
+                    "value": r.value,
+                    "unit": r.unit,
+                    "higher_is_better": r.higher_is_better,
+                    "statistic": r.statistic,
+                    "quoted": er.quoted,
+                    "alignment": r.alignment,
+                }
+            )
+    return rows

@@ -1,0 +1,19 @@
+"""Canonical units. Parsers map what they read onto these; validation rejects others."""
+
+from __future__ import annotations
+
+KNOWN_UNITS: frozenset[str] = frozenset(
+    {
+        # UnixBench
+        "lps", "lpm", "MWIPS", "KBps", "index",
+        # time
+        "ns", "us", "ms", "s", "min",
+        # bandwidth / throughput
+        "KB/s", "MB/s", "GB/s", "K/sec", "KiB/s", "MiB/s", "GiB/s",
+        "bit/s", "Kbit/s", "Mbit/s", "Gbit/s",
+        # rates and counts
+        "trans/s", "/sec", "ops/s", "IOPS", "events/s", "count", "packets",
+        # cpu / ratios
+        "%CPU", "%", "MHz", "bytes", "KB", "MB",
+    }
+)  # fmt: skip

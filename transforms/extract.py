@@ -13,7 +13,29 @@ from transforms.model import Parser, Run, Segment
 from transforms.parsers import PARSERS
 from transforms.quotes import segments
 
-_ANY_SIGNATURE = re.compile("|".join(f"(?:{p.signature.pattern})" for p in PARSERS.values()), re.M)
+
+def _scoped(pat: re.Pattern[str]) -> str:
+    """A pattern as a group carrying its own flags, so that several can be OR-ed."""
+    text = re.sub(r"^\(\?[aiLmsux]+\)", "", pat.pattern)
+    letters = "".join(ch for flag, ch in ((re.I, "i"), (re.M, "m"), (re.S, "s"), (re.X, "x")) if pat.flags & flag)
+    return f"(?{letters}:{text})" if letters else f"(?:{text})"
+
+
+def _any_signature() -> re.Pattern[str] | None:
+    try:
+        return re.compile("|".join(_scoped(p.signature) for p in PARSERS.values()))
+    except re.error:
+        return None
+
+
+_ANY_SIGNATURE = _any_signature()
+
+
+def _has_signature(body: str) -> bool:
+    """One scan for all parsers: most messages carry no benchmark block."""
+    if _ANY_SIGNATURE is not None:
+        return _ANY_SIGNATURE.search(body) is not None
+    return any(p.signature.search(body) for p in PARSERS.values())
 
 
 @dataclass(slots=True)
@@ -61,7 +83,7 @@ def _parse_segment(parser: Parser, seg: Segment) -> list[Run]:
 
 def extract_runs(body: str, message_id: str) -> list[ExtractedRun]:
     """Every benchmark block of one decoded body, quoted ones included."""
-    if not _ANY_SIGNATURE.search(body):
+    if not _has_signature(body):
         return []
     found: list[tuple[int, str, int, Run, Segment]] = []
     for seg in segments(body):

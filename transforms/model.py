@@ -83,3 +83,8 @@ class Parser:
     signature: re.Pattern[str]  # cheap scan over decoded text; a hit means "try parse"
     parse: Callable[[Segment], list[Run]]
     metrics: Mapping[str, MetricSpec]
+    emits: tuple[str, ...] = ()  # benchmark names other than `name` that its runs may carry
+
+    @property
+    def benchmarks(self) -> tuple[str, ...]:
+        return (self.name, *self.emits)

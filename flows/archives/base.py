@@ -1,0 +1,72 @@
+"""What every archive kind provides: list its units, fetch one, iterate its messages."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from flows.config import Source
+from transforms.mail import Mail
+from transforms.mbox import Skipped
+
+RawItem = bytes | Mail | Skipped
+
+
+class UnitError(Exception):
+    """A unit that cannot be read; the message says why (recorded in the ledger)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    source: str
+    key: str  # stable within the source: a month ("2009-04"), a file name, an epoch
+    url: str  # path or URL
+    month: str | None = None  # YYYY-MM, for --since/--until windows
+
+
+@dataclass(slots=True)
+class Fetched:
+    unit: Unit
+    status: str  # ok | unchanged | failed
+    path: Path | None = None
+    etag: str | None = None
+    last_modified: str | None = None
+    sha256: str | None = None
+    bytes: int = 0
+    error: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class FetchContext:
+    """Per-run state a kind may use: where raw copies go, the HTTP client, the ledger."""
+
+    raw_dir: Path
+    http: Any = None  # flows.http.PoliteClient, created lazily for remote sources
+    previous: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
+
+    def last(self, unit: Unit) -> dict[str, Any] | None:
+        return self.previous.get((unit.source, unit.key))
+
+
+class ArchiveKind(Protocol):
+    name: str
+
+    def units(self, source: Source, ctx: FetchContext) -> list[Unit]: ...
+
+    def fetch(self, unit: Unit, source: Source, ctx: FetchContext) -> Fetched: ...
+
+    def messages(self, fetched: Fetched, source: Source) -> Iterator[RawItem]: ...
+
+
+def sha256_file(path: Path) -> tuple[str, int]:
+    h = hashlib.sha256()
+    n = 0
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+            n += len(chunk)
+    return h.hexdigest(), n

@@ -1,0 +1,135 @@
+"""`listbench.toml`: sources, data dir, alerts, schedule. Errors are one clear line."""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+DEFAULT_CONFIG = "listbench.toml"
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+KNOWN_KINDS = ("mbox", "pipermail", "hyperkitty", "public-inbox", "mhonarc", "maildir")
+
+
+class ConfigError(Exception):
+    """A problem the user can fix in the config; the message is the whole story."""
+
+
+@dataclass(frozen=True)
+class Source:
+    name: str
+    kind: str
+    url: str  # a resolved path or an http(s) URL
+    enabled: bool = True
+    options: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def is_remote(self) -> bool:
+        return self.url.startswith(("http://", "https://"))
+
+    def option(self, key: str, default: Any) -> Any:
+        return self.options.get(key, default)
+
+
+@dataclass(frozen=True)
+class Config:
+    path: Path
+    data_dir: Path
+    sources: list[Source]
+    alerts: dict[str, Any] = field(default_factory=dict)
+    schedule: dict[str, Any] = field(default_factory=dict)
+    http: dict[str, Any] = field(default_factory=dict)
+    quality: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def lake_dir(self) -> Path:
+        return self.data_dir / "lake"
+
+    @property
+    def db_path(self) -> Path:
+        return self.data_dir / "listbench.duckdb"
+
+    @property
+    def raw_dir(self) -> Path:
+        return self.data_dir / "raw"
+
+    @property
+    def docs_dir(self) -> Path:
+        return self.data_dir / "docs"
+
+    def source(self, name: str) -> Source:
+        for s in self.sources:
+            if s.name == name:
+                return s
+        raise ConfigError(f"no source named {name!r} in {self.path} (have: {', '.join(s.name for s in self.sources)})")
+
+    @property
+    def enabled_sources(self) -> list[Source]:
+        return [s for s in self.sources if s.enabled]
+
+
+def find_config(path: str | os.PathLike[str] | None) -> Path:
+    p = Path(path or os.environ.get("LISTBENCH_CONFIG") or DEFAULT_CONFIG)
+    if not p.is_file():
+        raise ConfigError(f"config file not found: {p}")
+    return p.resolve()
+
+
+def load_config(path: str | os.PathLike[str] | None = None) -> Config:
+    p = find_config(path)
+    try:
+        data = tomllib.loads(p.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{p}: not valid TOML: {exc}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{p}: cannot read: {exc}") from None
+    base = p.parent
+    data_dir = _resolve(str(data.get("data_dir", "data")), base)
+    sources: list[Source] = []
+    seen: set[str] = set()
+    raw_sources = data.get("sources", [])
+    if not isinstance(raw_sources, list):
+        raise ConfigError(f"{p}: [[sources]] must be an array of tables")
+    for i, s in enumerate(raw_sources):
+        sources.append(_source(s, i, base, p, seen))
+    return Config(
+        path=p,
+        data_dir=Path(data_dir),
+        sources=sources,
+        alerts=dict(data.get("alerts", {})),
+        schedule=dict(data.get("schedule", {})),
+        http=dict(data.get("http", {})),
+        quality=dict(data.get("quality", {})),
+    )
+
+
+def _resolve(value: str, base: Path) -> str:
+    if re.match(r"^[a-z][a-z0-9+.-]*://", value):
+        return value
+    q = Path(os.path.expanduser(value))
+    return str(q if q.is_absolute() else (base / q).resolve())
+
+
+def _source(s: Any, i: int, base: Path, p: Path, seen: set[str]) -> Source:
+    if not isinstance(s, dict):
+        raise ConfigError(f"{p}: sources[{i}] must be a table")
+    name = s.get("name")
+    if not isinstance(name, str) or not _NAME.match(name):
+        raise ConfigError(f"{p}: sources[{i}] needs a name of letters, digits, '.', '_' or '-' (got {name!r})")
+    if name in seen:
+        raise ConfigError(f"{p}: source name {name!r} is used twice")
+    seen.add(name)
+    kind = s.get("kind")
+    if kind not in KNOWN_KINDS:
+        raise ConfigError(f"{p}: source {name!r} has unknown kind {kind!r} (known: {', '.join(KNOWN_KINDS)})")
+    url = s.get("url")
+    if not isinstance(url, str) or not url:
+        raise ConfigError(f"{p}: source {name!r} needs a url")
+    enabled = s.get("enabled", True)
+    if not isinstance(enabled, bool):
+        raise ConfigError(f"{p}: source {name!r}: enabled must be true or false")
+    options = {k: v for k, v in s.items() if k not in {"name", "kind", "url", "enabled"}}
+    return Source(name=name, kind=kind, url=_resolve(url, base), enabled=enabled, options=options)

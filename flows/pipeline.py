@@ -1,0 +1,183 @@
+"""The ingest steps as plain functions (the Prefect flow only orders them).
+
+fetch -> decode -> extract -> validate -> load, one archive unit per batch.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import logging
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from flows.archives import kind_for
+from flows.archives.base import FetchContext, Fetched, Unit, UnitError
+from flows.config import Source
+from transforms.mail import Mail, decode_message
+from transforms.mbox import Skipped
+from transforms.records import Records, add_mail, add_membership
+from warehouse.lake import Lake, new_batch_id
+from warehouse.schema import to_table
+
+log = logging.getLogger("listbench.ingest")
+
+
+class IngestBusy(Exception):
+    pass
+
+
+@dataclass(slots=True)
+class UnitStats:
+    source: str
+    unit: str
+    status: str
+    messages: int = 0
+    messages_added: int = 0
+    skipped: int = 0
+    runs: int = 0
+    results: int = 0
+    quarantined: int = 0
+    error: str | None = None
+    skipped_reasons: list[str] = field(default_factory=list)
+    findings: list[dict[str, Any]] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(slots=True)
+class Known:
+    """Keys already in the lake: what makes a re-run add nothing."""
+
+    message_ids: set[str]
+    memberships: set[tuple[str, str]]
+
+    @classmethod
+    def load(cls, lake: Lake) -> Known:
+        mem = lake.read("memberships", ["message_id", "list_name"])
+        return cls(
+            message_ids=lake.column_set("messages", "message_id"),
+            memberships=set(zip(mem.column("message_id").to_pylist(), mem.column("list_name").to_pylist(), strict=True)),
+        )
+
+
+@contextmanager
+def ingest_lock(data_dir: Path) -> Iterator[None]:
+    """One ingest at a time per data dir; a second one exits with a clear message."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    fd = os.open(data_dir / ".ingest.lock", os.O_CREAT | os.O_RDWR, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise IngestBusy(f"another ingest is running on {data_dir}") from None
+        yield
+    finally:
+        os.close(fd)
+
+
+def previous_ledger(lake: Lake) -> dict[tuple[str, str], dict[str, Any]]:
+    """Latest successful fetch per (source, unit): validators and hash for the next run."""
+    tbl = lake.read("archives")
+    out: dict[tuple[str, str], dict[str, Any]] = {}
+    for row in sorted(tbl.to_pylist(), key=lambda r: r["fetched_at"] or datetime.min.replace(tzinfo=UTC)):
+        if row["status"] in ("ok", "unchanged"):
+            prev = out.get((row["source"], row["unit"]), {})
+            merged = {**prev, **{k: v for k, v in row.items() if v is not None}}
+            out[(row["source"], row["unit"])] = merged
+    return out
+
+
+def in_window(unit: Unit, since: str | None, until: str | None) -> bool:
+    if unit.month is None:
+        return True
+    return (since is None or unit.month >= since) and (until is None or unit.month <= until)
+
+
+def list_units(source: Source, ctx: FetchContext, since: str | None = None, until: str | None = None) -> list[Unit]:
+    return [u for u in kind_for(source.kind).units(source, ctx) if in_window(u, since, until)]
+
+
+def fetch_unit(unit: Unit, source: Source, ctx: FetchContext) -> Fetched:
+    return kind_for(source.kind).fetch(unit, source, ctx)
+
+
+def process_unit(fetched: Fetched, source: Source, lake: Lake, known: Known) -> UnitStats:
+    """Decode, extract, validate and load one fetched unit as one atomic batch."""
+    from expectations.gate import gate_results
+
+    unit = fetched.unit
+    stats = UnitStats(source=source.name, unit=unit.key, status=fetched.status, error=fetched.error)
+    batch_id = new_batch_id()
+    rec = Records()
+    now = datetime.now(UTC)
+    if fetched.status == "ok":
+        try:
+            for item in kind_for(source.kind).messages(fetched, source):
+                if isinstance(item, Skipped):
+                    stats.skipped += 1
+                    stats.skipped_reasons.append(f"message {item.index}: {item.reason}")
+                    continue
+                mail = item if isinstance(item, Mail) else decode_message(item)
+                stats.messages += 1
+                _add(rec, mail, source, unit, batch_id, known, stats, now)
+        except UnitError as exc:
+            stats.status, stats.error = "failed", str(exc)
+        except Exception as exc:  # keep what was read; the unit is retried next run
+            log.exception("unit %s/%s failed", source.name, unit.key)
+            stats.status, stats.error = "failed", f"{type(exc).__name__}: {exc}"
+        snippets = {r["run_id"]: r["snippet"] for r in rec.runs}
+        gate = gate_results(rec.results, list_name=source.name, batch_id=batch_id, snippets=snippets)
+        rec.results = gate.passed
+        rec.quarantine.extend(gate.quarantined)
+        stats.findings = [f.as_dict() for f in gate.findings]
+    stats.runs = len(rec.runs)
+    stats.results = len(rec.results)
+    stats.quarantined = len(rec.quarantine)
+    tables = {name: to_table(name, rows) for name, rows in rec.tables().items()}
+    tables["archives"] = to_table("archives", [_ledger_row(fetched, stats, batch_id, now)])
+    lake.commit(batch_id, tables)
+    return stats
+
+
+def _add(rec: Records, mail: Mail, source: Source, unit: Unit, batch_id: str, known: Known,
+         stats: UnitStats, now: datetime) -> None:
+    mid = mail.message_id
+    url = mail_url(unit)
+    if mid in known.message_ids:
+        if (mid, source.name) not in known.memberships:
+            add_membership(rec, mid, list_name=source.name, unit=unit.key, archive_url=url, batch_id=batch_id)
+            known.memberships.add((mid, source.name))
+        return
+    add_mail(rec, mail, list_name=source.name, unit=unit.key, archive_url=url, batch_id=batch_id, detected_at=now)
+    known.message_ids.add(mid)
+    known.memberships.add((mid, source.name))
+    stats.messages_added += 1
+
+
+def mail_url(unit: Unit) -> str:
+    return unit.url
+
+
+def _ledger_row(f: Fetched, stats: UnitStats, batch_id: str, now: datetime) -> dict[str, Any]:
+    return {
+        "source": f.unit.source,
+        "unit": f.unit.key,
+        "url": f.unit.url,
+        "etag": f.etag,
+        "last_modified": f.last_modified,
+        "sha256": f.sha256,
+        "bytes": f.bytes,
+        "status": stats.status,
+        "error": stats.error,
+        "messages": stats.messages,
+        "messages_added": stats.messages_added,
+        "skipped": stats.skipped,
+        "fetched_at": now,
+        "batch_id": batch_id,
+    }

@@ -1,0 +1,46 @@
+"""Shared fixtures: paths, a temporary config, and one Prefect test API per session."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SEEDS_MBOX = ROOT / "examples" / "archives" / "seeds.mbox"
+SEEDS_DIR = ROOT.parent / "shared" / "seeds"
+FIXTURES = Path(__file__).parent / "fixtures"
+
+os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
+os.environ.setdefault("GX_ANALYTICS_ENABLED", "False")
+os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
+
+
+def write_config(tmp: Path, sources: str, extra: str = "") -> Path:
+    cfg = tmp / "listbench.toml"
+    cfg.write_text(f'data_dir = "data"\n{extra}\n{sources}\n', encoding="utf-8")
+    return cfg
+
+
+def mbox_source(name: str, url: Path | str, kind: str = "mbox", **opts: object) -> str:
+    extra = "".join(f"{k} = {v!r}\n".replace("'", '"') for k, v in opts.items())
+    return f'[[sources]]\nname = "{name}"\nkind = "{kind}"\nurl = "{url}"\n{extra}'
+
+
+def run_cli(*args: str, cwd: Path | None = None, input: bytes | None = None,
+            env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    e = {**os.environ, **(env or {})}
+    return subprocess.run([sys.executable, "-m", "flows.cli", *args], cwd=cwd or ROOT, input=input,
+                          capture_output=True, env=e, timeout=300)
+
+
+@pytest.fixture(scope="session")
+def prefect_api():
+    """A real Prefect API (test harness) shared by every flow test of the session."""
+    from prefect.testing.utilities import prefect_test_harness
+
+    with prefect_test_harness(server_startup_timeout=120):
+        yield

@@ -1,0 +1,55 @@
+"""The real Prefect ingest flow on the bundled sample, queried in DuckDB; re-runs add nothing."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from flows.config import load_config
+from tests.conftest import SEEDS_MBOX, mbox_source, write_config
+from warehouse.db import query
+
+
+@pytest.fixture(scope="module")
+def sample_cfg(tmp_path_factory, prefect_api):
+    tmp = tmp_path_factory.mktemp("flow")
+    shutil.copy(SEEDS_MBOX, tmp / "seeds.mbox")
+    return load_config(write_config(tmp, mbox_source("sample", "seeds.mbox")))
+
+
+def _count(cfg, sql):
+    return query(cfg.db_path, sql)[1][0][0]
+
+
+def test_ingest_sample_then_rerun_adds_nothing(sample_cfg):
+    from flows.ingest import run_ingest
+
+    first = run_ingest(sample_cfg)
+    assert first["failed"] == 0
+    (unit,) = first["units"]
+    assert (unit["status"], unit["messages"], unit["messages_added"]) == ("ok", 5, 5)
+    rows = _count(sample_cfg, "SELECT count(*) FROM benchmark_results")
+    assert rows >= 500
+    per_bench = dict(query(sample_cfg.db_path,
+                           "SELECT benchmark, count(DISTINCT message_id) FROM benchmark_results GROUP BY 1")[1])
+    assert per_bench == {"unixbench": 1, "lmbench": 2, "netperf": 1, "bonnie": 1}
+    assert _count(sample_cfg, "SELECT count(*) FROM quarantine") == 0
+    assert _count(sample_cfg, "SELECT count(*) FROM messages") == 5
+
+    second = run_ingest(sample_cfg)
+    assert second["units"][0]["status"] == "unchanged"
+    assert _count(sample_cfg, "SELECT count(*) FROM benchmark_results") == rows
+    assert _count(sample_cfg, "SELECT count(*) FROM messages") == 5
+    assert _count(sample_cfg, "SELECT count(*) FROM archives") == 2
+
+
+def test_known_values_reach_duckdb(sample_cfg):
+    v = query(sample_cfg.db_path,
+              "SELECT value, unit FROM benchmark_results WHERE benchmark = 'unixbench'"
+              " AND system = 'Luvalley' AND metric = 'index_score' AND params['copies'] = '1'")[1]
+    assert v == [(631.2, "index")]
+    v = query(sample_cfg.db_path,
+              "SELECT value FROM benchmark_results WHERE benchmark = 'netperf' AND system = 'xen.pv'"
+              " AND params['test'] = 'TCP_RR' AND params['size'] = '1'")[1]
+    assert v == [(18052.37,)]

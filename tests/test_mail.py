@@ -1,0 +1,103 @@
+"""Decoding real-world mail: transfer encodings, charsets, HTML-only, broken headers."""
+
+from __future__ import annotations
+
+import base64
+from datetime import UTC, datetime
+
+import pytest
+
+from transforms.dates import parse_date
+from transforms.mail import decode_message, plain_post
+
+
+def _msg(headers: str, body: bytes) -> bytes:
+    return headers.replace("\n", "\r\n").encode() + b"\r\n\r\n" + body
+
+
+def test_quoted_printable_soft_breaks_are_joined():
+    raw = _msg(
+        "From: A <a@x.org>\nMessage-ID: <qp@x>\nContent-Type: text/plain; charset=iso-8859-1\n"
+        "Content-Transfer-Encoding: quoted-printable",
+        b"Dhrystone 2 using register variables 10802400.5 lps (10.0 s, 2=\r\n samples)\r\nJ=F6rg\r\n",
+    )
+    m = decode_message(raw)
+    assert "lps (10.0 s, 2 samples)\nJörg" in m.body
+    assert m.message_id == "qp@x"
+
+
+def test_base64_gb2312_body():
+    text = "测试 Pipe Throughput 803044.2 lps\n"
+    raw = _msg(
+        "Message-ID: <b64@x>\nContent-Type: text/plain; charset=gb2312\nContent-Transfer-Encoding: base64",
+        base64.encodebytes(text.encode("gb2312")),
+    )
+    assert decode_message(raw).body == text
+
+
+def test_wrong_charset_declaration_falls_back_without_crash():
+    raw = _msg("Message-ID: <cs@x>\nContent-Type: text/plain; charset=x-no-such-charset", "naïve".encode())
+    m = decode_message(raw)
+    assert m.body == "naïve"
+    assert any("unknown charset" in n for n in m.notes)
+
+
+def test_html_only_mail_keeps_pre_whitespace():
+    raw = _msg(
+        "Message-ID: <h@x>\nContent-Type: text/html; charset=utf-8",
+        b"<html><body><p>Results:</p><pre>size   kvm.pv   xen.pv\n1      9533.74  18052.37</pre></body></html>",
+    )
+    m = decode_message(raw)
+    assert "size   kvm.pv   xen.pv\n1      9533.74  18052.37" in m.body
+    assert "text taken from HTML" in m.notes
+
+
+def test_text_attachment_is_part_of_the_body():
+    raw = _msg(
+        'Message-ID: <att@x>\nMIME-Version: 1.0\nContent-Type: multipart/mixed; boundary="BB"',
+        b"--BB\r\nContent-Type: text/plain\r\n\r\nsee attached\r\n--BB\r\n"
+        b"Content-Type: text/plain; name=res.txt\r\nContent-Disposition: attachment; filename=res.txt\r\n"
+        b"Content-Transfer-Encoding: base64\r\n\r\n" + base64.encodebytes(b"Time: 1.234\n") + b"--BB--\r\n",
+    )
+    body = decode_message(raw).body
+    assert "see attached" in body and "Time: 1.234" in body
+
+
+def test_rfc2047_headers_threading_and_missing_message_id():
+    raw = _msg(
+        "From: =?utf-8?q?Andr=C3=A9_M=C3=BCller?= <am@x.org>\nSubject: =?iso-8859-1?q?R=E9sultats?=\n"
+        "In-Reply-To: <p@x>\nReferences: <root@x> <p@x>\nDate: Tue,  9 Apr 2019 18:10:08 +0200",
+        b"hi\r\n",
+    )
+    m = decode_message(raw)
+    assert (m.from_name, m.from_addr, m.subject) == ("André Müller", "am@x.org", "Résultats")
+    assert m.in_reply_to == "p@x" and m.thread_root == "root@x"
+    assert m.message_id.startswith("sha1-")
+    assert decode_message(raw).message_id == m.message_id  # stable
+
+
+def test_pipermail_from_keeps_obfuscated_address():
+    m = decode_message(_msg("From: jgb at example.com (Jesus M. Gonzalez)\nMessage-ID: <p@x>", b"x"))
+    assert (m.from_name, m.from_addr) == ("Jesus M. Gonzalez", "jgb at example.com")
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Tue,  9 Apr 2019 18:10:08 +0200", datetime(2019, 4, 9, 16, 10, 8, tzinfo=UTC)),
+        ("Tue Dec 17 06:03:37 PST 2024", datetime(2024, 12, 17, 14, 3, 37, tzinfo=UTC)),
+        ("Mon, 04 Feb 2002 12:56:45 +0100 (CET)", datetime(2002, 2, 4, 11, 56, 45, tzinfo=UTC)),
+        ("Wed, 5 Sep 07 10:01 -0400", datetime(2007, 9, 5, 14, 1, tzinfo=UTC)),
+        ("Thu Apr 14 11:06:56 2016", datetime(2016, 4, 14, 11, 6, 56, tzinfo=UTC)),
+        ("not a date at all", None),
+        ("", None),
+        ("Mon, 99 Foo 99999 99:99:99 +9999", None),
+    ],
+)
+def test_dates(text, expected):
+    assert parse_date(text) == expected
+
+
+def test_plain_post_has_stable_id():
+    assert plain_post("a\r\nb").body == "a\nb"
+    assert plain_post("x").message_id == plain_post("x").message_id != plain_post("y").message_id

@@ -1,0 +1,59 @@
+"""mbox splitting: envelopes, >From unescaping, bounded message size, gzip caps."""
+
+from __future__ import annotations
+
+import gzip
+import io
+
+import pytest
+
+from flows.archives.base import UnitError
+from flows.archives.compressed import iter_lines
+from tests.conftest import SEEDS_MBOX
+from transforms.mail import decode_message
+from transforms.mbox import Skipped, iter_mbox
+
+MBOX = (
+    b"From a@x Thu Apr 14 11:06:56 2016\nMessage-ID: <1@x>\n\nbody one\n>From the start\n\n"
+    b"From jgb at example.com  Thu Apr 14 11:07:56 2016\nMessage-ID: <2@x>\n\nFrom here, not an envelope\n"
+)
+
+
+def test_split_and_unescape():
+    msgs = list(iter_mbox(io.BytesIO(MBOX)))
+    assert len(msgs) == 2
+    assert b"From the start" in msgs[0] and b">From" not in msgs[0]
+    assert decode_message(msgs[1]).message_id == "2@x"
+    assert b"From here, not an envelope" in msgs[1]
+
+
+def test_oversized_message_is_skipped_not_loaded():
+    big = b"From a@x Thu Apr 14 11:06:56 2016\nMessage-ID: <big@x>\n\n" + b"x" * 100 + b"\n" * 5000
+    data = big + b"From b@x Thu Apr 14 11:06:56 2016\nMessage-ID: <ok@x>\n\nsmall\n"
+    items = list(iter_mbox(io.BytesIO(data), max_message_bytes=1000))
+    assert isinstance(items[0], Skipped) and "larger than 1000" in items[0].reason
+    assert decode_message(items[1]).message_id == "ok@x"
+
+
+def test_sample_mbox_has_the_five_seeds():
+    with open(SEEDS_MBOX, "rb") as f:
+        mails = [decode_message(m) for m in iter_mbox(f)]
+    assert len(mails) == 5
+    assert [m.from_name for m in mails] == ["Xiaodong Yi", "hofrat", "Jim", "Ian Pratt", "Emre ERENOGLU"]
+    assert "L M B E N C H 3 . 0 S U M M A R Y" in mails[1].body
+    assert all(m.posted_at is not None for m in mails)
+
+
+def test_gzip_bomb_stops_with_clear_error(tmp_path):
+    p = tmp_path / "bomb.mbox.gz"
+    p.write_bytes(gzip.compress(b"\n" * (50 * 1024 * 1024)))
+    with pytest.raises(UnitError, match="gzip bomb"):
+        for _ in iter_lines(p, max_ratio=100):
+            pass
+
+
+def test_truncated_gzip_is_a_unit_error(tmp_path):
+    p = tmp_path / "cut.mbox.gz"
+    p.write_bytes(gzip.compress(MBOX * 200)[:300])
+    with pytest.raises(UnitError, match="corrupt or truncated gzip"):
+        list(iter_lines(p))

@@ -1,0 +1,138 @@
+"""One decoded message to the rows of every lake table (pure)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from transforms.extract import ExtractedRun, extract_runs
+from transforms.mail import Mail
+
+
+@dataclass(slots=True)
+class Records:
+    """Row dicts per lake table, accumulated over a batch."""
+
+    messages: list[dict[str, Any]] = field(default_factory=list)
+    memberships: list[dict[str, Any]] = field(default_factory=list)
+    message_bodies: list[dict[str, Any]] = field(default_factory=list)
+    runs: list[dict[str, Any]] = field(default_factory=list)
+    results: list[dict[str, Any]] = field(default_factory=list)
+    quarantine: list[dict[str, Any]] = field(default_factory=list)
+
+    def tables(self) -> dict[str, list[dict[str, Any]]]:
+        return {
+            "messages": self.messages,
+            "memberships": self.memberships,
+            "message_bodies": self.message_bodies,
+            "runs": self.runs,
+            "results": self.results,
+            "quarantine": self.quarantine,
+        }
+
+
+def add_mail(rec: Records, mail: Mail, *, list_name: str, unit: str, archive_url: str | None,
+             batch_id: str, detected_at: Any = None) -> list[ExtractedRun]:
+    """Append the rows of one new message; returns its runs."""
+    rec.messages.append(
+        {
+            "message_id": mail.message_id,
+            "list_name": list_name,
+            "posted_at": mail.posted_at,
+            "from_name": mail.from_name,
+            "subject": mail.subject,
+            "in_reply_to": mail.in_reply_to,
+            "thread_id": mail.thread_root,
+            "archive_url": archive_url,
+            "unit": unit,
+            "notes": mail.notes or None,
+            "batch_id": batch_id,
+        }
+    )
+    add_membership(rec, mail.message_id, list_name=list_name, unit=unit, archive_url=archive_url, batch_id=batch_id)
+    runs = extract_runs(mail.body, mail.message_id)
+    if runs:
+        rec.message_bodies.append({"message_id": mail.message_id, "body": mail.body, "batch_id": batch_id})
+    add_runs(rec, runs, mail.message_id, list_name=list_name, batch_id=batch_id, detected_at=detected_at)
+    return runs
+
+
+def add_membership(rec: Records, message_id: str, *, list_name: str, unit: str,
+                   archive_url: str | None, batch_id: str) -> None:
+    rec.memberships.append(
+        {"message_id": message_id, "list_name": list_name, "unit": unit,
+         "archive_url": archive_url, "batch_id": batch_id}
+    )
+
+
+def add_runs(rec: Records, runs: list[ExtractedRun], message_id: str, *, list_name: str,
+             batch_id: str, detected_at: Any = None) -> None:
+    for er in runs:
+        run = er.run
+        ok = run.status == "ok"
+        n = 0
+        if ok:
+            for i, r in enumerate(run.results):
+                rec.results.append(
+                    {
+                        "run_id": er.run_id,
+                        "message_id": message_id,
+                        "result_index": i,
+                        "benchmark": run.benchmark,
+                        "system": r.system if r.system is not None else run.system,
+                        "metric": r.metric,
+                        "metric_label": r.metric_label,
+                        "params": {str(k): str(v) for k, v in r.params.items()},
+                        "value": float(r.value),
+                        "unit": r.unit,
+                        "higher_is_better": r.higher_is_better,
+                        "statistic": r.statistic,
+                        "alignment": r.alignment,
+                        "quoted": er.quoted,
+                        "batch_id": batch_id,
+                    }
+                )
+                n += 1
+        else:
+            rec.quarantine.append(
+                {
+                    "table_name": "runs",
+                    "expectation": "unparsed block",
+                    "severity": "error",
+                    "run_id": er.run_id,
+                    "message_id": message_id,
+                    "list_name": list_name,
+                    "benchmark": run.benchmark,
+                    "metric": None,
+                    "value": None,
+                    "observed": run.reason,
+                    "row_json": json.dumps({"line_start": er.line_start, "line_end": er.line_end}),
+                    "snippet": er.snippet[:4000],
+                    "batch_id": batch_id,
+                    "detected_at": detected_at,
+                }
+            )
+        rec.runs.append(
+            {
+                "run_id": er.run_id,
+                "message_id": message_id,
+                "block_index": er.block_index,
+                "benchmark": run.benchmark,
+                "parser": er.parser.name,
+                "parser_version": er.parser.version,
+                "tool_version": run.tool_version,
+                "system": run.system,
+                "caption": run.caption,
+                "quoted": er.quoted,
+                "line_start": er.line_start,
+                "line_end": er.line_end,
+                "status": run.status,
+                "notes": (run.notes + ([run.reason] if run.reason else [])) or None,
+                "attributes": {str(k): str(v) for k, v in run.attributes.items()},
+                "content_hash": er.content_hash,
+                "n_results": n,
+                "snippet": er.snippet,
+                "batch_id": batch_id,
+            }
+        )

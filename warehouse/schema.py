@@ -1,0 +1,134 @@
+"""Arrow schemas of the lake tables: the storage contract behind the DuckDB views."""
+
+from __future__ import annotations
+
+import pyarrow as pa
+
+SCHEMA_VERSION = "1"
+
+_TS = pa.timestamp("us", tz="UTC")
+_MAP = pa.map_(pa.string(), pa.string())
+
+SCHEMAS: dict[str, pa.Schema] = {
+    "messages": pa.schema(
+        [
+            ("message_id", pa.string()),
+            ("list_name", pa.string()),
+            ("posted_at", _TS),
+            ("from_name", pa.string()),
+            ("subject", pa.string()),
+            ("in_reply_to", pa.string()),
+            ("thread_id", pa.string()),
+            ("archive_url", pa.string()),
+            ("unit", pa.string()),
+            ("notes", pa.list_(pa.string())),
+            ("batch_id", pa.string()),
+        ]
+    ),
+    # every list a message was seen on (a cross-post is one message, several lists)
+    "memberships": pa.schema(
+        [("message_id", pa.string()), ("list_name", pa.string()), ("unit", pa.string()),
+         ("archive_url", pa.string()), ("batch_id", pa.string())]
+    ),
+    # decoded bodies of messages that matched a benchmark signature: re-extraction input
+    "message_bodies": pa.schema([("message_id", pa.string()), ("body", pa.string()), ("batch_id", pa.string())]),
+    "runs": pa.schema(
+        [
+            ("run_id", pa.string()),
+            ("message_id", pa.string()),
+            ("block_index", pa.int32()),
+            ("benchmark", pa.string()),
+            ("parser", pa.string()),
+            ("parser_version", pa.string()),
+            ("tool_version", pa.string()),
+            ("system", pa.string()),
+            ("caption", pa.string()),
+            ("quoted", pa.bool_()),
+            ("line_start", pa.int32()),
+            ("line_end", pa.int32()),
+            ("status", pa.string()),
+            ("notes", pa.list_(pa.string())),
+            ("attributes", _MAP),
+            ("content_hash", pa.string()),
+            ("n_results", pa.int32()),
+            ("snippet", pa.string()),
+            ("batch_id", pa.string()),
+        ]
+    ),
+    "results": pa.schema(
+        [
+            ("run_id", pa.string()),
+            ("message_id", pa.string()),
+            ("result_index", pa.int32()),
+            ("benchmark", pa.string()),
+            ("system", pa.string()),
+            ("metric", pa.string()),
+            ("metric_label", pa.string()),
+            ("params", _MAP),
+            ("value", pa.float64()),
+            ("unit", pa.string()),
+            ("higher_is_better", pa.bool_()),
+            ("statistic", pa.string()),
+            ("alignment", pa.string()),
+            ("quoted", pa.bool_()),
+            ("batch_id", pa.string()),
+        ]
+    ),
+    "quarantine": pa.schema(
+        [
+            ("table_name", pa.string()),
+            ("expectation", pa.string()),
+            ("severity", pa.string()),
+            ("run_id", pa.string()),
+            ("message_id", pa.string()),
+            ("list_name", pa.string()),
+            ("benchmark", pa.string()),
+            ("metric", pa.string()),
+            ("value", pa.float64()),
+            ("observed", pa.string()),
+            ("row_json", pa.string()),
+            ("snippet", pa.string()),
+            ("batch_id", pa.string()),
+            ("detected_at", _TS),
+        ]
+    ),
+    "archives": pa.schema(
+        [
+            ("source", pa.string()),
+            ("unit", pa.string()),
+            ("url", pa.string()),
+            ("etag", pa.string()),
+            ("last_modified", pa.string()),
+            ("sha256", pa.string()),
+            ("bytes", pa.int64()),
+            ("status", pa.string()),
+            ("error", pa.string()),
+            ("messages", pa.int64()),
+            ("messages_added", pa.int64()),
+            ("skipped", pa.int64()),
+            ("fetched_at", _TS),
+            ("batch_id", pa.string()),
+        ]
+    ),
+}
+
+TABLES = tuple(SCHEMAS)
+
+
+def empty(table: str) -> pa.Table:
+    return SCHEMAS[table].empty_table()
+
+
+def to_table(table: str, rows: list[dict]) -> pa.Table:
+    """Rows (dicts) to an Arrow table of the table's schema; missing keys are NULL."""
+    schema = SCHEMAS[table]
+    cols = {f.name: [r.get(f.name) for r in rows] for f in schema}
+    return pa.Table.from_pydict(
+        {name: _fix(schema.field(name).type, vals) for name, vals in cols.items()}, schema=schema
+    )
+
+
+def _fix(typ: pa.DataType, vals: list) -> list:
+    if pa.types.is_map(typ):
+        return [list(v.items()) if isinstance(v, dict) else v for v in vals]
+    return vals

@@ -1,0 +1,57 @@
+-- Views over the Parquet lake. {lake} is replaced by the lake's absolute path.
+CREATE OR REPLACE VIEW lake_messages AS
+  SELECT * FROM read_parquet('{lake}/messages/*.parquet', union_by_name = true);
+CREATE OR REPLACE VIEW memberships AS
+  SELECT * FROM read_parquet('{lake}/memberships/*.parquet', union_by_name = true);
+CREATE OR REPLACE VIEW message_bodies AS
+  SELECT * FROM read_parquet('{lake}/message_bodies/*.parquet', union_by_name = true);
+CREATE OR REPLACE VIEW lake_runs AS
+  SELECT * FROM read_parquet('{lake}/runs/*.parquet', union_by_name = true);
+CREATE OR REPLACE VIEW results AS
+  SELECT * FROM read_parquet('{lake}/results/*.parquet', union_by_name = true);
+CREATE OR REPLACE VIEW quarantine AS
+  SELECT * FROM read_parquet('{lake}/quarantine/*.parquet', union_by_name = true);
+CREATE OR REPLACE VIEW archives AS
+  SELECT * FROM read_parquet('{lake}/archives/*.parquet', union_by_name = true);
+
+-- one row per message, with every list it was seen on
+CREATE OR REPLACE VIEW messages AS
+  SELECT m.message_id, m.list_name, l.lists, m.posted_at, m.from_name, m.subject,
+         m.in_reply_to, m.thread_id, m.archive_url, m.unit, m.notes
+  FROM lake_messages m
+  LEFT JOIN (SELECT message_id, list(DISTINCT list_name ORDER BY list_name) AS lists
+             FROM memberships GROUP BY message_id) l USING (message_id);
+
+-- a block identical to one posted earlier (a quoted repost) points at the first one
+CREATE OR REPLACE VIEW runs AS
+  SELECT r.*,
+         CASE WHEN first_run <> r.run_id THEN first_run END AS duplicate_of
+  FROM (
+    SELECT r.*, first_value(r.run_id) OVER (
+             PARTITION BY r.content_hash
+             ORDER BY m.posted_at NULLS LAST, r.quoted, r.message_id, r.block_index) AS first_run
+    FROM lake_runs r LEFT JOIN lake_messages m USING (message_id)
+  ) r;
+
+CREATE OR REPLACE VIEW benchmark_results AS
+  SELECT res.message_id, m.list_name, m.posted_at, m.subject, res.run_id, res.benchmark,
+         ru.tool_version, res.system, res.metric, res.metric_label, res.params, res.value,
+         res.unit, res.higher_is_better, res.quoted, res.alignment, res.statistic
+  FROM results res
+  JOIN runs ru USING (run_id)
+  JOIN lake_messages m ON m.message_id = res.message_id
+  WHERE ru.duplicate_of IS NULL;
+
+-- pairs of systems measured in the same message on the same metric and params;
+-- ratio > 1 means system_a did better
+CREATE OR REPLACE VIEW comparisons AS
+  SELECT a.message_id, a.list_name, a.posted_at, a.benchmark, a.metric, a.params, a.unit,
+         a.system AS system_a, b.system AS system_b, a.value AS value_a, b.value AS value_b,
+         CASE WHEN a.value = 0 OR b.value = 0 THEN NULL
+              WHEN a.higher_is_better THEN a.value / b.value
+              ELSE b.value / a.value END AS ratio
+  FROM benchmark_results a
+  JOIN benchmark_results b
+    ON a.message_id = b.message_id AND a.benchmark = b.benchmark AND a.metric = b.metric
+   AND a.params = b.params AND a.statistic = b.statistic AND a.unit = b.unit
+   AND a.system <> b.system;

@@ -40,3 +40,16 @@ PARSERS: dict[str, Parser] = {
         ddhdparm.PARSER,
     )
 }
+
+
+def known_benchmarks() -> frozenset[str]:
+    """Every benchmark name a run may carry (validation rejects others)."""
+    return frozenset(b for p in PARSERS.values() for b in p.benchmarks)
+
+
+def metric_spec(benchmark: str, metric: str):
+    """The registry entry for (benchmark, metric), or None when the metric is unknown."""
+    for p in PARSERS.values():
+        if benchmark in p.benchmarks and metric in p.metrics:
+            return p.metrics[metric]
+    return None

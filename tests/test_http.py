@@ -1,0 +1,93 @@
+"""PoliteClient against a real server on 127.0.0.1: conditional requests, retries, caps, safety."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from flows.archives.base import FetchContext, Unit
+from flows.config import Source
+from flows.http import FetchError, PoliteClient, cache_path, resolve_link
+from tests.httpserver import Site
+
+
+@pytest.fixture
+def site():
+    s = Site().start()
+    yield s
+    s.stop()
+
+
+def _client(**kw) -> PoliteClient:
+    return PoliteClient(requests_per_second=0, retries=2, backoff_s=0.01, timeout_s=2, **kw)
+
+
+def test_download_then_304_then_changed(site, tmp_path):
+    route = site.add("/a.mbox", b"From x Thu Apr 14 11:06:56 2016\n\nhi\n")
+    src = Source("s", "mbox", site.url("/a.mbox"))
+    unit = Unit("s", "a.mbox", site.url("/a.mbox"))
+    c, ctx = _client(user_agent="listbench-test", contact="ops@example.org"), FetchContext(tmp_path)
+    f1 = c.download(unit, src, ctx)
+    assert f1.status == "ok" and Path(f1.path).read_bytes() == route.body and f1.etag
+    ctx.previous[("s", "a.mbox")] = {"etag": f1.etag, "last_modified": f1.last_modified, "sha256": f1.sha256}
+    f2 = c.download(unit, src, ctx)
+    assert f2.status == "unchanged" and site.full_bodies["/a.mbox"] == 1
+    route.body += b"\nmore\n"
+    f3 = c.download(unit, src, ctx)
+    assert f3.status == "ok" and f3.sha256 != f1.sha256
+    assert "listbench-test (ops@example.org)" in site.user_agents
+
+
+def test_flaky_500_is_retried(site, tmp_path):
+    site.add("/f", b"ok", fail_first=2)
+    f = _client().download(Unit("s", "f", site.url("/f")), Source("s", "mbox", site.url("/f")), FetchContext(tmp_path))
+    assert f.status == "ok" and site.hits["/f"] == 3
+
+
+def test_slow_answer_times_out_and_fails_cleanly(site, tmp_path):
+    site.add("/slow", b"late", delay_s=1.5)
+    c = PoliteClient(requests_per_second=0, retries=1, backoff_s=0.01, timeout_s=0.3)
+    f = c.download(Unit("s", "slow", site.url("/slow")), Source("s", "mbox", site.url("/slow")), FetchContext(tmp_path))
+    assert f.status == "failed" and "timed out after 2 attempts" in f.error
+
+
+def test_size_cap(site, tmp_path):
+    site.add("/big", b"x" * 5000)
+    src = Source("s", "mbox", site.url("/big"), options={"max_unit_bytes": 1000})
+    f = _client().download(Unit("s", "big", site.url("/big")), src, FetchContext(tmp_path))
+    assert f.status == "failed" and "over the 1000-byte cap" in f.error
+    assert not list(tmp_path.rglob("*big*"))
+
+
+def test_404_is_not_retried(site, tmp_path):
+    f = _client().download(Unit("s", "nope", site.url("/nope")), Source("s", "mbox", site.url("/nope")), FetchContext(tmp_path))
+    assert f.status == "failed" and "HTTP 404" in f.error and site.hits["/nope"] == 1
+
+
+def test_get_text_raises_on_error(site):
+    with pytest.raises(FetchError):
+        _client().get_text(site.url("/missing"))
+
+
+@pytest.mark.parametrize(
+    "href, ok",
+    [
+        ("2009-April.txt.gz", True),
+        ("/pipermail/kvm/2009-May.txt", True),
+        ("../other-list/2009-May.txt.gz", False),
+        ("http://evil.example.org/x.txt.gz", False),
+        ("http://127.0.0.1:1/pipermail/kvm/x", False),
+        ("mailto:a@b", False),
+        ("2009-April/%2e%2e/%2e%2e/x", True),  # stays under the base after normalisation by the server
+    ],
+)
+def test_same_origin_links(href, ok):
+    base = "http://127.0.0.1:8000/pipermail/kvm/"
+    assert (resolve_link(base, href) is not None) == ok
+
+
+def test_cache_path_never_leaves_root(tmp_path):
+    p = cache_path(tmp_path, "src", "../../etc/passwd")
+    assert tmp_path in p.parents and ".." not in p.parts
+    assert cache_path(tmp_path, "s", "/abs/olute").is_relative_to(tmp_path)

@@ -44,7 +44,6 @@ class UnitStats:
     quarantined: int = 0
     error: str | None = None
     skipped_reasons: list[str] = field(default_factory=list)
-    findings: list[dict[str, Any]] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -107,42 +106,64 @@ def fetch_unit(unit: Unit, source: Source, ctx: FetchContext) -> Fetched:
     return kind_for(source.kind).fetch(unit, source, ctx)
 
 
-def process_unit(fetched: Fetched, source: Source, lake: Lake, known: Known) -> UnitStats:
-    """Decode, extract, validate and load one fetched unit as one atomic batch."""
-    from expectations.gate import gate_results
+@dataclass(slots=True)
+class UnitWork:
+    """One unit decoded and extracted, waiting for validation and its atomic commit."""
 
+    fetched: Fetched
+    stats: UnitStats
+    records: Records
+    batch_id: str
+
+
+def extract_unit(fetched: Fetched, source: Source, known: Known) -> UnitWork:
+    """Decode and extract one fetched unit (no validation, no writes)."""
     unit = fetched.unit
     stats = UnitStats(source=source.name, unit=unit.key, status=fetched.status, error=fetched.error)
-    batch_id = new_batch_id()
-    rec = Records()
+    work = UnitWork(fetched, stats, Records(), new_batch_id())
+    if fetched.status != "ok":
+        return work
     now = datetime.now(UTC)
-    if fetched.status == "ok":
-        try:
-            for item in kind_for(source.kind).messages(fetched, source):
-                if isinstance(item, Skipped):
-                    stats.skipped += 1
-                    stats.skipped_reasons.append(f"message {item.index}: {item.reason}")
-                    continue
-                mail = item if isinstance(item, Mail) else decode_message(item)
-                stats.messages += 1
-                _add(rec, mail, source, unit, batch_id, known, stats, now)
-        except UnitError as exc:
-            stats.status, stats.error = "failed", str(exc)
-        except Exception as exc:  # keep what was read; the unit is retried next run
-            log.exception("unit %s/%s failed", source.name, unit.key)
-            stats.status, stats.error = "failed", f"{type(exc).__name__}: {exc}"
-        snippets = {r["run_id"]: r["snippet"] for r in rec.runs}
-        gate = gate_results(rec.results, list_name=source.name, batch_id=batch_id, snippets=snippets)
-        rec.results = gate.passed
-        rec.quarantine.extend(gate.quarantined)
-        stats.findings = [f.as_dict() for f in gate.findings]
-    stats.runs = len(rec.runs)
-    stats.results = len(rec.results)
-    stats.quarantined = len(rec.quarantine)
-    tables = {name: to_table(name, rows) for name, rows in rec.tables().items()}
-    tables["archives"] = to_table("archives", [_ledger_row(fetched, stats, batch_id, now)])
-    lake.commit(batch_id, tables)
-    return stats
+    try:
+        for item in kind_for(source.kind).messages(fetched, source):
+            if isinstance(item, Skipped):
+                stats.skipped += 1
+                stats.skipped_reasons.append(f"message {item.index}: {item.reason}")
+                continue
+            mail = item if isinstance(item, Mail) else decode_message(item)
+            stats.messages += 1
+            _add(work.records, mail, source, unit, work.batch_id, known, stats, now)
+    except UnitError as exc:
+        stats.status, stats.error = "failed", str(exc)
+    except Exception as exc:  # keep what was read; the unit is retried next run
+        log.exception("unit %s/%s failed", source.name, unit.key)
+        stats.status, stats.error = "failed", f"{type(exc).__name__}: {exc}"
+    return work
+
+
+def load_units(works: list[UnitWork], lake: Lake, list_names: list[str], ingest_run: str) -> list[dict[str, Any]]:
+    """Validate the units' rows in one GX pass, then commit each unit as its own atomic batch."""
+    from expectations.gate import gate
+
+    merged = Records()
+    for w in works:
+        for name, rows in w.records.tables().items():
+            getattr(merged, name).extend(rows)
+    findings = [f.as_dict() for f in gate(merged, list_names=list_names)] if merged.messages or merged.runs else []
+    by_batch: dict[str, Records] = {w.batch_id: Records() for w in works}
+    for name, rows in merged.tables().items():
+        for row in rows:
+            getattr(by_batch[row["batch_id"]], name).append(row)
+    now = datetime.now(UTC)
+    for w in works:
+        rec = by_batch[w.batch_id]
+        w.stats.runs = len(rec.runs)
+        w.stats.results = len(rec.results)
+        w.stats.quarantined = len(rec.quarantine)
+        tables = {name: to_table(name, rows) for name, rows in rec.tables().items()}
+        tables["archives"] = to_table("archives", [_ledger_row(w.fetched, w.stats, w.batch_id, now, ingest_run)])
+        lake.commit(w.batch_id, tables)
+    return findings
 
 
 def _add(rec: Records, mail: Mail, source: Source, unit: Unit, batch_id: str, known: Known,
@@ -164,7 +185,7 @@ def mail_url(unit: Unit) -> str:
     return unit.url
 
 
-def _ledger_row(f: Fetched, stats: UnitStats, batch_id: str, now: datetime) -> dict[str, Any]:
+def _ledger_row(f: Fetched, stats: UnitStats, batch_id: str, now: datetime, ingest_run: str) -> dict[str, Any]:
     return {
         "source": f.unit.source,
         "unit": f.unit.key,
@@ -179,5 +200,6 @@ def _ledger_row(f: Fetched, stats: UnitStats, batch_id: str, now: datetime) -> d
         "messages_added": stats.messages_added,
         "skipped": stats.skipped,
         "fetched_at": now,
+        "ingest_run": ingest_run,
         "batch_id": batch_id,
     }

@@ -25,6 +25,13 @@ class MetricSpec:
     low: float | None = None  # plausible range, used by the data-quality suite
     high: float | None = None
     nonnegative: bool = True
+    units: tuple[str, ...] = ()  # other units the same metric may be reported in
+
+    def allows(self, unit: str, statistic: str = "value") -> bool:
+        """Whether a row of this metric may carry `unit` (indexes and scores are unit `index`)."""
+        if unit == self.unit or unit in self.units:
+            return True
+        return unit == "index" and statistic in ("index", "score")
 
 
 @dataclass(slots=True)

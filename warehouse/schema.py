@@ -107,6 +107,7 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("messages_added", pa.int64()),
             ("skipped", pa.int64()),
             ("fetched_at", _TS),
+            ("ingest_run", pa.string()),
             ("batch_id", pa.string()),
         ]
     ),

@@ -1,0 +1,140 @@
+"""`hyperkitty` (Mailman 3): one mbox export per month, `export/<list>-YYYY-MM.mbox.gz?start=..&end=..`.
+
+The export is a real mbox with full headers (the HTML views lose `>` quoting
+and blanks). HyperKitty sends no ETag for it, but writes the gzip with mtime 0,
+so an unchanged month has the same sha256 and is not parsed again. Every month
+is still downloaded each run unless `settled_after_days = N` is set: a month that
+had ended N days before its last good fetch is then not requested again.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Iterator
+from urllib.parse import unquote, urlsplit
+
+from flows.archives.base import FetchContext, Fetched, RawItem, Unit, UnitError
+from flows.archives.mbox import KIND as MBOX
+from flows.archives.pipermail import archive_root, index_links
+from flows.config import ConfigError, Source
+from flows.http import FetchError, resolve_link
+
+_FQDN = re.compile(r"^([^/@]+)@([^/@]+)$")
+_MONTH = re.compile(r"^(\d{4})-(0[1-9]|1[0-2])$")
+_MONTH_LINK = re.compile(r"^(\d{4})/(\d{1,2})/$")
+DEFAULT_MONTHS = 12
+
+
+def list_name(root: str) -> str:
+    """`kvm` from `.../archives/list/kvm@lists.example.org/`."""
+    last = unquote(urlsplit(root).path.rstrip("/").rsplit("/", 1)[-1])
+    m = _FQDN.match(last)
+    if not m:
+        raise UnitError(f"not a HyperKitty list root (want .../archives/list/<list>@<host>/): {root}")
+    return m.group(1)
+
+
+def parse_month(value: object, what: str, source: str) -> str | None:
+    """A `since`/`until` option as `YYYY-MM`; a TOML date (`2016-04-01`) is accepted too."""
+    if value is None:
+        return None
+    if isinstance(value, dt.date):
+        return f"{value.year:04d}-{value.month:02d}"
+    text = str(value).strip()
+    if not _MONTH.match(text):
+        raise ConfigError(f"source {source!r}: {what} must be YYYY-MM (got {value!r})")
+    return text
+
+
+def next_month(month: str) -> str:
+    y, m = int(month[:4]), int(month[5:7])
+    return f"{y + m // 12:04d}-{m % 12 + 1:02d}"
+
+
+def months_back(month: str, n: int) -> str:
+    """The month `n` months before `month`."""
+    y, m = int(month[:4]), int(month[5:7])
+    k = y * 12 + (m - 1) - n
+    return f"{k // 12:04d}-{k % 12 + 1:02d}"
+
+
+def month_range(first: str, last: str) -> list[str]:
+    out: list[str] = []
+    m = first
+    while m <= last:
+        out.append(m)
+        m = next_month(m)
+    return out
+
+
+def current_month(today: dt.date | None = None) -> str:
+    d = today or dt.datetime.now(dt.UTC).date()
+    return f"{d.year:04d}-{d.month:02d}"
+
+
+def first_month(root: str, markup: str) -> str | None:
+    """The earliest `<YYYY>/<M>/` month link of the list's overview page (the archive sidebar)."""
+    found: list[str] = []
+    root_path = urlsplit(root).path
+    for href in index_links(markup):
+        url = resolve_link(root, href)
+        if url is None or urlsplit(url).query:
+            continue
+        m = _MONTH_LINK.match(urlsplit(url).path[len(root_path):])
+        if m and 1 <= int(m.group(2)) <= 12:
+            found.append(f"{m.group(1)}-{int(m.group(2)):02d}")
+    return min(found) if found else None
+
+
+def settled(month: str, fetched_at: object, days: float) -> bool:
+    """True when the month had ended `days` before its last good fetch (opt-in: no request at all)."""
+    if not isinstance(fetched_at, dt.datetime):
+        return False
+    end = dt.datetime.fromisoformat(f"{next_month(month)}-01T00:00:00+00:00")
+    when = fetched_at if fetched_at.tzinfo else fetched_at.replace(tzinfo=dt.UTC)
+    return when >= end + dt.timedelta(days=days)
+
+
+def export_unit(source: str, root: str, name: str, month: str) -> Unit:
+    """The export URL of one month; `end` is exclusive. The key has no `?` (it names the cache file)."""
+    filename = f"{name}-{month}.mbox.gz"
+    url = f"{root}export/{filename}?start={month}-01&end={next_month(month)}-01"
+    return Unit(source=source, key=filename, url=url, month=month)
+
+
+class HyperkittyKind:
+    name = "hyperkitty"
+
+    def units(self, source: Source, ctx: FetchContext) -> list[Unit]:
+        if not source.is_remote:
+            raise UnitError(f"source {source.name!r}: hyperkitty needs an http(s) list root, got {source.url}")
+        root = archive_root(source.url)
+        name = list_name(root)
+        since = parse_month(source.option("since", None), "since", source.name)
+        until = parse_month(source.option("until", None), "until", source.name) or current_month()
+        if since is None:
+            since = self._discover_first(root, ctx) or months_back(until, DEFAULT_MONTHS - 1)
+        return [export_unit(source.name, root, name, m) for m in month_range(since, until)]
+
+    @staticmethod
+    def _discover_first(root: str, ctx: FetchContext) -> str | None:
+        try:
+            return first_month(root, ctx.http.get_text(root))
+        except FetchError:
+            return None
+
+    def fetch(self, unit: Unit, source: Source, ctx: FetchContext) -> Fetched:
+        last = ctx.last(unit)
+        days = source.option("settled_after_days", None)
+        if days is not None and unit.month and last and settled(unit.month, last.get("fetched_at"), float(days)):
+            return Fetched(unit, "unchanged", etag=last.get("etag"), last_modified=last.get("last_modified"),
+                           sha256=last.get("sha256"), bytes=int(last.get("bytes") or 0))
+        return ctx.http.download(unit, source, ctx)
+
+    def messages(self, fetched: Fetched, source: Source) -> Iterator[RawItem]:
+        """The export is gzip'd mbox; an empty month is an empty gzip (no messages, no error)."""
+        return MBOX.messages(fetched, source)
+
+
+KIND = HyperkittyKind()

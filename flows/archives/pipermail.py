@@ -1,0 +1,102 @@
+"""`pipermail` (Mailman 2): the list index links one mbox per volume, `YYYY-Month.txt(.gz)`.
+
+The monthly text files keep pasted tables intact (no HTML), so they are the
+only thing fetched; the per-month HTML views are ignored.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from urllib.parse import urlsplit
+
+from selectolax.lexbor import LexborHTMLParser
+
+from flows.archives.base import FetchContext, Fetched, RawItem, Unit, UnitError
+from flows.archives.mbox import KIND as MBOX
+from flows.config import Source
+from flows.http import resolve_link
+
+MONTHS = {name: i for i, name in enumerate(
+    ("January", "February", "March", "April", "May", "June", "July", "August",
+     "September", "October", "November", "December"), start=1)}
+
+# Mailman 2 volume names: monthly is the default; the others are archive_volume_frequency 0/2/3/4.
+_MONTHLY = re.compile(r"^(\d{4})-([A-Z][a-z]+)\.txt(\.gz)?$")
+_QUARTERLY = re.compile(r"^(\d{4})q([1-4])\.txt(\.gz)?$")
+_WEEKLY = re.compile(r"^Week-of-Mon-(\d{4})(\d\d)\d\d\.txt(\.gz)?$")
+_DAILY = re.compile(r"^(\d{4})(\d\d)\d\d\.txt(\.gz)?$")
+_YEARLY = re.compile(r"^(\d{4})\.txt(\.gz)?$")
+
+
+def archive_root(url: str) -> str:
+    """The index URL with its trailing slash (without it every relative link resolves one level up)."""
+    return url if url.endswith("/") else url + "/"
+
+
+def volume_month(name: str) -> str | None:
+    """`2009-April.txt.gz` -> `2009-04` (first month of a quarter or year); None when not a volume."""
+    if m := _MONTHLY.match(name):
+        month = MONTHS.get(m.group(2))
+        return f"{m.group(1)}-{month:02d}" if month else None
+    if m := _QUARTERLY.match(name):
+        return f"{m.group(1)}-{3 * int(m.group(2)) - 2:02d}"
+    if (m := _WEEKLY.match(name)) or (m := _DAILY.match(name)):
+        return f"{m.group(1)}-{m.group(2)}" if 1 <= int(m.group(2)) <= 12 else None
+    if m := _YEARLY.match(name):
+        return f"{m.group(1)}-01"
+    return None
+
+
+def index_links(markup: str) -> list[str]:
+    """Every `href` of the index page, in page order."""
+    tree = LexborHTMLParser(markup)
+    return [a.attributes.get("href") or "" for a in tree.css("a[href]")]
+
+
+def volume_name(root: str, href: str) -> str | None:
+    """The volume file a link names, when it is a same-origin file directly in the archive root."""
+    url = resolve_link(root, href)
+    if url is None:
+        return None
+    parts = urlsplit(url)
+    root_path = urlsplit(root).path
+    if parts.query or not parts.path.startswith(root_path):
+        return None
+    name = parts.path[len(root_path):]
+    return name if "/" not in name and volume_month(name) else None
+
+
+def month_units(source: str, root: str, markup: str) -> list[Unit]:
+    """One unit per volume linked from the index; `.txt.gz` wins over `.txt` for the same volume."""
+    chosen: dict[str, str] = {}
+    for href in index_links(markup):
+        name = volume_name(root, href)
+        if name is None:
+            continue
+        stem = name.removesuffix(".gz")
+        if stem not in chosen or name.endswith(".gz"):
+            chosen[stem] = name
+    units = [Unit(source=source, key=name, url=root + name, month=volume_month(name))
+             for name in chosen.values()]
+    return sorted(units, key=lambda u: (u.month or "", u.key))
+
+
+class PipermailKind:
+    name = "pipermail"
+
+    def units(self, source: Source, ctx: FetchContext) -> list[Unit]:
+        if not source.is_remote:
+            raise UnitError(f"source {source.name!r}: pipermail needs an http(s) archive root, got {source.url}")
+        root = archive_root(source.url)
+        return month_units(source.name, root, ctx.http.get_text(root))
+
+    def fetch(self, unit: Unit, source: Source, ctx: FetchContext) -> Fetched:
+        return ctx.http.download(unit, source, ctx)
+
+    def messages(self, fetched: Fetched, source: Source) -> Iterator[RawItem]:
+        """The volume is an mbox (`From user at host  Thu Apr 14 ...` envelopes); an HTML page fails the unit."""
+        return MBOX.messages(fetched, source)
+
+
+KIND = PipermailKind()

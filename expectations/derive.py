@@ -91,7 +91,8 @@ def _unixbench_index_ratio(df: pd.DataFrame) -> np.ndarray:
             base = float(p["baseline"])
         except (TypeError, ValueError):
             continue
-        r = raw.get((rid, sysn, met, _params_key(p, ("baseline",))))
+        raw_metric = met[: -len("_index")] if isinstance(met, str) and met.endswith("_index") else met
+        r = raw.get((rid, sysn, raw_metric, _params_key(p, ("baseline",))))
         if r and base > 0 and r > 0:
             out[df.index.get_loc(idx)] = v / (r / base * 10.0)
     return out

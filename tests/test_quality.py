@@ -32,7 +32,7 @@ def planted() -> Records:
     rec.results += [
         _row(metric="pipe_throughput", value=803044.2, unit="lps"),
         # index inconsistent with result/baseline*10 (should be 645.5)
-        _row(metric="pipe_throughput", value=745.5, unit="index", statistic="index",
+        _row(metric="pipe_throughput_index", value=745.5, unit="index", statistic="index",
              params={"copies": "1", "baseline": "12440.0"}),
         _row(metric="syscall_overhead", value=709335.4, unit="furlongs"),  # unit that does not exist
         _row(benchmark="lmbench", metric="lat_pipe", value=-5.0, unit="us", system="host Linux 2.6"),  # negative
@@ -55,7 +55,7 @@ def test_planted_faults_are_quarantined_row_by_row(lake):
     by_metric = {}
     for r in q:
         by_metric.setdefault(r["metric"], set()).add(r["expectation"])
-    assert by_metric["pipe_throughput"] == {"unixbench index = result / baseline x 10"}
+    assert by_metric["pipe_throughput_index"] == {"unixbench index = result / baseline x 10"}
     assert "unit known" in by_metric["syscall_overhead"]
     assert "value non-negative" in by_metric["lat_pipe"]
     assert by_metric["null_call"] == {"value plausible for metric"}

@@ -10,7 +10,9 @@ KNOWN_UNITS: frozenset[str] = frozenset(
         "ns", "us", "ms", "s", "min",
         # bandwidth / throughput
         "KB/s", "MB/s", "GB/s", "K/sec", "KiB/s", "MiB/s", "GiB/s",
-        "bit/s", "Kbit/s", "Mbit/s", "Gbit/s",
+        "B/s", "bit/s", "Kbit/s", "Mbit/s", "Gbit/s",
+        # CPU cost per unit of work (netperf service demand)
+        "us/KB", "us/Tr", "ms/Tr",
         # rates and counts
         "trans/s", "/sec", "ops/s", "IOPS", "events/s", "count", "packets",
         # cpu / ratios

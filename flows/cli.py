@@ -35,6 +35,14 @@ def _fmt(fmt: str) -> str:
     return fmt
 
 
+def _months(since: str | None, until: str | None) -> None:
+    import re
+
+    for label, v in (("--since", since), ("--until", until)):
+        if v is not None and not re.fullmatch(r"\d{4}-(0[1-9]|1[0-2])", v):
+            fail(f"{label} must be YYYY-MM (got {v!r})")
+
+
 def _config(path: str | None):
     from flows.config import ConfigError, load_config
 
@@ -53,24 +61,22 @@ def ingest(
     verbose: Annotated[bool, typer.Option("--verbose", "-v")] = False,
 ) -> None:
     """Run the ingest flow for every enabled source (or the named ones)."""
-    import re
-
     cfg = _config(config)
     for name in source or []:
         if name not in {s.name for s in cfg.sources}:
             fail(f"no source named {name!r} in {cfg.path}")
-    for label, v in (("--since", since), ("--until", until)):
-        if v is not None and not re.fullmatch(r"\d{4}-(0[1-9]|1[0-2])", v):
-            fail(f"{label} must be YYYY-MM (got {v!r})")
+    _months(since, until)
     if not source and not cfg.enabled_sources:
         fail(f"no enabled source in {cfg.path}")
     quiet_prefect(verbose)
-    from flows.ingest import run_ingest
-    from flows.pipeline import IngestBusy
-    from flows.summary import print_summary
+    from flows.pipeline import IngestBusy, ingest_lock
 
     try:
-        result = run_ingest(cfg, source or None, since, until)
+        with ingest_lock(cfg.data_dir):  # fail fast, before Prefect starts
+            from flows.ingest import run_ingest
+            from flows.summary import print_summary
+
+            result = run_ingest(cfg, source or None, since, until)
     except IngestBusy as exc:
         fail(str(exc))
     print_summary(cfg, result)
@@ -100,24 +106,173 @@ def extract(
 def sql(
     query: Annotated[str, typer.Argument(help="SQL to run on the warehouse (read-only)")],
     config: ConfigOpt = None,
-    fmt: FormatOpt = "table",
+    fmt: Annotated[str, typer.Option("--format", "-f", help="table | json | csv | parquet")] = "table",
+    out: Annotated[str | None, typer.Option("--out", "-o", help="Write to this file instead of stdout")] = None,
 ) -> None:
     """Query the warehouse (views over the Parquet lake; opened read-only)."""
-    fmt = _fmt(fmt)
+    if fmt != "parquet":
+        fmt = _fmt(fmt)
+    elif not out:
+        fail("--format parquet needs --out FILE")
     cfg = _config(config)
     import duckdb
 
     from flows.output import print_rows
-    from warehouse.db import WarehouseMissing
+    from warehouse.db import WarehouseMissing, export_parquet
     from warehouse.db import query as run_query
 
     try:
+        if fmt == "parquet":
+            n = export_parquet(cfg.db_path, query, out)
+            typer.echo(f"{n} rows written to {out}", err=True)
+            return
         cols, rows = run_query(cfg.db_path, query)
     except WarehouseMissing as exc:
         fail(str(exc))
     except duckdb.Error as exc:
         fail(f"query failed: {str(exc).splitlines()[0]}")
+    if out:
+        try:
+            with open(out, "w", encoding="utf-8", newline="") as f:
+                print_rows(cols, rows, fmt, out=f)
+        except OSError as exc:
+            fail(f"cannot write {out}: {exc.strerror}")
+    else:
+        print_rows(cols, rows, fmt)
+
+
+@app.command()
+def shell(config: ConfigOpt = None) -> None:
+    """An interactive SQL prompt on the warehouse (DuckDB's CLI when installed)."""
+    import shutil
+
+    cfg = _config(config)
+    if not cfg.db_path.exists():
+        fail(f"no warehouse at {cfg.db_path}: run `listbench ingest` first")
+    exe = shutil.which("duckdb")
+    if exe:
+        os.execv(exe, [exe, "-readonly", str(cfg.db_path)])
+    from flows.repl import repl
+
+    repl(cfg.db_path)
+
+
+STATS_QUERIES = {
+    "messages per list and year":
+        "SELECT list_name, year(posted_at) AS year, count(*) AS messages FROM messages GROUP BY ALL ORDER BY ALL",
+    "blocks per benchmark":
+        "SELECT benchmark, count(*) AS blocks, count(DISTINCT message_id) AS messages, sum(n_results) AS rows"
+        " FROM runs WHERE duplicate_of IS NULL GROUP BY ALL ORDER BY ALL",
+    "quarantine":
+        "SELECT table_name, expectation, severity, count(*) AS rows FROM quarantine GROUP BY ALL ORDER BY rows DESC",
+}
+
+
+@app.command()
+def stats(config: ConfigOpt = None, fmt: FormatOpt = "table") -> None:
+    """Messages per list and year, blocks per benchmark, quarantine counts."""
+    fmt = _fmt(fmt)
+    cfg = _config(config)
+    from flows.output import print_rows
+    from warehouse.db import WarehouseMissing
+    from warehouse.db import query as run_query
+
+    try:
+        for title, q in STATS_QUERIES.items():
+            cols, rows = run_query(cfg.db_path, q)
+            print_rows(cols, rows, fmt, title=None if fmt != "table" else title)
+    except WarehouseMissing as exc:
+        fail(str(exc))
+
+
+@app.command()
+def validate(config: ConfigOpt = None, fmt: FormatOpt = "table") -> None:
+    """Re-run every expectation suite over the whole warehouse; exit 1 when an error-level one fails."""
+    fmt = _fmt(fmt)
+    cfg = _config(config)
+    quiet_prefect()
+    from expectations.revalidate import validate_warehouse
+    from flows.output import print_rows
+    from warehouse.db import WarehouseMissing
+
+    try:
+        findings = validate_warehouse(cfg.db_path, [s.name for s in cfg.sources])
+    except WarehouseMissing as exc:
+        fail(str(exc))
+    cols = ("table", "expectation", "severity", "count")
+    print_rows(cols, [[f[c] for c in cols] for f in findings], fmt, title="failed expectations")
+    if any(f["severity"] == "error" for f in findings):
+        raise typer.Exit(1)
+
+
+@app.command()
+def quarantine(config: ConfigOpt = None, fmt: FormatOpt = "table",
+               limit: Annotated[int, typer.Option(help="Rows to show")] = 50) -> None:
+    """What was rejected, by which rule, with the raw snippet."""
+    fmt = _fmt(fmt)
+    cfg = _config(config)
+    from flows.output import print_rows
+    from warehouse.db import WarehouseMissing
+    from warehouse.db import query as run_query
+
+    try:
+        cols, rows = run_query(
+            cfg.db_path,
+            "SELECT detected_at, list_name, table_name, expectation, severity, benchmark, metric, value, observed,"
+            " message_id, left(snippet, 200) AS snippet FROM quarantine ORDER BY detected_at DESC LIMIT ?",
+            [limit],
+        )
+    except WarehouseMissing as exc:
+        fail(str(exc))
     print_rows(cols, rows, fmt)
+
+
+@app.command()
+def reextract(
+    config: ConfigOpt = None,
+    benchmark: Annotated[str | None, typer.Option(help="Only this benchmark's runs")] = None,
+    since: Annotated[str | None, typer.Option(help="First month, YYYY-MM")] = None,
+    until: Annotated[str | None, typer.Option(help="Last month, YYYY-MM")] = None,
+) -> None:
+    """Re-run the current parsers over stored message bodies (no network); swap the runs atomically."""
+    cfg = _config(config)
+    _months(since, until)
+    from transforms.parsers import known_benchmarks
+
+    if benchmark and benchmark not in known_benchmarks():
+        fail(f"unknown benchmark {benchmark!r} (known: {', '.join(sorted(known_benchmarks()))})")
+    quiet_prefect()
+    from flows.pipeline import IngestBusy
+    from flows.reextract import reextract as run
+
+    try:
+        rep = run(cfg, benchmark, since, until)
+    except IngestBusy as exc:
+        fail(str(exc))
+    typer.echo(f"messages re-extracted: {rep.messages}; rows added {rep.added}, changed {rep.changed}, "
+               f"removed {rep.removed}, unchanged {rep.unchanged}; quarantined {rep.quarantined}")
+    for lost in rep.lost_rows:
+        typer.echo(f"listbench: parser lost rows in {lost['message_id']}: {lost['before']} -> {lost['after']}", err=True)
+
+
+@app.command()
+def compact(config: ConfigOpt = None) -> None:
+    """Merge each lake table's small part files into one (atomic per table)."""
+    cfg = _config(config)
+    from flows.pipeline import IngestBusy, ingest_lock
+    from warehouse.db import refresh_views
+    from warehouse.lake import Lake
+    from warehouse.schema import TABLES
+
+    try:
+        with ingest_lock(cfg.data_dir):
+            lake = Lake(cfg.lake_dir).open()
+            for t in TABLES:
+                before, after = lake.compact(t)
+                typer.echo(f"{t}: {before} -> {after} part files")
+            refresh_views(cfg.db_path, cfg.lake_dir)
+    except IngestBusy as exc:
+        fail(str(exc))
 
 
 def main() -> None:

@@ -8,7 +8,8 @@ from __future__ import annotations
 import fcntl
 import logging
 import os
-from collections.abc import Iterator
+import uuid
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
@@ -17,10 +18,11 @@ from typing import Any
 
 from flows.archives import kind_for
 from flows.archives.base import FetchContext, Fetched, Unit, UnitError
-from flows.config import Source
+from flows.config import Config, Source
 from transforms.mail import Mail, decode_message
 from transforms.mbox import Skipped
 from transforms.records import Records, add_mail, add_membership
+from warehouse.db import refresh_views
 from warehouse.lake import Lake, new_batch_id
 from warehouse.schema import to_table
 
@@ -65,17 +67,32 @@ class Known:
         )
 
 
+_HELD: dict[str, int] = {}
+
+
 @contextmanager
 def ingest_lock(data_dir: Path) -> Iterator[None]:
-    """One ingest at a time per data dir; a second one exits with a clear message."""
+    """One writer at a time per data dir (re-entrant within a process); a second one exits clearly."""
     data_dir.mkdir(parents=True, exist_ok=True)
+    key = str(data_dir.resolve())
+    if key in _HELD:
+        _HELD[key] += 1
+        try:
+            yield
+        finally:
+            _HELD[key] -= 1
+        return
     fd = os.open(data_dir / ".ingest.lock", os.O_CREAT | os.O_RDWR, 0o644)
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            raise IngestBusy(f"another ingest is running on {data_dir}") from None
-        yield
+            raise IngestBusy(f"another ingest or re-extraction is writing to {data_dir}; try again when it ends") from None
+        _HELD[key] = 1
+        try:
+            yield
+        finally:
+            del _HELD[key]
     finally:
         os.close(fd)
 
@@ -203,3 +220,98 @@ def _ledger_row(f: Fetched, stats: UnitStats, batch_id: str, now: datetime, inge
         "ingest_run": ingest_run,
         "batch_id": batch_id,
     }
+
+
+CHUNK_UNITS = 12
+
+
+@dataclass
+class IngestSummary:
+    run: str
+    units: list[dict[str, Any]] = field(default_factory=list)
+    findings: list[dict[str, Any]] = field(default_factory=list)
+    alerted: list[str] = field(default_factory=list)
+    docs: str | None = None
+
+    @property
+    def failed(self) -> list[dict[str, Any]]:
+        return [u for u in self.units if u["status"] == "failed"]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"run": self.run, "units": self.units, "failed": len(self.failed), "findings": self.findings,
+                "alerted": self.alerted, "docs": self.docs}
+
+
+@dataclass
+class Steps:
+    """The step functions a run calls: plain ones here, Prefect tasks in flows.ingest."""
+
+    list_units: Callable[..., list[Unit]] = list_units
+    fetch: Callable[..., Fetched] = fetch_unit
+    extract: Callable[..., UnitWork] = extract_unit
+    load: Callable[..., list[dict[str, Any]]] = load_units
+    log: Any = log
+
+
+def run(cfg: Config, steps: Steps | None = None, sources: list[str] | None = None,
+        since: str | None = None, until: str | None = None) -> IngestSummary:
+    """One ingest run: every chosen source, unit by unit, chunks validated and committed atomically."""
+    steps = steps or Steps()
+    chosen = [cfg.source(n) for n in sources] if sources else cfg.enabled_sources
+    summary = IngestSummary(run=uuid.uuid4().hex[:12])
+    list_names = [s.name for s in cfg.sources]
+    with ingest_lock(cfg.data_dir):
+        lake = Lake(cfg.lake_dir).open()
+        known = Known.load(lake)
+        ctx = FetchContext(raw_dir=cfg.raw_dir, previous=previous_ledger(lake))
+        if any(s.is_remote for s in chosen):
+            from flows.http import PoliteClient
+
+            ctx.http = PoliteClient.from_config(cfg)
+        for source in chosen:
+            try:
+                units = steps.list_units(source, ctx, since, until)
+            except Exception as exc:
+                steps.log.error("source %s: cannot list units: %s", source.name, exc)
+                failed = Fetched(Unit(source.name, "(index)", source.url), "failed", error=f"cannot list units: {exc}")
+                work = extract_unit(failed, source, known)
+                load_units([work], lake, list_names, summary.run)
+                summary.units.append(work.stats.as_dict())
+                continue
+            for i in range(0, len(units), CHUNK_UNITS):
+                works = [steps.extract(_fetch_or_fail(steps, u, source, ctx), source, known)
+                         for u in units[i:i + CHUNK_UNITS]]
+                summary.findings += steps.load(works, lake, list_names, summary.run)
+                for w in works:
+                    summary.units.append(w.stats.as_dict())
+                    steps.log.info("%s/%s: %s, %d messages added, %d rows, %d quarantined", source.name,
+                                   w.stats.unit, w.stats.status, w.stats.messages_added, w.stats.results,
+                                   w.stats.quarantined)
+        refresh_views(cfg.db_path, cfg.lake_dir)
+        _quality(cfg, lake, summary, [s.name for s in chosen])
+    return summary
+
+
+def _fetch_or_fail(steps: Steps, unit: Unit, source: Source, ctx: FetchContext) -> Fetched:
+    try:
+        return steps.fetch(unit, source, ctx)
+    except Exception as exc:  # retries exhausted: record and go on with the other units
+        return Fetched(unit, "failed", error=f"{type(exc).__name__}: {exc}")
+
+
+def _quality(cfg: Config, lake: Lake, summary: IngestSummary, sources: list[str]) -> None:
+    """Merge findings, add batch and health rules, write Data Docs, send at most one alert."""
+    from expectations import alerts
+    from expectations.gate import build_docs, merge_findings
+
+    findings = merge_findings(summary.findings)
+    rows = sum(u["results"] for u in summary.units)
+    quarantined = sum(u["quarantined"] for u in summary.units)
+    share = alerts.quarantine_share_finding(
+        rows, quarantined, float(cfg.quality.get("max_quarantine_share", alerts.DEFAULT_MAX_QUARANTINE_SHARE)))
+    findings += [share] if share else []
+    findings += alerts.health_findings(cfg, lake)
+    docs = build_docs(cfg.docs_dir)
+    summary.findings, summary.docs = findings, str(docs) if docs else None
+    if findings:
+        summary.alerted = alerts.send_alert(cfg, alerts.build_alert(summary.run, sources, findings, summary.docs))

@@ -44,3 +44,25 @@ def prefect_api():
 
     with prefect_test_harness(server_startup_timeout=120):
         yield
+
+
+def plain_ingest(cfg_path: Path) -> dict:
+    """The ingest steps without Prefect (same functions the flow calls)."""
+    from flows import pipeline
+    from flows.config import load_config
+
+    return pipeline.run(load_config(cfg_path)).as_dict()
+
+
+@pytest.fixture(scope="session")
+def sample_warehouse(tmp_path_factory):
+    """The bundled sample ingested once (read-only use): returns the Config."""
+    import shutil
+
+    from flows.config import load_config
+
+    tmp = tmp_path_factory.mktemp("sample")
+    shutil.copy(SEEDS_MBOX, tmp / "seeds.mbox")
+    cfg_path = write_config(tmp, mbox_source("sample", "seeds.mbox"))
+    plain_ingest(cfg_path)
+    return load_config(cfg_path)

@@ -11,6 +11,7 @@ from typing import Any
 
 from transforms.model import Parser, Run, Segment
 from transforms.parsers import PARSERS
+from transforms.platform import classify, legend
 from transforms.quotes import segments
 
 
@@ -31,7 +32,7 @@ def _any_signature() -> re.Pattern[str] | None:
 _ANY_SIGNATURE = _any_signature()
 
 
-def _has_signature(body: str) -> bool:
+def has_signature(body: str) -> bool:
     """One scan for all parsers: most messages carry no benchmark block."""
     if _ANY_SIGNATURE is not None:
         return _ANY_SIGNATURE.search(body) is not None
@@ -83,7 +84,7 @@ def _parse_segment(parser: Parser, seg: Segment) -> list[Run]:
 
 def extract_runs(body: str, message_id: str) -> list[ExtractedRun]:
     """Every benchmark block of one decoded body, quoted ones included."""
-    if not _has_signature(body):
+    if not has_signature(body):
         return []
     found: list[tuple[int, str, int, Run, Segment]] = []
     for seg in segments(body):
@@ -96,6 +97,7 @@ def extract_runs(body: str, message_id: str) -> list[ExtractedRun]:
                     continue
                 found.append((seg.offset + run.line_start, parser.name, k, run, seg))
     found.sort(key=lambda t: (t[0], t[1], t[2]))
+    _describe_platforms(body, [f[3] for f in found])
     out: list[ExtractedRun] = []
     for idx, (_, name, _, run, seg) in enumerate(found):
         parser = PARSERS[name]
@@ -115,6 +117,23 @@ def extract_runs(body: str, message_id: str) -> list[ExtractedRun]:
             )
         )
     return out
+
+
+def _describe_platforms(body: str, runs: list[Run]) -> None:
+    """Run attributes `legend:<system>` and `platform:<system>` from labels and the post's legend."""
+    labels = {lbl for run in runs for lbl in {run.system, *(r.system for r in run.results)} if lbl}
+    if not labels:
+        return
+    desc = legend(body, labels)
+    for run in runs:
+        for lbl in {run.system, *(r.system for r in run.results)}:
+            if not lbl:
+                continue
+            if lbl in desc:
+                run.attributes.setdefault(f"legend:{lbl}", desc[lbl])
+            kind = classify(lbl, desc.get(lbl))
+            if kind:
+                run.attributes.setdefault(f"platform:{lbl}", kind)
 
 
 def _fill_defaults(run: Run, parser: Parser) -> None:

@@ -6,8 +6,11 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from transforms.extract import ExtractedRun, extract_runs
+from transforms.extract import ExtractedRun, extract_runs, has_signature
 from transforms.mail import Mail
+from transforms.parsers import PARSERS
+
+PARSER_VERSIONS = {name: p.version for name, p in PARSERS.items()}
 
 
 @dataclass(slots=True)
@@ -20,6 +23,7 @@ class Records:
     runs: list[dict[str, Any]] = field(default_factory=list)
     results: list[dict[str, Any]] = field(default_factory=list)
     quarantine: list[dict[str, Any]] = field(default_factory=list)
+    extractions: list[dict[str, Any]] = field(default_factory=list)
 
     def tables(self) -> dict[str, list[dict[str, Any]]]:
         return {
@@ -29,6 +33,7 @@ class Records:
             "runs": self.runs,
             "results": self.results,
             "quarantine": self.quarantine,
+            "extractions": self.extractions,
         }
 
 
@@ -52,10 +57,16 @@ def add_mail(rec: Records, mail: Mail, *, list_name: str, unit: str, archive_url
     )
     add_membership(rec, mail.message_id, list_name=list_name, unit=unit, archive_url=archive_url, batch_id=batch_id)
     runs = extract_runs(mail.body, mail.message_id)
-    if runs:
+    if runs or has_signature(mail.body):
         rec.message_bodies.append({"message_id": mail.message_id, "body": mail.body, "batch_id": batch_id})
+        add_extraction(rec, mail.message_id, batch_id=batch_id, at=detected_at, reason="ingest")
     add_runs(rec, runs, mail.message_id, list_name=list_name, batch_id=batch_id, detected_at=detected_at)
     return runs
+
+
+def add_extraction(rec: Records, message_id: str, *, batch_id: str, at: Any, reason: str) -> None:
+    rec.extractions.append({"message_id": message_id, "batch_id": batch_id, "extracted_at": at,
+                            "parsers": PARSER_VERSIONS, "reason": reason})
 
 
 def add_membership(rec: Records, message_id: str, *, list_name: str, unit: str,

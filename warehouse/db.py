@@ -56,3 +56,17 @@ def query(db_path: Path, sql: str, params: list[Any] | None = None) -> tuple[lis
         return cols, cur.fetchall()
     finally:
         con.close()
+
+
+def export_parquet(db_path: Path, sql: str, out: str | Path) -> int:
+    """Write a query's result to a Parquet file (via Arrow; no DuckDB COPY path games)."""
+    import pyarrow.parquet as pq
+
+    con = connect_readonly(db_path)
+    try:
+        tbl = con.sql(sql).to_arrow_table()
+    finally:
+        con.close()
+    pq.write_table(tbl, out, compression="zstd")
+    return tbl.num_rows
+

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import uuid
 from collections.abc import Iterable
 from pathlib import Path
@@ -23,6 +24,13 @@ import pyarrow.parquet as pq
 from warehouse.schema import SCHEMA_VERSION, SCHEMAS, TABLES, empty
 
 READY = "READY"
+FAILPOINT_ENV = "LISTBENCH_FAILPOINT"
+
+
+def _failpoint(name: str) -> None:
+    """Crash tests set LISTBENCH_FAILPOINT to a point name: the process dies there (SIGKILL)."""
+    if os.environ.get(FAILPOINT_ENV) == name:
+        os.kill(os.getpid(), signal.SIGKILL)
 
 
 def new_batch_id() -> str:
@@ -87,8 +95,12 @@ class Lake:
             shutil.rmtree(bdir, ignore_errors=True)
         return done
 
-    def commit(self, batch_id: str, tables: dict[str, pa.Table]) -> None:
-        """Write all tables of a batch so that they appear together (see module doc)."""
+    def commit(self, batch_id: str, tables: dict[str, pa.Table], replaces: dict[str, list[str]] | None = None) -> None:
+        """Write all tables of a batch so that they appear together (see module doc).
+
+        `replaces` names part files (per table) that the batch's files supersede
+        (compaction); they are deleted after the new files are in place.
+        """
         bdir = self.staging / batch_id
         bdir.mkdir(parents=True, exist_ok=True)
         written = []
@@ -99,19 +111,45 @@ class Lake:
                 continue
             write_parquet(tbl, bdir / f"{name}.parquet", name)
             written.append(name)
-        (bdir / READY).write_text(json.dumps(written))
+        _failpoint("commit:staged")
+        (bdir / READY).write_text(json.dumps({"tables": written, "replaces": replaces or {}}))
         _fsync_dir(bdir)
+        _failpoint("commit:ready")
         self._publish(bdir)
         shutil.rmtree(bdir, ignore_errors=True)
 
     def _publish(self, bdir: Path) -> None:
-        names = json.loads((bdir / READY).read_text() or "[]")
-        for name in names:
+        manifest = json.loads((bdir / READY).read_text() or "{}")
+        if isinstance(manifest, list):
+            manifest = {"tables": manifest}
+        for name in manifest.get("tables", []):
             src = bdir / f"{name}.parquet"
             dst = self.table_dir(name) / f"part-{bdir.name}.parquet"
             if src.exists():
                 os.replace(src, dst)
             _fsync_dir(dst.parent)
+            _failpoint("commit:published-one")
+        _failpoint("commit:published")
+        for name, files in (manifest.get("replaces") or {}).items():
+            for f in files:
+                (self.table_dir(name) / Path(f).name).unlink(missing_ok=True)
+            _fsync_dir(self.table_dir(name))
+
+    def parts(self, table: str) -> list[Path]:
+        """Committed part files with rows (the per-table empty marker excluded)."""
+        return sorted(p for p in self.table_dir(table).glob("part-*.parquet") if not p.name.startswith("part-0000-"))
+
+    def compact(self, table: str, min_files: int = 2) -> tuple[int, int]:
+        """Merge a table's parts into one (atomic; a crash leaves either the old parts or the new one).
+
+        Returns (files before, files after).
+        """
+        parts = self.parts(table)
+        if len(parts) < min_files:
+            return len(parts), len(parts)
+        merged = pa.concat_tables([pq.read_table(p, schema=SCHEMAS[table]) for p in parts], promote_options="permissive")
+        self.commit(f"compact-{new_batch_id()}", {table: merged}, replaces={table: [p.name for p in parts]})
+        return len(parts), len(self.parts(table))
 
     def read(self, table: str, columns: Iterable[str] | None = None) -> pa.Table:
         """Whole table (all committed parts); for keys and small tables."""

@@ -32,6 +32,11 @@ SCHEMAS: dict[str, pa.Schema] = {
     ),
     # decoded bodies of messages that matched a benchmark signature: re-extraction input
     "message_bodies": pa.schema([("message_id", pa.string()), ("body", pa.string()), ("batch_id", pa.string())]),
+    # which extraction of a message is current: re-extraction adds a newer one atomically
+    "extractions": pa.schema(
+        [("message_id", pa.string()), ("batch_id", pa.string()), ("extracted_at", _TS),
+         ("parsers", _MAP), ("reason", pa.string())]
+    ),
     "runs": pa.schema(
         [
             ("run_id", pa.string()),

@@ -5,14 +5,25 @@ CREATE OR REPLACE VIEW memberships AS
   SELECT * FROM read_parquet('{lake}/memberships/*.parquet', union_by_name = true);
 CREATE OR REPLACE VIEW message_bodies AS
   SELECT * FROM read_parquet('{lake}/message_bodies/*.parquet', union_by_name = true);
-CREATE OR REPLACE VIEW lake_runs AS
+CREATE OR REPLACE VIEW extractions AS
+  SELECT * FROM read_parquet('{lake}/extractions/*.parquet', union_by_name = true);
+CREATE OR REPLACE VIEW all_runs AS
   SELECT * FROM read_parquet('{lake}/runs/*.parquet', union_by_name = true);
-CREATE OR REPLACE VIEW results AS
+CREATE OR REPLACE VIEW all_results AS
   SELECT * FROM read_parquet('{lake}/results/*.parquet', union_by_name = true);
 CREATE OR REPLACE VIEW quarantine AS
   SELECT * FROM read_parquet('{lake}/quarantine/*.parquet', union_by_name = true);
 CREATE OR REPLACE VIEW archives AS
   SELECT * FROM read_parquet('{lake}/archives/*.parquet', union_by_name = true);
+
+-- the newest extraction of each message is the one users see (re-extraction swaps it atomically)
+CREATE OR REPLACE VIEW current_extractions AS
+  SELECT message_id, arg_max(batch_id, extracted_at) AS batch_id
+  FROM extractions GROUP BY message_id;
+CREATE OR REPLACE VIEW lake_runs AS
+  SELECT r.* FROM all_runs r JOIN current_extractions c USING (message_id, batch_id);
+CREATE OR REPLACE VIEW results AS
+  SELECT r.* FROM all_results r JOIN current_extractions c USING (message_id, batch_id);
 
 -- one row per message, with every list it was seen on
 CREATE OR REPLACE VIEW messages AS
@@ -24,7 +35,7 @@ CREATE OR REPLACE VIEW messages AS
 
 -- a block identical to one posted earlier (a quoted repost) points at the first one
 CREATE OR REPLACE VIEW runs AS
-  SELECT r.*,
+  SELECT r.* EXCLUDE (first_run),
          CASE WHEN first_run <> r.run_id THEN first_run END AS duplicate_of
   FROM (
     SELECT r.*, first_value(r.run_id) OVER (
@@ -36,7 +47,8 @@ CREATE OR REPLACE VIEW runs AS
 CREATE OR REPLACE VIEW benchmark_results AS
   SELECT res.message_id, m.list_name, m.posted_at, m.subject, res.run_id, res.benchmark,
          ru.tool_version, res.system, res.metric, res.metric_label, res.params, res.value,
-         res.unit, res.higher_is_better, res.quoted, res.alignment, res.statistic
+         res.unit, res.higher_is_better, res.quoted, res.alignment, res.statistic,
+         m.thread_id, ru.attributes['platform:' || res.system] AS platform, ru.attributes AS run_attributes
   FROM results res
   JOIN runs ru USING (run_id)
   JOIN lake_messages m ON m.message_id = res.message_id
@@ -45,9 +57,11 @@ CREATE OR REPLACE VIEW benchmark_results AS
 -- pairs of systems measured in the same message on the same metric and params;
 -- ratio > 1 means system_a did better
 CREATE OR REPLACE VIEW comparisons AS
-  SELECT a.message_id, a.list_name, a.posted_at, a.benchmark, a.metric, a.params, a.unit,
-         a.system AS system_a, b.system AS system_b, a.value AS value_a, b.value AS value_b,
-         CASE WHEN a.value = 0 OR b.value = 0 THEN NULL
+  SELECT a.message_id, a.list_name, a.posted_at, a.subject, a.benchmark, a.metric, a.params,
+         a.statistic, a.unit, a.system AS system_a, b.system AS system_b,
+         a.platform AS platform_a, b.platform AS platform_b,
+         a.value AS value_a, b.value AS value_b,
+         CASE WHEN a.value = 0 OR b.value = 0 OR a.higher_is_better IS NULL THEN NULL
               WHEN a.higher_is_better THEN a.value / b.value
               ELSE b.value / a.value END AS ratio
   FROM benchmark_results a
@@ -55,3 +69,20 @@ CREATE OR REPLACE VIEW comparisons AS
     ON a.message_id = b.message_id AND a.benchmark = b.benchmark AND a.metric = b.metric
    AND a.params = b.params AND a.statistic = b.statistic AND a.unit = b.unit
    AND a.system <> b.system;
+
+-- virtualized vs native where one post measures both; ratio > 1 means the guest did better
+CREATE OR REPLACE VIEW overhead AS
+  SELECT message_id, list_name, posted_at, benchmark, metric, params, statistic, unit,
+         platform_a AS hypervisor, system_a AS guest, system_b AS native,
+         value_a AS guest_value, value_b AS native_value, ratio
+  FROM comparisons
+  WHERE platform_b = 'native' AND platform_a IS NOT NULL AND platform_a <> 'native';
+
+-- time series: one point per message, metric and system family
+CREATE OR REPLACE VIEW metric_timeline AS
+  SELECT date_trunc('month', posted_at) AS month, benchmark, metric, params, unit,
+         coalesce(platform, 'other') AS family,
+         count(*) AS n, median(value) AS median_value, min(value) AS min_value, max(value) AS max_value
+  FROM benchmark_results
+  WHERE statistic IN ('value', 'score', 'index')
+  GROUP BY ALL;

@@ -10,6 +10,7 @@ had ended N days before its last good fetch is then not requested again.
 from __future__ import annotations
 
 import datetime as dt
+import logging
 import re
 from collections.abc import Iterator
 from urllib.parse import unquote, urlsplit
@@ -24,6 +25,7 @@ _FQDN = re.compile(r"^([^/@]+)@([^/@]+)$")
 _MONTH = re.compile(r"^(\d{4})-(0[1-9]|1[0-2])$")
 _MONTH_LINK = re.compile(r"^(\d{4})/(\d{1,2})/$")
 DEFAULT_MONTHS = 12
+log = logging.getLogger("listbench.fetch")
 
 
 def list_name(root: str) -> str:
@@ -113,8 +115,14 @@ class HyperkittyKind:
         name = list_name(root)
         since = parse_month(source.option("since", None), "since", source.name)
         until = parse_month(source.option("until", None), "until", source.name) or current_month()
+        if since is not None and since > until:
+            raise ConfigError(f"source {source.name!r}: since {since} is after until {until}")
         if since is None:
-            since = self._discover_first(root, ctx) or months_back(until, DEFAULT_MONTHS - 1)
+            since = self._discover_first(root, ctx)
+        if since is None:
+            since = months_back(until, DEFAULT_MONTHS - 1)
+            log.warning("%s: no month links on %s; fetching %s..%s (set `since` for more)",
+                        source.name, root, since, until)
         return [export_unit(source.name, root, name, m) for m in month_range(since, until)]
 
     @staticmethod

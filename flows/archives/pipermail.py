@@ -6,6 +6,7 @@ only thing fetched; the per-month HTML views are ignored.
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Iterator
 from urllib.parse import urlsplit
@@ -27,6 +28,7 @@ _QUARTERLY = re.compile(r"^(\d{4})q([1-4])\.txt(\.gz)?$")
 _WEEKLY = re.compile(r"^Week-of-Mon-(\d{4})(\d\d)\d\d\.txt(\.gz)?$")
 _DAILY = re.compile(r"^(\d{4})(\d\d)\d\d\.txt(\.gz)?$")
 _YEARLY = re.compile(r"^(\d{4})\.txt(\.gz)?$")
+log = logging.getLogger("listbench.fetch")
 
 
 def archive_root(url: str) -> str:
@@ -89,7 +91,10 @@ class PipermailKind:
         if not source.is_remote:
             raise UnitError(f"source {source.name!r}: pipermail needs an http(s) archive root, got {source.url}")
         root = archive_root(source.url)
-        return month_units(source.name, root, ctx.http.get_text(root))
+        units = month_units(source.name, root, ctx.http.get_text(root))
+        if not units:  # a new list has none; a login or error page has none either
+            log.warning("%s: no YYYY-Month.txt(.gz) links on %s", source.name, root)
+        return units
 
     def fetch(self, unit: Unit, source: Source, ctx: FetchContext) -> Fetched:
         return ctx.http.download(unit, source, ctx)

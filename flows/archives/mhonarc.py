@@ -1,0 +1,457 @@
+"""`mhonarc`: MHonArc month folders (lists.xenproject.org, lists.gnu.org, nongnu qemu-devel).
+
+The source url is the list root holding `YYYY-MM/` folders (http(s) or a local
+mirror). A unit is one month: its date index (`index.html`, paged on as
+`mail2.html`, ...) lists `msgNNNNN.html` pages, each one message. The index is
+fetched conditionally (validators kept next to the cached copy), so an unchanged
+month costs one request; message pages never change their message once
+written, so a page already in the raw cache is not requested again and a grown
+month downloads only its new pages.
+
+With the option `mbox_url` (lists.gnu.org: `.../archive/mbox/<list>/`, or a
+template holding `{month}`) the month is the raw monthly mbox instead: no HTML
+at all, whitespace and headers exact.
+"""
+
+from __future__ import annotations
+
+import codecs
+import hashlib
+import html
+import json
+import os
+import re
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+from email.utils import getaddresses
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from selectolax.lexbor import LexborHTMLParser
+
+from flows.archives.base import FetchContext, Fetched, RawItem, Unit, UnitError, sha256_file
+from flows.archives.mbox import KIND as MBOX
+from flows.config import Source
+from flows.http import DEFAULT_MAX_PAGE_BYTES, FetchError, cache_path, resolve_link
+from transforms.dates import parse_date
+from transforms.html import html_to_text
+from transforms.mail import Mail, header_text, normalise_newlines, stable_id
+from transforms.mbox import Skipped
+
+_MONTH_DIR = re.compile(r"^(\d{4})-(0[1-9]|1[0-2])$")
+_MONTH_LINK = re.compile(r"^(\d{4}-(?:0[1-9]|1[0-2]))/(?:([A-Za-z]+\d*)\.html?)?$")
+_MSG_PAGE = re.compile(r"^msg\d{4,6}\.html$")
+_INDEX_PAGE = re.compile(r"^(?:index|maillist|mail\d+)\.html$")  # date index, then its pages
+_X_COMMENT = re.compile(r"<!--X-([A-Za-z][A-Za-z0-9-]*): ?(.*?) ?-->")
+_HEADER_LINE = re.compile(r"^\s*(?:[\u2022*\u00b7]\s*)?([A-Za-z][A-Za-z-]{1,30})\s*:\s*(.*?)\s*$")
+_MSGID = re.compile(r"<([^<>\s]+)>")
+_CHARSET = re.compile(rb"""charset=["']?([A-Za-z0-9._:-]+)""")
+_OBFUSCATED = re.compile(r"@x{3,}|address@hidden")
+_BODY = ("<!--X-Body-of-Message-->", "<!--X-Body-of-Message-End-->")
+_HEAD = ("<!--X-Head-of-Message-->", "<!--X-Head-of-Message-End-->")
+_SUBJECT_HEAD = ("<!--X-Subject-Header-Begin-->", "<!--X-Subject-Header-End-->")
+_VISIBLE = {"to", "from", "date", "subject", "message-id", "in-reply-to", "references", "cc"}
+_R13 = str.maketrans("@ABCDEFGHIJKLMNOPQRSTUVWXYZ[abcdefghijklmnopqrstuvwxyz",
+                     "NOPQRSTUVWXYZ[@ABCDEFGHIJKLMnopqrstuvwxyzabcdefghijklm")
+MAX_INDEX_PAGES = 500
+VALIDATORS = "index-validators.json"
+
+
+# ---------------------------------------------------------------- discovery
+
+
+def archive_root(url: str) -> str:
+    """The root with its trailing slash (without it relative links resolve one level up)."""
+    return url if url.endswith("/") else url + "/"
+
+
+def month_indexes(root: str, markup: str) -> dict[str, str]:
+    """Month -> date-index URL for every same-origin `YYYY-MM/...` link of the root page."""
+    found: dict[str, str] = {}
+    root_path = urlsplit(root).path
+    for href in _hrefs(markup):
+        url = resolve_link(root, href)
+        if url is None or urlsplit(url).query or not urlsplit(url).path.startswith(root_path):
+            continue
+        m = _MONTH_LINK.match(urlsplit(url).path[len(root_path):])
+        if m is None:
+            continue
+        month, page = m.group(1), m.group(2)
+        if page and page != "threads" and not page.startswith("thrd"):
+            found[month] = f"{root}{month}/{page}.html"  # the archive's own name for the date index
+        else:
+            found.setdefault(month, f"{root}{month}/index.html")
+    return found
+
+
+def page_links(base: str, markup: str) -> tuple[list[str], list[str]]:
+    """(message page names, further date-index page names) a month index links, in page order."""
+    msgs: list[str] = []
+    pages: list[str] = []
+    folder = base.rsplit("/", 1)[0] + "/"
+    for href in _hrefs(markup):
+        url = resolve_link(base, href)
+        if url is None or urlsplit(url).query or not url.startswith(folder):
+            continue
+        name = url[len(folder):]
+        if _MSG_PAGE.match(name) and name not in msgs:
+            msgs.append(name)
+        elif _INDEX_PAGE.match(name) and name not in pages:
+            pages.append(name)
+    return msgs, pages
+
+
+def _hrefs(markup: str) -> list[str]:
+    return [a.attributes.get("href") or "" for a in LexborHTMLParser(markup).css("a[href]")]
+
+
+# ---------------------------------------------------------------- page parsing
+
+
+def parse_page(data: bytes) -> Mail | None:
+    """One MHonArc message page to a `Mail`; None when the page holds no message."""
+    text = _decode_page(data)
+    xh: dict[str, list[str]] = {}
+    for name, value in _X_COMMENT.findall(text):
+        xh.setdefault(name.lower(), []).append(html.unescape(value).strip())
+    body_html = _between(text, *_BODY)
+    body = _body_text(body_html if body_html is not None else text)
+    visible = _visible_headers(text)
+    if body is None and not visible and not xh:
+        return None
+    body = body or ""
+    notes: list[str] = []
+    subject = _first(xh, "subject") or visible.get("subject") or _subject_header(text)
+    name, addr = _from(_r13(_first(xh, "from-r13")) or visible.get("from"))
+    date_raw = _first(xh, "date") or visible.get("date")
+    posted = parse_date(date_raw)
+    if date_raw and posted is None:
+        notes.append(f"unreadable Date {date_raw[:60]!r}")
+    mid = _first(xh, "message-id") or _bare_id(visible.get("message-id"))
+    if not mid:
+        notes.append("no Message-Id on the archive page")
+    refs = [r for r in xh.get("reference", []) if r]
+    irt = _MSGID.findall(visible.get("in-reply-to") or "")
+    parent = irt[0] if irt and not _OBFUSCATED.search(irt[0]) else (refs[-1] if refs else None)
+    return Mail(
+        message_id=mid or stable_id(date_raw, addr or name, subject, body),
+        body=body,
+        subject=header_text(subject),
+        from_name=name,
+        from_addr=addr,
+        posted_at=posted,
+        in_reply_to=parent,
+        references=refs,
+        notes=notes,
+    )
+
+
+def _decode_page(data: bytes) -> str:
+    m = _CHARSET.search(data[:4096])
+    if m:
+        try:
+            return data.decode(codecs.lookup(m.group(1).decode("ascii")).name)
+        except (LookupError, UnicodeDecodeError):
+            pass
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("cp1252", errors="replace")
+
+
+def _between(text: str, start: str, end: str) -> str | None:
+    i = text.find(start)
+    if i < 0:
+        return None
+    j = text.find(end, i)
+    return text[i + len(start): j if j >= 0 else len(text)]
+
+
+def _body_text(fragment: str) -> str | None:
+    """The `<pre>` blocks verbatim (entities decoded, whitespace kept); other markup as text."""
+    tree = LexborHTMLParser(fragment)
+    pres = tree.css("pre")
+    if pres:
+        return normalise_newlines("\n".join(p.text(deep=True, separator="", strip=False) for p in pres))
+    if fragment.strip() and _BODY[0] not in fragment and "<html" in fragment.lower():
+        return None  # a whole page without a body marker and without <pre>: not a message page
+    text = html_to_text(fragment)
+    return normalise_newlines(text) if text.strip() else None
+
+
+def _visible_headers(text: str) -> dict[str, str]:
+    """`Name: value` lines of the page header (Xen `<li><em>To</em>: ...`, old plain lines, GNU)."""
+    head = _between(text, *_HEAD)
+    if head is None:
+        cut = text.find(_BODY[0])
+        if cut < 0:
+            cut = text.lower().find("<pre")
+        head = text[:cut] if cut >= 0 else ""
+    out: dict[str, str] = {}
+    for line in html_to_text(head).splitlines():
+        m = _HEADER_LINE.match(line)
+        if m and m.group(1).lower() in _VISIBLE and m.group(2):
+            out.setdefault(m.group(1).lower(), m.group(2))
+    return out
+
+
+def _subject_header(text: str) -> str | None:
+    frag = _between(text, *_SUBJECT_HEAD)
+    if not frag:
+        return None
+    return html_to_text(frag).strip() or None
+
+
+def _first(xh: dict[str, list[str]], key: str) -> str | None:
+    values = xh.get(key)
+    return values[0] if values and values[0] else None
+
+
+def _r13(value: str | None) -> str | None:
+    """MHonArc's `X-From-R13` is rot13 over `@A-Z[` and `a-z`, its own inverse."""
+    return value.translate(_R13) if value else None
+
+
+def _bare_id(value: str | None) -> str | None:
+    if not value:
+        return None
+    ids = _MSGID.findall(value)
+    return ids[0] if ids else value.strip() or None
+
+
+def _from(value: str | None) -> tuple[str | None, str | None]:
+    """(name, address); GNU pages show a bare name, Xen pages `Name <user@xxxxxx>` (kept as is)."""
+    text = header_text(value)
+    if not text:
+        return None, None
+    if "@" not in text and "<" not in text:
+        return text.strip('"') or None, None
+    name, addr = getaddresses([text])[0]
+    return (name.strip().strip('"') or None), (addr or None)
+
+
+# ---------------------------------------------------------------- fetching
+
+
+@dataclass
+class _MonthFetch:
+    pages: list[Path] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)  # (page, reason): over the cap
+    failed: list[str] = field(default_factory=list)  # transient: retried next run
+
+
+def _get(http, url: str, dest: Path, validators: dict[str, str], max_bytes: int) -> dict[str, str]:
+    """Conditional GET into `dest` (atomic); returns the validators of what `dest` now holds."""
+    headers: dict[str, str] = {}
+    if dest.exists():
+        if validators.get("etag"):
+            headers["If-None-Match"] = validators["etag"]
+        if validators.get("last_modified"):
+            headers["If-Modified-Since"] = validators["last_modified"]
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    tmp = dest.with_name(f".{dest.name}.{os.getpid()}.{threading.get_ident()}.part")
+    try:
+        with open(tmp, "wb") as f:
+            resp, _ = http.request(url, headers=headers, max_bytes=max_bytes, sink=f.write)
+        if resp.status_code == 304 and dest.exists():
+            return validators
+        if resp.status_code != 200:
+            raise FetchError(f"{url}: HTTP {resp.status_code}")
+        os.replace(tmp, dest)
+        return {k: v for k, v in (("etag", resp.headers.get("ETag")),
+                                   ("last_modified", resp.headers.get("Last-Modified"))) if v}
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+
+
+def cached_get(http, url: str, dest: Path, max_bytes: int) -> Path:
+    """An index page kept in the cache, re-fetched conditionally; validators live next to the copy."""
+    vpath = dest.parent / VALIDATORS
+    try:
+        validators = json.loads(vpath.read_text()) if vpath.exists() else {}
+    except ValueError:  # a torn write: fetch unconditionally once
+        validators = {}
+    validators[dest.name] = _get(http, url, dest, validators.get(dest.name, {}), max_bytes)
+    vpath.write_text(json.dumps(validators, sort_keys=True))
+    return dest
+
+
+def _digest(paths: list[Path]) -> tuple[str, int]:
+    """One hash over the index pages (their own hash when there is only one)."""
+    parts = [sha256_file(p) for p in paths]
+    if len(parts) == 1:
+        return parts[0]
+    h = hashlib.sha256("\n".join(d for d, _ in parts).encode())
+    return h.hexdigest(), sum(n for _, n in parts)
+
+
+def _read(path: Path) -> str:
+    return _decode_page(path.read_bytes())
+
+
+class MhonarcKind:
+    name = "mhonarc"
+
+    def units(self, source: Source, ctx: FetchContext) -> list[Unit]:
+        if source.is_remote:
+            root = archive_root(source.url)
+            page = cached_get(ctx.http, root, cache_path(ctx.raw_dir, source.name, "index.html"), _page_cap(source))
+            months = month_indexes(root, _read(page))
+        else:
+            months = _local_months(Path(source.url))
+        return [Unit(source.name, m, _mbox_url(source, m) or url, month=m) for m, url in sorted(months.items())]
+
+    def fetch(self, unit: Unit, source: Source, ctx: FetchContext) -> Fetched:
+        if source.option("mbox_url", None):
+            return _fetch_mbox(unit, source, ctx)
+        try:
+            if source.is_remote:
+                return _fetch_remote(unit, source, ctx)
+            return _fetch_local(unit, source, ctx)
+        except (FetchError, OSError) as exc:
+            return Fetched(unit, "failed", error=str(exc))
+
+    def messages(self, fetched: Fetched, source: Source) -> Iterator[RawItem]:
+        if fetched.extra.get("mode") == "mbox":
+            yield from MBOX.messages(fetched, source)
+            return
+        if fetched.path is None:
+            raise UnitError("nothing fetched")
+        index = 0
+        for page, reason in fetched.extra.get("skipped", []):
+            yield Skipped(index, f"{page}: {reason}", 0)
+            index += 1
+        pages = fetched.extra.get("pages")
+        if pages is None:  # a Fetched built elsewhere: every cached page of the month
+            pages = sorted(p for p in Path(fetched.path).parent.glob("msg*.html"))
+        for path in pages:
+            mail = parse_page(Path(path).read_bytes())
+            if mail is None:
+                yield Skipped(index, f"{Path(path).name}: not a MHonArc message page", Path(path).stat().st_size)
+            else:
+                yield mail
+            index += 1
+
+
+def _page_cap(source: Source) -> int:
+    return int(source.option("max_page_bytes", DEFAULT_MAX_PAGE_BYTES))
+
+
+def _mbox_url(source: Source, month: str) -> str | None:
+    base = source.option("mbox_url", None)
+    if not base:
+        return None
+    return base.format(month=month) if "{month}" in base else archive_root(base) + month
+
+
+def _fetch_mbox(unit: Unit, source: Source, ctx: FetchContext) -> Fetched:
+    """The raw monthly mbox, cached as `<month>.mbox` (the HTML pages live in `<month>/`)."""
+    if not unit.url.startswith(("http://", "https://")):
+        f = MBOX.fetch(unit, source, ctx)
+    else:
+        alias = replace(unit, key=f"{unit.key}.mbox")
+        sub = FetchContext(ctx.raw_dir, ctx.http, {(unit.source, alias.key): ctx.last(unit) or {}})
+        f = ctx.http.download(alias, source, sub)
+        f.unit = unit
+    f.extra["mode"] = "mbox"
+    return f
+
+
+def _fetch_remote(unit: Unit, source: Source, ctx: FetchContext) -> Fetched:
+    month_dir = cache_path(ctx.raw_dir, source.name, unit.key)
+    cap = _page_cap(source)
+    index_paths, names = _fetch_indexes(ctx.http, unit.url, month_dir, cap)
+    digest, size = _digest(index_paths)
+    last = ctx.last(unit) or {}
+    if last.get("sha256") == digest:
+        return Fetched(unit, "unchanged", path=index_paths[0], sha256=digest, bytes=size)
+    got = _MonthFetch()
+    folder = unit.url.rsplit("/", 1)[0] + "/"
+    for name in names:
+        dest = cache_path(ctx.raw_dir, source.name, unit.key, name)
+        if not dest.exists():
+            try:
+                _get(ctx.http, folder + name, dest, {}, cap)
+            except FetchError as exc:
+                if "-byte cap" in str(exc):  # permanent: reported, not retried until the month grows
+                    got.skipped.append((name, str(exc)))
+                else:
+                    got.failed.append(f"{name}: {exc}")
+                continue
+        got.pages.append(dest)
+    return _month_result(unit, index_paths[0], digest, size, got)
+
+
+def _fetch_indexes(http, first_url: str, month_dir: Path, cap: int) -> tuple[list[Path], list[str]]:
+    """Every date-index page of the month (conditional GETs) and the message pages they list."""
+    folder, first = first_url.rsplit("/", 1)
+    queue, seen = [first or "index.html"], {first or "index.html"}
+    paths: list[Path] = []
+    names: list[str] = []
+    while queue and len(paths) < MAX_INDEX_PAGES:
+        name = queue.pop(0)
+        dest = cached_get(http, f"{folder}/{name}", cache_path(month_dir.parent, month_dir.name, name), cap)
+        paths.append(dest)
+        msgs, more = page_links(f"{folder}/{name}", _read(dest))
+        names.extend(n for n in msgs if n not in names)
+        queue.extend(n for n in more if n not in seen)
+        seen.update(more)
+    return paths, names
+
+
+def _month_result(unit: Unit, index: Path, digest: str, size: int, got: _MonthFetch) -> Fetched:
+    if got.failed and not got.pages:
+        return Fetched(unit, "failed", error=f"{len(got.failed)} pages failed, e.g. {got.failed[0]}")
+    error = f"{len(got.failed)} pages failed (retried next run), e.g. {got.failed[0]}" if got.failed else None
+    # A partial month must not look unchanged next run, or its missing pages would never come.
+    sha = digest + "+partial" if got.failed else digest
+    size += sum(p.stat().st_size for p in got.pages)
+    return Fetched(unit, "ok", path=index, sha256=sha, bytes=size, error=error,
+                   extra={"pages": got.pages, "skipped": got.skipped})
+
+
+def _local_months(root: Path) -> dict[str, str]:
+    if not root.is_dir():
+        raise UnitError(f"no such folder: {root}")
+    return {p.name: str(p / "index.html") for p in root.iterdir() if p.is_dir() and _MONTH_DIR.match(p.name)}
+
+
+def _fetch_local(unit: Unit, source: Source, ctx: FetchContext) -> Fetched:
+    """A local mirror: the index pages when present, else every `msgNNNNN.html` of the folder."""
+    folder = Path(unit.url).parent
+    queue, seen = [Path(unit.url).name], {Path(unit.url).name}
+    index_paths: list[Path] = []
+    names: list[str] = []
+    while queue and len(index_paths) < MAX_INDEX_PAGES:
+        page = folder / queue.pop(0)
+        if not page.is_file():
+            continue
+        index_paths.append(page)
+        msgs, more = page_links(page.as_uri(), _read(page))
+        names.extend(n for n in msgs if n not in names)
+        queue.extend(n for n in more if n not in seen)
+        seen.update(more)
+    if not index_paths:
+        names = sorted(p.name for p in folder.glob("msg*.html") if _MSG_PAGE.match(p.name))
+        index_paths = [folder / n for n in names]
+    if not index_paths:
+        return Fetched(unit, "failed", error=f"no index.html and no msgNNNNN.html in {folder}")
+    digest, size = _digest(index_paths)
+    last = ctx.last(unit) or {}
+    if last.get("sha256") == digest:
+        return Fetched(unit, "unchanged", path=index_paths[0], sha256=digest, bytes=size)
+    got, cap = _MonthFetch(), _page_cap(source)
+    for name in names:
+        page = folder / name
+        if not page.is_file():
+            got.skipped.append((name, "listed in the index but missing"))
+        elif page.stat().st_size > cap:
+            got.skipped.append((name, f"{page.stat().st_size} bytes is over the {cap}-byte cap (max_page_bytes)"))
+        else:
+            got.pages.append(page)
+    return _month_result(unit, index_paths[0], digest, size, got)
+
+
+KIND = MhonarcKind()

@@ -30,7 +30,7 @@ def segments(text: str) -> list[Segment]:
     recent: list[str] = []
     before: tuple[str, ...] = ()
     for i, raw in enumerate(text.split("\n")):
-        depth, body = split_quote(raw)
+        depth, body = split_quote(raw.rstrip("\r"))
         body = body.expandtabs(8).rstrip()
         if depth != cur_depth:
             if cur:

@@ -1,9 +1,254 @@
-"""ddhdparm parser: placeholder until its module lands (matches nothing)."""
+"""dd and hdparm parser: the two one-line disk "benchmarks" of mailing-list threads.
+
+dd's summary line comes in three dialects::
+
+    1073741824 bytes (1.1 GB) copied, 10.1234 s, 106 MB/s            GNU coreutils
+    1073741824 bytes (1.1 GB, 1.0 GiB) copied, 2.34 s, 459 MB/s      coreutils >= 8.24
+    41943040000 bytes (39.1GB) copied, 347.990191 seconds, 114.9MB/s busybox
+    1073741824 bytes transferred in 10.12 secs (106123456 bytes/sec) BSD, macOS
+
+GNU prints decimal units (kB = 1000 B); busybox prints binary ones without a
+space ("114.9MB/s" is MiB/s: 41943040000 B / 347.99 s = 114.9 MiB/s); BSD
+prints bytes/sec, stored here as MB/s.  Each line is checked against
+bytes / seconds, so a line whose rate does not follow from its own byte count
+and time is reported unparsed instead of stored.  Rows carry benchmark "dd":
+metric ``throughput`` and ``elapsed`` (s), param ``bytes``.
+
+hdparm -tT prints, under a ``/dev/sda:`` line::
+
+     Timing cached reads:   6344 MB in  2.00 seconds = 3174.56 MB/sec
+     Timing buffered disk reads:  232 MB in  3.01 seconds =  77.03 MB/sec
+
+hdparm's "MB" is 1024*1024 bytes (``TIMING_BUF_BYTES = TIMING_BUF_MB * 1024 *
+1024`` in hdparm.c, and its ``kB/sec`` is ``t / e * 1024``), so the canonical
+unit is MiB/s.  Rows carry benchmark "hdparm", system = the device.
+"""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from decimal import Decimal, InvalidOperation
 
-from transforms.model import Parser
+from transforms.model import MetricSpec, Parser, Result, Run, Segment
+from transforms.numbers import parse_number
+from transforms.parsers.kernbench import caption_above, number_repeats
 
-PARSER = Parser(name="ddhdparm", version="0", signature=re.compile(r"(?!x)x"), parse=lambda seg: [], metrics={})
+NAME = "ddhdparm"
+
+METRICS: dict[str, MetricSpec] = {
+    # dd
+    "throughput": MetricSpec("MB/s", True, 0.0, 1e6),
+    "elapsed": MetricSpec("s", False, 0.0, 1e6),
+    # hdparm
+    "cached_reads": MetricSpec("MiB/s", True, 1.0, 1e6),
+    "buffered_disk_reads": MetricSpec("MiB/s", True, 0.0, 1e5),
+    "direct_cached_reads": MetricSpec("MiB/s", True, 0.0, 1e6),
+    "direct_disk_reads": MetricSpec("MiB/s", True, 0.0, 1e5),
+}
+
+_NUM = r"\d+(?:[.,]\d+)?"
+_GNU = re.compile(
+    rf"(?P<bytes>\d+) bytes?(?: \((?P<human>[^()]*)\))? copied, (?P<secs>{_NUM}) (?:s|secs?|seconds?), "
+    rf"(?P<rate>{_NUM})(?P<space> ?)(?P<unit>[kKMGT]?i?B)/s\b"
+)
+_BSD = re.compile(
+    rf"(?P<bytes>\d+) bytes transferred in (?P<secs>{_NUM}) secs \((?P<bps>\d+) bytes/sec\)"
+)
+_SI = {"b": ("KB/s", Decimal("0.001")), "kb": ("KB/s", 1), "mb": ("MB/s", 1), "gb": ("GB/s", 1),
+       "kib": ("KiB/s", 1), "mib": ("MiB/s", 1), "gib": ("GiB/s", 1)}  # fmt: skip
+_BUSYBOX = {
+    "b": ("KiB/s", Decimal(1) / 1024),
+    "kb": ("KiB/s", 1),
+    "mb": ("MiB/s", 1),
+    "gb": ("GiB/s", 1),
+}
+_FACTOR = {
+    "KB/s": 10**3,
+    "MB/s": 10**6,
+    "GB/s": 10**9,
+    "KiB/s": 2**10,
+    "MiB/s": 2**20,
+    "GiB/s": 2**30,
+}
+_TOLERANCE = 0.1  # dd rounds its rate to two or three digits
+
+_DEVICE = re.compile(r"^\s*(?P<dev>/dev/\S+?):\s*$")
+_TIMING = re.compile(r"^\s*Timing\s+(?P<kind>O_DIRECT cached|O_DIRECT disk|buffer-cache|cached|buffered disk)"
+                     r"\s+reads:(?P<rest>.*)$", re.I)  # fmt: skip
+_TIMING_VALUES = re.compile(
+    rf"^\s*(?P<mb>{_NUM})\s*MB in\s*(?P<secs>{_NUM})\s*seconds\s*=\s*(?P<rate>{_NUM})\s*(?P<unit>[kMG])B/sec\s*$"
+)
+_HDPARM_METRIC = {"cached": "cached_reads", "buffer-cache": "cached_reads", "buffered disk": "buffered_disk_reads",
+                  "o_direct cached": "direct_cached_reads", "o_direct disk": "direct_disk_reads"}  # fmt: skip
+_HDPARM_UNIT = {"k": "KiB/s", "m": "MiB/s", "g": "GiB/s"}
+_SUSPICIOUS = re.compile(r"suspicious results", re.I)
+
+# command lines and tool chatter between a caption and the output it labels
+_DD_CHATTER = re.compile(
+    r"\bdd\b.*\b(?:if|of|bs|count)=|^\d+\+\d+ records (?:in|out)$|^[\w@.~:/-]*[$#]\s*$"
+)
+_HDPARM_CHATTER = re.compile(r"\bhdparm\b|^[\w@.~:/-]*[$#]\s*$")
+
+
+def _decimal(token: str) -> Decimal | None:
+    """dd never groups thousands, so a comma here is a locale's decimal point."""
+    try:
+        return Decimal(token.replace(",", "."))
+    except InvalidOperation:
+        return None
+
+
+def _dd_reading(line: str) -> tuple[int, Decimal, Decimal, str, str] | None:
+    """(bytes, seconds, rate, unit, label) of a dd summary line."""
+    if m := _BSD.search(line):
+        secs = _decimal(m.group("secs"))
+        if secs is None:
+            return None
+        rate = Decimal(m.group("bps")) / Decimal(10**6)
+        return int(m.group("bytes")), secs, rate, "MB/s", m.group(0)
+    if m := _GNU.search(line):
+        secs, rate = _decimal(m.group("secs")), _decimal(m.group("rate"))
+        unit_key = m.group("unit").lower()
+        binary = (
+            not m.group("space") and m.group("human") is not None and " " not in m.group("human")
+        )
+        table = _BUSYBOX if binary else _SI
+        if secs is None or rate is None or unit_key not in table:
+            return None
+        unit, scale = table[unit_key]
+        return int(m.group("bytes")), secs, rate * Decimal(scale), unit, m.group(0)
+    return None
+
+
+def _consistent(nbytes: int, secs: Decimal, rate: Decimal, unit: str) -> bool:
+    """Whether the printed rate follows from the printed byte count and time."""
+    if secs == 0 or nbytes == 0:
+        return True
+    expected = Decimal(nbytes) / secs / _FACTOR[unit]
+    return abs(rate - expected) <= Decimal(str(_TOLERANCE)) * expected + Decimal("0.05")
+
+
+def _dd_runs(lines: Sequence[str], before: Sequence[str]) -> list[Run]:
+    runs: list[Run] = []
+    floor = 0
+    for i, line in enumerate(lines):
+        if "byte" not in line:
+            continue
+        reading = _dd_reading(line)
+        if reading is None:
+            if _GNU.search(line) or _BSD.search(line):
+                runs.append(
+                    Run(
+                        "dd",
+                        [],
+                        line_start=i,
+                        line_end=i + 1,
+                        status="unparsed",
+                        reason="dd summary with an unknown unit",
+                    )
+                )
+            continue
+        nbytes, secs, rate, unit, label = reading
+        run = Run("dd", [], line_start=i, line_end=i + 1)
+        _, run.caption = caption_above(lines, i, floor, skip=_DD_CHATTER.search, before=before)
+        run.system = run.caption
+        if command := _command_above(lines, i, floor):
+            run.attributes["command"] = command
+        floor = i + 1
+        if not _consistent(nbytes, secs, rate, unit):
+            run.status, run.reason = (
+                "unparsed",
+                f"dd rate {rate} {unit} does not follow from {nbytes} B / {secs} s",
+            )
+            runs.append(run)
+            continue
+        params = {"bytes": str(nbytes)}
+        run.results = [
+            Result("throughput", label, float(rate), unit, dict(params), line=i),
+            Result("elapsed", label, float(secs), "s", dict(params), line=i),
+        ]
+        runs.append(run)
+    return runs
+
+
+def _command_above(lines: Sequence[str], index: int, floor: int) -> str | None:
+    """The ``dd if=... of=...`` command printed just above a summary, if any."""
+    for k in range(index - 1, max(floor, index - 5) - 1, -1):
+        s = lines[k].strip()
+        if re.search(r"\bdd\b.*\b(?:if|of)=", s):
+            return s
+    return None
+
+
+def _hdparm_runs(lines: Sequence[str], before: Sequence[str]) -> list[Run]:
+    runs: list[Run] = []
+    device: str | None = None
+    device_line = -1
+    run: Run | None = None
+    floor = 0
+    for i, line in enumerate(lines):
+        if m := _DEVICE.match(line):
+            device, device_line, run = m.group("dev"), i, None
+            continue
+        if _SUSPICIOUS.search(line) and run is not None:
+            run.notes.append(line.strip())
+            continue
+        t = _TIMING.match(line)
+        if t is None:
+            if line.strip():
+                run = None
+                if i > device_line + 1:
+                    device = None
+            continue
+        if run is None:
+            top = device_line if device is not None else i
+            run = Run("hdparm", [], system=device, line_start=top, line_end=i + 1)
+            _, run.caption = caption_above(
+                lines, top, floor, skip=_HDPARM_CHATTER.search, before=before
+            )
+            if device is None:
+                run.system = run.caption
+            else:
+                run.attributes["device"] = device
+            runs.append(run)
+        run.line_end = floor = i + 1
+        result = _hdparm_result(t, i)
+        if result is None:
+            run.status, run.reason = "unparsed", f"unreadable hdparm timing: {line.strip()!r}"
+        else:
+            run.results.append(result)
+    return runs
+
+
+def _hdparm_result(t: re.Match[str], i: int) -> Result | None:
+    v = _TIMING_VALUES.match(t.group("rest"))
+    if v is None:
+        return None
+    rate = parse_number(v.group("rate").replace(",", "."))
+    if rate is None:
+        return None
+    metric = _HDPARM_METRIC[" ".join(t.group("kind").lower().split())]
+    label = f"Timing {t.group('kind')} reads"
+    return Result(metric, label, rate, _HDPARM_UNIT[v.group("unit").lower()], {}, line=i)
+
+
+def parse(seg: Segment) -> list[Run]:
+    """dd summary lines (one run each) and hdparm device blocks (one run per device block)."""
+    runs = _dd_runs(seg.lines, seg.before) + _hdparm_runs(seg.lines, seg.before)
+    runs.sort(key=lambda r: r.line_start)
+    number_repeats([r for r in runs if r.benchmark == "dd"])
+    number_repeats([r for r in runs if r.benchmark == "hdparm"])
+    return runs
+
+
+PARSER = Parser(
+    name=NAME,
+    version="1",
+    signature=re.compile(
+        r"bytes? (?:\([^()\n]*\) )?copied, |bytes transferred in |Timing [\w -]+ reads:"
+    ),
+    parse=parse,
+    metrics=METRICS,
+    emits=("dd", "hdparm"),
+)

@@ -1,9 +1,438 @@
-"""kernbench parser: placeholder until its module lands (matches nothing)."""
+"""kernbench parser: Con Kolivas' kernel-build benchmark, as pasted into mail.
+
+kernbench prints one block per load level::
+
+    Average Half load -j 8 Run (std deviation):
+    Elapsed Time 120.68 (0.425558)
+    User Time 583.488 (0.54099)
+    ...
+
+The value is a mean over the runs (statistic ``mean``), the parenthesised
+number its standard deviation (statistic ``stddev``); both are kept apart.
+Posters also line several kernels up side by side, one column per kernel,
+under a header row of kernel names, sometimes with a percent-change column
+(derived, never stored) or ``( + 2 % vs base)`` annotations.  A plain
+``time make -jN`` (real/user/sys) is not kernbench and is never read here:
+rows count only under an ``Average ... load`` banner.
+
+This module also holds two small helpers the other benchmark parsers of this
+package reuse: `caption_above` (the label a poster wrote above a block) and
+`number_repeats` (``repeat`` param for a post that measures the same system
+twice).
+"""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
-from transforms.model import Parser
+from transforms.model import MetricSpec, Parser, Result, Run, Segment
+from transforms.numbers import parse_number
 
-PARSER = Parser(name="kernbench", version="0", signature=re.compile(r"(?!x)x"), parse=lambda seg: [], metrics={})
+NAME = "kernbench"
+
+METRICS: dict[str, MetricSpec] = {
+    "elapsed_time": MetricSpec("s", False, 0.01, 1e6),
+    "user_time": MetricSpec("s", False, 0.01, 1e7),
+    "system_time": MetricSpec("s", False, 0.0, 1e7),
+    "percent_cpu": MetricSpec("%CPU", True, 0.0, 1e6),
+    "context_switches": MetricSpec("count", False, 0.0, 1e10),
+    "sleeps": MetricSpec("count", False, 0.0, 1e10),
+}
+
+# label as printed (whitespace may be re-aligned: "User    Time") -> metric
+_LABELS: tuple[tuple[str, str], ...] = (
+    (r"Elapsed\s+Time", "elapsed_time"),
+    (r"User\s+Time", "user_time"),
+    (r"System\s+Time", "system_time"),
+    (r"Percent\s+CPU", "percent_cpu"),
+    (r"Context\s+Switches", "context_switches"),
+    (r"Sleeps", "sleeps"),
+)
+_LABEL_RE = "|".join(f"(?:{p})" for p, _ in _LABELS)
+_ROW = re.compile(rf"^\s*(?P<label>{_LABEL_RE})(?![\w-])(?P<rest>.*)$", re.I)
+
+_LOADS = {"half": "half", "optimal": "optimal", "maximal": "max", "max": "max", "custom": "custom"}
+# "Average Half load -j 8 Run (std deviation):", "Average Maximal load -j Run ...",
+# OSDL's "Average Optimal -j 32 Load Run:", and a bare "Average Half load -j 8"
+# whose "Run (std deviation)" sits on the next line.
+_HEADER = re.compile(
+    r"^\s*Average\s+(?:(?P<load>Half|Optimal|Maximal|Max|Custom)\s+)?(?:load\s+)?"
+    r"(?:-j\s*(?P<jobs>\d+)?\s*)?(?:load\s+)?(?:Run\b.*)?$",
+    re.I,
+)
+
+_NUM = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
+_CELL = re.compile(rf"\s*(?P<v>{_NUM})(?:\s*\(\s*(?P<sd>{_NUM})\s*\))?")
+# derived material posters append: "( + 2 % vs base)", "-12.5%", "+0%"
+_ANNOTATION = re.compile(r"\([^()]*%[^()]*\)")
+_PERCENT = re.compile(r"(?<!\S)[-+]?\s?(?:\d+(?:\.\d*)?|\.\d+)\s?%(?!\S)")
+
+# lines of CK's own chatter and of the kernbench log that may sit between a
+# caption and the block it labels
+_CHATTER = re.compile(
+    r"^(?:\d+ cpus found|Cleaning source tree|Caching kernel source|No old config|"
+    r"Making (?:mrproper|defconfig|oldconfig)|Kernel \S+$|Performing \d+ runs|make -j|"
+    r"All data logged|Warmup run|(?:Half|Optimal|Maximal|Custom) load -j\s*\d*\s+run number)",
+    re.I,
+)
+_DATE = re.compile(
+    r"^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)\s+\w{3}\s+\d{1,2}\s+\d{1,2}:\d{2}:\d{2}\s+(?:\w+\s+)?\d{4}$"
+)
+_RELEASE = re.compile(r"^\d+\.\d+(?:\.\d+)*[-+\w.]*$")
+_KERNEL_LABEL = re.compile(r"^Kernel:\s*(?P<k>\S+)$", re.I)
+
+
+# ---------------------------------------------------------------- shared helpers
+
+_RULE = re.compile(r"^[-=~_*#]{3,}$")
+_MARKUP = re.compile(r"^(?:`{3}|~{3}|</?\w+[^>]*>$)")
+_PROMPT = re.compile(r"^\[?[\w.-]+@[\w.-]+[\]:\s]")  # user@host:~# ...
+_CAPTION_STOPWORDS = frozenset(
+    {"kernbench", "sysbench", "stream", "dd", "hdparm", "results", "result", "output",
+     "benchmark", "benchmarks", "test", "tests", "numbers", "data"}
+)  # fmt: skip
+
+
+def _clean_caption(text: str, underlined: bool) -> str | None:
+    """A line a poster wrote to name what follows, or None when it reads as prose."""
+    if text.startswith("##"):
+        return None  # a markdown section heading names a part of a document, not a system
+    decorated = text[:1] in "#*[-" or text.endswith(":")
+    core = text.strip("#*=-~[] \t").rstrip(":").strip("*=-~ \t")
+    if not core or len(core) > 60 or core.endswith((".", ",", ";", "!", "?")):
+        return None
+    if any(ch in core for ch in "=|$") or "://" in core or _PROMPT.match(text):
+        return None
+    words = core.split()
+    if {w.lower().strip(",") for w in words} <= _CAPTION_STOPWORDS:
+        return None
+    if underlined or decorated:
+        return core if len(words) <= 10 else None
+    return core if len(words) <= 5 else None
+
+
+def caption_above(
+    lines: Sequence[str],
+    index: int,
+    floor: int = 0,
+    skip: Callable[[str], bool] | None = None,
+    before: Sequence[str] = (),
+) -> tuple[bool, str | None]:
+    """The caption a poster wrote above ``lines[index]`` (searching no higher than ``floor``).
+
+    Blank lines, underline rules and lines ``skip`` accepts (tool chatter, command
+    lines) are passed over; the first other line is the candidate.  It counts as a
+    caption only when it stands alone (a blank line, a rule or the start of the
+    segment above it, or a ``#``/``*``/``-`` decoration) and reads like a label,
+    not like the tail of a wrapped sentence.  When the search reaches the top of
+    the segment, ``before`` (the message lines preceding it) is searched too.
+
+    Returns ``(blocked, caption)``: ``blocked`` is False when only skippable lines
+    were found, so the caller may keep the previous block's system.
+    """
+
+    def standalone(k: int) -> bool:
+        above = lines[k - 1].strip() if k > 0 else ""
+        return not above or bool(_RULE.match(above) or _MARKUP.match(above))
+
+    underlined = False
+    for k in range(index - 1, max(floor, 0) - 1, -1):
+        s = lines[k].strip()
+        if not s or _RULE.match(s):
+            underlined = underlined or bool(s)
+            continue
+        if skip is not None and skip(s):
+            continue
+        if _MARKUP.match(s):
+            return True, None
+        if not (standalone(k) or s[:1] in "#*-"):
+            return True, None
+        return True, _clean_caption(s, underlined)
+    if floor > 0:
+        return False, None
+    for s in (b.strip() for b in reversed(before)):
+        if not s or _RULE.match(s):
+            underlined = underlined or bool(s)
+            continue
+        if skip is not None and skip(s):
+            continue
+        if _MARKUP.match(s):
+            return True, None
+        return True, _clean_caption(s, underlined)
+    return False, None
+
+
+def number_repeats(runs: Sequence[Run]) -> None:
+    """Add ``repeat`` = 1, 2, ... to runs that measure the same system at the same params.
+
+    Without it two blocks of one post would give rows indistinguishable by
+    (system, metric, params); the order is the order in the post.
+    """
+
+    def key(run: Run) -> frozenset:
+        return frozenset(
+            (r.system or run.system or "", tuple(sorted(r.params.items()))) for r in run.results
+        )
+
+    groups: dict[frozenset, list[Run]] = {}
+    for run in runs:
+        if run.status == "ok" and run.results:
+            groups.setdefault(key(run), []).append(run)
+    for same in groups.values():
+        if len(same) < 2:
+            continue
+        for n, run in enumerate(same, start=1):
+            for r in run.results:
+                r.params["repeat"] = str(n)
+
+
+# ---------------------------------------------------------------- kernbench
+
+
+@dataclass(slots=True)
+class _Row:
+    line: int
+    label: str  # as printed
+    metric: str
+    cells: list[tuple[float, float | None]]  # (mean, stddev) per column
+
+
+@dataclass(slots=True)
+class _Block:
+    header: int
+    end: int  # exclusive
+    load: str | None
+    jobs: str | None
+    names: list[str] | None = None  # column names printed inside the block
+    rows: list[_Row] = field(default_factory=list)
+    error: str | None = None
+
+
+def _header(line: str) -> re.Match[str] | None:
+    """An ``Average ... load -j N Run`` banner (not a bare word "Average")."""
+    m = _HEADER.match(line)
+    if m is None or not (m.group("load") or "-j" in line or re.search(r"\bRun\b", line)):
+        return None
+    return m
+
+
+def _metric_of(label: str) -> str:
+    for pattern, metric in _LABELS:
+        if re.fullmatch(pattern, label, re.I):
+            return metric
+    raise ValueError(label)  # unreachable: the label came from _ROW
+
+
+def _cells(rest: str, label: str) -> list[tuple[float, float | None]] | None:
+    """The (mean, stddev) cells of a row, or None when something unreadable remains."""
+    own = re.compile(
+        r"(?<![\w-])" + r"\s+".join(map(re.escape, label.split())) + r"(?![\w-])", re.I
+    )
+    rest = own.sub(" ", rest)  # two outputs pasted side by side repeat the label per column
+    rest = _ANNOTATION.sub(" ", rest)
+    rest = _PERCENT.sub(" ", rest)
+    cells: list[tuple[float, float | None]] = []
+    pos = 0
+    for m in _CELL.finditer(rest):
+        if rest[pos : m.start()].strip():
+            return None
+        v = parse_number(m.group("v"))
+        sd = parse_number(m.group("sd")) if m.group("sd") else None
+        if v is None or (m.group("sd") and sd is None):
+            return None
+        cells.append((v, sd))
+        pos = m.end()
+    if rest[pos:].strip() or not cells:
+        return None
+    return cells
+
+
+def _split_names(line: str, n: int) -> list[str] | None:
+    """The column names of a header row, when there are exactly ``n``."""
+    text = line.strip()
+    if not text or _ROW.match(text) or _header(text):
+        return None
+    text = re.sub(r"^Run\s*\(\s*std\s+deviation\s*\)\s*", "", text, flags=re.I)
+    for sep in (r"\s{2,}", r"\s+"):
+        parts = [p.strip().rstrip(":").strip() for p in re.split(sep, text) if p.strip()]
+        if len(parts) == n and all(parts):
+            return parts
+    return None
+
+
+def _read_block(lines: Sequence[str], h: int, m: re.Match[str]) -> _Block:
+    """The rows under the banner at ``h``; column names printed between banner and rows."""
+    load = m.group("load")
+    block = _Block(h, h + 1, _LOADS[load.lower()] if load else None, m.group("jobs"))
+    j = h + 1
+    pre: list[str] = []
+    while j < len(lines) and j <= h + 4 and not _ROW.match(lines[j]):
+        pre.append(lines[j])
+        j += 1
+    while j < len(lines) and (rm := _ROW.match(lines[j])):
+        label = rm.group("label")
+        cells = _cells(rm.group("rest"), label)
+        if cells is None:
+            block.error = f"unreadable kernbench row: {lines[j].strip()!r}"
+            block.end = j + 1
+            return block
+        block.rows.append(_Row(j, label, _metric_of(label), cells))
+        j += 1
+    block.end = j
+    if not block.rows:
+        block.error = "kernbench banner without result rows"
+        return block
+    widths = {len(r.cells) for r in block.rows}
+    if len(widths) != 1:
+        block.error = "kernbench rows with differing column counts"
+        return block
+    n = widths.pop()
+    if n > 1:
+        for line in pre:
+            block.names = _split_names(line, n) or block.names
+    return block
+
+
+def _is_chatter(s: str) -> bool:
+    return bool(_CHATTER.match(s) or _DATE.match(s))
+
+
+def _system_above(
+    lines: Sequence[str], index: int, floor: int, before: Sequence[str] = ()
+) -> tuple[bool, str | None, str | None]:
+    """(blocked, system, kernel) of a one-column block.
+
+    The system is a ``Kernel: X`` line, else the caption above the block, else
+    the kernel release the kernbench log prints under its date line.
+    """
+    kernel: str | None = None
+    k = index - 1
+    while k >= floor:  # walk over the kernbench log preamble
+        s = lines[k].strip()
+        if km := _KERNEL_LABEL.match(s):
+            return True, km.group("k"), km.group("k")
+        if _RELEASE.match(s) and k - 1 >= floor and _DATE.match(lines[k - 1].strip()):
+            kernel = s
+            k -= 2
+            continue
+        if s and not _is_chatter(s):
+            break
+        k -= 1
+    blocked, caption = caption_above(lines, k + 1, floor, skip=_is_chatter, before=before)
+    if caption is not None:
+        return True, caption, kernel
+    if kernel is not None:
+        return True, kernel, kernel
+    return blocked, None, None
+
+
+def _names_above(lines: Sequence[str], index: int, floor: int, n: int) -> list[str] | None:
+    """Column names written on the nearest line above the banner."""
+    for k in range(index - 1, max(floor, 0) - 1, -1):
+        if lines[k].strip():
+            return _split_names(lines[k], n)
+    return None
+
+
+def _results(block: _Block, systems: Sequence[str | None]) -> list[Result]:
+    params: dict[str, str] = {}
+    if block.load:
+        params["load"] = block.load
+    if block.jobs:
+        params["jobs"] = block.jobs
+    out: list[Result] = []
+    for row in block.rows:
+        unit = METRICS[row.metric].unit
+        for (mean, sd), system in zip(row.cells, systems, strict=True):
+            out.append(
+                Result(
+                    row.metric,
+                    row.label,
+                    mean,
+                    unit,
+                    dict(params),
+                    system,
+                    statistic="mean",
+                    line=row.line,
+                )
+            )
+            if sd is not None:
+                out.append(
+                    Result(
+                        row.metric,
+                        row.label,
+                        sd,
+                        unit,
+                        dict(params),
+                        system,
+                        statistic="stddev",
+                        line=row.line,
+                    )
+                )
+    return out
+
+
+def parse(seg: Segment) -> list[Run]:
+    """Every ``Average ... Run`` block of a segment, one run per block."""
+    lines = seg.lines
+    context = list(seg.before)
+    runs: list[Run] = []
+    prev: _Block | None = None
+    prev_systems: list[str | None] | None = None
+    i = 0
+    while i < len(lines):
+        m = _header(lines[i])
+        if m is None:
+            i += 1
+            continue
+        block = _read_block(lines, i, m)
+        i = block.end
+        run = Run(NAME, [], line_start=block.header, line_end=block.end)
+        if block.error:
+            run.status, run.reason = "unparsed", block.error
+            runs.append(run)
+            prev, prev_systems = None, None
+            continue
+        floor = prev.end if prev is not None else 0
+        n = len(block.rows[0].cells)
+        if n == 1:
+            blocked, system, kernel = _system_above(lines, block.header, floor, context)
+            if not blocked and prev_systems is not None and len(prev_systems) == 1:
+                system = prev_systems[0]  # Optimal after Half, same kernel
+            if kernel:
+                run.attributes["kernel"] = kernel
+            systems: list[str | None] = [system]
+            run.system = system
+        else:
+            names = block.names or _names_above(lines, block.header, floor, n)
+            gap_blank = prev is not None and not any(s.strip() for s in lines[floor : block.header])
+            if names is None and gap_blank and prev_systems is not None and len(prev_systems) == n:
+                names = [s or "" for s in prev_systems]
+            if names is None:
+                run.status, run.reason = (
+                    "unparsed",
+                    f"{n} kernbench columns without a header naming them",
+                )
+                runs.append(run)
+                prev, prev_systems = block, None
+                continue
+            systems = list(names)
+            run.caption = caption_above(lines, block.header, floor, skip=_is_chatter)[1]
+        run.results = _results(block, systems)
+        runs.append(run)
+        prev, prev_systems = block, systems
+    number_repeats(runs)
+    return runs
+
+
+PARSER = Parser(
+    name=NAME,
+    version="1",
+    signature=re.compile(
+        r"(?im)^[ \t>|]*Average\s+(?:(?:Half|Optimal|Maximal|Max|Custom)\s+)?(?:load\s+)?(?:-j|Run\b)"
+    ),
+    parse=parse,
+    metrics=METRICS,
+)

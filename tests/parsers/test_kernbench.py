@@ -1,0 +1,286 @@
+"""kernbench parser: the tricky cells of real posts, mail damage, and property tests."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.parsers.fixtures_io import FIXTURES, fixture_body
+from transforms.extract import extract_runs, result_rows
+from transforms.parsers import kernbench
+from transforms.units import KNOWN_UNITS
+
+HERE = FIXTURES / "kernbench"
+
+
+def _rows(body: str) -> list[dict]:
+    return [r for r in result_rows(extract_runs(body, "t")) if r["benchmark"] == "kernbench"]
+
+
+def _runs(body: str) -> list:
+    return [er.run for er in extract_runs(body, "t") if er.parser.name == "kernbench"]
+
+
+def _one(rows, **where) -> dict:
+    params = where.pop("params", None)
+    found = [r for r in rows if all(r[k] == v for k, v in where.items())]
+    if params is not None:
+        found = [r for r in found if r["params"] == params]
+    assert len(found) == 1, (where, params, found)
+    return found[0]
+
+
+def _canon(rows) -> list[tuple]:
+    keys = ("system", "metric", "statistic", "unit", "value")
+    return sorted(
+        ((tuple(r[k] for k in keys), tuple(sorted(r["params"].items()))) for r in rows), key=repr
+    )
+
+
+def _fixture(name: str) -> str:
+    return fixture_body(HERE / f"{name}.txt")
+
+
+# --- real posts -------------------------------------------------------------------------------
+
+
+def test_ck_output_mean_and_stddev_per_load_level():
+    rows = _rows(_fixture("ck_full_output_two_captions"))
+    half = {"load": "half", "jobs": "8"}
+    r = _one(
+        rows, system="With percpu_counter", metric="elapsed_time", statistic="mean", params=half
+    )
+    assert (r["value"], r["unit"], r["higher_is_better"], r["metric_label"]) == (
+        120.68,
+        "s",
+        False,
+        "Elapsed Time",
+    )
+    sd = _one(
+        rows, system="With percpu_counter", metric="elapsed_time", statistic="stddev", params=half
+    )
+    assert sd["value"] == 0.425558
+    cpu = _one(
+        rows, system="With atomic_long_t", metric="percent_cpu", statistic="mean", params=half
+    )
+    assert (cpu["value"], cpu["unit"]) == (551.8, "%CPU")
+    # "Average Maximal load -j Run": unlimited jobs, so no jobs param
+    mx = _one(
+        rows, system="With atomic_long_t", metric="sleeps", statistic="mean", params={"load": "max"}
+    )
+    assert (mx["value"], mx["unit"]) == (30436.2, "count")
+    assert {r["system"] for r in rows} == {"With percpu_counter", "With atomic_long_t"}
+    # "Kernel 2.6.16" is the compiled tree, not the kernel under test
+    assert all(
+        run.attributes.get("kernel") is None
+        for run in _runs(_fixture("ck_full_output_two_captions"))
+    )
+
+
+def test_kernel_label_names_the_system_and_scientific_notation_reads():
+    rows = _rows(_fixture("kernel_label_scientific"))
+    p = {"load": "optimal", "jobs": "32"}
+    sleeps = _one(
+        rows, system="3.7.0-rc3-vanilla-default", metric="sleeps", statistic="mean", params=p
+    )
+    assert sleeps["value"] == 1.8781e06
+    cs = _one(
+        rows,
+        system="3.7.0-rc3-sorted-buddy-default",
+        metric="context_switches",
+        statistic="mean",
+        params=p,
+    )
+    assert cs["value"] == 2.1496e06
+
+
+def test_vs_base_annotations_are_not_values():
+    rows = _rows(_fixture("captions_vs_base_annotations"))
+    assert len(rows) == 3 * 6 * 2
+    r = _one(rows, system="Full", metric="sleeps", statistic="stddev")
+    assert r["value"] == 138808.0
+    assert not [r for r in rows if r["value"] in (2.0, 1.4, 9.7)]
+
+
+def test_side_by_side_columns_take_the_header_names():
+    rows = _rows(_fixture("two_outputs_side_by_side"))
+    p = {"load": "custom", "jobs": "32"}
+    assert (
+        _one(rows, system="With 'if'", metric="user_time", statistic="mean", params=p)["value"]
+        == 2528.19
+    )
+    assert (
+        _one(rows, system="Without 'if'", metric="user_time", statistic="stddev", params=p)["value"]
+        == 382.228
+    )
+    # the names written once above the first block carry over to the next blocks
+    p16 = {"load": "optimal", "jobs": "16"}
+    assert (
+        _one(rows, system="Without 'if'", metric="elapsed_time", statistic="mean", params=p16)[
+            "value"
+        ]
+        == 255.144
+    )
+
+
+def test_tab_separated_columns_and_percent_column_is_derived():
+    text = _fixture("side_by_side_tabs_percent_column")
+    rows = _rows(text)
+    q = _one(
+        rows,
+        system="4.13.0-rc5-spf",
+        metric="percent_cpu",
+        statistic="stddev",
+        params={"load": "half", "jobs": "8"},
+    )
+    assert (q["value"], q["quoted"]) == (0.707107, True)
+    u = _one(
+        rows,
+        system="4.13.0-rc5",
+        metric="elapsed_time",
+        statistic="mean",
+        params={"load": "optimal", "jobs": "16"},
+    )
+    assert (u["value"], u["quoted"]) == (85.422, False)
+    assert not [r for r in rows if r["value"] in (12.42, -12.42, 42.36, 32.9)]
+    assert all(r["statistic"] in ("mean", "stddev") for r in rows)
+
+
+def test_run_line_under_banner_and_realigned_labels():
+    rows = _rows(_fixture("quoted_base_spf_columns"))
+    r = _one(
+        rows,
+        system="SPF",
+        metric="system_time",
+        statistic="mean",
+        params={"load": "half", "jobs": "8"},
+    )
+    assert (r["value"], r["metric_label"], r["quoted"]) == (923.28, "System  Time", True)
+
+
+def test_negatives_give_nothing():
+    for name in ("neg_time_make_real_user_sys", "neg_script_printing_kernbench_labels",
+                 "neg_assembly_listing_and_diffstat"):  # fmt: skip
+        text = _fixture(name)
+        assert _rows(text) == []
+        assert _runs(text) == []
+
+
+def test_columns_without_names_are_unparsed_not_guessed():
+    text = "\n".join([
+        "Average Half load -j 4 Run (std deviation):",
+        "Elapsed Time 10.1 (0.1)       Elapsed Time 12.5 (0.2)",
+        "User Time 20.2 (0.3)           User Time 22.3 (0.4)",
+    ])  # fmt: skip
+    runs = _runs(text)
+    assert [r.status for r in runs] == ["unparsed"] and "header" in runs[0].reason
+    assert _rows(text) == []
+
+
+def test_unreadable_row_is_unparsed():
+    text = "Average Optimal load -j 8 Run (std deviation):\nElapsed Time 10.1 (0.x1)\nUser Time 3 (1)\n"
+    runs = _runs(text)
+    assert [r.status for r in runs] == ["unparsed"]
+
+
+def test_single_run_without_stddev_and_repeated_system():
+    text = "\n".join([
+        "Average Custom load -j 16 Run (std deviation):",
+        "Elapsed Time 7.770000",
+        "User Time 60.960000",
+        "",
+        "Average Custom load -j 16 Run (std deviation):",
+        "Elapsed Time 7.800000",
+        "User Time 61.000000",
+    ])  # fmt: skip
+    rows = _rows(text)
+    assert {r["statistic"] for r in rows} == {"mean"}
+    assert (
+        _one(rows, metric="elapsed_time", params={"load": "custom", "jobs": "16", "repeat": "2"})[
+            "value"
+        ]
+        == 7.8
+    )
+
+
+def test_metric_registry_units_are_known():
+    assert all(spec.unit in KNOWN_UNITS for spec in kernbench.METRICS.values())
+
+
+# --- properties -------------------------------------------------------------------------------
+
+FIXTURE_TEXTS = [fixture_body(p) for p in sorted(HERE.glob("*.txt"))]
+
+
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(st.text(max_size=400))
+def test_random_text_never_raises(text):
+    for run in _runs(text):
+        assert run.status in ("ok", "unparsed")
+
+
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(st.sampled_from(FIXTURE_TEXTS), st.integers(0, 10**6), st.integers(0, 40),
+       st.sampled_from(["", " ", "\t", "x", "(", ")", "%", "-", "\n", "1e9", "Average Half load -j 2 Run"]))  # fmt: skip
+def test_mutated_fixtures_never_raise(text, at, cut, insert):
+    at = at % (len(text) + 1)
+    mutated = text[:at] + insert + text[at + cut :]
+    for er in extract_runs(mutated, "t"):
+        assert er.parser.name != "kernbench" or not (er.run.reason or "").startswith("parser error")
+
+
+_VALUE = st.decimals(min_value=0, max_value=10**7, places=3, allow_nan=False, allow_infinity=False)
+_LABELS = ["Elapsed Time", "User Time", "System Time", "Percent CPU", "Context Switches", "Sleeps"]
+
+
+def _report(load: str, jobs: str, cells: list[tuple]) -> str:
+    """A block as CK's kernbench prints it: ``echo "$label $mean ($stddev)"``."""
+    lines = [f"Average {load} load -j {jobs} Run (std deviation):"]
+    for label, (mean, sd) in zip(_LABELS, cells, strict=True):
+        lines.append(f"{label} {mean} ({sd})")
+    return "\n".join(lines) + "\n"
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.sampled_from(["Half", "Optimal", "Custom"]), st.integers(1, 4096),
+       st.lists(st.tuples(_VALUE, _VALUE), min_size=6, max_size=6))  # fmt: skip
+def test_printed_report_round_trips(load, jobs, cells):
+    text = _report(load, str(jobs), cells)
+    rows = _rows(text)
+    assert len(rows) == 12
+    for (mean, sd), metric in zip(cells, kernbench.METRICS, strict=True):
+        p = {"load": load.lower(), "jobs": str(jobs)}
+        assert _one(rows, metric=metric, statistic="mean", params=p)["value"] == float(str(mean))
+        assert _one(rows, metric=metric, statistic="stddev", params=p)["value"] == float(str(sd))
+
+
+def _damaged(text: str, how: str) -> str:
+    if how == "quoted":
+        return "".join("> " + line for line in text.splitlines(keepends=True))
+    if how == "crlf":
+        return text.replace("\n", "\r\n")
+    return re.sub(r"[ \t]+", " ", text)
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.sampled_from(["Half", "Optimal"]), st.integers(1, 64),
+       st.lists(st.tuples(_VALUE, _VALUE), min_size=6, max_size=6),
+       st.sampled_from(["quoted", "crlf", "collapsed"]))  # fmt: skip
+def test_mail_damage_keeps_the_rows(load, jobs, cells, how):
+    text = _report(load, str(jobs), cells)
+    assert _canon(_rows(_damaged(text, how))) == _canon(_rows(text))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(FIXTURE_TEXTS[:6]), st.sampled_from(["quoted", "crlf", "collapsed"]))
+def test_mail_damage_on_real_posts_never_gives_a_wrong_number(text, how):
+    clean = set(_canon(_rows(text)))
+    damaged_runs = _runs(_damaged(text, how))
+    for row in _canon(_rows(_damaged(text, how))):
+        assert row in clean, row
+    if how != "collapsed":
+        assert set(_canon(_rows(_damaged(text, how)))) == clean
+    else:
+        assert all(r.status in ("ok", "unparsed") for r in damaged_runs)

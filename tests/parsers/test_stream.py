@@ -1,0 +1,237 @@
+"""STREAM parser: the tricky cells of real posts, mail damage, and property tests."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.parsers.fixtures_io import FIXTURES, fixture_body
+from transforms.extract import extract_runs, result_rows
+from transforms.parsers import stream
+from transforms.units import KNOWN_UNITS
+
+HERE = FIXTURES / "stream"
+
+
+def _rows(body: str) -> list[dict]:
+    return [r for r in result_rows(extract_runs(body, "t")) if r["benchmark"] == "stream"]
+
+
+def _runs(body: str) -> list:
+    return [er.run for er in extract_runs(body, "t") if er.parser.name == "stream"]
+
+
+def _one(rows, **where) -> dict:
+    params = where.pop("params", None)
+    found = [r for r in rows if all(r[k] == v for k, v in where.items())]
+    if params is not None:
+        found = [r for r in found if r["params"] == params]
+    assert len(found) == 1, (where, params, found)
+    return found[0]
+
+
+def _canon(rows) -> list[tuple]:
+    keys = ("system", "metric", "statistic", "unit", "value")
+    return sorted(
+        ((tuple(r[k] for k in keys), tuple(sorted(r["params"].items()))) for r in rows), key=repr
+    )
+
+
+def _fixture(name: str) -> str:
+    return fixture_body(HERE / f"{name}.txt")
+
+
+# --- real posts -------------------------------------------------------------------------------
+
+
+def test_v510_best_rate_and_times_with_preamble_params():
+    text = _fixture("v510_openmp_two_runs")
+    rows = _rows(text)
+    p1 = {"array_size": "430080000", "threads": "96", "repeat": "1"}
+    triad = _one(rows, metric="triad", params=p1)
+    assert (triad["value"], triad["unit"], triad["statistic"], triad["higher_is_better"]) == (718799.1, "MB/s",
+                                                                                              "value", True)  # fmt: skip
+    assert triad["metric_label"] == "Triad:"
+    t = {
+        r["statistic"]: r["value"]
+        for r in rows
+        if r["metric"] == "triad_time" and r["params"] == p1
+    }
+    assert t == {"mean": 0.014390, "min": 0.014360, "max": 0.014484}
+    p2 = {**p1, "repeat": "2"}
+    assert _one(rows, metric="copy", params=p2)["value"] == 720545.7
+    runs = _runs(text)
+    assert [r.tool_version for r in runs] == ["5.10", "5.10"]
+    assert runs[0].attributes["element_bytes"] == "8"
+
+
+def test_rms_column_is_not_an_average():
+    rows = _rows(_fixture("rms_header_then_hdparm"))
+    assert {r["statistic"] for r in rows if r["metric"].endswith("_time")} == {"min", "max"}
+    assert _one(rows, metric="add")["value"] == 266.8000
+    assert _one(rows, metric="add_time", statistic="max")["value"] == 0.1813
+    assert not [r for r in rows if r["value"] == 0.1805]  # the RMS time
+
+
+def test_kernel_names_in_the_left_margin():
+    rows = _rows(_fixture("rms_header_kernels_in_margin"))
+    assert {r["system"] for r in rows} == {"2.2.14", "2.4.0ac10", "2.4.1ac11"}
+    # the same kernel in two memory configurations is told apart by repeat
+    a = _one(rows, system="2.2.14", metric="scale", params={"repeat": "1"})
+    b = _one(rows, system="2.2.14", metric="scale", params={"repeat": "2"})
+    assert (a["value"], b["value"]) == (54.2420, 84.3468)
+    assert _one(rows, system="2.4.1ac11", metric="copy")["value"] == 88.4453
+
+
+def test_thread_series_one_table_per_thread_count():
+    rows = _rows(_fixture("v59_thread_scaling_series"))
+    for threads, value in (
+        ("1", 10108.3413),
+        ("2", 13095.9151),
+        ("3", 13958.5017),
+        ("4", 14293.3696),
+    ):
+        r = _one(rows, metric="triad", params={"array_size": "31576436", "threads": threads})
+        assert r["value"] == value
+    assert all(
+        r["system"] is None for r in rows
+    )  # neither "=== Testing ... ===" nor "Solution Validates"
+
+
+def test_usr_bin_time_after_the_table_is_not_read():
+    rows = _rows(_fixture("v5x_rate_header_usr_bin_time"))
+    assert len(rows) == 16
+    assert _one(rows, metric="scale_time", statistic="mean")["value"] == 0.2530
+    assert not [r for r in rows if r["value"] in (12.10, 1.36, 98.0)]
+
+
+def test_source_code_is_not_output():
+    assert _rows(_fixture("neg_stream_source_code")) == []
+    assert _runs(_fixture("neg_stream_source_code")) == []
+
+
+def test_failed_validation_is_unparsed():
+    text = ("Function    Best Rate MB/s  Avg time     Min time     Max time\n"
+            "Copy:           31496.2     0.005665     0.005080     0.006309\n"
+            "Scale:          21727.9     0.009275     0.007364     0.009625\n"
+            "-------------------------------------------------------------\n"
+            "Failed Validation on array a[], AvgRelAbsErr > epsilon (1.000000e-13)\n")  # fmt: skip
+    runs = _runs(text)
+    assert [r.status for r in runs] == ["unparsed"] and "Validation" in runs[0].reason
+    assert _rows(text) == []
+
+
+def test_prose_words_are_not_kernels():
+    text = "Copy: the file took 3 seconds\nAdd: another 4 cores and retry\n"
+    assert _rows(text) == [] and _runs(text) == []
+
+
+def test_no_header_keeps_rate_min_max_only():
+    text = (
+        "Copy:          54.6566       0.2928       0.2927       0.2928\n"
+        "Triad:         59.0813       0.4063       0.4062       0.4070\n"
+    )
+    rows = _rows(text)
+    assert {(r["metric"], r["statistic"]) for r in rows} == {
+        ("copy", "value"), ("copy_time", "min"), ("copy_time", "max"),
+        ("triad", "value"), ("triad_time", "min"), ("triad_time", "max"),
+    }  # fmt: skip
+
+
+def test_metric_registry_units_are_known():
+    assert all(spec.unit in KNOWN_UNITS for spec in stream.METRICS.values())
+
+
+# --- properties -------------------------------------------------------------------------------
+
+FIXTURE_TEXTS = [fixture_body(p) for p in sorted(HERE.glob("*.txt"))]
+
+
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(st.text(max_size=400))
+def test_random_text_never_raises(text):
+    for run in _runs(text):
+        assert run.status in ("ok", "unparsed")
+
+
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(st.sampled_from(FIXTURE_TEXTS), st.integers(0, 10**6), st.integers(0, 40),
+       st.sampled_from(["", " ", ":", "x", "Triad:", "\n", "1.5", "Failed Validation", "Rate (GB/s)"]))  # fmt: skip
+def test_mutated_fixtures_never_raise(text, at, cut, insert):
+    at = at % (len(text) + 1)
+    mutated = text[:at] + insert + text[at + cut :]
+    for er in extract_runs(mutated, "t"):
+        assert not (er.run.reason or "").startswith("parser error"), er.run.reason
+
+
+_TIME = st.floats(min_value=0, max_value=1000, allow_nan=False, allow_infinity=False)
+_RATE = st.floats(min_value=0, max_value=9e7, allow_nan=False, allow_infinity=False)
+_LABELS = ("Copy:      ", "Scale:     ", "Add:       ", "Triad:     ")
+
+
+def _report(
+    new: bool, size: int, threads: int, cells: list[tuple[float, float, float, float]]
+) -> str:
+    """The table as stream.c prints it (5.10 or the older 5.x format), with its preamble."""
+    lines = ["-" * 61, "STREAM version $Revision: 5.10 $", "-" * 61,
+             f"Array size = {size} (elements), Offset = 0 (elements)",
+             f"Number of Threads requested = {threads}", "-" * 61]  # fmt: skip
+    if new:
+        lines.append("Function    Best Rate MB/s  Avg time     Min time     Max time")
+        fmt = "{}{:12.1f}  {:11.6f}  {:11.6f}  {:11.6f}"
+    else:
+        lines.append("Function      Rate (MB/s)   Avg time     Min time     Max time")
+        fmt = "{}{:11.4f}  {:11.4f}  {:11.4f}  {:11.4f}"
+    lines += [fmt.format(label, *c) for label, c in zip(_LABELS, cells, strict=True)]
+    lines += [
+        "-" * 61,
+        "Solution Validates: avg error less than 1.000000e-13 on all three arrays",
+        "-" * 61,
+    ]
+    return "\n".join(lines) + "\n"
+
+
+_REPORT = st.builds(_report, st.booleans(), st.integers(10**5, 10**10), st.integers(1, 512),
+                    st.lists(st.tuples(_RATE, _TIME, _TIME, _TIME), min_size=4, max_size=4))  # fmt: skip
+
+
+@settings(max_examples=120, deadline=None)
+@given(_REPORT)
+def test_printed_report_round_trips(text):
+    rows = _rows(text)
+    assert len(rows) == 16
+    size = re.search(r"Array size = (\d+)", text).group(1)
+    threads = re.search(r"requested = (\d+)", text).group(1)
+    for line in text.splitlines():
+        m = re.match(r"(Copy|Scale|Add|Triad):\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)$", line)
+        if not m:
+            continue
+        metric = m.group(1).lower()
+        p = {"array_size": size, "threads": threads}
+        assert _one(rows, metric=metric, params=p)["value"] == float(m.group(2))
+        for stat, token in zip(("mean", "min", "max"), m.groups()[2:], strict=True):
+            assert _one(rows, metric=f"{metric}_time", statistic=stat, params=p)["value"] == float(
+                token
+            )
+
+
+def _damaged(text: str, how: str) -> str:
+    if how == "quoted":
+        return "".join("> " + line for line in text.splitlines(keepends=True))
+    if how == "crlf":
+        return text.replace("\n", "\r\n")
+    return re.sub(r"[ \t]+", " ", text)
+
+
+@settings(max_examples=120, deadline=None)
+@given(_REPORT, st.sampled_from(["quoted", "crlf", "collapsed"]))
+def test_mail_damage_keeps_the_rows(text, how):
+    assert _canon(_rows(_damaged(text, how))) == _canon(_rows(text))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(FIXTURE_TEXTS), st.sampled_from(["quoted", "crlf", "collapsed"]))
+def test_mail_damage_on_real_posts_keeps_the_rows(text, how):
+    assert _canon(_rows(_damaged(text, how))) == _canon(_rows(text))

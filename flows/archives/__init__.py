@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 from flows.archives.base import ArchiveKind
+from flows.archives.hyperkitty import KIND as HYPERKITTY
+from flows.archives.maildir import KIND as MAILDIR
 from flows.archives.mbox import KIND as MBOX
+from flows.archives.pipermail import KIND as PIPERMAIL
 
 KINDS: dict[str, ArchiveKind] = {
     MBOX.name: MBOX,
+    PIPERMAIL.name: PIPERMAIL,
+    HYPERKITTY.name: HYPERKITTY,
+    MAILDIR.name: MAILDIR,
 }
 
 

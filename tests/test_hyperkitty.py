@@ -1,0 +1,138 @@
+"""hyperkitty (Mailman 3): month exports by query string, months from the overview or options."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, timedelta
+
+import pytest
+
+from flows.archives.base import FetchContext, UnitError
+from flows.archives.hyperkitty import (
+    KIND,
+    current_month,
+    first_month,
+    months_back,
+    parse_month,
+    settled,
+)
+from flows.config import ConfigError, Source
+from tests.archive_sites import (
+    ARCHIVES,
+    HK_MONTHS,
+    HK_ROOT,
+    client,
+    drain,
+    fresh,
+    hyperkitty_site,
+    register,
+    remember,
+)
+from tests.httpserver import Site
+
+
+@pytest.fixture(autouse=True)
+def kinds(monkeypatch):
+    register(monkeypatch)
+
+
+@pytest.fixture(scope="module")
+def server():
+    s = Site().start()
+    yield s
+    s.stop()
+
+
+@pytest.fixture
+def site(server):
+    s = fresh(server)
+    return s
+
+
+def _src(site: Site, **opts) -> Source:
+    return Source("kvm", "hyperkitty", site.url(HK_ROOT), options=opts)
+
+
+def test_overview_month_links_give_the_first_month():
+    root = "http://127.0.0.1:8080" + HK_ROOT
+    assert first_month(root, (ARCHIVES / "hyperkitty" / "overview.html").read_text()) == "2016-04"
+    assert first_month(root, "<a href='/archives/list/other@lists.example.org/2001/1/'>x</a>") is None
+
+
+def test_units_from_overview_until_option(site, tmp_path):
+    hyperkitty_site(site)
+    units = KIND.units(_src(site, until="2016-06"), FetchContext(tmp_path, http=client()))
+    assert [(u.key, u.month) for u in units] == [(f"kvm-{m}.mbox.gz", m) for m in HK_MONTHS]
+    assert units[0].url == site.url(HK_ROOT + "export/kvm-2016-04.mbox.gz?start=2016-04-01&end=2016-05-01")
+
+
+def test_since_until_need_no_overview_and_cross_the_year(site, tmp_path):
+    units = KIND.units(_src(site, since="2015-11", until="2016-01"), FetchContext(tmp_path, http=client()))
+    assert [u.url.split("?")[1] for u in units] == [
+        "start=2015-11-01&end=2015-12-01", "start=2015-12-01&end=2016-01-01", "start=2016-01-01&end=2016-02-01"]
+    assert sum(site.hits.values()) == 0
+
+
+def test_no_overview_means_the_last_12_months(site, tmp_path):
+    units = KIND.units(_src(site), FetchContext(tmp_path, http=client()))
+    now = current_month()
+    assert [u.month for u in units][-1] == now and units[0].month == months_back(now, 11) and len(units) == 12
+    assert site.hits[HK_ROOT] == 1
+
+
+@pytest.mark.parametrize("opts, match", [
+    ({"since": "2016-4"}, "since must be YYYY-MM"), ({"until": "2016-13"}, "until must be YYYY-MM"),
+    ({"since": "2016-05", "until": "2016-04"}, "since 2016-05 is after until 2016-04")])
+def test_bad_month_options_are_config_errors(site, tmp_path, opts, match):
+    with pytest.raises(ConfigError, match=match):
+        KIND.units(_src(site, **opts), FetchContext(tmp_path, http=client()))
+
+
+def test_toml_date_options_are_months():
+    assert parse_month(date(2016, 4, 1), "since", "kvm") == "2016-04" and parse_month(None, "since", "kvm") is None
+
+
+def test_not_a_list_root_is_a_clear_error(tmp_path):
+    with pytest.raises(UnitError, match="not a HyperKitty list root"):
+        KIND.units(Source("kvm", "hyperkitty", "http://127.0.0.1:1/archives/list/kvm/"), FetchContext(tmp_path))
+
+
+def test_fetch_decode_then_second_pass_downloads_nothing(site, tmp_path):
+    hyperkitty_site(site)
+    src = _src(site, until="2016-06")
+    ctx = FetchContext(tmp_path / "raw", http=client())
+    first = drain(src, ctx)
+    assert {k: (d.fetched.status, len(d.mails)) for k, d in first.items()} == {
+        f"kvm-{m}.mbox.gz": ("ok", n) for m, n in HK_MONTHS.items()}
+    april = first["kvm-2016-04.mbox.gz"].mails
+    assert [m.message_id for m in april] == ["hk-bonnie-1@example.com", "hk-bonnie-2@example.com"]
+    assert "Bonnie 1.4" in april[0].body and "=\n" not in april[0].body  # quoted-printable decoded
+    assert april[0].posted_at == datetime(2016, 4, 12, 5, 0, tzinfo=UTC) and april[0].from_name == "Emre ERENOGLU"
+    assert april[1].in_reply_to == "hk-bonnie-1@example.com"
+    (june,) = first["kvm-2016-06.mbox.gz"].mails
+    assert "Résumé: no change." in june.body  # base64 utf-8 decoded
+    cached = sorted(p.name for p in (tmp_path / "raw" / "kvm").iterdir())
+    assert cached == [f"kvm-{m}.mbox.gz" for m in HK_MONTHS]  # no `?start=` in cache names
+
+    remember(ctx, first)
+    bodies = dict(site.full_bodies)
+    second = drain(src, ctx)
+    assert {d.fetched.status for d in second.values()} == {"unchanged"}
+    exports = {p: n for p, n in site.full_bodies.items() if "/export/" in p}
+    assert exports == {p: n for p, n in bodies.items() if "/export/" in p} and set(exports.values()) == {1}
+
+
+def test_settled_months_are_not_requested(site, tmp_path):
+    hyperkitty_site(site)
+    src = _src(site, since="2016-04", until="2016-04", settled_after_days=7)
+    unit = KIND.units(src, FetchContext(tmp_path))[0]
+    ctx = FetchContext(tmp_path, http=client())
+    ctx.previous[("kvm", unit.key)] = {"sha256": "abc", "bytes": 10, "fetched_at": datetime(2016, 5, 9, tzinfo=UTC)}
+    assert KIND.fetch(unit, src, ctx).status == "unchanged" and sum(site.hits.values()) == 0
+    ctx.previous[("kvm", unit.key)]["fetched_at"] = datetime(2016, 5, 3, tzinfo=UTC)  # fetched before it settled
+    assert KIND.fetch(unit, src, ctx).status == "ok" and sum(site.hits.values()) == 1
+
+
+def test_settled_boundary():
+    end = datetime(2016, 5, 1, tzinfo=UTC)
+    assert settled("2016-04", end + timedelta(days=7), 7) and not settled("2016-04", end + timedelta(days=6), 7)
+    assert not settled("2016-04", None, 7)

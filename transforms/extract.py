@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import hashlib
 import math
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+import ahocorasick_rs
 
 from transforms.model import Parser, Run, Segment
 from transforms.parsers import PARSERS
@@ -15,28 +16,34 @@ from transforms.platform import classify, legend
 from transforms.quotes import segments
 
 
-def _scoped(pat: re.Pattern[str]) -> str:
-    """A pattern as a group carrying its own flags, so that several can be OR-ed."""
-    text = re.sub(r"^\(\?[aiLmsux]+\)", "", pat.pattern)
-    letters = "".join(ch for flag, ch in ((re.I, "i"), (re.M, "m"), (re.S, "s"), (re.X, "x")) if pat.flags & flag)
-    return f"(?{letters}:{text})" if letters else f"(?:{text})"
+def _keyword_index() -> tuple[ahocorasick_rs.AhoCorasick | None, dict[str, list[str]]]:
+    owners: dict[str, list[str]] = {}
+    for p in PARSERS.values():
+        for k in p.keywords:
+            owners.setdefault(k, []).append(p.name)
+    return (ahocorasick_rs.AhoCorasick(list(owners)) if owners else None), owners
 
 
-def _any_signature() -> re.Pattern[str] | None:
-    try:
-        return re.compile("|".join(_scoped(p.signature) for p in PARSERS.values()))
-    except re.error:
-        return None
+_KEYWORDS, _OWNERS = _keyword_index()
+_ALWAYS = [p for p in PARSERS.values() if not p.keywords]
 
 
-_ANY_SIGNATURE = _any_signature()
+def candidate_parsers(body: str) -> list[Parser]:
+    """Parsers whose signature matches somewhere in the body.
+
+    One Aho-Corasick pass over the lower-cased body finds every parser keyword
+    (~500 MB/s); only parsers with a keyword hit (or none declared) run their regex.
+    """
+    names: set[str] = set()
+    if _KEYWORDS is not None:
+        for k in set(_KEYWORDS.find_matches_as_strings(body.lower(), overlapping=True)):
+            names.update(_OWNERS[k])
+    maybe = [p for p in PARSERS.values() if p.name in names] + _ALWAYS
+    return [p for p in maybe if p.signature.search(body)]
 
 
 def has_signature(body: str) -> bool:
-    """One scan for all parsers: most messages carry no benchmark block."""
-    if _ANY_SIGNATURE is not None:
-        return _ANY_SIGNATURE.search(body) is not None
-    return any(p.signature.search(body) for p in PARSERS.values())
+    return bool(candidate_parsers(body))
 
 
 @dataclass(slots=True)
@@ -84,12 +91,13 @@ def _parse_segment(parser: Parser, seg: Segment) -> list[Run]:
 
 def extract_runs(body: str, message_id: str) -> list[ExtractedRun]:
     """Every benchmark block of one decoded body, quoted ones included."""
-    if not has_signature(body):
+    parsers = candidate_parsers(body)
+    if not parsers:
         return []
     found: list[tuple[int, str, int, Run, Segment]] = []
     for seg in segments(body):
         text = seg.text
-        for parser in PARSERS.values():
+        for parser in parsers:
             if not parser.signature.search(text):
                 continue
             for k, run in enumerate(_parse_segment(parser, seg)):

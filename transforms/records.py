@@ -57,7 +57,7 @@ def add_mail(rec: Records, mail: Mail, *, list_name: str, unit: str, archive_url
     )
     add_membership(rec, mail.message_id, list_name=list_name, unit=unit, archive_url=archive_url, batch_id=batch_id)
     runs = extract_runs(mail.body, mail.message_id)
-    if runs or has_signature(mail.body):
+    if runs or (has_signature(mail.body)):
         rec.message_bodies.append({"message_id": mail.message_id, "body": mail.body, "batch_id": batch_id})
         add_extraction(rec, mail.message_id, batch_id=batch_id, at=detected_at, reason="ingest")
     add_runs(rec, runs, mail.message_id, list_name=list_name, batch_id=batch_id, detected_at=detected_at)

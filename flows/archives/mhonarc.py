@@ -26,18 +26,24 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from email.utils import getaddresses
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from selectolax.lexbor import LexborHTMLParser
 
+# `import ... as`: flows.http imports flows.archives.base, so a plain `from flows.http import`
+# would fail when flows.http is the first module imported and the registry lists this kind.
+import flows.http as fhttp
 from flows.archives.base import FetchContext, Fetched, RawItem, Unit, UnitError, sha256_file
 from flows.archives.mbox import KIND as MBOX
 from flows.config import Source
-from flows.http import DEFAULT_MAX_PAGE_BYTES, FetchError, cache_path, resolve_link
 from transforms.dates import parse_date
 from transforms.html import html_to_text
 from transforms.mail import Mail, header_text, normalise_newlines, stable_id
 from transforms.mbox import Skipped
+
+if TYPE_CHECKING:
+    from flows.http import PoliteClient
 
 _MONTH_DIR = re.compile(r"^(\d{4})-(0[1-9]|1[0-2])$")
 _MONTH_LINK = re.compile(r"^(\d{4}-(?:0[1-9]|1[0-2]))/(?:([A-Za-z]+\d*)\.html?)?$")
@@ -71,7 +77,7 @@ def month_indexes(root: str, markup: str) -> dict[str, str]:
     found: dict[str, str] = {}
     root_path = urlsplit(root).path
     for href in _hrefs(markup):
-        url = resolve_link(root, href)
+        url = fhttp.resolve_link(root, href)
         if url is None or urlsplit(url).query or not urlsplit(url).path.startswith(root_path):
             continue
         m = _MONTH_LINK.match(urlsplit(url).path[len(root_path):])
@@ -91,7 +97,7 @@ def page_links(base: str, markup: str) -> tuple[list[str], list[str]]:
     pages: list[str] = []
     folder = base.rsplit("/", 1)[0] + "/"
     for href in _hrefs(markup):
-        url = resolve_link(base, href)
+        url = fhttp.resolve_link(base, href)
         if url is None or urlsplit(url).query or not url.startswith(folder):
             continue
         name = url[len(folder):]
@@ -241,7 +247,7 @@ class _MonthFetch:
     failed: list[str] = field(default_factory=list)  # transient: retried next run
 
 
-def _get(http, url: str, dest: Path, validators: dict[str, str], max_bytes: int) -> dict[str, str]:
+def _get(http: PoliteClient, url: str, dest: Path, validators: dict[str, str], max_bytes: int) -> dict[str, str]:
     """Conditional GET into `dest` (atomic); returns the validators of what `dest` now holds."""
     headers: dict[str, str] = {}
     if dest.exists():
@@ -257,7 +263,7 @@ def _get(http, url: str, dest: Path, validators: dict[str, str], max_bytes: int)
         if resp.status_code == 304 and dest.exists():
             return validators
         if resp.status_code != 200:
-            raise FetchError(f"{url}: HTTP {resp.status_code}")
+            raise fhttp.FetchError(f"{url}: HTTP {resp.status_code}")
         os.replace(tmp, dest)
         return {k: v for k, v in (("etag", resp.headers.get("ETag")),
                                    ("last_modified", resp.headers.get("Last-Modified"))) if v}
@@ -266,7 +272,7 @@ def _get(http, url: str, dest: Path, validators: dict[str, str], max_bytes: int)
             tmp.unlink()
 
 
-def cached_get(http, url: str, dest: Path, max_bytes: int) -> Path:
+def cached_get(http: PoliteClient, url: str, dest: Path, max_bytes: int) -> Path:
     """An index page kept in the cache, re-fetched conditionally; validators live next to the copy."""
     vpath = dest.parent / VALIDATORS
     try:
@@ -297,7 +303,7 @@ class MhonarcKind:
     def units(self, source: Source, ctx: FetchContext) -> list[Unit]:
         if source.is_remote:
             root = archive_root(source.url)
-            page = cached_get(ctx.http, root, cache_path(ctx.raw_dir, source.name, "index.html"), _page_cap(source))
+            page = cached_get(ctx.http, root, fhttp.cache_path(ctx.raw_dir, source.name, "index.html"), _page_cap(source))
             months = month_indexes(root, _read(page))
         else:
             months = _local_months(Path(source.url))
@@ -310,7 +316,7 @@ class MhonarcKind:
             if source.is_remote:
                 return _fetch_remote(unit, source, ctx)
             return _fetch_local(unit, source, ctx)
-        except (FetchError, OSError) as exc:
+        except (fhttp.FetchError, OSError) as exc:
             return Fetched(unit, "failed", error=str(exc))
 
     def messages(self, fetched: Fetched, source: Source) -> Iterator[RawItem]:
@@ -336,7 +342,7 @@ class MhonarcKind:
 
 
 def _page_cap(source: Source) -> int:
-    return int(source.option("max_page_bytes", DEFAULT_MAX_PAGE_BYTES))
+    return int(source.option("max_page_bytes", fhttp.DEFAULT_MAX_PAGE_BYTES))
 
 
 def _mbox_url(source: Source, month: str) -> str | None:
@@ -360,7 +366,7 @@ def _fetch_mbox(unit: Unit, source: Source, ctx: FetchContext) -> Fetched:
 
 
 def _fetch_remote(unit: Unit, source: Source, ctx: FetchContext) -> Fetched:
-    month_dir = cache_path(ctx.raw_dir, source.name, unit.key)
+    month_dir = fhttp.cache_path(ctx.raw_dir, source.name, unit.key)
     cap = _page_cap(source)
     index_paths, names = _fetch_indexes(ctx.http, unit.url, month_dir, cap)
     digest, size = _digest(index_paths)
@@ -370,11 +376,11 @@ def _fetch_remote(unit: Unit, source: Source, ctx: FetchContext) -> Fetched:
     got = _MonthFetch()
     folder = unit.url.rsplit("/", 1)[0] + "/"
     for name in names:
-        dest = cache_path(ctx.raw_dir, source.name, unit.key, name)
+        dest = fhttp.cache_path(ctx.raw_dir, source.name, unit.key, name)
         if not dest.exists():
             try:
                 _get(ctx.http, folder + name, dest, {}, cap)
-            except FetchError as exc:
+            except fhttp.FetchError as exc:
                 if "-byte cap" in str(exc):  # permanent: reported, not retried until the month grows
                     got.skipped.append((name, str(exc)))
                 else:
@@ -384,7 +390,7 @@ def _fetch_remote(unit: Unit, source: Source, ctx: FetchContext) -> Fetched:
     return _month_result(unit, index_paths[0], digest, size, got)
 
 
-def _fetch_indexes(http, first_url: str, month_dir: Path, cap: int) -> tuple[list[Path], list[str]]:
+def _fetch_indexes(http: PoliteClient, first_url: str, month_dir: Path, cap: int) -> tuple[list[Path], list[str]]:
     """Every date-index page of the month (conditional GETs) and the message pages they list."""
     folder, first = first_url.rsplit("/", 1)
     queue, seen = [first or "index.html"], {first or "index.html"}
@@ -392,7 +398,7 @@ def _fetch_indexes(http, first_url: str, month_dir: Path, cap: int) -> tuple[lis
     names: list[str] = []
     while queue and len(paths) < MAX_INDEX_PAGES:
         name = queue.pop(0)
-        dest = cached_get(http, f"{folder}/{name}", cache_path(month_dir.parent, month_dir.name, name), cap)
+        dest = cached_get(http, f"{folder}/{name}", fhttp.cache_path(month_dir.parent, month_dir.name, name), cap)
         paths.append(dest)
         msgs, more = page_links(f"{folder}/{name}", _read(dest))
         names.extend(n for n in msgs if n not in names)

@@ -1,9 +1,354 @@
-"""dbench parser: placeholder until its module lands (matches nothing)."""
+"""dbench and tbench summaries: `Throughput ... MB/sec`, the op table, never the progress lines.
+
+Rows (one `Run` per contiguous dbench paste; a new op table after a summary starts another):
+
+* `throughput` (MB/s, dbench's own MB = 10^6 bytes, kept as printed) from every
+  `Throughput X MB/sec` line, and `max_latency` (ms) from dbench/tbench 3.x-4.x
+  `... N clients  N procs  max_latency=X ms`.
+* dbench/tbench 1.x-2.x print `(NB=X MB/sec  Y MBit/sec)`: NetBench figures computed
+  from the throughput (x1.25 and x10), kept as `netbench_throughput` (MB/s) and
+  `netbench_mbit` (Mbit/s) with statistic `derived`, never as measurements.
+* the 4.x operation table (`Operation Count AvgLat MaxLat`, rows split from the right
+  so fused `Flush 18168703` names still read): `op_count` (count), `op_avg_latency`
+  and `op_max_latency` (ms) with `params.op`. Rows of the classic loadfile ops
+  (`WriteX 365460 4.474 2279.808`) are read without the header too; `**` markers are
+  ignored.
+* per-second progress lines (`128 18384 14924.44 MB/sec warmup 1 sec ...`) are not
+  results and are never averaged. A `Throughput` line with a number left unexplained,
+  or with `0 clients` (a run that never started), makes the run `unparsed`.
+
+params: `clients` (4.x `N clients`; 1.x prints only `N procs`, one process per
+client, so clients = procs there; else the `dbench 16:` prefix, the last
+`dbench ... N` command line, or the shell's `dbench 16  11.72s user ...` time line
+just below), `procs` (as printed), `client` (op tables of `--per-client-results`), `sync` (`open`, `dirs` or
+`open,dirs` from `(sync open)`/`(sync dirs)`), `tool` = `tbench` when the command,
+prefix or version line says tbench (tbench prints the same lines; the run attribute
+`tool` is always set, `dbench` by default), `op`, `repeat` (same key seen more than
+once in a segment, e.g. three listings of the same kernel).
+
+`system` is the caption just above a block when it reads like a label (`2.4.16:`,
+`Before:`, `- default scheduler`, `linux-2.4.10-pre12`); prose, attributions and
+generic headings are kept as `Run.caption` only.
+"""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 
-from transforms.model import Parser
+from transforms.model import MetricSpec, Parser, Result, Run, Segment
 
-PARSER = Parser(name="dbench", version="0", signature=re.compile(r"(?!x)x"), parse=lambda seg: [], metrics={})
+NAME = "dbench"
+
+METRICS: dict[str, MetricSpec] = {
+    "throughput": MetricSpec("MB/s", True, 0.0, 1e6),
+    "max_latency": MetricSpec("ms", False, 0.0, 1e7),
+    "netbench_throughput": MetricSpec("MB/s", True, 0.0, 1e6),
+    "netbench_mbit": MetricSpec("Mbit/s", True, 0.0, 1e7),
+    "op_count": MetricSpec("count", True, 0.0, 1e13),
+    "op_avg_latency": MetricSpec("ms", False, 0.0, 1e7),
+    "op_max_latency": MetricSpec("ms", False, 0.0, 1e7),
+}
+
+_N = r"\d+(?:\.\d+)?"
+# The driver also scans the raw body, where quoted lines still carry their `> ` prefix.
+_Q = r"^(?:[ \t]{0,2}[A-Za-z]{0,3}>)*"
+THROUGHPUT = re.compile(
+    rf"^\s*(?:\*+\s*)?#?\s*(?:(?P<tool>[dt]bench)\s+(?P<n>\d+)\s*:\s*)?Throughput\s+(?P<tp>{_N}(?:[eE][-+]?\d+)?)\s*MB/sec(?P<rest>.*)$"
+)
+NB = re.compile(rf"\(\s*NB\s*=\s*(?P<nb>{_N})\s*MB/sec\s+(?P<mbit>{_N})\s*MBit/sec\s*\)")
+SYNC = re.compile(r"\(\s*sync\s+(?P<what>open|dirs)\s*\)")
+CLIENTS = re.compile(r"\b(?P<n>\d+)\s+clients\b")
+PROCS = re.compile(r"\b(?P<n>\d+)\s+procs?\b")
+MAX_LAT = re.compile(rf"\bmax_latency\s*=\s*(?P<v>{_N})\s*ms\b")
+OP_HEADER = re.compile(r"^\s*Operation\s+Count\s+AvgLat\s+MaxLat\s*$")
+OP_RULE = re.compile(r"^\s*-{20,}\s*$")
+OP_ROW = re.compile(rf"^\s*(?:\*+\s*)?(?P<op>[A-Za-z_]+)\s*(?P<count>\d+)\s+(?P<avg>{_N})\s+(?P<max>{_N})\s*$")
+KNOWN_OPS = frozenset(
+    ("NTCreateX", "Close", "Rename", "Unlink", "Deltree", "Mkdir", "Qpathinfo", "Qfileinfo")
+    + ("Qfsinfo", "Sfileinfo", "Find", "WriteX", "ReadX", "LockX", "UnlockX", "Flush")
+)
+PROGRESS = re.compile(rf"^\s*\d+\s+(?:\d+\s+{_N}\s*MB/sec\s+(?:warmup|execute|cleanup)|cleanup\s+\d+\s+sec)")
+CHATTER = re.compile(
+    r"^\s*(?:Running for \d+ seconds|\d+ of \d+ processes prepared|releasing clients|Releasing clients"
+    r"|Waiting for child processes|Per client results:|\+ |dbench version|tbench version)"
+)
+PER_CLIENT = re.compile(r"^\s*Client (?P<n>\d+) did \d+ lines and \d+ bytes")  # --per-client-results
+TIME_LINE = re.compile(r"\d(?:\.\d+)?s\s+user\s.*\bsystem\b.*\bcpu\b.*\btotal\b")
+VERSION = re.compile(r"\b(?P<tool>[dt]bench) version (?P<v>\d[\w.-]*)")
+COMMAND = re.compile(r"(?:^|[\s/$#>])(?P<tool>[dt]bench)\s+(?P<args>\S.*)$")
+# dbench options that take no value; every other option is followed by its value.
+_FLAG_OPTS = frozenset(
+    ("-s", "-S", "-F", "-x", "--sync", "--sync-dir", "--fsync", "--xattr", "--no-resolve", "--run-once")
+    + ("--one-byte-write-fix", "--stat-check", "--fake-io", "--skip-cleanup", "--per-client-results")
+    + ("--enable-nlm", "--allow-scsi-writes", "--machine-readable")
+)
+
+SIGNATURE = re.compile(
+    rf"{_Q}\s*(?:\*+\s*)?#?\s*(?:[dt]bench\s+\d+\s*:\s*)?Throughput\s+{_N}\s*MB/sec|{_Q}\s*Operation\s+Count\s+AvgLat\s+MaxLat",
+    re.M,
+)
+
+
+# --- small shared helpers (each parser module keeps its own copy) ---------------------------
+
+_CAPTION_STOP = re.compile(
+    r"\b(?:wrote|said)\s*:\s*$|^(?:on\s|.*[<@]).*\bwrites\s*:\s*$"
+    r"|^(?:test\s+)?(?:results?|output|example|log|commands?|cmd|steps|analysis|summary|details?"
+    r"|notes?|update|here|numbers|data|vs\.?|versus)\s*:?\s*$",
+    re.I,
+)
+_SHELL = re.compile(r"^\s*(?:[#$%]\s+\S|\S+@\S+?[:~]\S*\s*[#$]\s)")
+_LIST = re.compile(r"^(?:\d+[.)]\s+|\d+\)|[-*+]\s+)")
+_BULLET = re.compile(r"^(?:\d+[.)]\s+|\d+\)|[-*+]\s+|#+\s*)")
+_LABEL = re.compile(r"^(?=.*[A-Za-z])(?=.*\d)[\w.+/=-]{3,40}$")  # one token: `linux-2.4.10-pre12`
+_RULE = re.compile(r"^(?:[`~=_*#-] ?){3,}$")  # ```, ====, - - - -
+
+
+def _caption(seg: Segment, start: int) -> str | None:
+    """The nearest text line above a block (shell prompts, rules skipped), else the segment context."""
+    skipped = 0
+    for raw in reversed(seg.lines[:start]):
+        text = raw.strip()
+        if not text or _RULE.match(text):
+            continue
+        if _SHELL.match(raw) and skipped < 3:
+            skipped += 1
+            continue
+        return text
+    return seg.before[-1].strip() if seg.before else None
+
+
+def _system(caption: str | None) -> str | None:
+    """A caption names the system when it reads like a label: `2.4.16:`, `Before:`, `- default`,
+    `linux-2.4.10-pre12`; prose, attributions and generic headings do not."""
+    if not caption:
+        return None
+    text = caption.strip().strip("*_").strip()
+    if len(text) > 60 or text.startswith("..") or text.endswith("::"):
+        return None
+    if text.endswith(":"):
+        text = text[:-1]
+    elif not (_LIST.match(text) and len(text) <= 40 and not text.endswith((".", ","))) and not _LABEL.match(text):
+        return None
+    text = " ".join(_BULLET.sub("", text).strip().strip("*_").split())
+    if not text or _CAPTION_STOP.search(text + ":") or re.search(r"[.!?]\s", text):
+        return None  # empty, generic, or the tail of a prose paragraph
+    return text
+
+
+def _number_repeats(runs: list[Run]) -> None:
+    """Same system, metric and params seen more than once in a segment: params.repeat = 1..N."""
+    groups: dict[tuple, list[Result]] = {}
+    for run in runs:
+        if run.status != "ok":
+            continue
+        for r in run.results:
+            key = (r.system or run.system, r.metric, r.statistic, tuple(sorted(r.params.items())))
+            groups.setdefault(key, []).append(r)
+    for same in groups.values():
+        if len(same) > 1:
+            for i, r in enumerate(same, 1):
+                r.params["repeat"] = str(i)
+
+
+# --- parsing ------------------------------------------------------------------------------------
+
+
+def _join_wrapped(lines: list[str]) -> list[tuple[int, str]]:
+    """Rejoin `... MBit/sec)  32` + `procs` that a mail client wrapped onto the next line."""
+    out: list[tuple[int, str]] = []
+    for i, line in enumerate(lines):
+        if out and line.strip() in ("procs", "proc") and THROUGHPUT.match(out[-1][1]) and out[-1][1].rstrip()[-1:].isdigit():
+            j, prev = out[-1]
+            out[-1] = (j, f"{prev} {line.strip()}")
+            continue
+        out.append((i, line))
+    return out
+
+
+def _command_clients(args: str) -> str | None:
+    """The client count of `dbench [-t 60 -D dir -s] 32`: the first positional argument."""
+    skip = False
+    for tok in args.split():
+        if skip:
+            skip = False
+        elif tok.startswith("-"):
+            skip = tok not in _FLAG_OPTS and "=" not in tok
+        else:
+            return tok if tok.isdigit() else None
+    return None
+
+
+@dataclass
+class _Block:
+    start: int
+    end: int = 0
+    results: list[Result] = field(default_factory=list)
+    ops: list[Result] = field(default_factory=list)  # op rows waiting for their summary line
+    has_summary: bool = False
+    in_table: bool = False
+    tool: str | None = None
+    version: str | None = None
+    clients: str | None = None  # from a command line
+    bad: str | None = None
+    last_summary: list[Result] = field(default_factory=list)  # results of the last Throughput line
+    client: str | None = None  # the op table below belongs to this client (--per-client-results)
+
+
+def _summary_params(block: _Block, m: re.Match[str]) -> tuple[dict[str, str], str]:
+    """Params of one `Throughput` line, and what is left once every known piece is removed."""
+    rest = m["rest"]
+    params: dict[str, str] = {}
+    clients, procs = CLIENTS.search(rest), PROCS.search(rest)
+    if clients:
+        params["clients"] = clients["n"]
+    elif m["n"]:
+        params["clients"] = m["n"]
+    elif procs and not MAX_LAT.search(rest):
+        params["clients"] = procs["n"]  # 1.x: one process per client
+    elif block.clients:
+        params["clients"] = block.clients
+    if procs:
+        params["procs"] = procs["n"]
+    syncs = [s["what"] for s in SYNC.finditer(rest)]
+    if syncs:
+        params["sync"] = ",".join(syncs)
+    if (m["tool"] or block.tool) == "tbench":
+        params["tool"] = "tbench"
+    left = rest
+    for pattern in (NB, SYNC, CLIENTS, PROCS, MAX_LAT):
+        left = pattern.sub(" ", left)
+    return params, left
+
+
+def _summary(block: _Block, i: int, m: re.Match[str]) -> None:
+    params, left = _summary_params(block, m)
+    if re.search(r"\d", left):
+        block.bad = block.bad or f"unreadable Throughput line {i}: {left.strip()!r}"
+        return
+    if "0" in (params.get("clients"), params.get("procs")):
+        block.bad = block.bad or f"line {i}: dbench ran no clients (`0 clients`), not a measurement"
+        return
+    if m["tool"]:
+        block.tool = m["tool"]
+    out = [Result("throughput", "Throughput", float(m["tp"]), "MB/s", dict(params), line=i)]
+    lat = MAX_LAT.search(m["rest"])
+    if lat:
+        out.append(Result("max_latency", "max_latency", float(lat["v"]), "ms", dict(params), line=i))
+    nb = NB.search(m["rest"])
+    if nb:
+        out.append(Result("netbench_throughput", "NB", float(nb["nb"]), "MB/s", dict(params), statistic="derived", line=i))
+        out.append(Result("netbench_mbit", "MBit/sec", float(nb["mbit"]), "Mbit/s", dict(params), statistic="derived", line=i))
+    for op in block.ops:
+        op.params = {**params, **op.params}
+    block.results.extend(block.ops + out)
+    block.last_summary = out + block.ops
+    block.ops = []
+    block.has_summary = True
+
+
+def _clients_from_time(block: _Block, line: str) -> None:
+    """`dbench 16  11.72s user ...` (the shell's `time`) names the client count of the line above."""
+    m = COMMAND.search(line)
+    clients = _command_clients(m["args"]) if m else None
+    if clients is None or not block.last_summary:
+        return
+    for r in block.last_summary:
+        r.params.setdefault("clients", clients)
+    block.last_summary = []
+
+
+def _op_row(block: _Block, i: int, m: re.Match[str]) -> None:
+    params = {"op": m["op"]} if block.client is None else {"op": m["op"], "client": block.client}
+    block.ops.append(Result("op_count", "Count", float(m["count"]), "count", dict(params), line=i))
+    block.ops.append(Result("op_avg_latency", "AvgLat", float(m["avg"]), "ms", dict(params), line=i))
+    block.ops.append(Result("op_max_latency", "MaxLat", float(m["max"]), "ms", dict(params), line=i))
+
+
+def _blocks(lines: list[str]) -> list[_Block]:
+    """Group the segment's dbench lines into runs; prose or foreign output ends a run."""
+    blocks: list[_Block] = []
+    cur: _Block | None = None
+
+    def close() -> None:
+        nonlocal cur
+        if cur is not None:
+            blocks.append(cur)
+        cur = None
+
+    def ensure(i: int, fresh: bool = False) -> _Block:
+        nonlocal cur
+        if cur is not None and fresh and cur.has_summary:
+            close()
+        if cur is None:
+            cur = _Block(start=i)
+        cur.end = i + 1
+        return cur
+
+    for i, line in _join_wrapped(lines):
+        text = line.strip()
+        if not text or set(text) <= {".", " "}:
+            if cur is not None and not text:
+                cur.in_table = False
+            continue
+        if (m := THROUGHPUT.match(line)) is not None:
+            _summary(ensure(i), i, m)
+        elif OP_HEADER.match(line):
+            ensure(i, fresh=True).in_table = True
+        elif OP_RULE.match(line) and cur is not None and cur.in_table:
+            cur.end = i + 1
+        elif (m := OP_ROW.match(line)) is not None and ((cur is not None and cur.in_table) or m["op"] in KNOWN_OPS):
+            _op_row(ensure(i), i, m)
+        elif (m := PER_CLIENT.match(line)) is not None and cur is not None:
+            cur.client, cur.end = m["n"], i + 1
+        elif (m := VERSION.search(line)) is not None:
+            block = ensure(i, fresh=True)
+            block.version, block.tool = m["v"], m["tool"]
+        elif PROGRESS.match(line) or CHATTER.match(line) or TIME_LINE.search(line):
+            if cur is not None:
+                cur.end = i + 1
+                if TIME_LINE.search(line):
+                    _clients_from_time(cur, line)
+        elif (m := COMMAND.search(line)) is not None and _command_clients(m["args"]):
+            block = ensure(i, fresh=True)
+            block.clients, block.tool = _command_clients(m["args"]), m["tool"]
+        else:
+            close()
+    close()
+    return blocks
+
+
+def _run_for(seg: Segment, block: _Block) -> Run:
+    caption = _caption(seg, block.start)
+    run = Run(
+        benchmark=NAME,
+        results=block.results + block.ops,
+        tool_version=block.version,
+        system=_system(caption),
+        caption=caption,
+        line_start=block.start,
+        line_end=max(block.end, block.start + 1),
+        attributes={"tool": block.tool or "dbench"},
+    )
+    if block.ops:
+        run.notes.append("operation table without a Throughput line after it")
+    if block.bad:
+        run.status, run.reason, run.results = "unparsed", block.bad, []
+    return run
+
+
+def parse(seg: Segment) -> list[Run]:
+    """Every dbench/tbench summary (and op table) in the segment."""
+    runs = [_run_for(seg, b) for b in _blocks(seg.lines) if b.results or b.ops or b.bad]
+    _number_repeats(runs)
+    return runs
+
+
+# necessary literals of the signature (see Parser.keywords)
+KEYWORDS = (
+    "throughput",
+    "operation",
+)
+
+PARSER = Parser(name=NAME, version="1", signature=SIGNATURE, parse=parse, metrics=METRICS, keywords=KEYWORDS)

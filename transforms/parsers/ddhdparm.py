@@ -242,6 +242,14 @@ def parse(seg: Segment) -> list[Run]:
     return runs
 
 
+# necessary literals of the signature (see Parser.keywords)
+KEYWORDS = (
+    "copied,",
+    "transferred in",
+    "timing ",
+)
+
+
 PARSER = Parser(
     name=NAME,
     version="1",
@@ -251,4 +259,5 @@ PARSER = Parser(
     parse=parse,
     metrics=METRICS,
     emits=("dd", "hdparm"),
+    keywords=KEYWORDS,
 )

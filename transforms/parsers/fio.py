@@ -1,9 +1,514 @@
-"""fio parser: placeholder until its module lands (matches nothing)."""
+"""fio normal output (2.x `io=, bw=, iops=` and >= 2.17/3.x `IOPS=, BW=`) and terse v3/v4/v5.
+
+Rows (one `Run` per fio invocation: the job sections and their `Run status group` lines):
+
+* per job and direction (`params.direction` = read|write|trim|mixed):
+  `bandwidth` (KiB/s), `iops` (IOPS), latency summaries `slat_min`, `slat_max`,
+  `slat_avg`, `slat_stddev` (same for `clat`, `lat`; in us whatever fio printed:
+  nsec/usec/msec, `K` suffixes) and `clat_percentile` (`lat_`/`slat_` when fio
+  printed those) with `params.percentile` (`99`, `99.5`, `99.99`: trailing zeros
+  dropped so text and terse agree).
+* per group and direction: `aggregate_bandwidth` (KiB/s) from `READ: bw=` (3.x) or
+  `READ: aggrb=` (2.x), with `params.group`.
+* terse lines (`3;fio-2.1.10;job;0;0;...`, field order from fio's HOWTO): the same
+  metrics for every direction that moved data; its percentiles are read as clat
+  percentiles (terse does not say when `lat_percentiles` replaced them).
+
+Units: bandwidth is converted to KiB/s exactly. fio <= 2.16 prints `KB/s`/`MB/s`
+meaning 1024-based (kb_base=1024); 3.x prints IEC units with SI ones in parentheses
+(`102MiB/s (107MB/s)`) and we read the first, honouring its prefix. Not emitted:
+bw/iops sample statistics (`bw (KiB/s): min=...`), cpu, IO depth and latency
+histograms, disk stats, progress (`Jobs:`) lines, `io=` totals, runtimes.
+
+params: `job` (job name), `jobs` (jobs aggregated in that report), `direction`,
+`rw`, `bs` (bytes when one size), `ioengine`, `iodepth` (from the job description
+line `name: (g=0): rw=..., bs=..., ioengine=..., iodepth=...` or the `fio --rw= --bs=`
+command line), `instance` (1..N when one invocation prints the same job name twice,
+as numjobs without group_reporting does), `repeat` (same key in several runs).
+
+Hand-averaged pastes (fractional `iops=63528.9` or `runt=8274.4msec` where fio prints
+integers, or "average" in the lines just above) keep their values with
+statistic `mean`, never `value`. Mail damage undone first: Markdown `*iops=463*`,
+HTML entities, and the `<host> ` prefix of `fio --client` runs. Not read: JSON output,
+terse v2 (its field layout changed between fio releases).
+
+`system` is the caption just above a block when it reads like a label (`2.4.16:`,
+`Before:`, `- default scheduler`, `linux-2.4.10-pre12`); prose, attributions and
+generic headings are kept as `Run.caption` only.
+"""
 
 from __future__ import annotations
 
+import html
+import math
 import re
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
 
-from transforms.model import Parser
+from transforms.model import MetricSpec, Parser, Result, Run, Segment
+from transforms.numbers import parse_number
 
-PARSER = Parser(name="fio", version="0", signature=re.compile(r"(?!x)x"), parse=lambda seg: [], metrics={})
+NAME = "fio"
+
+_LAT_KINDS = ("slat", "clat", "lat")
+_LAT_STATS = ("min", "max", "avg", "stddev")
+
+METRICS: dict[str, MetricSpec] = {
+    "bandwidth": MetricSpec("KiB/s", True, 0.0, 1e9),
+    "iops": MetricSpec("IOPS", True, 0.0, 1e9),
+    "aggregate_bandwidth": MetricSpec("KiB/s", True, 0.0, 1e9),
+    **{f"{k}_{s}": MetricSpec("us", False, 0.0, 1e10) for k in _LAT_KINDS for s in _LAT_STATS},
+    **{f"{k}_percentile": MetricSpec("us", False, 0.0, 1e10) for k in _LAT_KINDS},
+}
+
+_N = r"\d+(?:\.\d+)?"
+_DIRS = "read|write|trim|mixed"
+JOB = re.compile(r"^\s*(?P<name>[^\s:][^:]*?)\s*:\s*\(groupid=(?P<gid>\d+),\s*jobs=(?P<jobs>\d+)\)")
+DESC = re.compile(
+    r"^\s*(?P<name>[^\s:][^:]*?)\s*:\s*\(g=(?P<gid>\d+)\)\s*:\s*rw=(?P<rw>[\w,]+?),\s*bs=(?P<bs>.*?),"
+    r".*?ioengine=(?P<engine>[\w.-]+),\s*iodepth=(?P<depth>\d+)"
+)
+DIR2 = re.compile(
+    rf"^\s*(?P<dir>{_DIRS})\s*:\s*io=[^,]*,\s*bw=\s*(?P<bw>{_N})\s*(?P<unit>[KMGTP]?B)/s\s*,"
+    rf"\s*iops=\s*(?P<iops>{_N})\s*,\s*runt=\s*(?P<runt>{_N})\s*msec"
+)
+DIR3 = re.compile(
+    rf"^\s*(?P<dir>{_DIRS})\s*:\s*IOPS=\s*(?P<iops>{_N}[kMG]?)\s*,\s*BW=\s*(?P<bw>{_N})\s*"
+    r"(?P<unit>[KMGTP]iB|[kMGTP]B|B)/s"
+)
+LAT = re.compile(
+    rf"^\s*(?P<kind>slat|clat|lat)\s*\((?P<unit>nsec|usec|msec)\)\s*:\s*min=\s*(?P<min>{_N}[KMG]?)\s*,"
+    rf"\s*max=\s*(?P<max>{_N}[KMG]?)\s*,\s*avg=\s*(?P<avg>{_N}[KMG]?)\s*,\s*stdev=\s*(?P<dev>{_N}[KMG]?)"
+)
+PCT_HEAD = re.compile(r"^\s*(?P<kind>slat|clat|lat)\s+percentiles\s*\((?P<unit>nsec|usec|msec)\)\s*:")
+PCT_ROW = re.compile(r"^\s*\|")
+PCT_ITEM = re.compile(rf"(?P<p>{_N})th\s*=\s*\[\s*(?P<v>{_N}[KMG]?)\s*\]")
+GROUP_HEAD = re.compile(r"^\s*Run status group (?P<gid>\d+) \(all jobs\)\s*:")
+GROUP2 = re.compile(rf"^\s*(?P<dir>READ|WRITE|TRIM|MIXED)\s*:\s*io=[^,]*,\s*aggrb=\s*(?P<bw>{_N})\s*(?P<unit>[KMGTP]?B)/s")
+GROUP3 = re.compile(rf"^\s*(?P<dir>READ|WRITE|TRIM|MIXED)\s*:\s*bw=\s*(?P<bw>{_N})\s*(?P<unit>[KMGTP]iB|[kMGTP]B|B)/s")
+TERSE = re.compile(r"^\s*(?P<ver>[345]);(?P<fv>(?:fio-)?\d[^;]*);(?P<job>[^;]*);(?P<gid>\d+);(?P<err>\d+);")
+VERSION = re.compile(r"^\s*fio[- ](?P<v>\d+\.\d+[\w.-]*)\s*$")
+COMMAND = re.compile(r"(?:^|[\s/$#>])fio\s+(?:.*\s)?--\w")
+AVERAGE = re.compile(r"\baverag", re.I)
+
+# The driver also scans the raw body, where quoted lines still carry their `> ` prefix.
+_Q = r"^(?:[ \t]{0,2}[A-Za-z]{0,3}>)*"
+SIGNATURE = re.compile(
+    rf"{_Q}\s*[^\s:>][^:\n]*:\s*\(groupid=\d+,\s*jobs=\d+\)"
+    rf"|{_Q}\s*\**(?:{_DIRS})\s*:\s*(?:io=|IOPS=)"
+    rf"|{_Q}\s*(?:READ|WRITE|TRIM|MIXED)\s*:\s*(?:io=|bw=)"
+    rf"|{_Q}\s*[345];(?:fio-)?\d[^;\n]*;[^;\n]*;\d+;\d+;",
+    re.M,
+)
+
+_KIB = Decimal(1024)
+# KiB/s per printed unit. fio <= 2.16 (`io=/bw=/aggrb=` grammar) means 1024 by `KB`.
+_BW2: dict[str, Decimal] = {"B": 1 / _KIB, "KB": Decimal(1), "MB": _KIB, "GB": _KIB**2, "TB": _KIB**3, "PB": _KIB**4}
+_BW3: dict[str, Decimal] = {
+    "B": 1 / _KIB,
+    "KiB": Decimal(1),
+    "MiB": _KIB,
+    "GiB": _KIB**2,
+    "TiB": _KIB**3,
+    "PiB": _KIB**4,
+    "kB": Decimal(1000) / _KIB,
+    "MB": Decimal(10**6) / _KIB,
+    "GB": Decimal(10**9) / _KIB,
+    "TB": Decimal(10**12) / _KIB,
+    "PB": Decimal(10**15) / _KIB,
+}
+_TIME_US = {"nsec": Decimal("0.001"), "usec": Decimal(1), "msec": Decimal(1000)}
+_SUFFIX = {"k": Decimal(1000), "K": Decimal(1000), "M": Decimal(10**6), "G": Decimal(10**9)}  # fio's num2str
+_SIZE = re.compile(r"^(?P<n>\d+)(?P<u>[kKmMgG]?)(?:i?B)?$")
+
+
+# --- small shared helpers (each parser module keeps its own copy) ---------------------------
+
+_CAPTION_STOP = re.compile(
+    r"\b(?:wrote|said)\s*:\s*$|^(?:on\s|.*[<@]).*\bwrites\s*:\s*$"
+    r"|^(?:test\s+)?(?:results?|output|example|log|commands?|cmd|steps|analysis|summary|details?"
+    r"|notes?|update|here|numbers|data|vs\.?|versus)\s*:?\s*$",
+    re.I,
+)
+_SHELL = re.compile(r"^\s*(?:[#$%]\s+\S|\S+@\S+?[:~]\S*\s*[#$]\s)")
+_LIST = re.compile(r"^(?:\d+[.)]\s+|\d+\)|[-*+]\s+)")
+_BULLET = re.compile(r"^(?:\d+[.)]\s+|\d+\)|[-*+]\s+|#+\s*)")
+_LABEL = re.compile(r"^(?=.*[A-Za-z])(?=.*\d)[\w.+/=-]{3,40}$")  # one token: `linux-2.4.10-pre12`
+_RULE = re.compile(r"^(?:[`~=_*#-] ?){3,}$")  # ```, ====, - - - -
+
+
+def _caption(seg: Segment, start: int) -> str | None:
+    """The nearest text line above a block (shell prompts, rules skipped), else the segment context."""
+    skipped = 0
+    for raw in reversed(seg.lines[:start]):
+        text = raw.strip()
+        if not text or _RULE.match(text):
+            continue
+        if _SHELL.match(raw) and skipped < 3:
+            skipped += 1
+            continue
+        return text
+    return seg.before[-1].strip() if seg.before else None
+
+
+def _system(caption: str | None) -> str | None:
+    """A caption names the system when it reads like a label: `2.4.16:`, `Before:`, `- default`,
+    `linux-2.4.10-pre12`; prose, attributions and generic headings do not."""
+    if not caption:
+        return None
+    text = caption.strip().strip("*_").strip()
+    if len(text) > 60 or text.startswith("..") or text.endswith("::"):
+        return None
+    if text.endswith(":"):
+        text = text[:-1]
+    elif not (_LIST.match(text) and len(text) <= 40 and not text.endswith((".", ","))) and not _LABEL.match(text):
+        return None
+    text = " ".join(_BULLET.sub("", text).strip().strip("*_").split())
+    if not text or _CAPTION_STOP.search(text + ":") or re.search(r"[.!?]\s", text):
+        return None  # empty, generic, or the tail of a prose paragraph
+    return text
+
+
+def _number_repeats(runs: list[Run]) -> None:
+    """Same system, metric and params seen more than once in a segment: params.repeat = 1..N."""
+    groups: dict[tuple, list[Result]] = {}
+    for run in runs:
+        if run.status != "ok":
+            continue
+        for r in run.results:
+            key = (r.system or run.system, r.metric, r.statistic, tuple(sorted(r.params.items())))
+            groups.setdefault(key, []).append(r)
+    for same in groups.values():
+        if len(same) > 1:
+            for i, r in enumerate(same, 1):
+                r.params["repeat"] = str(i)
+
+
+def _scaled(token: str, factor: Decimal) -> float | None:
+    """`token` (optionally with a K/M/G suffix) x `factor`, exactly in decimal, as a float."""
+    mult = Decimal(1)
+    if token and token[-1] in _SUFFIX:
+        token, mult = token[:-1], _SUFFIX[token[-1]]
+    try:
+        value = float(Decimal(token) * mult * factor)
+    except (InvalidOperation, ValueError):
+        return None
+    return value if math.isfinite(value) else None
+
+
+# --- parameters ---------------------------------------------------------------------------------
+
+
+def _bs(text: str) -> str:
+    """`4K-4K/4K-4K`, `(R) 4096B-4096B, (W) ...`, `4k` -> `4096`; mixed sizes stay as printed."""
+    cleaned = re.sub(r"\([RWT]\)\s*", "", text).strip()
+    parts = {p.strip() for p in re.split(r"[-/,]", cleaned) if p.strip()}
+    if len(parts) != 1:
+        return cleaned
+    m = _SIZE.match(parts.pop())
+    if not m:
+        return cleaned
+    power = " KMG".index(m["u"].upper()) if m["u"] else 0
+    return str(int(m["n"]) * 1024**power)
+
+
+def _command_params(line: str) -> dict[str, str]:
+    """Job parameters from a `fio --rw=... --bs=...` command line."""
+    out: dict[str, str] = {}
+    names = {"rw": "rw", "readwrite": "rw", "bs": "bs", "blocksize": "bs", "ioengine": "ioengine", "iodepth": "iodepth"}
+    for key, value in re.findall(r"--(\w+)=(\S+)", line):
+        if key in names:
+            out[names[key]] = _bs(value) if names[key] == "bs" else value
+    return out
+
+
+def _percentile(token: str) -> str:
+    return format(Decimal(token).normalize(), "f")
+
+
+# --- runs ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class _FioRun:
+    start: int
+    end: int = 0
+    kind: str = "normal"  # normal | terse
+    results: list[Result] = field(default_factory=list)
+    closed: bool = False  # group status seen: the next job starts another invocation
+    averaged: bool = False
+    version: str | None = None
+    notes: list[str] = field(default_factory=list)
+    unparsed: str | None = None
+    seen: dict[tuple, int] = field(default_factory=dict)  # (job, direction) -> times seen
+    group_params: dict[str, list[dict[str, str]]] = field(default_factory=dict)
+
+
+_CLIENT = re.compile(r"^\s*<[^>\s]+>\s?")  # `fio --client=host` prefixes every line with `<host> `
+
+
+def _clean(line: str) -> str:
+    """Undo mail damage that fio never prints (Markdown `*iops=463*`, `&amp;gt;`) and the
+    `<host> ` prefix of client/server runs."""
+    return _CLIENT.sub("", html.unescape(html.unescape(line))).replace("*", "")
+
+
+class _Reader:
+    """Walks one segment's lines, building fio runs (one per invocation)."""
+
+    HANDLERS = (
+        (TERSE, "_terse"),
+        (GROUP_HEAD, "_group_head"),
+        (GROUP3, "_group3"),
+        (GROUP2, "_group2"),
+        (DESC, "_desc"),
+        (JOB, "_job"),
+        (DIR3, "_dir3"),
+        (DIR2, "_dir2"),
+        (LAT, "_lat"),
+        (PCT_HEAD, "_pct_head"),
+        (VERSION, "_version"),
+    )
+
+    def __init__(self, seg: Segment) -> None:
+        self.seg = seg
+        self.runs: list[_FioRun] = []
+        self.run: _FioRun | None = None
+        self.cmd: dict[str, str] = {}  # params from the last `fio --...` command line
+        self.descs: dict[str, dict[str, str]] = {}  # job name -> params from its description line
+        self.job: dict[str, str] | None = None  # params of the current job section
+        self.direction: dict[str, str] | None = None  # params of the current read/write section
+        self.pct: tuple[str, str] | None = None  # (kind, unit) inside a percentile block
+        self.group: str | None = None
+        self.lead: int | None = None  # first command/description/version line of the next run
+        self.version: str | None = None  # `fio-3.1` printed before the next job section
+
+    # run bookkeeping
+    def _open(self, i: int, kind: str = "normal") -> _FioRun:
+        if self.run is not None and (self.run.closed or self.run.kind != kind):
+            self.close(i)
+        if self.run is None:
+            self.run = _FioRun(start=self.lead if self.lead is not None else i, kind=kind)
+            self.lead = None
+            self.job = self.direction = self.pct = None
+        return self.run
+
+    def close(self, i: int) -> None:
+        if self.run is not None:
+            self.runs.append(self.run)
+            self.cmd = {}
+        self.run = None
+
+    def _add(self, i: int, metric: str, label: str, value: float | None, unit: str, params: dict[str, str]) -> None:
+        run = self.run if self.run is not None else self._open(i)
+        if value is None:
+            run.unparsed = run.unparsed or f"unreadable number in {label!r} at line {i}"
+            return
+        run.results.append(Result(metric, label, value, unit, dict(params), line=i))
+        run.end = i + 1
+
+    def _lead(self, i: int) -> None:
+        if self.run is not None and (self.run.closed or self.run.kind == "terse"):
+            self.close(i)
+        if self.lead is None:
+            self.lead = i
+
+    def feed(self, i: int, raw: str) -> None:
+        line = _clean(raw)
+        if self.pct and PCT_ROW.match(line):
+            self._percentiles(i, line)
+            return
+        self.pct = None
+        for pattern, name in self.HANDLERS:
+            m = pattern.match(line)
+            if m:
+                getattr(self, name)(i, m, line)
+                return
+        if COMMAND.search(line):
+            if self.run is not None and self.run.results:
+                self.close(i)
+            self.lead = i
+            self.cmd = _command_params(line)
+
+    # normal output
+    def _version(self, i: int, m: re.Match[str], line: str) -> None:
+        self._lead(i)
+        self.version = m["v"]
+
+    def _desc(self, i: int, m: re.Match[str], line: str) -> None:
+        self._lead(i)
+        self.descs[m["name"]] = {"rw": m["rw"], "bs": _bs(m["bs"]), "ioengine": m["engine"], "iodepth": m["depth"]}
+
+    def _job(self, i: int, m: re.Match[str], line: str) -> None:
+        run = self._open(i)
+        if self.version:
+            run.version, self.version = self.version, None
+        name = m["name"].strip()
+        self.job = {**self.cmd, **self.descs.get(name, {}), "job": name, "jobs": m["jobs"]}
+        self.direction = None
+        shared = {k: v for k, v in self.job.items() if k in ("rw", "bs", "ioengine", "iodepth")}
+        run.group_params.setdefault(m["gid"], []).append(shared)
+
+    def _direction_params(self, i: int, direction: str) -> dict[str, str]:
+        run = self._open(i)
+        base = self.job if self.job is not None else dict(self.cmd)
+        key = (base.get("job"), direction)
+        if self.job is None and key in run.seen:
+            # orphan read/write lines pasted one block after another: separate runs
+            self.close(i)
+            run = self._open(i)
+        run.seen[key] = run.seen.get(key, 0) + 1
+        params = {**base, "direction": direction}
+        if run.seen[key] > 1:
+            params["instance"] = str(run.seen[key])
+            for r in run.results:
+                if (r.params.get("job"), r.params.get("direction")) == key and "instance" not in r.params:
+                    r.params["instance"] = "1"
+        self.direction = params
+        run.averaged = run.averaged or self._looks_averaged(i)
+        return params
+
+    def _looks_averaged(self, i: int) -> bool:
+        above = [t for t in self.seg.lines[max(0, i - 3) : i] if t.strip()]
+        return any(AVERAGE.search(t) for t in above[-2:])
+
+    def _dir2(self, i: int, m: re.Match[str], line: str) -> None:
+        params = self._direction_params(i, m["dir"])
+        if "." in m["iops"] or "." in m["runt"]:
+            self._open(i).averaged = True  # fio 2.x prints both as integers
+        self._add(i, "bandwidth", "bw", _scaled(m["bw"], _BW2[m["unit"]]), "KiB/s", params)
+        self._add(i, "iops", "iops", _scaled(m["iops"], Decimal(1)), "IOPS", params)
+
+    def _dir3(self, i: int, m: re.Match[str], line: str) -> None:
+        params = self._direction_params(i, m["dir"])
+        self._add(i, "bandwidth", "BW", _scaled(m["bw"], _BW3[m["unit"]]), "KiB/s", params)
+        self._add(i, "iops", "IOPS", _scaled(m["iops"], Decimal(1)), "IOPS", params)  # `26.2k`
+
+    def _lat(self, i: int, m: re.Match[str], line: str) -> None:
+        if self.direction is None:
+            self._open(i).notes.append(f"line {i}: latency line without a read/write line above, skipped")
+            return
+        factor = _TIME_US[m["unit"]]
+        for stat, group, word in zip(_LAT_STATS, ("min", "max", "avg", "dev"), ("min", "max", "avg", "stdev"), strict=True):
+            label = f"{m['kind']} ({m['unit']}) {word}"
+            self._add(i, f"{m['kind']}_{stat}", label, _scaled(m[group], factor), "us", self.direction)
+
+    def _pct_head(self, i: int, m: re.Match[str], line: str) -> None:
+        if self.direction is not None:
+            self.pct = (m["kind"], m["unit"])
+
+    def _percentiles(self, i: int, line: str) -> None:
+        assert self.pct is not None and self.direction is not None
+        kind, unit = self.pct
+        for item in PCT_ITEM.finditer(line):
+            params = {**self.direction, "percentile": _percentile(item["p"])}
+            value = _scaled(item["v"], _TIME_US[unit])
+            self._add(i, f"{kind}_percentile", f"{kind} percentiles ({unit})", value, "us", params)
+
+    # group status
+    def _group_head(self, i: int, m: re.Match[str], line: str) -> None:
+        run = self.run if self.run is not None else self._open(i)
+        self.group = m["gid"]
+        self.job = self.direction = None
+        run.closed = True
+
+    def _group_line(self, i: int, m: re.Match[str], table: dict[str, Decimal], label: str) -> None:
+        run = self.run if self.run is not None else self._open(i)
+        params = dict(self.cmd)
+        jobs = run.group_params.get(self.group or "", [])
+        if jobs:
+            params.update({k: v for k, v in jobs[0].items() if all(j.get(k) == v for j in jobs)})
+        params["direction"] = m["dir"].lower()
+        if self.group is not None:
+            params["group"] = self.group
+        self._add(i, "aggregate_bandwidth", label, _scaled(m["bw"], table[m["unit"]]), "KiB/s", params)
+        run.closed = True
+
+    def _group2(self, i: int, m: re.Match[str], line: str) -> None:
+        self._group_line(i, m, _BW2, "aggrb")
+
+    def _group3(self, i: int, m: re.Match[str], line: str) -> None:
+        self._group_line(i, m, _BW3, "bw")
+
+    # terse
+    def _terse(self, i: int, m: re.Match[str], line: str) -> None:
+        run = self._open(i, kind="terse")
+        run.version = m["fv"].removeprefix("fio-")
+        fields = line.strip().split(";")
+        ver = int(m["ver"])
+        size = 47 if ver == 5 else 41
+        dirs = ("read", "write", "trim") if ver in (4, 5) else ("read", "write")
+        if len(fields) < 5 + size * len(dirs) + 5:
+            run.unparsed = run.unparsed or f"terse v{ver} line {i} has {len(fields)} fields, too few"
+            return
+        job = {**self.cmd, "job": m["job"]}
+        for k, direction in enumerate(dirs):
+            block = fields[5 + k * size : 5 + (k + 1) * size]
+            self._terse_direction(i, block, {**job, "direction": direction})
+
+    def _terse_direction(self, i: int, f: list[str], params: dict[str, str]) -> None:
+        if parse_number(f[0]) == 0 and parse_number(f[3]) == 0:
+            return  # this direction moved no data
+        d = params["direction"]
+        one = Decimal(1)
+        self._add(i, "bandwidth", f"{d}_bandwidth_kb", _scaled(f[1], one), "KiB/s", params)
+        self._add(i, "iops", f"{d}_iops", _scaled(f[2], one), "IOPS", params)
+        for kind, offset in (("slat", 4), ("clat", 8), ("lat", 32)):
+            if all(parse_number(v) == 0 for v in f[offset : offset + 4]):
+                continue  # fio prints 0;0;0.000000;0.000000 for a latency it did not measure
+            for k, stat in enumerate(_LAT_STATS):
+                label = f"{d}_{kind}_{('min', 'max', 'mean', 'dev')[k]}_us"
+                self._add(i, f"{kind}_{stat}", label, _scaled(f[offset + k], one), "us", params)
+        for item in f[12:32]:
+            p, _, v = item.partition("%=")
+            if not parse_number(p):
+                continue  # `0%=0`: an unused percentile slot
+            pct = {**params, "percentile": _percentile(p)}
+            self._add(i, "clat_percentile", f"{d}_clat_pct", _scaled(v, one), "us", pct)
+
+
+def _finish(seg: Segment, fr: _FioRun) -> Run:
+    caption = _caption(seg, fr.start)
+    run = Run(
+        benchmark=NAME,
+        results=fr.results,
+        tool_version=fr.version,
+        system=_system(caption),
+        caption=caption,
+        line_start=fr.start,
+        line_end=max(fr.end, fr.start + 1),
+        notes=fr.notes,
+    )
+    if fr.averaged:
+        run.attributes["averaged"] = "poster"
+        run.notes.append("values averaged by the poster (fractional iops/runtime or 'average' above)")
+        for r in run.results:
+            r.statistic = "mean"
+    if fr.unparsed:
+        run.status, run.reason, run.results = "unparsed", fr.unparsed, []
+    return run
+
+
+def parse(seg: Segment) -> list[Run]:
+    """Every fio invocation (normal or terse output) in the segment, one run each."""
+    reader = _Reader(seg)
+    for i, line in enumerate(seg.lines):
+        reader.feed(i, line)
+    reader.close(len(seg.lines))
+    runs = [_finish(seg, fr) for fr in reader.runs if fr.results or fr.unparsed]
+    _number_repeats(runs)
+    return runs
+
+
+# necessary literals of the signature (see Parser.keywords)
+KEYWORDS = (
+    "groupid=",
+    "io=",
+    "iops=",
+    "bw=",
+    "3;",
+    "4;",
+    "5;",
+)
+
+PARSER = Parser(name=NAME, version="1", signature=SIGNATURE, parse=parse, metrics=METRICS, keywords=KEYWORDS)

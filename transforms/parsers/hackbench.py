@@ -1,9 +1,328 @@
-"""hackbench parser: placeholder until its module lands (matches nothing)."""
+"""hackbench run times: classic hackbench.c, rt-tests hackbench, `perf bench sched messaging`.
+
+Rows: one `time` (s, lower is better) per `Time: X` line (classic, rt-tests) or per
+`Total time: X [sec]` line of perf's sched/messaging (the `# Running ...` header
+decides: sched/pipe's `Total time:` is not hackbench and is skipped). A poster's own
+"Giving an average of ..." is prose, not a row. One `Run` per contiguous paste.
+
+params (only what is printed):
+* `variant`: `classic` (`Running with 10*40 (== 400) tasks.`), `rt-tests` (`Running in
+  process mode with 256 groups using 40 file descriptors each (== 10240 tasks)`) or
+  `perf` (`# 10 groups == 400 processes run`). perf's defaults differ, so rows of
+  different variants never compare.
+* `groups`, `tasks` from the banner; `mode` (`process`|`thread`) from the rt-tests /
+  perf banner or the command line; `loops` and `datasize` (bytes) from rt-tests'
+  `Each sender will pass N messages of B bytes` or the command line (`-l`, `-s`);
+  `ipc` (`pipe`|`socket`) from the command line (`-p`/`--pipe`; socket is every
+  variant's default when a command line is shown without it).
+* `instance` from lkp's `Instance: N` markers.
+* `repeat`: 1..N in order when the same system and params are timed more than once
+  in a segment (ten `Time:` lines of one configuration -> repeat 1..10).
+
+`system` is the caption just above a block when it reads like a label (`2.4.16:`,
+`Before:`, `- default scheduler`, `linux-2.4.10-pre12`); prose, attributions and
+generic headings are kept as `Run.caption` only.
+"""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 
-from transforms.model import Parser
+from transforms.model import MetricSpec, Parser, Result, Run, Segment
 
-PARSER = Parser(name="hackbench", version="0", signature=re.compile(r"(?!x)x"), parse=lambda seg: [], metrics={})
+NAME = "hackbench"
+
+METRICS: dict[str, MetricSpec] = {"time": MetricSpec("s", False, 0.0, 1e6)}
+
+_N = r"\d+(?:\.\d+)?"
+# The driver also scans the raw body, where quoted lines still carry their `> ` prefix.
+_Q = r"^(?:[ \t]{0,2}[A-Za-z]{0,3}>)*"
+CLASSIC = re.compile(r"^\s*Running with (?P<groups>\d+)\s*\*\s*(?P<fds>\d+)\s*\(==\s*(?P<tasks>\d+)\)\s*tasks\b")
+RT = re.compile(
+    r"^\s*Running in (?P<mode>process|threaded) mode with (?P<groups>\d+) groups? using (?P<fds>\d+) "
+    r"file descriptors each \(==\s*(?P<tasks>\d+) tasks\)"
+)
+SENDER = re.compile(r"^\s*Each sender (?:will pass|passed) (?P<loops>\d+) messages of (?P<size>\d+) bytes")
+TIME = re.compile(rf"^\s*Time:\s*(?P<t>{_N})\s*$")
+PERF_RUN = re.compile(r"^\s*#\s*Running\s+'?(?P<bench>[\w/-]+)'?\s+benchmark")
+PERF_PER_GROUP = re.compile(r"^\s*#\s*(?P<n>\d+) sender and receiver (?P<kind>process|thread)(?:es|s)? per group")
+PERF_GROUPS = re.compile(r"^\s*#\s*(?P<groups>\d+) groups? == (?P<tasks>\d+) (?:process|thread)(?:es|s)? run")
+PERF_TOTAL = re.compile(rf"^\s*Total time:\s*(?P<t>{_N})\s*\[sec\]")
+HACKBENCH_CMD = re.compile(r"(?:^|[\s/$#>:])hackbench(?P<args>(?:\s+\S+)*)\s*$")
+PERF_CMD = re.compile(r"\bperf\s+bench\s+sched\s+(?P<sub>messaging|all)(?P<args>(?:\s+\S+)*)")
+INSTANCE = re.compile(r"^\s*Instance:\s*(?P<n>\d+)\s*$")
+NOISE = re.compile(
+    r"^\s*(?:Iterations:\s*\d+|PATH=|perf version\b|[\w.-]+\s*=\s*\S+$|\[ perf record:|#\s*(?:Executed|Running))"
+)
+MENTION = re.compile(r"hackbench", re.I)
+
+SIGNATURE = re.compile(
+    rf"{_Q}\s*Running with \d+\s*\*\s*\d+\s*\(==\s*\d+\)\s*tasks"
+    rf"|{_Q}\s*Running in (?:process|threaded) mode with \d+ groups?"
+    rf"|{_Q}\s*#\s*Running\s+'?sched/messaging'?\s+benchmark"
+    rf"|{_Q}.*\bhackbench\b",
+    re.M,
+)
+
+
+# --- small shared helpers (each parser module keeps its own copy) ---------------------------
+
+_CAPTION_STOP = re.compile(
+    r"\b(?:wrote|said)\s*:\s*$|^(?:on\s|.*[<@]).*\bwrites\s*:\s*$"
+    r"|^(?:test\s+)?(?:results?|output|example|log|commands?|cmd|steps|analysis|summary|details?"
+    r"|notes?|update|here|numbers|data|vs\.?|versus)\s*:?\s*$",
+    re.I,
+)
+_SHELL = re.compile(r"^\s*(?:[#$%]\s+\S|\S+@\S+?[:~]\S*\s*[#$]\s)")
+_LIST = re.compile(r"^(?:\d+[.)]\s+|\d+\)|[-*+]\s+)")
+_BULLET = re.compile(r"^(?:\d+[.)]\s+|\d+\)|[-*+]\s+|#+\s*)")
+_LABEL = re.compile(r"^(?=.*[A-Za-z])(?=.*\d)[\w.+/=-]{3,40}$")  # one token: `linux-2.4.10-pre12`
+_RULE = re.compile(r"^(?:[`~=_*#-] ?){3,}$")  # ```, ====, - - - -
+
+
+def _caption(seg: Segment, start: int) -> str | None:
+    """The nearest text line above a block (shell prompts, rules skipped), else the segment context."""
+    skipped = 0
+    for raw in reversed(seg.lines[:start]):
+        text = raw.strip()
+        if not text or _RULE.match(text):
+            continue
+        if _SHELL.match(raw) and skipped < 3:
+            skipped += 1
+            continue
+        return text
+    return seg.before[-1].strip() if seg.before else None
+
+
+def _system(caption: str | None) -> str | None:
+    """A caption names the system when it reads like a label: `2.4.16:`, `Before:`, `- default`,
+    `linux-2.4.10-pre12`; prose, attributions and generic headings do not."""
+    if not caption:
+        return None
+    text = caption.strip().strip("*_").strip()
+    if len(text) > 60 or text.startswith("..") or text.endswith("::"):
+        return None
+    if text.endswith(":"):
+        text = text[:-1]
+    elif not (_LIST.match(text) and len(text) <= 40 and not text.endswith((".", ","))) and not _LABEL.match(text):
+        return None
+    text = " ".join(_BULLET.sub("", text).strip().strip("*_").split())
+    if not text or _CAPTION_STOP.search(text + ":") or re.search(r"[.!?]\s", text):
+        return None  # empty, generic, or the tail of a prose paragraph
+    return text
+
+
+def _number_repeats(runs: list[Run]) -> None:
+    """Same system, metric and params seen more than once in a segment: params.repeat = 1..N."""
+    groups: dict[tuple, list[Result]] = {}
+    for run in runs:
+        if run.status != "ok":
+            continue
+        for r in run.results:
+            key = (r.system or run.system, r.metric, r.statistic, tuple(sorted(r.params.items())))
+            groups.setdefault(key, []).append(r)
+    for same in groups.values():
+        if len(same) > 1:
+            for i, r in enumerate(same, 1):
+                r.params["repeat"] = str(i)
+
+
+# --- parsing ------------------------------------------------------------------------------------
+
+_VALUE_OPTS = {
+    "-g": "groups", "--groups": "groups", "--group": "groups",
+    "-l": "loops", "--loops": "loops", "--nr_loops": "loops",
+    "-s": "datasize", "--datasize": "datasize",
+    "-f": "", "--fds": "", "-w": "", "--watchdog": "",
+}  # fmt: skip
+_FLAGS = {
+    "-p": ("ipc", "pipe"), "--pipe": ("ipc", "pipe"), "-pipe": ("ipc", "pipe"),
+    "-T": ("mode", "thread"), "-t": ("mode", "thread"), "--threads": ("mode", "thread"),
+    "--thread": ("mode", "thread"), "thread": ("mode", "thread"), "threads": ("mode", "thread"),
+    "-P": ("mode", "process"), "--process": ("mode", "process"), "process": ("mode", "process"),
+    "-F": ("", ""), "--fifo": ("", ""),
+}  # fmt: skip
+_PROMPT = re.compile(r"^[\w\s:./$#>~@\[\]()-]*$")
+
+
+def _command_params(args: str) -> dict[str, str] | None:
+    """`hackbench -g 256 -f 20 --process --pipe -l 30000 -s 100`, `hackbench 10 process 1000`,
+    `perf bench sched messaging -g 1 -l 10`; None when the words are not a command line."""
+    out: dict[str, str] = {"ipc": "socket"}
+    positional: list[str] = []
+    tokens = args.split()
+    k = 0
+    while k < len(tokens):
+        tok = tokens[k]
+        key, _, inline = tok.partition("=")
+        if key in _VALUE_OPTS:
+            value = inline or (tokens[k + 1] if k + 1 < len(tokens) else "")
+            k += 0 if inline else 1
+            if not value.isdigit():
+                return None
+            if _VALUE_OPTS[key]:
+                out[_VALUE_OPTS[key]] = value
+        elif tok in _FLAGS:
+            name, value = _FLAGS[tok]
+            if name:
+                out[name] = value
+        elif tok.isdigit():
+            positional.append(tok)
+        else:
+            return None
+        k += 1
+    for name, value in zip(("groups", "loops"), positional, strict=False):
+        out.setdefault(name, value)
+    return out
+
+
+@dataclass
+class _State:
+    """What the lines seen so far say about the next timing."""
+
+    params: dict[str, str] = field(default_factory=dict)  # from the last command line
+    banner: dict[str, str] = field(default_factory=dict)  # from the banner of the current run
+    variant: str | None = None
+    perf_bench: str | None = None
+    named: bool = False  # the last text line named hackbench (a command or "hackbench gives:")
+    instance: str | None = None
+
+    def command(self, line: str) -> bool:
+        m = PERF_CMD.search(line)
+        if m:
+            params = _command_params(m["args"])
+            if params is not None:
+                self.params, self.banner, self.named = params, {}, True
+                return True
+        m = HACKBENCH_CMD.search(line)
+        if m and _PROMPT.match(line[: m.start("args")]):
+            params = _command_params(m["args"])
+            if params is not None:
+                self.params, self.banner, self.named = params, {}, True
+                return True
+        self.named = bool(MENTION.search(line))
+        return False
+
+    @property
+    def context(self) -> bool:
+        """`Time:` lines are hackbench's after a banner, or right below a line naming it."""
+        return self.variant is not None or self.named
+
+
+@dataclass
+class _Block:
+    start: int
+    end: int = 0
+    results: list[Result] = field(default_factory=list)
+
+
+class _Reader:
+    """Walks a segment, binding each timing to the banner and command line above it."""
+
+    def __init__(self, seg: Segment) -> None:
+        self.seg = seg
+        self.st = _State()
+        for line in seg.before:  # a command quoted or wrapped just above the output
+            self.st.command(line)
+        self.blocks: list[_Block] = []
+        self.cur: _Block | None = None
+        self.lead: int | None = None  # first banner/command line of the next block
+
+    def _keep(self, i: int) -> _Block:
+        if self.cur is None:
+            self.cur = _Block(start=self.lead if self.lead is not None else i)
+        self.cur.end = i + 1
+        return self.cur
+
+    def _close(self) -> None:
+        if self.cur is not None:
+            self.blocks.append(self.cur)
+        self.cur = self.lead = None
+
+    def _time(self, i: int, value: str, label: str) -> None:
+        params = {**self.st.params, **self.st.banner}
+        if self.st.variant:
+            params["variant"] = self.st.variant
+        if self.st.instance:
+            params["instance"] = self.st.instance
+        self._keep(i).results.append(Result("time", label, float(value), "s", params, line=i))
+
+    def feed(self, i: int, line: str) -> None:
+        st = self.st
+        if not line.strip():
+            return
+        if (m := CLASSIC.match(line)) is not None:
+            st.variant = "classic"
+            st.banner = {"groups": m["groups"], "tasks": m["tasks"]}
+        elif (m := RT.match(line)) is not None:
+            st.variant = "rt-tests"
+            mode = "thread" if m["mode"] == "threaded" else "process"
+            st.banner = {"groups": m["groups"], "tasks": m["tasks"], "mode": mode}
+        elif (m := SENDER.match(line)) is not None:
+            st.banner.update(loops=m["loops"], datasize=m["size"])
+        elif (m := TIME.match(line)) is not None:
+            if not st.context:
+                self._close()
+                return
+            self._time(i, m["t"], "Time")
+        elif (m := PERF_RUN.match(line)) is not None:
+            st.perf_bench, st.banner = m["bench"], {}
+        elif (m := PERF_PER_GROUP.match(line)) is not None:
+            st.variant, st.perf_bench = "perf", st.perf_bench or "sched/messaging"
+            st.banner["mode"] = m["kind"]
+        elif (m := PERF_GROUPS.match(line)) is not None:
+            st.banner.update(groups=m["groups"], tasks=m["tasks"])
+        elif (m := PERF_TOTAL.match(line)) is not None:
+            if st.perf_bench == "sched/messaging" and st.variant == "perf":
+                self._time(i, m["t"], "Total time")
+            elif self.cur is not None:
+                self.cur.end = i + 1
+            return
+        elif (m := INSTANCE.match(line)) is not None:
+            st.instance = m["n"]
+        elif st.command(line) or NOISE.match(line):
+            pass
+        else:
+            self._close()
+            return
+        if self.cur is not None:
+            self.cur.end = i + 1
+        elif self.lead is None:
+            self.lead = i
+
+
+def _run_for(seg: Segment, block: _Block) -> Run:
+    caption = _caption(seg, block.start)
+    variants = {r.params.get("variant") for r in block.results} - {None}
+    return Run(
+        benchmark=NAME,
+        results=block.results,
+        system=_system(caption),
+        caption=caption,
+        line_start=block.start,
+        line_end=max(block.end, block.start + 1),
+        attributes={"variant": variants.pop()} if len(variants) == 1 else {},
+    )
+
+
+def parse(seg: Segment) -> list[Run]:
+    """Every hackbench timing in the segment, grouped into contiguous pastes."""
+    reader = _Reader(seg)
+    for i, line in enumerate(seg.lines):
+        reader.feed(i, line)
+    reader._close()
+    runs = [_run_for(seg, b) for b in reader.blocks if b.results]
+    _number_repeats(runs)
+    return runs
+
+
+# necessary literals of the signature (see Parser.keywords)
+KEYWORDS = (
+    "running with",
+    "running in",
+    "sched/messaging",
+    "hackbench",
+)
+
+PARSER = Parser(name=NAME, version="1", signature=SIGNATURE, parse=parse, metrics=METRICS, keywords=KEYWORDS)

@@ -1,9 +1,453 @@
-"""iperf parser: placeholder until its module lands (matches nothing)."""
+"""iperf 2 and iperf 3 text reports: the final summary rows, never the interval rows.
+
+What becomes a row (one `Run` per iperf invocation, "test"):
+
+* the summary row of every stream and of `[SUM]`: in iperf 3 the rows tagged
+  `sender` / `receiver` (plus untagged rows after the last `- - -` separator,
+  as iperf 3.0/3.1 prints for UDP); in iperf 2 the row whose interval starts at
+  0 and is not followed by an interval row of the same stream (with `-i 1` the
+  `0.0- 1.0` row is followed by `1.0- 2.0`, so only the final `0.0-10.0` row
+  is kept). Interval rows are not rows: a paste of interval rows only is
+  reported as `unparsed` (no summary to read), never averaged.
+* metric `throughput` in `Mbit/s` whatever the printed scale: bits are
+  decimal (`Gbits` x1000, `Kbits` /1000), byte rates from `-f K/M/G` are
+  binary (iperf's 1024), converted exactly with `Decimal`.
+* UDP only: `jitter` (ms) and `datagram_loss` (%, as printed by iperf with
+  `%.2g`), on receiver-side rows (iperf 3 `receiver`, iperf 2 `Server
+  Report:`, iperf 3.0/3.1 untagged summary). The sender row's `0.000 ms
+  0/N (0%)` is not a measurement and is not emitted.
+* transfer sizes (`1.10 GBytes`), retransmits and cwnd are not emitted.
+
+params: `protocol` (`tcp`|`udp`; udp when jitter/datagram text is printed or the
+caption above says UDP (not TCP), else tcp, iperf's default), `stream` (`3`, `SUM`), `streams` (number of distinct
+numbered streams in the summary), `side` (`sender`|`receiver`, only when
+printed or implied by `Server Report:`), `role` (iperf 3 `--bidir`), `repeat`
+(1..N when the same stream/side/protocol summary appears more than once in one
+segment, e.g. an `iperf -s` paste with one row per accepted connection).
+Not read: `-y C` CSV and `-J` JSON reports.
+
+`system` is the caption just above a block when it reads like a label (`2.4.16:`,
+`Before:`, `- default scheduler`, `linux-2.4.10-pre12`); prose, attributions and
+generic headings are kept as `Run.caption` only.
+"""
 
 from __future__ import annotations
 
+import math
 import re
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
 
-from transforms.model import Parser
+from transforms.model import MetricSpec, Parser, Result, Run, Segment
 
-PARSER = Parser(name="iperf", version="0", signature=re.compile(r"(?!x)x"), parse=lambda seg: [], metrics={})
+NAME = "iperf"
+
+METRICS: dict[str, MetricSpec] = {
+    "throughput": MetricSpec("Mbit/s", True, 0.0, 1e7),
+    "jitter": MetricSpec("ms", False, 0.0, 1e5),
+    "datagram_loss": MetricSpec("%", False, 0.0, 100.0),
+}
+
+_NUM = r"\d+(?:\.\d+)?"
+_ID = r"\[\s*(?P<id>\d+|SUM)\s*\](?:\[(?P<role>[A-Za-z-]+)\])?"
+LOOSE_ROW = re.compile(rf"^\s*\[\s*(?:\d+|SUM)\s*\](?:\[[A-Za-z-]+\])?\s*{_NUM}\s*-\s*{_NUM}\s*sec\b")
+ROW = re.compile(
+    rf"^\s*{_ID}\s*(?P<start>{_NUM})\s*-\s*(?P<end>{_NUM})\s*sec\s+"
+    rf"(?P<xfer>{_NUM})\s*(?P<xunit>[KMGT]?Bytes|[KMGT]?bits)\s+"
+    rf"(?P<bw>{_NUM})\s*(?P<bunit>[KMGT]?bits/sec|[KMGT]?Bytes/sec)(?P<rest>.*)$"
+)
+UDP_TAIL = re.compile(
+    rf"(?P<jitter>{_NUM})\s*ms\s+(?P<lost>-?\d+)\s*/\s*(?P<total>\d+)\s*\(\s*(?P<pct>[^()%]*?)\s*%\s*\)"
+)
+SIDE_TAG = re.compile(r"\b(sender|receiver)\s*$")
+# The driver also scans the raw body, where quoted lines still carry their `> ` prefix.
+_QUOTE = r"(?:[ \t]{0,2}[A-Za-z]{0,3}>)*"
+SIGNATURE = re.compile(rf"^{_QUOTE}{LOOSE_ROW.pattern[1:]}", re.M)
+
+HEADER = re.compile(r"^\s*\[\s*ID\s*\](?:\[Role\])?\s+Interval\b(?P<rest>.*)$")
+SEPARATOR = re.compile(r"^\s*(?:-\s){5,}-?\s*$")
+DONE = re.compile(r"^\s*iperf Done\.")
+CONNECTED = re.compile(r"^\s*\[\s*\d+\]\s+local\s+\S+\s+port\s+\d+\s+connected\s+(?:with|to)\b")
+START = re.compile(r"^\s*(?:Client connecting to|Server listening on|Connecting to host|Accepted connection from)\b")
+COMMAND = re.compile(r"(?:^|[\s$#>:])iperf3?(?:\.exe)?\s+-")
+SERVER_REPORT = re.compile(r"^\s*\[\s*(?P<id>\d+|SUM)\s*\]\s*Server Report:")
+SERVER_OUTPUT = re.compile(r"^\s*Server output:")
+OUT_OF_ORDER = re.compile(r"datagrams received out-of-order")
+UDP_HINT = re.compile(r"UDP buffer size|UDP port|byte datagrams|Total Datagrams|Jitter|Sent \d+ datagrams|\s-u\b|--udp\b")
+IPERF3_HINT = re.compile(r"Connecting to host|iperf Done\.|\biperf3\b")
+IPERF2_HINT = re.compile(r"Client connecting to|Server listening on|Server Report:|\biperf\s+-")
+VERSION = re.compile(r"\biperf\s+(?:version\s+)?(?P<v>[23]\.\d+(?:\.\d+)*[\w.+-]*)")
+# Mail clients wrap long UDP summary rows before `lost/total (pct%)` or the side tag.
+CONTINUATION = re.compile(r"^\s*(?:-?\d+\s*/\s*\d+\s*\(.*%\s*\)|sender|receiver)(?:\s+(?:sender|receiver))?\s*$")
+
+# Scale of each printed unit to Mbit/s: bits are decimal, iperf's byte units are binary.
+_TO_MBIT: dict[str, Decimal] = {
+    "bits/sec": Decimal("0.000001"),
+    "Kbits/sec": Decimal("0.001"),
+    "Mbits/sec": Decimal(1),
+    "Gbits/sec": Decimal(1000),
+    "Tbits/sec": Decimal(1000000),
+    "Bytes/sec": Decimal(8) / Decimal(1000000),
+    "KBytes/sec": Decimal(8 * 1024) / Decimal(1000000),
+    "MBytes/sec": Decimal(8 * 1024**2) / Decimal(1000000),
+    "GBytes/sec": Decimal(8 * 1024**3) / Decimal(1000000),
+    "TBytes/sec": Decimal(8 * 1024**4) / Decimal(1000000),
+}
+
+
+@dataclass
+class _Row:
+    line: int
+    stream: str
+    role: str | None
+    start: float
+    bw: float
+    bw_unit: str
+    tag: str | None
+    after_sep: bool
+    server_report: bool
+    jitter: float | None = None
+    loss: float | None = None
+
+
+@dataclass
+class _Test:
+    start: int
+    end: int = 0
+    rows: list[_Row] = field(default_factory=list)
+    bad: list[int] = field(default_factory=list)
+    title: str | None = None
+    after_sep: bool = False
+    pending_report: set[str] = field(default_factory=set)
+    skipping: bool = False
+    text: list[str] = field(default_factory=list)
+
+
+# --- small shared helpers (each parser module keeps its own copy) ---------------------------
+
+_CAPTION_STOP = re.compile(
+    r"\b(?:wrote|said)\s*:\s*$|^(?:on\s|.*[<@]).*\bwrites\s*:\s*$"
+    r"|^(?:test\s+)?(?:results?|output|example|log|commands?|cmd|steps|analysis|summary|details?"
+    r"|notes?|update|here|numbers|data|vs\.?|versus)\s*:?\s*$",
+    re.I,
+)
+_SHELL = re.compile(r"^\s*(?:[#$%]\s+\S|\S+@\S+?[:~]\S*\s*[#$]\s)")
+_LIST = re.compile(r"^(?:\d+[.)]\s+|\d+\)|[-*+]\s+)")
+_BULLET = re.compile(r"^(?:\d+[.)]\s+|\d+\)|[-*+]\s+|#+\s*)")
+_LABEL = re.compile(r"^(?=.*[A-Za-z])(?=.*\d)[\w.+/=-]{3,40}$")  # one token: `linux-2.4.10-pre12`
+_RULE = re.compile(r"^(?:[`~=_*#-] ?){3,}$")  # ```, ====, - - - -
+
+
+def _caption(seg: Segment, start: int) -> str | None:
+    """The nearest text line above a block (shell prompts, rules skipped), else the segment context."""
+    skipped = 0
+    for raw in reversed(seg.lines[:start]):
+        text = raw.strip()
+        if not text or _RULE.match(text):
+            continue
+        if _SHELL.match(raw) and skipped < 3:
+            skipped += 1
+            continue
+        return text
+    return seg.before[-1].strip() if seg.before else None
+
+
+def _system(caption: str | None) -> str | None:
+    """A caption names the system when it reads like a label: `2.4.16:`, `Before:`, `- default`,
+    `linux-2.4.10-pre12`; prose, attributions and generic headings do not."""
+    if not caption:
+        return None
+    text = caption.strip().strip("*_").strip()
+    if len(text) > 60 or text.startswith("..") or text.endswith("::"):
+        return None
+    if text.endswith(":"):
+        text = text[:-1]
+    elif not (_LIST.match(text) and len(text) <= 40 and not text.endswith((".", ","))) and not _LABEL.match(text):
+        return None
+    text = " ".join(_BULLET.sub("", text).strip().strip("*_").split())
+    if not text or _CAPTION_STOP.search(text + ":") or re.search(r"[.!?]\s", text):
+        return None  # empty, generic, or the tail of a prose paragraph
+    return text
+
+
+def _number_repeats(runs: list[Run]) -> None:
+    """Same system, metric and params seen more than once in a segment: params.repeat = 1..N."""
+    groups: dict[tuple, list[Result]] = {}
+    for run in runs:
+        if run.status != "ok":
+            continue
+        for r in run.results:
+            key = (r.system or run.system, r.metric, r.statistic, tuple(sorted(r.params.items())))
+            groups.setdefault(key, []).append(r)
+    for same in groups.values():
+        if len(same) > 1:
+            for i, r in enumerate(same, 1):
+                r.params["repeat"] = str(i)
+
+
+def _scaled(token: str, factor: Decimal) -> float | None:
+    """`token` x `factor`, exactly in decimal, then as a float (None if not a finite number)."""
+    try:
+        value = float(Decimal(token) * factor)
+    except (InvalidOperation, ValueError):
+        return None
+    return value if math.isfinite(value) else None
+
+
+# --- parsing ------------------------------------------------------------------------------------
+
+
+def _join_wrapped(lines: list[str]) -> list[tuple[int, str]]:
+    """Rejoin summary rows that a mail client wrapped before `lost/total (pct%)` or `sender`."""
+    out: list[tuple[int, str]] = []
+    for i, line in enumerate(lines):
+        if out and CONTINUATION.match(line) and LOOSE_ROW.match(out[-1][1]):
+            j, prev = out[-1]
+            out[-1] = (j, f"{prev}  {line.strip()}")
+            continue
+        out.append((i, line))
+    return out
+
+
+def _read_row(i: int, line: str, test: _Test) -> _Row | None:
+    m = ROW.match(line)
+    if not m:
+        return None
+    bw = _scaled(m["bw"], _TO_MBIT[m["bunit"]])
+    if bw is None:
+        return None
+    rest = m["rest"]
+    tag_m = SIDE_TAG.search(rest)
+    stream = m["id"]
+    row = _Row(
+        line=i,
+        stream=stream,
+        role=m["role"],
+        start=float(m["start"]),
+        bw=bw,
+        bw_unit=m["bunit"],
+        tag=tag_m.group(1) if tag_m else None,
+        after_sep=test.after_sep,
+        server_report=stream in test.pending_report,
+    )
+    test.pending_report.discard(stream)
+    udp = UDP_TAIL.search(rest)
+    if udp:
+        row.jitter = _scaled(udp["jitter"], Decimal(1))
+        row.loss = _scaled(udp["pct"], Decimal(1))
+    return row
+
+
+def _has_summary(test: _Test) -> bool:
+    return any(r.tag or r.after_sep for r in test.rows)
+
+
+class _Splitter:
+    """Cuts a segment into iperf invocations ("tests") at their start lines, at headers that
+    follow finished output, and at `iperf Done.`."""
+
+    def __init__(self) -> None:
+        self.tests: list[_Test] = []
+        self.cur: _Test | None = None
+        self.last_kind = ""
+
+    def close(self, end: int) -> None:
+        if self.cur is not None:
+            self.cur.end = max(end, self.cur.start + 1)
+            self.tests.append(self.cur)
+        self.cur = None
+
+    def _test(self, i: int, new_if_rows: bool = False) -> _Test:
+        if new_if_rows and self.cur is not None and self.cur.rows:
+            self.close(i)
+        if self.cur is None:
+            self.cur = _Test(start=i)
+        return self.cur
+
+    def feed(self, i: int, line: str) -> None:
+        kind = ""
+        if DONE.match(line):
+            if self.cur is not None:
+                self.cur.text.append(line)
+            self.close(i + 1)
+            kind = "done"
+        elif START.match(line) or (COMMAND.search(line) and not LOOSE_ROW.match(line)):
+            self._test(i, new_if_rows=True).text.append(line)
+            kind = "start"
+        elif CONNECTED.match(line):
+            self._test(i, new_if_rows=True)
+            kind = "start"
+        elif HEADER.match(line):
+            # a header right after `- - -` opens the iperf 3 summary; any other header after
+            # rows starts the next paste
+            finished = self.cur is not None and any(r.tag for r in self.cur.rows)
+            test = self._test(i, new_if_rows=self.last_kind != "sep" or finished)
+            title = re.search(r"\b(Bandwidth|Bitrate)\b", line)
+            test.title = title.group(1) if title else test.title
+            test.text.append(line)
+            kind = "header"
+        elif SEPARATOR.match(line):
+            if self.cur is not None:
+                self.cur.after_sep = True
+            kind = "sep"
+        elif self.cur is not None and SERVER_OUTPUT.match(line):
+            self.cur.skipping = True  # `--get-server-output` repeats the summary: skipped
+        elif (m := SERVER_REPORT.match(line)) and self.cur is not None:
+            self.cur.pending_report.add(m["id"])
+            self.cur.text.append(line)
+        elif LOOSE_ROW.match(line) and not OUT_OF_ORDER.search(line):
+            self._row(i, line)
+            kind = "row"
+        elif self.cur is not None:
+            self.cur.text.append(line)
+        self.last_kind = kind or self.last_kind
+
+    def _row(self, i: int, line: str) -> None:
+        cur = self.cur
+        if cur is not None and cur.skipping:
+            return
+        tagged = SIDE_TAG.search(line) is not None
+        finished = cur is not None and _has_summary(cur) and (not cur.after_sep or any(r.tag for r in cur.rows))
+        if finished and not tagged:
+            self.close(i)  # an untagged row after a finished summary: the next paste, without a header
+        test = self._test(i)
+        row = _read_row(i, line, test)
+        if row is None:
+            test.bad.append(i)
+        else:
+            test.rows.append(row)
+        test.text.append(line)
+
+
+def _split_tests(lines: list[str]) -> list[_Test]:
+    splitter = _Splitter()
+    for i, line in _join_wrapped(lines):
+        if line.strip():
+            splitter.feed(i, line)
+    splitter.close(len(lines))
+    return splitter.tests
+
+
+def _summaries(test: _Test) -> list[_Row]:
+    """Summary rows: tagged / after the separator (iperf 3), else the last 0-based row per stream."""
+    rows = test.rows
+    if any(r.tag or r.after_sep for r in rows):
+        return [r for r in rows if r.tag or (r.after_sep and r.start == 0)]
+    out: list[_Row] = []
+    for k, r in enumerate(rows):
+        if r.start != 0:
+            continue
+        nxt = next((x for x in rows[k + 1 :] if (x.stream, x.role) == (r.stream, r.role)), None)
+        if nxt is None or nxt.start == 0:
+            out.append(r)
+    return out
+
+
+def _sides(test: _Test, rows: list[_Row]) -> dict[int, str]:
+    """Printed tags, and iperf 2's `Server Report:` (receiver) with its client row (sender)."""
+    sides: dict[int, str] = {}
+    reported = {r.stream for r in rows if r.server_report}
+    for r in rows:
+        if r.tag:
+            sides[r.line] = r.tag
+        elif r.server_report:
+            sides[r.line] = "receiver"
+        elif r.stream in reported:
+            sides[r.line] = "sender"
+    return sides
+
+
+def _drop_idle_senders(rows: list[_Row], sides: dict[int, str], notes: list[str]) -> list[_Row]:
+    """An iperf 3 server prints `0.00 bits/sec sender` beside the real receiver row: not a result."""
+    live = {(r.stream, r.role) for r in rows if sides.get(r.line) == "receiver" and r.bw > 0}
+    kept = []
+    for r in rows:
+        if sides.get(r.line) == "sender" and r.bw == 0 and (r.stream, r.role) in live:
+            notes.append(f"line {r.line}: idle sender row (0 bits/sec) beside a receiver row skipped")
+            continue
+        kept.append(r)
+    return kept
+
+
+def _results(test: _Test, rows: list[_Row], sides: dict[int, str], caption: str | None) -> list[Result]:
+    text = "\n".join(test.text)
+    labelled_udp = bool(caption and re.search(r"\bUDP\b", caption) and not re.search(r"\bTCP\b", caption))
+    udp = labelled_udp or bool(UDP_HINT.search(text)) or any(r.jitter is not None for r in test.rows)
+    streams = len({r.stream for r in rows if r.stream != "SUM"}) or 1
+    out: list[Result] = []
+    for r in rows:
+        params = {"protocol": "udp" if udp else "tcp", "stream": r.stream, "streams": str(streams)}
+        if r.line in sides:
+            params["side"] = sides[r.line]
+        if r.role:
+            params["role"] = r.role
+        label = test.title or r.bw_unit
+        out.append(Result("throughput", label, r.bw, "Mbit/s", dict(params), line=r.line))
+        if r.jitter is not None and params.get("side") != "sender":
+            out.append(Result("jitter", "Jitter", r.jitter, "ms", dict(params), line=r.line))
+            if r.loss is not None:
+                out.append(Result("datagram_loss", "Lost/Total Datagrams", r.loss, "%", dict(params), line=r.line))
+    return out
+
+
+def _variant(test: _Test) -> str | None:
+    text = "\n".join(test.text)
+    if any(r.tag for r in test.rows) or IPERF3_HINT.search(text):
+        return "iperf3"
+    if IPERF2_HINT.search(text) or any(r.server_report for r in test.rows):
+        return "iperf2"
+    return None
+
+
+def _run_for(seg: Segment, test: _Test, version: str | None, variant: str | None) -> Run:
+    caption = _caption(seg, test.start)
+    run = Run(
+        benchmark=NAME,
+        results=[],
+        tool_version=version,
+        system=_system(caption),
+        caption=caption,
+        line_start=test.start,
+        line_end=test.end,
+    )
+    variant = _variant(test) or variant
+    if variant:
+        run.attributes["variant"] = variant
+    rows = _summaries(test)
+    bad_summary = [i for i in test.bad if not test.rows or i >= test.rows[-1].line]
+    if bad_summary:
+        run.status, run.reason = "unparsed", f"unreadable iperf row at line {bad_summary[0]}"
+        return run
+    if not rows:
+        run.status, run.reason = "unparsed", "interval rows only, no summary row to read"
+        return run
+    if test.bad:
+        run.notes.append(f"unreadable interval rows at lines {test.bad}")
+    sides = _sides(test, rows)
+    rows = _drop_idle_senders(rows, sides, run.notes)
+    run.results = _results(test, rows, sides, caption)
+    return run
+
+
+def parse(seg: Segment) -> list[Run]:
+    """Every iperf invocation in the segment, one run each."""
+    version_m = VERSION.search(seg.text)
+    version = version_m["v"] if version_m else None
+    runs: list[Run] = []
+    title, variant = None, None
+    for test in _split_tests(seg.lines):
+        # later connections of one `iperf -s` paste print no header of their own
+        test.title = title = test.title or title
+        if test.rows or test.bad:
+            runs.append(_run_for(seg, test, version, variant))
+            variant = runs[-1].attributes.get("variant", variant)
+    _number_repeats(runs)
+    return runs
+
+
+# necessary literals of the signature (see Parser.keywords)
+KEYWORDS = (
+    "sec",
+)
+
+PARSER = Parser(name=NAME, version="1", signature=SIGNATURE, parse=parse, metrics=METRICS, keywords=KEYWORDS)

@@ -427,6 +427,12 @@ def parse(seg: Segment) -> list[Run]:
     return runs
 
 
+# necessary literals of the signature (see Parser.keywords)
+KEYWORDS = (
+    "average",
+)
+
+
 PARSER = Parser(
     name=NAME,
     version="1",
@@ -435,4 +441,5 @@ PARSER = Parser(
     ),
     parse=parse,
     metrics=METRICS,
+    keywords=KEYWORDS,
 )

@@ -1159,4 +1159,20 @@ def parse(seg: Segment) -> list[Run]:
     return runs
 
 
-PARSER = Parser(name=BENCH, version="1", signature=SIGNATURE, parse=parse, metrics=METRICS)
+# necessary literals of the signature (see Parser.keywords)
+KEYWORDS = (
+    "netperf",
+    "test from",
+    "test to",
+    "migrated",
+    "omni",
+    "recv",
+    "socket",
+    "local",
+    "tcp",
+    "udp",
+    "sctp",
+)
+
+
+PARSER = Parser(name=BENCH, version="1", signature=SIGNATURE, parse=parse, metrics=METRICS, keywords=KEYWORDS)

@@ -231,10 +231,21 @@ def _failed_after(lines: Sequence[str], table: _Table) -> bool:
     return False
 
 
+# necessary literals of the signature (see Parser.keywords)
+KEYWORDS = (
+    "copy:",
+    "scale:",
+    "add:",
+    "sum:",
+    "triad:",
+)
+
+
 PARSER = Parser(
     name=NAME,
     version="1",
     signature=re.compile(rf"(?im)(?:Copy|Scale|Add|Sum|Triad):\s+{_N}\s+{_N}\s+{_N}\s+{_N}\s*$"),
     parse=parse,
     metrics=METRICS,
+    keywords=KEYWORDS,
 )

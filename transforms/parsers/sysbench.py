@@ -455,6 +455,22 @@ def _finish(seg: Segment, found: list[_Run]) -> list[Run]:
     return out
 
 
+# necessary literals of the signature (see Parser.keywords)
+KEYWORDS = (
+    "sysbench",
+    "events per second",
+    "total number of events",
+    "requests/sec",
+    "per-request",
+    "threads fairness",
+    "per sec.)",
+    "mib/sec)",
+    "mb/sec)",
+    "file operations:",
+    "iops=",
+)
+
+
 PARSER = Parser(
     name=NAME,
     version="1",
@@ -465,4 +481,5 @@ PARSER = Parser(
     ),
     parse=parse,
     metrics=METRICS,
+    keywords=KEYWORDS,
 )

@@ -694,4 +694,25 @@ _SIGNATURE = re.compile(
     r"|process\s+creation|call\s+overhead|shell\s+scripts|file\s+copy)[^\n]{0,60}?\d\s+(?:lps|lpm|KBps|MWIPS)\b"
 )
 
-PARSER = Parser(name=BENCHMARK, version="1", signature=_SIGNATURE, parse=parse, metrics=METRICS)
+# necessary literals of the signature (see Parser.keywords)
+KEYWORDS = (
+    "benchmarks index",
+    "benchmarks  index",
+    "benchmarks partial",
+    "benchmark run",
+    "unix",
+    "final",
+    "baseline",
+    "parallel",
+    " lps",
+    "\tlps",
+    " lpm",
+    "\tlpm",
+    " kbps",
+    "\tkbps",
+    " mwips",
+    "\tmwips",
+)
+
+
+PARSER = Parser(name=BENCHMARK, version="1", signature=_SIGNATURE, parse=parse, metrics=METRICS, keywords=KEYWORDS)

@@ -73,13 +73,15 @@ def _params_key(p: Any, drop: tuple[str, ...] = ()) -> tuple:
 
 
 def _unixbench_index_ratio(df: pd.DataFrame) -> np.ndarray:
-    """index / (result / baseline x 10) for UnixBench index rows that name their baseline."""
+    """index / (result / baseline x 10) for UnixBench index rows that name their baseline
+    (UnixBench 3.x printed plain ratios: no factor 10)."""
     out = np.full(len(df), np.nan)
     if "params" not in df:
         return out
     ub = df[df["benchmark"].eq("unixbench")]
     if ub.empty:
         return out
+    versions = dict(zip(ub["run_id"], ub["tool_version"], strict=True)) if "tool_version" in ub else {}
     raw: dict[tuple, float] = {}
     for rid, sysn, met, st, p, v in zip(ub["run_id"], ub["system"], ub["metric"], ub["statistic"], ub["params"], ub["value"], strict=True):
         if st == "value":
@@ -94,7 +96,8 @@ def _unixbench_index_ratio(df: pd.DataFrame) -> np.ndarray:
         raw_metric = met[: -len("_index")] if isinstance(met, str) and met.endswith("_index") else met
         r = raw.get((rid, sysn, raw_metric, _params_key(p, ("baseline",))))
         if r and base > 0 and r > 0:
-            out[df.index.get_loc(idx)] = v / (r / base * 10.0)
+            scale = 1.0 if str(versions.get(rid) or "").startswith(("3.", "2.")) else 10.0
+            out[df.index.get_loc(idx)] = v / (r / base * scale)
     return out
 
 

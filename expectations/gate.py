@@ -203,7 +203,9 @@ def gate(rec: Records, *, list_names: Iterable[str]) -> list[Finding]:
             rec.runs = [r for r in rec.runs if r["run_id"] not in gone_runs]
             rec.results = [r for r in rec.results if r["run_id"] not in gone_runs]
     if rec.results:
-        bad, f = run_suite("results", results_expectations, derive.results_frame(rec.results),
+        version = {r["run_id"]: r.get("tool_version") for r in rec.runs}
+        framed = [{**r, "tool_version": version.get(r["run_id"])} for r in rec.results]
+        bad, f = run_suite("results", results_expectations, derive.results_frame(framed),
                            ("message_id", "run_id", "benchmark", "system", "metric", "value", "unit"))
         findings += f
         dropped = route("results", rec.results, bad)

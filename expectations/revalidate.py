@@ -31,7 +31,7 @@ def validate_warehouse(db_path: Path, list_names: list[str]) -> list[dict[str, A
     out: list[dict[str, Any]] = []
     msgs = _rows(db_path, "SELECT message_id, list_name, posted_at FROM lake_messages")
     runs = _rows(db_path, "SELECT run_id, message_id, benchmark, parser_version, status, n_results FROM lake_runs")
-    res = _rows(db_path, "SELECT * EXCLUDE (batch_id) FROM results")
+    res = _rows(db_path, "SELECT r.* EXCLUDE (batch_id), u.tool_version FROM results r JOIN lake_runs u USING (run_id)")
     for r in res:
         r["params"] = dict(r["params"] or {})
     checks = (

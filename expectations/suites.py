@@ -14,7 +14,8 @@ from typing import Any
 from transforms.parsers import known_benchmarks
 from transforms.units import KNOWN_UNITS
 
-NUMBER_LIKE = r"^\s*[-+]?[0-9][0-9.,]*\s*[KkMmGg]?\s*$"
+# a plain number (one decimal point at most): kernel versions such as 2.6.16.19 stay labels
+NUMBER_LIKE = r"^\s*[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d*)?\s*[KkMmGg]?\s*$"
 
 
 def _meta(name: str, severity: str = "error") -> dict[str, Any]:

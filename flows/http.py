@@ -17,12 +17,15 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urljoin, urlsplit
 
 import httpx
 
-from flows.archives.base import FetchContext, Fetched, Unit
 from flows.config import Config, Source
+
+if TYPE_CHECKING:  # flows.archives imports this module; import its types lazily
+    from flows.archives.base import FetchContext, Fetched, Unit
 
 DEFAULT_MAX_UNIT_BYTES = 512 * 1024 * 1024
 DEFAULT_MAX_PAGE_BYTES = 16 * 1024 * 1024
@@ -160,12 +163,15 @@ class PoliteClient:
 
     def get_text(self, url: str, max_bytes: int = DEFAULT_MAX_PAGE_BYTES) -> str:
         resp, body = self.request(url, max_bytes=max_bytes)
+        if resp.status_code in (301, 302, 303, 307, 308):
+            raise FetchError(f"{url}: HTTP {resp.status_code}, moved to {resp.headers.get('Location')} (use that URL)")
         if resp.status_code != 200:
             raise FetchError(f"{url}: HTTP {resp.status_code}")
         return body.decode(resp.encoding or "utf-8", errors="replace")
 
     def download(self, unit: Unit, source: Source, ctx: FetchContext, url: str | None = None) -> Fetched:
         """Conditional GET of a unit into the raw cache; unchanged bytes are not re-parsed."""
+        from flows.archives.base import Fetched
         url = url or unit.url
         dest = cache_path(ctx.raw_dir, source.name, unit.key)
         dest.parent.mkdir(parents=True, exist_ok=True)

@@ -6,13 +6,17 @@ from flows.archives.base import ArchiveKind
 from flows.archives.hyperkitty import KIND as HYPERKITTY
 from flows.archives.maildir import KIND as MAILDIR
 from flows.archives.mbox import KIND as MBOX
+from flows.archives.mhonarc import KIND as MHONARC
 from flows.archives.pipermail import KIND as PIPERMAIL
+from flows.archives.public_inbox import KIND as PUBLIC_INBOX
 
 KINDS: dict[str, ArchiveKind] = {
     MBOX.name: MBOX,
     PIPERMAIL.name: PIPERMAIL,
     HYPERKITTY.name: HYPERKITTY,
     MAILDIR.name: MAILDIR,
+    MHONARC.name: MHONARC,
+    PUBLIC_INBOX.name: PUBLIC_INBOX,
 }
 
 

@@ -38,7 +38,7 @@ NAME = "ddhdparm"
 
 METRICS: dict[str, MetricSpec] = {
     # dd
-    "throughput": MetricSpec("MB/s", True, 0.0, 1e6),
+    "throughput": MetricSpec("MB/s", True, 0.0, 1e6, units=("KB/s", "GB/s", "KiB/s", "MiB/s", "GiB/s")),
     "elapsed": MetricSpec("s", False, 0.0, 1e6),
     # hdparm
     "cached_reads": MetricSpec("MiB/s", True, 1.0, 1e6),

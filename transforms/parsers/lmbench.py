@@ -179,6 +179,34 @@ METRICS: dict[str, MetricSpec] = {
     **{f"{t}_{op}": _ns() for t, ops in _OPS.items() for op in ops},
 }
 
+# Plausible ranges tight enough that a value read from the neighbouring column (a
+# collapsed-whitespace shift) falls outside: e.g. a null call is 0.01..1000 us on any
+# machine from a 1995 workstation to a nested guest, a fork is never under 10 us.
+_PLAUSIBLE: dict[str, tuple[float, float]] = {
+    **dict.fromkeys(("null_call", "null_io", "syscall_read", "syscall_write", "stat", "fstat",
+                     "sig_inst", "sig_hndl"), (0.01, 1000.0)),
+    "open_close": (0.05, 5000.0),
+    **dict.fromkeys(("select_tcp", "select_tcp_fd", "select_100fd", "select_fd"), (0.1, 20000.0)),
+    "fork_proc": (10.0, 1e6),  # 144 ms seen on a sanitizer-instrumented kernel
+    "exec_proc": (30.0, 1e6),
+    "sh_proc": (100.0, 1e6),
+    **{f"ctxsw_{p}p_{k}k": (0.01, 1e5) for p, k in _CTX_NAMED},
+    **dict.fromkeys(("lat_ctxsw_2p_0k", "lat_pipe", "lat_unix", "lat_udp", "lat_rpc_udp", "lat_tcp",
+                     "lat_rpc_tcp"), (0.1, 1e5)),
+    "lat_tcp_conn": (1.0, 1e6),
+    **dict.fromkeys(("file_create_0k", "file_delete_0k", "file_create_10k", "file_delete_10k"), (0.1, 1e6)),
+    "mmap_latency": (0.1, 1e7),
+    "prot_fault": (0.01, 1e4),
+    "page_fault": (0.01, 1e5),
+    **dict.fromkeys(("bw_pipe", "bw_unix", "bw_tcp", "bw_file_reread", "bw_mmap_reread", "bw_bcopy_libc",
+                     "bw_bcopy_hand", "bw_mem_read", "bw_mem_write"), (0.5, 1e6)),
+    "lat_l1": (0.05, 100.0),
+    "lat_l2": (0.2, 500.0),
+    "lat_main_mem": (2.0, 5000.0),
+}
+for _name, (_lo, _hi) in _PLAUSIBLE.items():
+    METRICS[_name] = MetricSpec(METRICS[_name].unit, METRICS[_name].higher_is_better, _lo, _hi)
+
 # --------------------------------------------------------------------------- summary tables
 
 _BANNER = re.compile(r"L\s*M\s*B\s*E\s*N\s*C\s*H\s+(\d)\s*\.\s*(\d)\s+S\s*U\s*M\s*M\s*A\s*R\s*Y")

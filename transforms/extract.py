@@ -59,6 +59,7 @@ class ExtractedRun:
     line_end: int
     snippet: str
     content_hash: str
+    segment: int = 0  # line offset of the segment it came from
     notes: list[str] = field(default_factory=list)
 
 
@@ -122,9 +123,46 @@ def extract_runs(body: str, message_id: str) -> list[ExtractedRun]:
                 line_end=seg.offset + hi,
                 snippet="\n".join(seg.lines[lo:hi])[:20000],
                 content_hash=_run_hash(run),
+                segment=seg.offset,
             )
         )
+    _number_repeats(out)
     return out
+
+
+def _number_repeats(runs: list[ExtractedRun]) -> None:
+    """Give `repeat` 1..N to values measured again in another block of the same message
+    (the same system, metric and params in two segments, e.g. one quoted, one not).
+
+    A parser numbers repeats within its segment; this closes the gap across segments
+    (only keys seen in two or more segments are numbered).
+    Blocks identical to an earlier one (a quoted copy) are left alone: they are duplicates,
+    linked by content hash, not repeats. Hashes are taken before numbering.
+    """
+    seen_hash: set[str] = set()
+    occurrences: dict[tuple, list[int]] = {}
+    for i, er in enumerate(runs):
+        if er.run.status != "ok" or er.content_hash in seen_hash:
+            seen_hash.add(er.content_hash)
+            continue
+        seen_hash.add(er.content_hash)
+        for r in er.run.results:
+            if "repeat" in r.params:
+                continue
+            key = (er.run.benchmark, r.system or er.run.system, r.metric, r.statistic,
+                   tuple(sorted(r.params.items())))
+            runs_of = occurrences.setdefault(key, [])
+            if not runs_of or runs_of[-1] != i:
+                runs_of.append(i)
+    for key, idxs in occurrences.items():
+        if len({runs[i].segment for i in idxs}) < 2:
+            continue  # within one segment the parser numbers repeats itself
+        for n, i in enumerate(idxs, start=1):
+            er = runs[i]
+            for r in er.run.results:
+                if "repeat" not in r.params and (er.run.benchmark, r.system or er.run.system, r.metric,
+                                                 r.statistic, tuple(sorted(r.params.items()))) == key:
+                    r.params["repeat"] = str(n)
 
 
 def _describe_platforms(body: str, runs: list[Run]) -> None:

@@ -71,6 +71,12 @@ def _context() -> Any:
     return ctx
 
 
+def prewarm() -> None:
+    """Import GX and build the context ahead of need (~3 s), e.g. while workers decode mail."""
+    with _LOCK:
+        _context()
+
+
 def _checkpoint(table: str, build: Callable[[], list[Any]]) -> Any:
     key = f"cp:{table}"
     if key in _STATE:

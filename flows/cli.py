@@ -59,9 +59,17 @@ def ingest(
     since: Annotated[str | None, typer.Option(help="First month, YYYY-MM")] = None,
     until: Annotated[str | None, typer.Option(help="Last month, YYYY-MM")] = None,
     verbose: Annotated[bool, typer.Option("--verbose", "-v")] = False,
+    task_runner: Annotated[str, typer.Option(help="default | dask (per-unit extraction on a Dask cluster)")] = "default",
+    dask_address: Annotated[str | None, typer.Option(help="Dask scheduler tcp://HOST:PORT (default: a local 2-worker cluster)")] = None,
 ) -> None:
     """Run the ingest flow for every enabled source (or the named ones)."""
     cfg = _config(config)
+    from flows.runners import RunnerError, check_runner
+
+    try:
+        check_runner(task_runner, dask_address)
+    except RunnerError as exc:
+        fail(str(exc))
     for name in source or []:
         if name not in {s.name for s in cfg.sources}:
             fail(f"no source named {name!r} in {cfg.path}")
@@ -76,8 +84,8 @@ def ingest(
             from flows.ingest import run_ingest
             from flows.summary import print_summary
 
-            result = run_ingest(cfg, source or None, since, until)
-    except IngestBusy as exc:
+            result = run_ingest(cfg, source or None, since, until, task_runner, dask_address)
+    except (IngestBusy, RunnerError) as exc:
         fail(str(exc))
     print_summary(cfg, result)
     if result["failed"]:

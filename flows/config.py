@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from warehouse import storage
+
 DEFAULT_CONFIG = "listbench.toml"
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 KNOWN_KINDS = ("mbox", "pipermail", "hyperkitty", "public-inbox", "mhonarc", "maildir")
@@ -36,6 +38,15 @@ class Source:
 
 @dataclass(frozen=True)
 class Config:
+    """The loaded config.
+
+    `data_dir` is always a local folder: the raw cache, the ingest lock, Data
+    Docs and the DuckDB views file live there. When the config's `data_dir`
+    is an fsspec URL (`s3://bucket/prefix`), that URL is `data_url`, only the
+    lake goes there (`lake_dir` is then a URL string), and `data_dir` is
+    `local_dir` (default: a folder per data URL under the system temp dir).
+    """
+
     path: Path
     data_dir: Path
     sources: list[Source]
@@ -43,9 +54,17 @@ class Config:
     schedule: dict[str, Any] = field(default_factory=dict)
     http: dict[str, Any] = field(default_factory=dict)
     quality: dict[str, Any] = field(default_factory=dict)
+    data_url: str | None = None  # remote data_dir (fsspec URL) holding the lake
+    storage: dict[str, Any] = field(default_factory=dict)  # [storage]: non-secret fsspec options
 
     @property
-    def lake_dir(self) -> Path:
+    def remote(self) -> bool:
+        return self.data_url is not None
+
+    @property
+    def lake_dir(self) -> Path | str:
+        if self.data_url is not None:
+            return self.data_url.rstrip("/") + "/lake"
         return self.data_dir / "lake"
 
     @property
@@ -88,6 +107,22 @@ def load_config(path: str | os.PathLike[str] | None = None) -> Config:
         raise ConfigError(f"{p}: cannot read: {exc}") from None
     base = p.parent
     data_dir = _resolve(str(data.get("data_dir", "data")), base)
+    storage_opts = data.get("storage", {})
+    if not isinstance(storage_opts, dict):
+        raise ConfigError(f"{p}: [storage] must be a table")
+    storage_opts = dict(storage_opts)
+    local_dir = storage_opts.pop("local_dir", None) or data.get("local_dir")
+    data_url = None
+    if storage.is_remote(data_dir):
+        try:
+            storage.check_options(storage_opts, f"{p}: [storage]")
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
+        data_url = data_dir.rstrip("/")
+        storage.configure(data_url, storage_opts)
+        data_dir = _resolve(str(local_dir), base) if local_dir else _default_local_dir(data_url)
+    else:
+        data_dir = storage.local_path(data_dir)
     sources: list[Source] = []
     seen: set[str] = set()
     raw_sources = data.get("sources", [])
@@ -103,7 +138,18 @@ def load_config(path: str | os.PathLike[str] | None = None) -> Config:
         schedule=dict(data.get("schedule", {})),
         http=dict(data.get("http", {})),
         quality=dict(data.get("quality", {})),
+        data_url=data_url,
+        storage=storage_opts if data_url else {},
     )
+
+
+def _default_local_dir(data_url: str) -> str:
+    import hashlib
+    import tempfile
+
+    user = os.environ.get("USER") or str(os.getuid())
+    tag = hashlib.sha1(data_url.encode()).hexdigest()[:12]
+    return os.path.join(tempfile.gettempdir(), f"listbench-{user}-{tag}")
 
 
 def _resolve(value: str, base: Path) -> str:

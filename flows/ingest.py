@@ -2,6 +2,10 @@
 
 Tasks are per archive unit (fetch, extract) and per chunk of units (validate +
 load), never per message: Prefect costs milliseconds per task run.
+
+`run_ingest(..., task_runner="dask")` runs the same flow on a Dask cluster
+(prefect-dask): the per-unit extraction goes to the workers, fetching and the
+lake commit stay here (flows.runners).
 """
 
 from __future__ import annotations
@@ -11,9 +15,10 @@ from typing import Any
 from prefect import flow, get_run_logger, task
 from prefect.artifacts import create_markdown_artifact, create_table_artifact
 from prefect.cache_policies import NO_CACHE
+from prefect.context import FlowRunContext
 from prefect.tasks import exponential_backoff
 
-from flows import pipeline
+from flows import pipeline, runners
 from flows.archives.base import FetchContext, Fetched, Unit
 from flows.config import Config, Source, load_config
 from warehouse.lake import Lake
@@ -36,6 +41,12 @@ def extract_unit_task(fetched: Fetched, source: Source, known: pipeline.Known) -
     return pipeline.extract_unit(fetched, source, known)
 
 
+@task(name="extract-unit", cache_policy=NO_CACHE)
+def extract_remote_task(fetched: Fetched, source: Source) -> pipeline.UnitWork:
+    """The extraction a distributed runner ships to a worker (no lake keys; see flows.runners)."""
+    return runners.extract_on_worker(fetched, source)
+
+
 @task(name="validate-and-load", cache_policy=NO_CACHE)
 def load_task(works: list[pipeline.UnitWork], lake: Lake, list_names: list[str], run: str) -> list[dict[str, Any]]:
     return pipeline.load_units(works, lake, list_names, run)
@@ -46,8 +57,13 @@ def ingest_flow(config_path: str, sources: list[str] | None = None, since: str |
                 until: str | None = None) -> dict[str, Any]:
     """Fetch, decode, extract, validate and load every enabled (or named) source."""
     cfg = load_config(config_path)
-    steps = pipeline.Steps(list_units=list_units_task, fetch=fetch_unit_task, extract=extract_unit_task,
-                           load=load_task, log=get_run_logger())
+    ctx = FlowRunContext.get()
+    if runners.is_distributed(ctx.task_runner if ctx else None):
+        steps = runners.distributed_steps(extract_remote_task, load_task, list_units=list_units_task,
+                                          fetch=fetch_unit_task, log=get_run_logger())
+    else:
+        steps = pipeline.Steps(list_units=list_units_task, fetch=fetch_unit_task, extract=extract_unit_task,
+                               load=load_task, log=get_run_logger())
     summary = pipeline.run(cfg, steps, sources, since, until)
     _publish(summary)
     return summary.as_dict()
@@ -70,5 +86,9 @@ def _publish(summary: pipeline.IngestSummary) -> None:
 
 
 def run_ingest(cfg: Config, sources: list[str] | None = None, since: str | None = None,
-               until: str | None = None) -> dict[str, Any]:
-    return ingest_flow(str(cfg.path), sources, since, until)
+               until: str | None = None, task_runner: str = "default",
+               dask_address: str | None = None) -> dict[str, Any]:
+    """One flow run; `task_runner="dask"` uses `dask_address` or a two-worker LocalCluster."""
+    runner = runners.make_task_runner(task_runner, dask_address)
+    flow_ = ingest_flow if runner is None else ingest_flow.with_options(task_runner=runner)
+    return flow_(str(cfg.path), sources, since, until)

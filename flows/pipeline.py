@@ -19,12 +19,12 @@ from typing import Any
 from flows.archives import kind_for
 from flows.archives.base import FetchContext, Fetched, Unit, UnitError
 from flows.config import Config, Source
-from transforms.mail import Mail, decode_message
 from transforms.mbox import Skipped
-from transforms.records import Records, add_mail, add_membership
+from transforms.records import Records, add_membership
 from warehouse.db import refresh_views
 from warehouse.lake import Lake, new_batch_id
 from warehouse.schema import to_table
+from warehouse.storage import lake_lock
 
 log = logging.getLogger("listbench.ingest")
 
@@ -133,29 +133,61 @@ class UnitWork:
     batch_id: str
 
 
-def extract_unit(fetched: Fetched, source: Source, known: Known) -> UnitWork:
-    """Decode and extract one fetched unit (no validation, no writes)."""
+PARALLEL_MIN_BYTES = 8 * 1024 * 1024  # smaller units are not worth a process pool
+
+
+def extract_unit(fetched: Fetched, source: Source, known: Known, workers: int | None = None) -> UnitWork:
+    """Decode and extract one fetched unit (no validation, no writes).
+
+    Large units are decoded on a process pool in batches (flows.parallel); rows of
+    messages already in the lake are dropped here, keeping only a new list membership.
+    """
+    from flows.parallel import decode_parallel, default_workers
+
     unit = fetched.unit
     stats = UnitStats(source=source.name, unit=unit.key, status=fetched.status, error=fetched.error)
     work = UnitWork(fetched, stats, Records(), new_batch_id())
     if fetched.status != "ok":
         return work
-    now = datetime.now(UTC)
+    if workers is None:
+        workers = default_workers() if fetched.bytes >= PARALLEL_MIN_BYTES else 1
+    skipped: list[Skipped] = []
     try:
-        for item in kind_for(source.kind).messages(fetched, source):
-            if isinstance(item, Skipped):
-                stats.skipped += 1
-                stats.skipped_reasons.append(f"message {item.index}: {item.reason}")
-                continue
-            mail = item if isinstance(item, Mail) else decode_message(item)
-            stats.messages += 1
-            _add(work.records, mail, source, unit, work.batch_id, known, stats, now)
+        batches = decode_parallel(
+            kind_for(source.kind).messages(fetched, source), workers, skipped,
+            list_name=source.name, unit=unit.key, archive_url=mail_url(unit), batch_id=work.batch_id,
+            now=datetime.now(UTC),
+        )
+        for ids, rec in batches:
+            stats.messages += len(ids)
+            _accept(work.records, ids, rec, source, unit, work.batch_id, known, stats)
     except UnitError as exc:
         stats.status, stats.error = "failed", str(exc)
     except Exception as exc:  # keep what was read; the unit is retried next run
         log.exception("unit %s/%s failed", source.name, unit.key)
         stats.status, stats.error = "failed", f"{type(exc).__name__}: {exc}"
+    stats.skipped = len(skipped)
+    stats.skipped_reasons = [f"message {s.index}: {s.reason}" for s in skipped]
     return work
+
+
+def _accept(into: Records, ids: list[str], rec: Records, source: Source, unit: Unit, batch_id: str,
+            known: Known, stats: UnitStats) -> None:
+    """Keep the rows of messages new to the lake; a known message only gains a list membership."""
+    new: set[str] = set()
+    for mid in ids:
+        if mid in known.message_ids:
+            if mid not in new and (mid, source.name) not in known.memberships:
+                add_membership(into, mid, list_name=source.name, unit=unit.key, archive_url=mail_url(unit),
+                               batch_id=batch_id)
+                known.memberships.add((mid, source.name))
+            continue
+        new.add(mid)
+        known.message_ids.add(mid)
+        known.memberships.add((mid, source.name))
+        stats.messages_added += 1
+    for name, rows in rec.tables().items():
+        getattr(into, name).extend(r for r in rows if r["message_id"] in new)
 
 
 def load_units(works: list[UnitWork], lake: Lake, list_names: list[str], ingest_run: str) -> list[dict[str, Any]]:
@@ -181,21 +213,6 @@ def load_units(works: list[UnitWork], lake: Lake, list_names: list[str], ingest_
         tables["archives"] = to_table("archives", [_ledger_row(w.fetched, w.stats, w.batch_id, now, ingest_run)])
         lake.commit(w.batch_id, tables)
     return findings
-
-
-def _add(rec: Records, mail: Mail, source: Source, unit: Unit, batch_id: str, known: Known,
-         stats: UnitStats, now: datetime) -> None:
-    mid = mail.message_id
-    url = mail_url(unit)
-    if mid in known.message_ids:
-        if (mid, source.name) not in known.memberships:
-            add_membership(rec, mid, list_name=source.name, unit=unit.key, archive_url=url, batch_id=batch_id)
-            known.memberships.add((mid, source.name))
-        return
-    add_mail(rec, mail, list_name=source.name, unit=unit.key, archive_url=url, batch_id=batch_id, detected_at=now)
-    known.message_ids.add(mid)
-    known.memberships.add((mid, source.name))
-    stats.messages_added += 1
 
 
 def mail_url(unit: Unit) -> str:
@@ -258,9 +275,10 @@ def run(cfg: Config, steps: Steps | None = None, sources: list[str] | None = Non
     """One ingest run: every chosen source, unit by unit, chunks validated and committed atomically."""
     steps = steps or Steps()
     chosen = [cfg.source(n) for n in sources] if sources else cfg.enabled_sources
+    _prewarm_validation()
     summary = IngestSummary(run=uuid.uuid4().hex[:12])
     list_names = [s.name for s in cfg.sources]
-    with ingest_lock(cfg.data_dir):
+    with ingest_lock(cfg.data_dir), lake_lock(cfg.lake_dir, busy=IngestBusy):  # the 2nd: remote lakes only
         lake = Lake(cfg.lake_dir).open()
         known = Known.load(lake)
         ctx = FetchContext(raw_dir=cfg.raw_dir, previous=previous_ledger(lake))
@@ -290,6 +308,15 @@ def run(cfg: Config, steps: Steps | None = None, sources: list[str] | None = Non
         refresh_views(cfg.db_path, cfg.lake_dir)
         _quality(cfg, lake, summary, [s.name for s in chosen])
     return summary
+
+
+def _prewarm_validation() -> None:
+    """GX's import overlaps with fetching and decoding instead of adding to them."""
+    import threading
+
+    from expectations.gate import prewarm
+
+    threading.Thread(target=prewarm, name="gx-prewarm", daemon=True).start()
 
 
 def _fetch_or_fail(steps: Steps, unit: Unit, source: Source, ctx: FetchContext) -> Fetched:

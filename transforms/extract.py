@@ -92,9 +92,14 @@ def _parse_segment(parser: Parser, seg: Segment) -> list[Run]:
 
 def extract_runs(body: str, message_id: str) -> list[ExtractedRun]:
     """Every benchmark block of one decoded body, quoted ones included."""
+    return extract(body, message_id)[0]
+
+
+def extract(body: str, message_id: str) -> tuple[list[ExtractedRun], bool]:
+    """(runs, whether any parser's signature matched): one pass serves both questions."""
     parsers = candidate_parsers(body)
     if not parsers:
-        return []
+        return [], False
     found: list[tuple[int, str, int, Run, Segment]] = []
     for seg in segments(body):
         text = seg.text
@@ -127,7 +132,7 @@ def extract_runs(body: str, message_id: str) -> list[ExtractedRun]:
             )
         )
     _number_repeats(out)
-    return out
+    return out, True
 
 
 def _number_repeats(runs: list[ExtractedRun]) -> None:

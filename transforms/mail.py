@@ -7,6 +7,7 @@ defensively: a broken message yields a `Mail` with notes, never an exception.
 
 from __future__ import annotations
 
+import binascii
 import email
 import hashlib
 import re
@@ -50,12 +51,25 @@ def header_text(value: object) -> str | None:
     if value is None:
         return None
     raw = str(value)
-    try:
-        text = str(make_header(decode_header(raw)))
-    except Exception:
-        text = raw
+    if "=?" not in raw:
+        text = _latin1_to_utf8(raw)
+    else:
+        try:
+            text = str(make_header(decode_header(raw)))
+        except Exception:
+            text = raw
     text = " ".join(text.split())
     return text or None
+
+
+def _latin1_to_utf8(text: str) -> str:
+    """Raw 8-bit header bytes arrive as latin-1 code points; most are really UTF-8."""
+    if text.isascii():
+        return text
+    try:
+        return text.encode("latin-1").decode("utf-8")
+    except (UnicodeEncodeError, UnicodeDecodeError):
+        return text
 
 
 def _decode_bytes(data: bytes, charset: str | None, notes: list[str]) -> str:
@@ -127,21 +141,92 @@ def _ids(value: str | None) -> list[str]:
     return _MSGID.findall(value or "")
 
 
+_HEADER_END = re.compile(rb"\r?\n\r?\n")
+_PARAM = re.compile(r"""(?i);\s*charset\s*=\s*"?([^";\s]+)""")
+
+
+def _fast_headers(block: bytes) -> dict[str, str] | None:
+    """Unfolded headers of a message (first value per name, lower-case names); None when odd."""
+    out: dict[str, str] = {}
+    name: str | None = None  # the header continuation lines belong to, if its first occurrence
+    for line in block.decode("latin-1").replace("\r\n", "\n").split("\n"):
+        if not line:
+            continue
+        if line[0] in " \t":
+            if name is not None:
+                out[name] += " " + line.strip()
+            continue
+        key, sep, value = line.partition(":")
+        if not sep or not key or " " in key:
+            if line.startswith("From "):  # a stray envelope line
+                name = None
+                continue
+            return None
+        key = key.strip().lower()
+        if key in out:
+            name = None
+        else:
+            name = key
+            out[key] = value.strip()
+    return out
+
+
+def _fast_body(headers: dict[str, str], payload: bytes, notes: list[str]) -> str | None:
+    """Body of a single-part text/plain message via binascii; None means: use the email package."""
+    ctype = headers.get("content-type", "text/plain")
+    if not ctype.lower().lstrip().startswith("text/plain"):
+        return None
+    cte = headers.get("content-transfer-encoding", "7bit").strip().lower()
+    try:
+        if cte == "quoted-printable":
+            payload = binascii.a2b_qp(payload)
+        elif cte == "base64":
+            payload = binascii.a2b_base64(payload)
+        elif cte not in ("7bit", "8bit", "binary", ""):
+            return None
+    except (binascii.Error, ValueError):
+        return None
+    m = _PARAM.search(ctype)
+    return normalise_newlines(_decode_bytes(payload, m.group(1) if m else None, notes))
+
+
+def _decode_fast(raw: bytes) -> Mail | None:
+    """The common case (one text/plain part) without the email package: ~5x faster."""
+    m = _HEADER_END.search(raw)
+    if m is None:
+        return None
+    headers = _fast_headers(raw[: m.start()])
+    if headers is None:
+        return None
+    notes: list[str] = []
+    body = _fast_body(headers, raw[m.end():], notes)
+    if body is None:
+        return None
+    return _mail_from(headers.get, body, notes)
+
+
 def decode_message(raw: bytes) -> Mail:
     """Parse one RFC 822 message (bytes); never raises."""
+    fast = _decode_fast(raw)
+    if fast is not None:
+        return fast
     notes: list[str] = []
     msg = email.message_from_bytes(raw, policy=compat32)
-    subject = header_text(msg.get("Subject"))
-    name, addr = _from(msg.get("From"))
-    body = body_text(msg, notes)
-    date_raw = msg.get("Date")
+    return _mail_from(lambda k: msg.get(k), body_text(msg, notes), notes)
+
+
+def _mail_from(get, body: str, notes: list[str]) -> Mail:
+    """A Mail from header lookups (`get(name)`) and the decoded body."""
+    subject = header_text(get("subject"))
+    name, addr = _from(get("from"))
+    date_raw = get("date")
     posted = parse_date(str(date_raw)) if date_raw else None
     if date_raw and posted is None:
         notes.append(f"unreadable Date {str(date_raw)[:60]!r}")
-    mid = _ids(str(msg.get("Message-ID") or msg.get("Message-Id") or ""))
+    mid = _ids(str(get("message-id") or ""))
     message_id = mid[0] if mid else stable_id(str(date_raw), addr, subject, body)
-    refs = _ids(str(msg.get("References") or ""))
-    irt = _ids(str(msg.get("In-Reply-To") or ""))
+    refs = _ids(str(get("references") or ""))
+    irt = _ids(str(get("in-reply-to") or ""))
     return Mail(
         message_id=message_id,
         body=body,

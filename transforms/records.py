@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from transforms.extract import ExtractedRun, extract_runs, has_signature
+from transforms.extract import ExtractedRun, extract
 from transforms.mail import Mail
 from transforms.parsers import PARSERS
 
@@ -56,8 +56,8 @@ def add_mail(rec: Records, mail: Mail, *, list_name: str, unit: str, archive_url
         }
     )
     add_membership(rec, mail.message_id, list_name=list_name, unit=unit, archive_url=archive_url, batch_id=batch_id)
-    runs = extract_runs(mail.body, mail.message_id)
-    if runs or (has_signature(mail.body)):
+    runs, hit = extract(mail.body, mail.message_id)
+    if runs or hit:
         rec.message_bodies.append({"message_id": mail.message_id, "body": mail.body, "batch_id": batch_id})
         add_extraction(rec, mail.message_id, batch_id=batch_id, at=detected_at, reason="ingest")
     add_runs(rec, runs, mail.message_id, list_name=list_name, batch_id=batch_id, detected_at=detected_at)

@@ -55,3 +55,22 @@ def iter_lines(path: Path, *, max_expanded: int = DEFAULT_MAX_EXPANDED,
     else:
         with open(path, "rb", buffering=1 << 20) as f:
             yield from f
+
+
+def iter_chunks(path: Path, *, chunk_size: int = 1 << 20, max_expanded: int = DEFAULT_MAX_EXPANDED,
+                max_ratio: float = DEFAULT_MAX_RATIO) -> Iterator[bytes]:
+    """Large byte chunks of a plain or gzip file, streamed; caps apply to gzip only."""
+    if is_gzip(path):
+        size = path.stat().st_size
+        with gzip.open(path, "rb") as raw:
+            capped = _Capped(raw, max_expanded, size, max_ratio)
+            while True:
+                buf = bytearray(chunk_size)
+                n = capped.readinto(buf)
+                if not n:
+                    return
+                yield bytes(buf[:n])
+    else:
+        with open(path, "rb") as f:
+            while chunk := f.read(chunk_size):
+                yield chunk

@@ -6,9 +6,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from flows.archives.base import FetchContext, Fetched, RawItem, Unit, UnitError, sha256_file
-from flows.archives.compressed import DEFAULT_MAX_EXPANDED, DEFAULT_MAX_RATIO, iter_lines
+from flows.archives.compressed import DEFAULT_MAX_EXPANDED, DEFAULT_MAX_RATIO, iter_chunks
 from flows.config import Source
-from transforms.mbox import DEFAULT_MAX_MESSAGE_BYTES, iter_mbox, looks_like_mbox
+from transforms.mbox import DEFAULT_MAX_MESSAGE_BYTES, NotAnMbox, split_mbox
 
 
 class MboxKind:
@@ -32,24 +32,15 @@ class MboxKind:
     def messages(self, fetched: Fetched, source: Source) -> Iterator[RawItem]:
         if fetched.path is None:
             raise UnitError("nothing fetched")
-        lines = iter_lines(
+        chunks = iter_chunks(
             fetched.path,
             max_expanded=int(source.option("max_expanded_bytes", DEFAULT_MAX_EXPANDED)),
             max_ratio=float(source.option("max_compression_ratio", DEFAULT_MAX_RATIO)),
         )
-        yield from iter_mbox(require_envelope(lines), int(source.option("max_message_bytes", DEFAULT_MAX_MESSAGE_BYTES)))
-
-
-def require_envelope(lines: Iterator[bytes]) -> Iterator[bytes]:
-    """Pass lines through, but fail the unit at once when it is not an mbox (an HTML error page)."""
-    for line in lines:
-        if line.strip():
-            if not looks_like_mbox(line):
-                raise UnitError(f"not an mbox: starts with {line[:40].decode('latin-1').strip()!r}")
-            yield line
-            break
-        yield line
-    yield from lines
+        try:
+            yield from split_mbox(chunks, int(source.option("max_message_bytes", DEFAULT_MAX_MESSAGE_BYTES)))
+        except NotAnMbox as exc:
+            raise UnitError(str(exc)) from None
 
 
 KIND = MboxKind()

@@ -347,8 +347,8 @@ def parse(seg: Segment) -> list[Run]:
 
 # necessary literals of the signature (see Parser.keywords)
 KEYWORDS = (
-    "throughput",
-    "operation",
+    "mb/sec",
+    "avglat",
 )
 
 PARSER = Parser(name=NAME, version="1", signature=SIGNATURE, parse=parse, metrics=METRICS, keywords=KEYWORDS)

@@ -447,7 +447,8 @@ def parse(seg: Segment) -> list[Run]:
 
 # necessary literals of the signature (see Parser.keywords)
 KEYWORDS = (
-    "sec",
+    "bits/sec",  # every interval line carries its bandwidth column (Mbits/sec, Kbits/sec, ...)
+    "bytes/sec",
 )
 
 PARSER = Parser(name=NAME, version="1", signature=SIGNATURE, parse=parse, metrics=METRICS, keywords=KEYWORDS)

@@ -7,7 +7,10 @@ Each table has a title that carries the unit ("times in microseconds",
 and a dash ruler (``--------- ------------- ---- ...``) whose dash groups are
 the exact column spans.  The first two spans are Host (9 chars) and OS
 (uname sysname + release, 13 chars); `system` is both joined
-("darkstar Lguest 2.6.21").
+("darkstar Lguest 2.6.21").  A table may have Host alone: when the header puts
+"OS Description" in one span (a printer that left-aligns its header words), that
+span is the Description text and the table's rows join the runs of their host
+(its k-th row the host's k-th system in the tables that show the OS).
 
 * **Whitespace preserved**: every token is placed in the span it overlaps
   most, so blank cells stay blank (alignment ``exact``).
@@ -25,10 +28,18 @@ the exact column spans.  The first two spans are Host (9 chars) and OS
   to be the missing ones; the note says so.
 
 Column labels are the header words of each column joined over the header lines
-("null call", "10K File Delete", "2p/16K ctxsw", "Main mem").  Collapsed headers
-are recognised by their word sequence against the headers printed by the known
-getsummary versions (catalogued below) or, failing that, by pairing header
-lines with one word per column.
+("null call", "10K File Delete", "2p/16K ctxsw", "Main mem").  A header is read
+by its ruler spans when its words sit in them (`OS` in the second span, whether
+right-aligned as getsummary prints it or left-aligned); a word cut short by its
+cell width ("0K Fil") matches the known label it begins, and a column with no
+word on the first header line takes the first-line words of the nearest column
+to its left when that names a known column (a heading printed over the first of
+the columns it spans: "10K Fi" over Create and Delete).  Collapsed headers are
+recognised by their word sequence (cut-short words allowed) against the headers
+printed by the known getsummary versions (catalogued below) or, failing that, by
+pairing header lines with one word per column.  A "Basic system parameters"
+table holds attributes only: when it cannot be read, the block's runs get a note
+instead of an unparsed run.
 
 Cells: trailing-dot truncation (``452.``), ``K``/``M`` suffixes (x1000,
 x1000000 as in getsummary's `num`; lmbench 1.x is read the same way, as the
@@ -440,6 +451,7 @@ class _Col:
 class _Row:
     system: str
     line: int
+    host: str = ""  # the Host cell alone (tables without an OS column are matched by it)
     occ: int = 0
     cells: dict[int, str] = field(default_factory=dict)  # column index -> token (placed)
     texts: dict[int, str] = field(default_factory=dict)
@@ -462,6 +474,7 @@ class _Table:
     row_notes: dict[int, list[str]] = field(default_factory=dict)  # row index -> notes
     unreadable: list[tuple[int, str]] = field(default_factory=list)  # (line, why): unparsed runs
     error: str | None = None
+    nid: int = 2  # leading identity spans: Host and OS, or Host alone ("OS Description" shared)
 
 
 def _spans(ruler: str) -> list[tuple[int, int]]:
@@ -497,8 +510,13 @@ def _labels_from_header(header: list[str], spans: list[tuple[int, int]]) -> list
     A word that straddles two spans ("File" in "0K File") labels both, together
     with the words before it in the same phrase ("0K File Create", "0K File Delete").
     """
-    per_span: list[list[str]] = [[] for _ in spans]
-    for line in header:
+    return [" ".join(p for p in parts if p) for parts in _label_parts(header, spans)]
+
+
+def _label_parts(header: list[str], spans: list[tuple[int, int]]) -> list[list[str]]:
+    """Per span, the header words above it on each header line ("" where a line has none)."""
+    per_span: list[list[str]] = [[""] * len(header) for _ in spans]
+    for li, line in enumerate(header):
         words = _tokens(line)
         parts: list[list[str]] = [[] for _ in spans]
         used: set[int] = set()
@@ -523,9 +541,8 @@ def _labels_from_header(header: list[str], spans: list[tuple[int, int]]) -> list
             if k is not None:
                 parts[k].append(w)
         for k, p in enumerate(parts):
-            if p:
-                per_span[k].append(" ".join(p))
-    return [" ".join(p) for p in per_span]
+            per_span[k][li] = " ".join(p)
+    return per_span
 
 
 def _catalog() -> dict[tuple[str, ...], list[str]]:
@@ -546,6 +563,33 @@ def _norm(label: str) -> str:
     return " ".join(label.lower().split())
 
 
+def _truncated(words: list[str], full: list[str]) -> bool:
+    """`words` are `full` printed in fixed-width cells: each equal or cut short ("Fil", "File")."""
+    return len(words) == len(full) and all(
+        w == f or (len(w) >= 2 and f.startswith(w)) for w, f in zip(words, full, strict=True)
+    )
+
+
+def _catalog_labels(header: list[str], cut_short: bool = False) -> list[str] | None:
+    """Value-column labels of the catalogued header with these words (`cut_short`: or a print
+    of it with words cut short by their cells)."""
+    sig = tuple(" ".join(header).split())
+    if sig in _CATALOG or not cut_short:
+        return _CATALOG.get(sig)
+    low = [w.lower() for w in sig]
+    found = [v for k, v in _CATALOG.items() if _truncated(low, [w.lower() for w in k])]
+    return found[0] if len(found) == 1 else None
+
+
+def _lookup(table: dict[str, tuple[str, str]], low: str) -> tuple[str, str] | None:
+    """A label's (role, key): exact, else the one known label it is a cut-short print of."""
+    if low in table:
+        return table[low]
+    words = low.split()
+    found = {v for k, v in table.items() if _truncated(words, k.split())}
+    return found.pop() if len(found) == 1 else None
+
+
 def _role(kind: str, op: str | None, label: str) -> tuple[str, str]:
     """What a column is: a metric, a run attribute, free text, or unknown (skip)."""
     low = _norm(label)
@@ -557,17 +601,30 @@ def _role(kind: str, op: str | None, label: str) -> tuple[str, str]:
         m = _CTX_LABEL.match(low)
         name = f"ctxsw_{m.group(1)}p_{m.group(2)}k" if m else ""
         return (_M, name) if name in METRICS else ("skip", low)
-    return _LABELS.get(kind, {}).get(low, ("skip", low))
+    return _lookup(_LABELS.get(kind, {}), low) or ("skip", low)
 
 
 def _header_aligned(header: list[str], spans: list[tuple[int, int]]) -> bool:
-    """Whitespace is intact when the header's `OS` ends where the OS span ends."""
+    """Whitespace is intact when the header words sit in the ruler's spans.
+
+    getsummary right-aligns `OS` at the end of its span; other printers left-align it
+    ("Host      OS Description"). Either way `OS` is in the second span, and every header
+    word overlaps (or touches) a span; a collapsed header has `OS` inside Host's span.
+    """
     if len(spans) < 3 or not header:
         return False
-    for _s, e, w in _tokens(header[0]):
-        if w == "OS":
-            return abs(e - spans[1][1]) <= 2
-    return False
+    toks = _tokens(header[0])
+    os_tok = next((t for t in toks if t[2] == "OS"), None)
+    if os_tok is None:
+        return False
+    if abs(os_tok[1] - spans[1][1]) <= 2:
+        return True
+    return (
+        toks[0][2] == "Host"
+        and toks[1] is os_tok
+        and _best_span(os_tok[0], os_tok[1], spans) == 1
+        and all(_best_span(s, e, spans) is not None for line in header for s, e, _ in _tokens(line))
+    )
 
 
 def _is_cell(tok: str) -> bool:
@@ -628,23 +685,65 @@ def _open_table(lines: list[str], i: int, m: re.Match[str], known: set[str]) -> 
     header, spans = lines[host:ruler], _spans(lines[ruler])
     t.end = ruler + 1
     aligned = _header_aligned(header, spans)
-    labels = _CATALOG.get(tuple(" ".join(header).split()))
-    if labels is None or len(labels) != len(spans) - 2:
-        labels = (
-            _labels_from_header(header, spans)[2:]
-            if aligned
-            else _pair_labels(header, len(spans) - 2)
-        )
-    if labels is None or len(labels) != len(spans) - 2 or not all(labels):
+    cols = _columns(kind, op, header, spans, aligned)
+    if cols is None:
         t.error = f"{t.title!r}: header not recognised ({' '.join(' '.join(header).split())!r})"
         return t
-    for label in labels:
-        role, key = _role(kind, op, label)
-        if role == "skip":
-            t.notes.append(f"{t.title}: unknown column {label!r} not read")
-        t.cols.append(_Col(label, role, key))
+    t.nid, t.cols = len(spans) - len(cols), cols
+    for col in cols:
+        if col.role == "skip":
+            t.notes.append(f"{t.title}: unknown column {col.label!r} not read")
     _read_rows(lines, t, spans, aligned, known)
     return t
+
+
+def _columns(
+    kind: str, op: str | None, header: list[str], spans: list[tuple[int, int]], aligned: bool
+) -> list[_Col] | None:
+    """The value columns (every span after Host and OS), or None when the header cannot be read.
+
+    A catalogued header gives the labels; a ruler with one span fewer than the catalogue
+    has OS sharing its span with the text column after it ("OS Description"). Otherwise an
+    intact header is read by its ruler spans (labels as printed), and a collapsed one is
+    matched to the catalogue allowing cut-short words, or else its lines paired word by word.
+    """
+    n = len(spans)
+
+    def col(label: str) -> _Col:
+        return _Col(label, *_role(kind, op, label))
+
+    def catalogued(cut_short: bool) -> list[_Col] | None:
+        labels = _catalog_labels(header, cut_short)
+        if labels is not None and (
+            len(labels) == n - 2 or (len(labels) == n - 1 and col(labels[0]).role == _T)
+        ):
+            return [col(lb) for lb in labels]
+        return None
+
+    if (cols := catalogued(False)) is not None:
+        return cols
+    if not aligned:
+        if (cols := catalogued(True)) is not None:
+            return cols
+        labels = _pair_labels(header, n - 2)
+        return [col(lb) for lb in labels] if labels and all(labels) else None
+    parts = _label_parts(header, spans)
+    nid = 2
+    first = parts[1][0].split()
+    if len(first) > 1 and first[0] == "OS":  # "OS Description": one span, the description's
+        nid, parts[1][0] = 1, " ".join(first[1:])
+    cols = []
+    for k in range(nid, n):
+        c = col(" ".join(p for p in parts[k] if p))
+        if c.role == "skip" and len(header) > 1 and not parts[k][0]:
+            # under a heading that spans several columns ("0K File" over Create and Delete):
+            # the heading is printed over the first of them only
+            left = next((parts[j][0] for j in range(k - 1, nid - 1, -1) if parts[j][0]), "")
+            grouped = col(" ".join(p for p in [left, *parts[k][1:]] if p))
+            if left and grouped.role != "skip":
+                c = grouped
+        cols.append(c)
+    return cols if all(c.label for c in cols) else None
 
 
 def _pair_labels(header: list[str], n: int) -> list[str] | None:
@@ -713,6 +812,7 @@ def _row_by_position(line: str, i: int, t: _Table, spans: list[tuple[int, int]])
     if not toks or toks[0][0] > spans[0][1]:
         return None
     system: list[str] = []
+    host: list[str] = []
     row = _Row("", i)
     texts: dict[int, list[str]] = {}
     for s, e, w in toks:
@@ -725,10 +825,12 @@ def _row_by_position(line: str, i: int, t: _Table, spans: list[tuple[int, int]])
                 if _is_cell(w):
                     return None
                 continue
-        if k < 2:
+        if k < t.nid:
             system.append(w)
+            if k == 0:
+                host.append(w)
             continue
-        col = k - 2
+        col = k - t.nid
         if t.cols[col].role == _T:
             texts.setdefault(col, []).append(w)
         elif col in row.cells or not _is_cell(w):
@@ -737,18 +839,19 @@ def _row_by_position(line: str, i: int, t: _Table, spans: list[tuple[int, int]])
             row.cells[col] = w
     if not system or not any(_cell_value(v) is not None for v in row.cells.values()):
         return None
-    row.system = " ".join(system)
+    row.system, row.host = " ".join(system), " ".join(host)
     row.texts = {k: " ".join(v) for k, v in texts.items()}
     return row
 
 
 def _row_by_order(line: str, i: int, t: _Table) -> _Row | None:
-    """Collapsed row: host, sysname, release, then the cells in order."""
+    """Collapsed row: host, sysname, release (or the host alone), then the cells in order."""
     toks = line.split()
-    if len(toks) < 4 or _is_cell(toks[0]) or _is_cell(toks[1]):
+    ident = 3 if t.nid == 2 else 1
+    if len(toks) < ident + 1 or _is_cell(toks[0]) or (ident > 1 and _is_cell(toks[1])):
         return None
-    row = _Row(" ".join(toks[:3]), i)
-    rest = toks[3:]
+    row = _Row(" ".join(toks[:ident]), i, host=toks[0])
+    rest = toks[ident:]
     cols = t.cols
     if cols and cols[0].role == _T and rest and not _is_cell(rest[0]):
         row.texts[0] = rest[0]
@@ -886,6 +989,12 @@ class _Block:
     version: str | None
     start: int
     tables: list[_Table] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # (applies to every run of the block)
+
+
+# Tables that only describe the machine (run attributes, no results): when one cannot be
+# read the block's results still can, so the problem is a note, not an unparsed run.
+_ATTRIBUTES_ONLY = {"basic"}
 
 
 def _summary_blocks(lines: list[str]) -> tuple[list[_Block], list[Run]]:
@@ -912,6 +1021,10 @@ def _summary_blocks(lines: list[str]) -> tuple[list[_Block], list[Run]]:
             blocks.append(cur)
         known = {r.system for tb in cur.tables for r in tb.rows}
         t = _open_table(lines, i, m, known)
+        if t.kind in _ATTRIBUTES_ONLY:
+            cur.notes += [f"{t.error}; attributes not read"] if t.error else []
+            cur.notes += [f"{why}; attributes not read" for _line, why in t.unreadable]
+            t.error, t.unreadable = None, []
         if t.error:
             unparsed.append(
                 Run(
@@ -935,8 +1048,30 @@ def _summary_blocks(lines: list[str]) -> tuple[list[_Block], list[Run]]:
     return blocks, unparsed
 
 
+def _match_hosts(block: _Block) -> None:
+    """Rows of tables without an OS column join the runs of their host.
+
+    The k-th row of a host there is the host's k-th (system, occurrence) in the tables that
+    show the OS; a row with no such match keeps its host as its system.
+    """
+    by_host: dict[str, list[tuple[str, int]]] = {}
+    for t in block.tables:
+        if t.nid == 2:
+            for row in t.rows:
+                keys = by_host.setdefault(row.host, [])
+                if (row.system, row.occ) not in keys:
+                    keys.append((row.system, row.occ))
+    for t in block.tables:
+        if t.nid != 2:
+            for row in t.rows:
+                keys = by_host.get(row.host, [])
+                if row.occ < len(keys):
+                    row.system, row.occ = keys[row.occ]
+
+
 def _block_runs(block: _Block) -> list[Run]:
     """One run per (system, repeat) of a summary block, results in table order."""
+    _match_hosts(block)
     exact: dict[tuple[str, int], dict[str, float]] = {}
 
     def xref(row: _Row, col: _Col) -> float | None:
@@ -972,7 +1107,7 @@ def _block_runs(block: _Block) -> list[Run]:
                     line_start=block.start,
                     line_end=end,
                 )
-            for note in t.notes + t.row_notes.get(idx, []):
+            for note in block.notes + t.notes + t.row_notes.get(idx, []):
                 if note not in run.notes:
                     run.notes.append(note)
             params = {"repeat": str(row.occ + 1)} if row.system in repeats else {}

@@ -1,0 +1,190 @@
+"""End-to-end ingest benchmark against Python's `mailbox` baseline, measured in the same run.
+
+    python -m bench.ingest                      # 50,000 messages (~250 MB), local file + HTTP
+    python -m bench.ingest --messages 5000      # quicker
+    python -m bench.ingest --no-http            # local file only
+
+Generates a realistic corpus with shared/tools/gen_corpus.py (cached under bench/out/),
+then times, each in its own process (wall time and peak RSS):
+  baseline   Python's mailbox.mbox iterating every message and decoding every body part;
+  ingest     the real Prefect ingest flow (ephemeral API, orchestration start included) into
+             a fresh data dir, from the local file and from a local HTTP server;
+  rerun      the same flow again with nothing changed.
+Prints messages/s, MB/s, peak RSS, time per stage (from the flow's own timers), the ratio
+ingest/baseline (< 1 means faster than the baseline) and the no-change ratio rerun/ingest.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import http.server
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+GEN = ROOT.parent / "shared" / "tools" / "gen_corpus.py"
+OUT = ROOT / "bench" / "out"
+
+BASELINE = r"""
+import mailbox, sys
+n = 0
+for msg in mailbox.mbox(sys.argv[1], create=False):
+    for part in msg.walk():
+        if not part.is_multipart():
+            part.get_payload(decode=True)
+    n += 1
+print(n)
+"""
+
+INGEST = r"""
+import json, os, sys
+os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
+os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
+from flows.config import load_config
+from flows.ingest import run_ingest
+print(json.dumps(run_ingest(load_config(sys.argv[1]))))
+"""
+
+
+def corpus(messages: int, fraction: float, seed: int) -> Path:
+    OUT.mkdir(parents=True, exist_ok=True)
+    path = OUT / f"corpus-{messages}-{fraction}-{seed}.mbox"
+    if not path.exists():
+        tmp = path.with_suffix(".tmp")
+        subprocess.run([sys.executable, str(GEN), "-n", str(messages), "-f", str(fraction), "--seed", str(seed),
+                        "-o", str(tmp), "--truth", str(path.with_suffix(".truth.tsv"))], check=True,
+                       stdout=subprocess.DEVNULL)
+        tmp.rename(path)
+    return path
+
+
+def prefect_server(tmp: Path) -> tuple[subprocess.Popen, str]:
+    """A persistent Prefect API on 127.0.0.1, as a deployment runs against (not counted)."""
+    import socket
+    import urllib.request
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    env = {**os.environ, "PREFECT_HOME": str(tmp / "prefect-home"), "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
+           "PREFECT_SERVER_UI_ENABLED": "false"}
+    prefect = Path(sys.executable).with_name("prefect")
+    proc = subprocess.Popen([str(prefect), "server", "start", "--host", "127.0.0.1", "--port", str(port)],
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}/api"
+    for _ in range(240):
+        try:
+            with urllib.request.urlopen(url + "/health", timeout=2):
+                return proc, url
+        except OSError:
+            time.sleep(0.5)
+    proc.kill()
+    raise SystemExit("prefect server did not start")
+
+
+def measure(code: str, *args: str, env: dict[str, str] | None = None) -> tuple[float, float, str]:
+    """(wall seconds, peak RSS MB, stdout) of `python -c code args` in a fresh process."""
+    wrapper = (
+        "import resource, subprocess, sys, time, json\n"
+        "t = time.perf_counter()\n"
+        "p = subprocess.run(sys.argv[1:], capture_output=True, text=True)\n"
+        "w = time.perf_counter() - t\n"
+        "sys.stderr.write(p.stderr[-3000:])\n"
+        "print(json.dumps({'wall': w, 'rss': resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024,"
+        " 'out': p.stdout, 'rc': p.returncode}))\n"
+    )
+    r = subprocess.run([sys.executable, "-c", wrapper, sys.executable, "-c", code, *args], cwd=ROOT,
+                       capture_output=True, text=True, env={**os.environ, **(env or {})})
+    d = json.loads(r.stdout)
+    if d["rc"] != 0:
+        raise SystemExit(f"benchmark step failed:\n{r.stderr}")
+    return d["wall"], d["rss"], d["out"]
+
+
+def config(tmp: Path, url: str, name: str) -> Path:
+    cfg = tmp / f"{name}.toml"
+    cfg.write_text(f'data_dir = "{tmp / name}"\n\n[[sources]]\nname = "bench"\nkind = "mbox"\nurl = "{url}"\n\n'
+                   '[http]\nrequests_per_second = 0\ntimeout_s = 120\n', encoding="utf-8")
+    return cfg
+
+
+def serve(directory: Path) -> tuple[http.server.ThreadingHTTPServer, int]:
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(directory))
+    handler.log_message = lambda *a: None  # type: ignore[assignment]
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    return srv, srv.server_address[1]
+
+
+def run_case(label: str, cfg: Path, mbox: Path, n: int, base_wall: float, env: dict[str, str]) -> None:
+    wall, rss, out = measure(INGEST, str(cfg), env=env)
+    res = json.loads(out.strip().splitlines()[-1])
+    unit = res["units"][0]
+    mb = mbox.stat().st_size / 1e6
+    own = sum(res["seconds"].values())
+    print(f"\n[{label}] ingest (Prefect flow, fresh process, orchestration start included)")
+    print(f"  wall {wall:7.2f} s   {n / wall:8.0f} msg/s   {mb / wall:6.1f} MB/s   peak RSS {rss:6.0f} MB"
+          f"   ratio to baseline {wall / base_wall:5.2f}x time ({base_wall / wall:4.2f}x speed)")
+    print(f"  own work (stages) {own:6.2f} s = {n / own:8.0f} msg/s; stages: "
+          + ", ".join(f"{k} {v:.2f}s" for k, v in res["seconds"].items()))
+    print(f"  messages {unit['messages']}  added {unit['messages_added']}  runs {unit['runs']}  rows {unit['results']}"
+          f"  quarantined {unit['quarantined']}  status {unit['status']}")
+    wall2, _, out2 = measure(INGEST, str(cfg), env=env)
+    res2 = json.loads(out2.strip().splitlines()[-1])
+    print(f"  no-change re-run: wall {wall2:.2f} s ({wall2 / wall:.1%} of the first run), unit status "
+          f"{res2['units'][0]['status']}, stages {res2['seconds']}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--messages", type=int, default=50000)
+    ap.add_argument("--fraction", type=float, default=0.015)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--no-http", action="store_true")
+    args = ap.parse_args(argv)
+    mbox = corpus(args.messages, args.fraction, args.seed)
+    mb = mbox.stat().st_size / 1e6
+    print(f"corpus {mbox.name}: {args.messages} messages, {mb:.0f} MB; {os.cpu_count()} CPUs")
+    print(f"command: python -m bench.ingest --messages {args.messages} --fraction {args.fraction} --seed {args.seed}")
+    base_wall, base_rss, out = measure(BASELINE, str(mbox))
+    print("\n[baseline] mailbox.mbox, every message, every body part decoded")
+    print(f"  wall {base_wall:7.2f} s   {args.messages / base_wall:8.0f} msg/s   {mb / base_wall:6.1f} MB/s"
+          f"   peak RSS {base_rss:6.0f} MB   ({out.strip()} messages)")
+    tmp = Path(tempfile.mkdtemp(prefix="listbench-bench-"))
+    server = None
+    try:
+        run_case("local file, ephemeral Prefect API", config(tmp, str(mbox), "ephemeral"), mbox, args.messages,
+                 base_wall, {})
+        server, api = prefect_server(tmp)
+        env = {"PREFECT_API_URL": api}
+        run_case("local file, running Prefect server", config(tmp, str(mbox), "local"), mbox, args.messages,
+                 base_wall, env)
+        if not args.no_http:
+            srv, port = serve(mbox.parent)
+            try:
+                run_case("local HTTP server, running Prefect server",
+                         config(tmp, f"http://127.0.0.1:{port}/{mbox.name}", "http"), mbox, args.messages,
+                         base_wall, env)
+            finally:
+                srv.shutdown()
+    finally:
+        if server is not None:
+            server.terminate()
+            server.wait(timeout=30)
+        shutil.rmtree(tmp, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    t = time.perf_counter()
+    rc = main()
+    print(f"\nbenchmark took {time.perf_counter() - t:.0f} s")
+    sys.exit(rc)

@@ -283,6 +283,22 @@ def compact(config: ConfigOpt = None) -> None:
         fail(str(exc))
 
 
+@app.command()
+def serve(config: ConfigOpt = None) -> None:
+    """Serve the deployments (nightly ingest on the configured cron, maintenance flows) until stopped.
+
+    Runs against PREFECT_API_URL (start one with `prefect server start`); see docs/scale-out.md.
+    """
+    cfg = _config(config)
+    if not os.environ.get("PREFECT_API_URL"):
+        typer.echo("listbench: PREFECT_API_URL is not set; serving against a temporary local API "
+                   "(schedules need a persistent `prefect server start`)", err=True)
+    quiet_prefect()
+    from flows.deploy import serve as run_serve
+
+    run_serve(cfg)
+
+
 def main() -> None:
     try:
         app()

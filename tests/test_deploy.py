@@ -1,0 +1,40 @@
+"""Deployments are created on a real Prefect API with the schedule from the config."""
+
+from __future__ import annotations
+
+import asyncio
+
+import yaml
+
+from flows.config import load_config
+from tests.conftest import ROOT, SEEDS_MBOX, mbox_source, write_config
+
+
+def test_scheduled_deployment_has_configured_cron(tmp_path, prefect_api):
+    from prefect.client.orchestration import get_client
+
+    from flows.deploy import deployments
+
+    cfg = load_config(write_config(tmp_path, mbox_source("sample", SEEDS_MBOX), '[schedule]\ncron = "15 2 * * 1"\n'))
+    deps = deployments(cfg)
+    ids = {d.name + "/" + d.flow_name: d.apply() for d in deps}
+
+    async def read(dep_id):
+        async with get_client() as client:
+            return await client.read_deployment(dep_id)
+
+    scheduled = asyncio.run(read(ids["scheduled/ingest"]))
+    crons = [s.schedule.cron for s in scheduled.schedules]
+    assert crons == ["15 2 * * 1"]
+    assert scheduled.parameters == {"config_path": str(cfg.path)}
+    validate = asyncio.run(read(ids["nightly/validate"]))
+    assert [s.schedule.cron for s in validate.schedules] == ["30 4 * * *"]
+    assert "on-demand/reextract" in ids and "on-demand/backfill" in ids and "on-demand/ingest-source" in ids
+
+
+def test_prefect_yaml_entrypoints_exist():
+    spec = yaml.safe_load((ROOT / "prefect.yaml").read_text())
+    for d in spec["deployments"]:
+        path, func = d["entrypoint"].split(":")
+        assert f"def {func}(" in (ROOT / path).read_text(), d["entrypoint"]
+    assert spec["deployments"][0]["schedules"][0]["cron"] == "0 3 * * *"

@@ -315,6 +315,65 @@ def test_relative_best_of_breed_tables_are_not_read():
     assert _rows("neg_config_dialog.txt") == []
 
 
+# --------------------------------------------------------------------------- generator layout
+
+GEN = "gen_corpus_os_description.txt"
+HG, PV = "hvm-guest Linux 2.6.18-", "pvops-dom Linux 2.6.18-"
+
+
+def test_generator_layout_left_aligned_header_read_by_spans():
+    rows = _rows(GEN)
+    assert len(rows) == 102 and {r["alignment"] for r in rows} == {"exact"}
+    assert {r["system"] for r in rows} == {HG, PV}  # host cut to 9, OS to 13 characters
+    by = {(r["metric"], r["system"]): r for r in rows}
+    assert by[("select_tcp", HG)]["value"] == 12.5
+    assert by[("exec_proc", PV)]["value"] == 521.0  # "521."
+    assert by[("int_mul", PV)]["value"] == 0.046
+    assert by[("ctxsw_16p_64k", HG)]["value"] == 20.7
+    assert by[("lat_ctxsw_2p_0k", PV)]["value"] == 2.89
+    assert by[("lat_tcp_conn", HG)]["value"] == 105.0
+    # "0K Fil" and "10K Fi" are printed over the Create columns only, cut to 6 characters
+    assert by[("file_create_0k", HG)]["value"] == 37.0
+    assert by[("file_delete_0k", HG)]["value"] == 25.7
+    assert by[("file_delete_10k", PV)]["value"] == 21.4
+    assert by[("mmap_latency", HG)]["value"] == 14920.0
+    assert by[("bw_tcp", PV)]["value"] == 745.0
+    assert by[("bw_mem_write", HG)]["value"] == 3173.0
+    assert by[("lat_rand_mem", HG)]["value"] == 441.0
+    assert by[("lat_main_mem", PV)]["unit"] == "ns"
+    assert all(r["params"] == {} for r in rows)
+    labels = {r.metric: r.metric_label for run in _runs(GEN) for r in run.results}
+    assert labels["file_delete_0k"] == "0K Fil Delete"
+    assert labels["file_create_10k"] == "10K Fi Create"
+
+
+def test_generator_layout_os_description_is_one_span_of_attributes():
+    runs = {r.system: r for r in _runs(GEN)}
+    assert set(runs) == {HG, PV}
+    assert all(r.status == "ok" and not r.notes and r.tool_version == "3.0" for r in runs.values())
+    base = {"description": "x86_64-linux-gnu", "mhz": "2500", "cache_line_bytes": "64",
+            "scal_load": "1"}  # fmt: skip
+    assert runs[HG].attributes.items() >= {**base, "mem_par": "8.6623"}.items()
+    assert runs[PV].attributes.items() >= {**base, "mem_par": "11.277"}.items()
+    assert "tlb_pages" not in runs[HG].attributes and "mem_guess" not in runs[HG].attributes
+
+
+def test_generator_layout_collapsed_gives_the_same_rows():
+    text = fixture_body(FIX / GEN)
+    collapsed = "\n".join(" ".join(line.split()) for line in text.split("\n"))
+    assert _canon(_lm(collapsed)) == _canon(_rows(GEN))
+
+
+def test_unreadable_basic_parameters_table_is_a_note_not_an_unparsed_run():
+    text = fixture_body(FIX / GEN).replace("Host      OS Description", "Host      Box Wording   ")
+    runs = [er.run for er in extract_runs(text, "t") if er.parser.name == "lmbench"]
+    assert {r.status for r in runs} == {"ok"} and len(runs) == 2
+    assert all(any("header not recognised" in n and "attributes not read" in n for n in r.notes)
+               for r in runs)  # fmt: skip
+    assert all("description" not in r.attributes for r in runs)
+    assert _canon(_lm(text)) == _canon(_rows(GEN))
+
+
 def test_unreadable_header_becomes_unparsed_run():
     text = (
         "Processor, Processes - times in microseconds - smaller is better\n"

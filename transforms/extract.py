@@ -13,7 +13,7 @@ import ahocorasick_rs
 from transforms.model import Parser, Run, Segment
 from transforms.parsers import PARSERS
 from transforms.platform import classify, legend
-from transforms.quotes import segments
+from transforms.quotes import segments, strip_quotes
 
 
 def _keyword_index() -> tuple[ahocorasick_rs.AhoCorasick | None, dict[str, list[str]]]:
@@ -39,7 +39,12 @@ def candidate_parsers(body: str) -> list[Parser]:
         for k in set(_KEYWORDS.find_matches_as_strings(body.lower(), overlapping=True)):
             names.update(_OWNERS[k])
     maybe = [p for p in PARSERS.values() if p.name in names] + _ALWAYS
-    return [p for p in maybe if p.signature.search(body)]
+    found = [p for p in maybe if p.signature.search(body)]
+    if len(found) < len(maybe) and ">" in body:
+        # signatures anchored at line start miss blocks whose every line is quoted
+        unquoted = strip_quotes(body)
+        found += [p for p in maybe if p not in found and p.signature.search(unquoted)]
+    return found
 
 
 def has_signature(body: str) -> bool:

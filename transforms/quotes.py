@@ -11,6 +11,14 @@ _QUOTE = re.compile(r"^((?:[ \t]{0,2}[A-Za-z]{0,3}>)+)(?: |(?=\S)|$)")
 _CONTEXT_LINES = 8
 
 
+_QUOTES_ANYWHERE = re.compile(_QUOTE.pattern.replace("^", "(?m)^", 1))
+
+
+def strip_quotes(text: str) -> str:
+    """The whole text with every line's quote prefix removed (depth information lost)."""
+    return _QUOTES_ANYWHERE.sub("", text)
+
+
 def split_quote(line: str) -> tuple[int, str]:
     """Return (depth, line without its quote prefix)."""
     m = _QUOTE.match(line)

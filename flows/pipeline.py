@@ -321,11 +321,25 @@ def run(cfg: Config, steps: Steps | None = None, sources: list[str] | None = Non
                     steps.log.info("%s/%s: %s, %d messages added, %d rows, %d quarantined", source.name,
                                    w.stats.unit, w.stats.status, w.stats.messages_added, w.stats.results,
                                    w.stats.quarantined)
+        with summary.timed("compact"):
+            _compact_if_fragmented(lake, int(cfg.quality.get("compact_after_parts", COMPACT_AFTER_PARTS)))
         with summary.timed("views"):
             refresh_views_if_needed(cfg.db_path, cfg.lake_dir)
         with summary.timed("quality+alerts"):
             _quality(cfg, lake, summary, [s.name for s in chosen])
     return summary
+
+
+COMPACT_AFTER_PARTS = 64  # queries slow down ~6x at ~800 parts per table (bench/queries.py)
+
+
+def _compact_if_fragmented(lake: Lake, limit: int) -> None:
+    """Merge a table's parts once they pass `limit` (one part per unit adds up over months)."""
+    from warehouse.schema import TABLES
+
+    for t in TABLES:
+        if limit and len(lake.parts(t)) > limit:
+            lake.compact(t)
 
 
 _PREWARMED: list[bool] = []

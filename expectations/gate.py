@@ -210,8 +210,7 @@ def gate(rec: Records, *, list_names: Iterable[str]) -> list[Finding]:
             rec.results = [r for r in rec.results if r["run_id"] not in gone_runs]
     if rec.results:
         version = {r["run_id"]: r.get("tool_version") for r in rec.runs}
-        framed = [{**r, "tool_version": version.get(r["run_id"])} for r in rec.results]
-        bad, f = run_suite("results", results_expectations, derive.results_frame(framed),
+        bad, f = run_suite("results", results_expectations, derive.results_frame(rec.results, version),
                            ("message_id", "run_id", "benchmark", "system", "metric", "value", "unit"))
         findings += f
         dropped = route("results", rec.results, bad)

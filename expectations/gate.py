@@ -105,7 +105,7 @@ def run_suite(table: str, build: Callable[[], list[Any]], df: Any,
         res = _checkpoint(table, build).run(batch_parameters={"dataframe": df})
     bad: dict[int, list[tuple[str, str, Any]]] = {}
     merged: dict[str, Finding] = {}
-    records = df.to_dict("index") if len(df) < 50_000 else None
+    records: dict[int, dict[str, Any]] = {}  # rows looked up only when an expectation failed
     for vr in res.run_results.values():
         for r in vr.results:
             if r.success:
@@ -119,7 +119,7 @@ def run_suite(table: str, build: Callable[[], list[Any]], df: Any,
             f = merged.setdefault(name, Finding(name, severity, table, 0))
             for d in r.result.get("unexpected_index_list") or []:
                 i = int(d["row_id"])
-                row = records[i] if records is not None else df.iloc[i].to_dict()
+                row = records.get(i) or records.setdefault(i, df.iloc[i].to_dict())
                 entries = bad.setdefault(i, [])
                 if all(e[0] != name for e in entries):
                     entries.append((name, severity, row.get(col) if col else None))

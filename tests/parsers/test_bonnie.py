@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.parsers.damage import collapse, crlf, fuzz_text, quote
 from tests.parsers.fixtures_io import FIXTURES, fixture_body
 from transforms.extract import extract_runs, result_rows
 from transforms.model import Segment
@@ -510,7 +511,7 @@ def _no_crash(body: str) -> None:
 
 
 @SETTINGS
-@given(st.lists(st.one_of(st.sampled_from(FRAGMENTS), st.text(max_size=10)), max_size=80).map("".join))
+@given(fuzz_text(FRAGMENTS, piece=10, pieces=80))
 def test_random_text_never_raises(text):
     _no_crash(text)
 
@@ -665,7 +666,7 @@ def test_synthetic_reports_round_trip(report):
 
 
 def _quote(text: str) -> str:
-    return "\n".join("> " + ln if ln else ">" for ln in text.split("\n"))
+    return quote(text, bare_blank=True)
 
 
 def _key(row: dict) -> tuple:
@@ -678,11 +679,11 @@ def test_mail_damage_gives_the_same_rows_or_flags_them(report, damage):
     text = "Some results:\n\n" + report[0] + "\nThanks.\n"
     damaged = text
     if "collapse" in damage:
-        damaged = re.sub(r"[ \t]+", " ", damaged)
+        damaged = collapse(damaged)
     if "quote" in damage:
         damaged = _quote(damaged)
     if damage == "crlf":
-        damaged = damaged.replace("\n", "\r\n")
+        damaged = crlf(damaged)
     before, after = _rows(text), _rows(damaged)
     assert all(r["quoted"] == ("quote" in damage) for r in after)
     after_keys, before_keys = sorted(map(_key, after)), sorted(map(_key, before))
@@ -697,8 +698,7 @@ def test_mail_damage_gives_the_same_rows_or_flags_them(report, damage):
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(BODIES), st.sampled_from(["quote", "crlf", "collapse"]))
 def test_mail_damage_on_real_posts_never_invents_a_number(body, damage):
-    damaged = {"quote": _quote, "crlf": lambda t: t.replace("\n", "\r\n"),
-               "collapse": lambda t: re.sub(r"[ \t]+", " ", t)}[damage](body)  # fmt: skip
+    damaged = {"quote": _quote, "crlf": crlf, "collapse": collapse}[damage](body)
     before = {(r["metric"], r["value"], r["unit"]) for r in _rows(body)}
     after = {(r["metric"], r["value"], r["unit"]) for r in _rows(damaged)}
     assert after <= before

@@ -4,11 +4,24 @@ from __future__ import annotations
 
 import re
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.parsers.damage import (
+    CANON_KEYS,
+    DAMAGES,
+    ROBUST,
+    assert_no_parser_error,
+    assert_ok_or_unparsed,
+    bench_rows,
+    canon,
+    damaged,
+    one,
+    pad_bare_quotes,
+    parser_runs,
+    spliced,
+)
 from tests.parsers.fixtures_io import FIXTURES, fixture_body
-from transforms.extract import extract_runs, result_rows
 from transforms.parsers import ddhdparm
 from transforms.units import KNOWN_UNITS
 
@@ -16,28 +29,15 @@ HERE = FIXTURES / "ddhdparm"
 
 
 def _rows(body: str, benchmark: str | None = None) -> list[dict]:
-    rows = [r for r in result_rows(extract_runs(body, "t")) if r["benchmark"] in ("dd", "hdparm")]
+    rows = bench_rows(body, "dd", "hdparm")
     return [r for r in rows if benchmark is None or r["benchmark"] == benchmark]
 
 
 def _runs(body: str) -> list:
-    return [er.run for er in extract_runs(body, "t") if er.parser.name == "ddhdparm"]
+    return parser_runs(body, "ddhdparm")
 
 
-def _one(rows, **where) -> dict:
-    params = where.pop("params", None)
-    found = [r for r in rows if all(r[k] == v for k, v in where.items())]
-    if params is not None:
-        found = [r for r in found if r["params"] == params]
-    assert len(found) == 1, (where, params, found)
-    return found[0]
-
-
-def _canon(rows) -> list[tuple]:
-    keys = ("benchmark", "system", "metric", "statistic", "unit", "value")
-    return sorted(
-        ((tuple(r[k] for k in keys), tuple(sorted(r["params"].items()))) for r in rows), key=repr
-    )
+_KEYS = ("benchmark", *CANON_KEYS)  # dd and hdparm rows of one post are told apart
 
 
 def _fixture(name: str) -> str:
@@ -49,18 +49,18 @@ def _fixture(name: str) -> str:
 
 def test_gnu_dd_rate_as_printed_and_elapsed_seconds():
     rows = _rows(_fixture("dd_gnu_memcg_lkml"), "dd")
-    t = _one(rows, metric="throughput", params={"bytes": "4294967296"})
+    t = one(rows, metric="throughput", params={"bytes": "4294967296"})
     assert (t["value"], t["unit"], t["higher_is_better"], t["statistic"]) == (
         96.4,
         "MB/s",
         True,
         "value",
     )
-    e = _one(rows, metric="elapsed", params={"bytes": "4294967296"})
+    e = one(rows, metric="elapsed", params={"bytes": "4294967296"})
     assert (e["value"], e["unit"], e["higher_is_better"]) == (44.5759, "s", False)
     # two identical runs of the same size: told apart by repeat, in post order
     assert (
-        _one(rows, metric="throughput", params={"bytes": "1073741824", "repeat": "2"})["value"]
+        one(rows, metric="throughput", params={"bytes": "1073741824", "repeat": "2"})["value"]
         == 47.8
     )
     # iostat's wkB/s column is not dd
@@ -71,17 +71,17 @@ def test_gnu_dd_rate_as_printed_and_elapsed_seconds():
 
 def test_coreutils_gib_form_gb_per_second_and_decimal_commas():
     rows = _rows(_fixture("dd_coreutils_gib_and_locale"), "dd")
-    g = _one(rows, metric="throughput", params={"bytes": "10737418240", "repeat": "2"})
+    g = one(rows, metric="throughput", params={"bytes": "10737418240", "repeat": "2"})
     assert (g["value"], g["unit"]) == (8.2, "GB/s")
-    de = _one(rows, metric="elapsed", params={"bytes": "3353227264"})
+    de = one(rows, metric="elapsed", params={"bytes": "3353227264"})
     assert de["value"] == 365.951  # "365,951 s" with a German decimal comma, not 365951
-    assert _one(rows, metric="throughput", params={"bytes": "3353227264"})["value"] == 9.2
+    assert one(rows, metric="throughput", params={"bytes": "3353227264"})["value"] == 9.2
 
 
 def test_busybox_units_are_binary():
     rows = _rows(_fixture("dd_busybox_binary_units_quoted"), "dd")
-    gnu = _one(rows, metric="throughput", params={"bytes": "41943040000", "repeat": "1"})
-    bb = _one(rows, metric="throughput", params={"bytes": "41943040000", "repeat": "2"})
+    gnu = one(rows, metric="throughput", params={"bytes": "41943040000", "repeat": "1"})
+    bb = one(rows, metric="throughput", params={"bytes": "41943040000", "repeat": "2"})
     assert (gnu["value"], gnu["unit"]) == (111.0, "MB/s")
     assert (bb["value"], bb["unit"], bb["quoted"]) == (114.9, "MiB/s", True)
     # the markdown table that summarises the same numbers is not read
@@ -90,9 +90,9 @@ def test_busybox_units_are_binary():
 
 def test_bsd_bytes_per_second_become_mb_per_second():
     rows = _rows(_fixture("dd_bsd_bytes_per_sec"), "dd")
-    t = _one(rows, metric="throughput", params={"bytes": "20971520"})
+    t = one(rows, metric="throughput", params={"bytes": "20971520"})
     assert (t["value"], t["unit"]) == (10.656444, "MB/s")
-    assert _one(rows, metric="elapsed", params={"bytes": "10485760"})["value"] == 0.001912
+    assert one(rows, metric="elapsed", params={"bytes": "10485760"})["value"] == 0.001912
 
 
 def test_dd_line_inside_other_text_and_one_byte():
@@ -101,9 +101,9 @@ def test_dd_line_inside_other_text_and_one_byte():
         "1 byte copied, 0.000123 s, 8.1 kB/s\n"
     )
     rows = _rows(text, "dd")
-    assert _one(rows, metric="throughput", params={"bytes": "1073741824"})["value"] == 4.4
-    one = _one(rows, metric="throughput", params={"bytes": "1"})
-    assert (one["value"], one["unit"]) == (8.1, "KB/s")
+    assert one(rows, metric="throughput", params={"bytes": "1073741824"})["value"] == 4.4
+    one_byte = one(rows, metric="throughput", params={"bytes": "1"})
+    assert (one_byte["value"], one_byte["unit"]) == (8.1, "KB/s")
 
 
 def test_rate_that_does_not_follow_from_bytes_and_time_is_unparsed():
@@ -118,24 +118,24 @@ def test_rate_that_does_not_follow_from_bytes_and_time_is_unparsed():
 
 def test_hdparm_device_is_the_system_and_mb_is_mebibytes():
     rows = _rows(_fixture("hdparm_tT_cached_and_buffered"), "hdparm")
-    c = _one(rows, metric="cached_reads")
+    c = one(rows, metric="cached_reads")
     assert (c["system"], c["value"], c["unit"], c["higher_is_better"]) == (
         "/dev/xvda",
         9423.90,
         "MiB/s",
         True,
     )
-    assert _one(rows, metric="buffered_disk_reads")["value"] == 392.62
+    assert one(rows, metric="buffered_disk_reads")["value"] == 392.62
 
 
 def test_hdparm_old_wording_and_devices_measured_twice():
     text = _fixture("hdparm_buffer_cache_two_kernels")
     rows = _rows(text, "hdparm")
-    r1 = _one(rows, system="/dev/md1", metric="cached_reads", params={"repeat": "1"})
-    r2 = _one(rows, system="/dev/md1", metric="cached_reads", params={"repeat": "2"})
+    r1 = one(rows, system="/dev/md1", metric="cached_reads", params={"repeat": "1"})
+    r2 = one(rows, system="/dev/md1", metric="cached_reads", params={"repeat": "2"})
     assert (r1["value"], r2["value"]) == (213.33, 1.18)
     assert (
-        _one(rows, system="/dev/hdc", metric="buffered_disk_reads", params={"repeat": "2"})["value"]
+        one(rows, system="/dev/hdc", metric="buffered_disk_reads", params={"repeat": "2"})["value"]
         == 3.05
     )
     runs = [r for r in _runs(text) if r.benchmark == "hdparm"]
@@ -150,7 +150,7 @@ def test_hdparm_error_instead_of_timing_is_unparsed():
 
 def test_hdparm_kb_per_sec_and_direct():
     text = "/dev/sdb:\n Timing O_DIRECT disk reads:   2 MB in  3.20 seconds = 640.00 kB/sec\n"
-    r = _one(_rows(text), metric="direct_disk_reads")
+    r = one(_rows(text), metric="direct_disk_reads")
     assert (r["value"], r["unit"], r["system"]) == (640.0, "KiB/s", "/dev/sdb")
 
 
@@ -169,21 +169,16 @@ def test_metric_registry_units_are_known_and_emits_declared():
 FIXTURE_TEXTS = [fixture_body(p) for p in sorted(HERE.glob("*.txt"))]
 
 
-@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@ROBUST
 @given(st.text(max_size=400))
 def test_random_text_never_raises(text):
-    for run in _runs(text):
-        assert run.status in ("ok", "unparsed")
+    assert_ok_or_unparsed(_runs(text))
 
 
-@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow], deadline=None)
-@given(st.sampled_from(FIXTURE_TEXTS), st.integers(0, 10**6), st.integers(0, 40),
-       st.sampled_from(["", " ", ",", "x", "(", ")", "MB/s", "\n", "/dev/sdz:", "0"]))  # fmt: skip
-def test_mutated_fixtures_never_raise(text, at, cut, insert):
-    at = at % (len(text) + 1)
-    mutated = text[:at] + insert + text[at + cut :]
-    for er in extract_runs(mutated, "t"):
-        assert not (er.run.reason or "").startswith("parser error"), er.run.reason
+@ROBUST
+@given(spliced(FIXTURE_TEXTS, ["", " ", ",", "x", "(", ")", "MB/s", "\n", "/dev/sdz:", "0"]))  # fmt: skip
+def test_mutated_fixtures_never_raise(text):
+    assert_no_parser_error(text)
 
 
 def _si(bps: float) -> str:
@@ -230,12 +225,12 @@ def test_printed_dd_line_round_trips(line):
     nbytes = line.split()[0]
     if "transferred" in line:
         secs, bps = re.search(r"in (\S+) secs \((\d+) bytes/sec\)", line).groups()
-        assert _one(rows, metric="throughput")["value"] == float(bps) / 1e6
+        assert one(rows, metric="throughput")["value"] == float(bps) / 1e6
     else:
         secs, rate, unit = re.search(r"copied, (\S+) s, (\S+) (\w+)/s", line).groups()
-        t = _one(rows, metric="throughput")
+        t = one(rows, metric="throughput")
         assert (t["value"], t["unit"]) == (float(rate), {"kB": "KB/s"}.get(unit, f"{unit}/s"))
-    e = _one(rows, metric="elapsed")
+    e = one(rows, metric="elapsed")
     assert (e["value"], e["params"]) == (float(secs), {"bytes": nbytes})
 
 
@@ -249,7 +244,7 @@ def test_printed_hdparm_block_round_trips(block):
     for metric, (value, scale) in zip(
         ("cached_reads", "buffered_disk_reads"), printed, strict=True
     ):
-        r = _one(rows, metric=metric)
+        r = one(rows, metric=metric)
         assert (r["system"], r["value"], r["unit"]) == (
             dev,
             float(value),
@@ -257,29 +252,19 @@ def test_printed_hdparm_block_round_trips(block):
         )
 
 
-def _damaged(text: str, how: str) -> str:
-    if how == "quoted":
-        return "".join("> " + line for line in text.splitlines(keepends=True))
-    if how == "crlf":
-        return text.replace("\n", "\r\n")
-    return re.sub(r"[ \t]+", " ", text)
-
-
 @settings(max_examples=120, deadline=None)
 @given(
     st.lists(st.one_of(_DD, _HD), min_size=1, max_size=4),
-    st.sampled_from(["quoted", "crlf", "collapsed"]),
+    st.sampled_from(DAMAGES),
 )
 def test_mail_damage_keeps_the_rows(parts, how):
     text = "\n".join(parts) + "\n"
-    assert _canon(_rows(_damaged(text, how))) == _canon(_rows(text))
+    assert canon(_rows(damaged(text, how, keep_ends=True)), _KEYS) == canon(_rows(text), _KEYS)
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.sampled_from(FIXTURE_TEXTS), st.sampled_from(["quoted", "crlf", "collapsed"]))
+@given(st.sampled_from(FIXTURE_TEXTS), st.sampled_from(DAMAGES))
 def test_mail_damage_on_real_posts_keeps_the_rows(text, how):
-    if (
-        how == "crlf"
-    ):  # a bare ">" before "\r" is not seen as a quote by transforms.quotes (reported)
-        text = re.sub(r"^>[ \t]*$", "> ", text, flags=re.M)
-    assert _canon(_rows(_damaged(text, how))) == _canon(_rows(text))
+    if how == "crlf":
+        text = pad_bare_quotes(text)
+    assert canon(_rows(damaged(text, how, keep_ends=True)), _KEYS) == canon(_rows(text), _KEYS)

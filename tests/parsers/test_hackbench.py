@@ -8,19 +8,21 @@ collapsed gives the same rows.
 
 from __future__ import annotations
 
-import math
-import re
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.parsers.fixtures_io import FIXTURES, canonical, fixture_body, rows_of
-from transforms.extract import extract_runs
-from transforms.model import Run
-from transforms.parsers.hackbench import METRICS, PARSER
-from transforms.quotes import segments
-from transforms.units import KNOWN_UNITS
+from tests.parsers.damage import (
+    DAMAGES,
+    MUTATION,
+    assert_damage_keeps_rows,
+    assert_sane,
+    damage_cases,
+    fuzz_text,
+    mutate,
+)
+from tests.parsers.fixtures_io import FIXTURES, fixture_body, rows_of
+from transforms.parsers.hackbench import PARSER
 
 DIR = FIXTURES / "hackbench"
 BODIES = [fixture_body(p) for p in sorted(DIR.glob("*.txt"))]
@@ -29,10 +31,6 @@ SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[Healt
 
 def rows(name: str) -> list[dict]:
     return [r for r in rows_of(fixture_body(DIR / f"{name}.txt")) if r["benchmark"] == "hackbench"]
-
-
-def without_quoted(found: list[dict]) -> list[str]:
-    return canonical([{k: v for k, v in r.items() if k != "quoted"} for r in found])
 
 
 # --- real fixtures ---------------------------------------------------------------------------------
@@ -100,18 +98,6 @@ def test_time_line_without_hackbench_context_is_not_a_row():
 # --- (a) robustness ------------------------------------------------------------------------------
 
 
-def assert_sane(text: str) -> None:
-    for seg in segments(text):
-        if not PARSER.signature.search(seg.text):
-            continue
-        for run in PARSER.parse(seg):
-            assert isinstance(run, Run) and run.status in ("ok", "unparsed")
-            for r in run.results:
-                assert math.isfinite(r.value)
-                assert r.metric in METRICS and r.unit == METRICS[r.metric].unit and r.unit in KNOWN_UNITS
-    extract_runs(text, "m")
-
-
 FRAGMENTS = [
     "Running with 10*40 (== 400) tasks.", "Time: ", "5.484", "hackbench ", "-g 256", " --pipe", " -l", " x",
     "Running in threaded mode with 2 groups using 40 file descriptors each (== 80 tasks)",
@@ -122,41 +108,15 @@ FRAGMENTS = [
 
 
 @SETTINGS
-@given(st.lists(st.one_of(st.sampled_from(FRAGMENTS), st.text(max_size=12)), max_size=60).map("".join))
+@given(fuzz_text(FRAGMENTS))
 def test_random_text_never_raises(text):
-    assert_sane(text)
-
-
-MUTATION = st.tuples(st.sampled_from(["drop", "dup", "cut", "digit", "insert", "join"]), st.integers(0, 10**6), st.text(max_size=30))
-
-
-def mutate(body: str, ops: list[tuple[str, int, str]]) -> str:
-    lines = body.split("\n")
-    for op, n, junk in ops:
-        if not lines:
-            break
-        k = n % len(lines)
-        if op == "drop":
-            del lines[k]
-        elif op == "dup":
-            lines.insert(k, lines[k])
-        elif op == "cut":
-            lines[k] = lines[k][: n % (len(lines[k]) + 1)]
-        elif op == "digit":
-            digit = re.search(r"\d", lines[k])
-            if digit:
-                lines[k] = lines[k][: digit.start()] + (junk[:1] or "x") + lines[k][digit.end() :]
-        elif op == "insert":
-            lines.insert(k, junk)
-        elif op == "join" and k + 1 < len(lines):
-            lines[k : k + 2] = [lines[k] + lines[k + 1]]
-    return "\n".join(lines)
+    assert_sane(PARSER, text)
 
 
 @SETTINGS
 @given(st.sampled_from(BODIES), st.lists(MUTATION, max_size=8))
 def test_mutated_fixtures_never_raise(body, ops):
-    assert_sane(mutate(body, ops))
+    assert_sane(PARSER, mutate(body, ops))
 
 
 # --- (b) round trip from the three tools' printf formats -------------------------------------------
@@ -228,38 +188,13 @@ def test_report_round_trips(report):
 # --- (c) mail damage ------------------------------------------------------------------------------
 
 
-def damaged(text: str, how: str) -> str:
-    if how == "quote":
-        return "\n".join("> " + line for line in text.split("\n"))
-    if how == "crlf":
-        return text.replace("\n", "\r\n")
-    return re.sub(r" {2,}", " ", text)
-
-
 @SETTINGS
-@given(st.one_of(classic_runs(), rt_tests_runs(), perf_runs()), st.sampled_from(["quote", "crlf", "collapse"]))
+@given(st.one_of(classic_runs(), rt_tests_runs(), perf_runs()), st.sampled_from(DAMAGES))
 def test_synthetic_report_survives_mail_damage(report, how):
     text, _ = report
-    assert without_quoted(rows_of(damaged(text, how))) == without_quoted(rows_of(text))
+    assert_damage_keeps_rows(text, how)
 
 
-# transforms/quotes.py reads a bare `>` line ending in `\r` as depth 0, which re-cuts the
-# segments of CRLF quoted posts; reported to the lead.
-_BARE_QUOTE = re.compile(r"^(?:[ \t]{0,2}[A-Za-z]{0,3}>)+[ \t]*$", re.M)
-
-
-def damage_cases() -> list:
-    cases = []
-    for path in sorted(DIR.glob("*.txt")):
-        for how in ("quote", "crlf", "collapse"):
-            marks = []
-            if how == "crlf" and _BARE_QUOTE.search(fixture_body(path)):
-                marks = [pytest.mark.xfail(reason="quotes.py: bare '>' + CR read as depth 0", strict=False)]
-            cases.append(pytest.param(path, how, marks=marks, id=f"{path.stem}-{how}"))
-    return cases
-
-
-@pytest.mark.parametrize(("path", "how"), damage_cases())
+@pytest.mark.parametrize(("path", "how"), damage_cases(DIR))
 def test_fixture_survives_mail_damage(path, how):
-    body = fixture_body(path)
-    assert without_quoted(rows_of(damaged(body, how))) == without_quoted(rows_of(body))
+    assert_damage_keeps_rows(fixture_body(path), how)

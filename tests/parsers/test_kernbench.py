@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
-import re
-
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.parsers.damage import (
+    DAMAGES,
+    ROBUST,
+    assert_no_parser_error,
+    assert_ok_or_unparsed,
+    bench_rows,
+    canon,
+    damaged,
+    one,
+    parser_runs,
+    spliced,
+)
 from tests.parsers.fixtures_io import FIXTURES, fixture_body
-from transforms.extract import extract_runs, result_rows
 from transforms.parsers import kernbench
 from transforms.units import KNOWN_UNITS
 
@@ -16,27 +25,11 @@ HERE = FIXTURES / "kernbench"
 
 
 def _rows(body: str) -> list[dict]:
-    return [r for r in result_rows(extract_runs(body, "t")) if r["benchmark"] == "kernbench"]
+    return bench_rows(body, "kernbench")
 
 
 def _runs(body: str) -> list:
-    return [er.run for er in extract_runs(body, "t") if er.parser.name == "kernbench"]
-
-
-def _one(rows, **where) -> dict:
-    params = where.pop("params", None)
-    found = [r for r in rows if all(r[k] == v for k, v in where.items())]
-    if params is not None:
-        found = [r for r in found if r["params"] == params]
-    assert len(found) == 1, (where, params, found)
-    return found[0]
-
-
-def _canon(rows) -> list[tuple]:
-    keys = ("system", "metric", "statistic", "unit", "value")
-    return sorted(
-        ((tuple(r[k] for k in keys), tuple(sorted(r["params"].items()))) for r in rows), key=repr
-    )
+    return parser_runs(body, "kernbench")
 
 
 def _fixture(name: str) -> str:
@@ -49,7 +42,7 @@ def _fixture(name: str) -> str:
 def test_ck_output_mean_and_stddev_per_load_level():
     rows = _rows(_fixture("ck_full_output_two_captions"))
     half = {"load": "half", "jobs": "8"}
-    r = _one(
+    r = one(
         rows, system="With percpu_counter", metric="elapsed_time", statistic="mean", params=half
     )
     assert (r["value"], r["unit"], r["higher_is_better"], r["metric_label"]) == (
@@ -58,16 +51,16 @@ def test_ck_output_mean_and_stddev_per_load_level():
         False,
         "Elapsed Time",
     )
-    sd = _one(
+    sd = one(
         rows, system="With percpu_counter", metric="elapsed_time", statistic="stddev", params=half
     )
     assert sd["value"] == 0.425558
-    cpu = _one(
+    cpu = one(
         rows, system="With atomic_long_t", metric="percent_cpu", statistic="mean", params=half
     )
     assert (cpu["value"], cpu["unit"]) == (551.8, "%CPU")
     # "Average Maximal load -j Run": unlimited jobs, so no jobs param
-    mx = _one(
+    mx = one(
         rows, system="With atomic_long_t", metric="sleeps", statistic="mean", params={"load": "max"}
     )
     assert (mx["value"], mx["unit"]) == (30436.2, "count")
@@ -82,11 +75,11 @@ def test_ck_output_mean_and_stddev_per_load_level():
 def test_kernel_label_names_the_system_and_scientific_notation_reads():
     rows = _rows(_fixture("kernel_label_scientific"))
     p = {"load": "optimal", "jobs": "32"}
-    sleeps = _one(
+    sleeps = one(
         rows, system="3.7.0-rc3-vanilla-default", metric="sleeps", statistic="mean", params=p
     )
     assert sleeps["value"] == 1.8781e06
-    cs = _one(
+    cs = one(
         rows,
         system="3.7.0-rc3-sorted-buddy-default",
         metric="context_switches",
@@ -99,7 +92,7 @@ def test_kernel_label_names_the_system_and_scientific_notation_reads():
 def test_vs_base_annotations_are_not_values():
     rows = _rows(_fixture("captions_vs_base_annotations"))
     assert len(rows) == 3 * 6 * 2
-    r = _one(rows, system="Full", metric="sleeps", statistic="stddev")
+    r = one(rows, system="Full", metric="sleeps", statistic="stddev")
     assert r["value"] == 138808.0
     assert not [r for r in rows if r["value"] in (2.0, 1.4, 9.7)]
 
@@ -108,17 +101,17 @@ def test_side_by_side_columns_take_the_header_names():
     rows = _rows(_fixture("two_outputs_side_by_side"))
     p = {"load": "custom", "jobs": "32"}
     assert (
-        _one(rows, system="With 'if'", metric="user_time", statistic="mean", params=p)["value"]
+        one(rows, system="With 'if'", metric="user_time", statistic="mean", params=p)["value"]
         == 2528.19
     )
     assert (
-        _one(rows, system="Without 'if'", metric="user_time", statistic="stddev", params=p)["value"]
+        one(rows, system="Without 'if'", metric="user_time", statistic="stddev", params=p)["value"]
         == 382.228
     )
     # the names written once above the first block carry over to the next blocks
     p16 = {"load": "optimal", "jobs": "16"}
     assert (
-        _one(rows, system="Without 'if'", metric="elapsed_time", statistic="mean", params=p16)[
+        one(rows, system="Without 'if'", metric="elapsed_time", statistic="mean", params=p16)[
             "value"
         ]
         == 255.144
@@ -128,7 +121,7 @@ def test_side_by_side_columns_take_the_header_names():
 def test_tab_separated_columns_and_percent_column_is_derived():
     text = _fixture("side_by_side_tabs_percent_column")
     rows = _rows(text)
-    q = _one(
+    q = one(
         rows,
         system="4.13.0-rc5-spf",
         metric="percent_cpu",
@@ -136,7 +129,7 @@ def test_tab_separated_columns_and_percent_column_is_derived():
         params={"load": "half", "jobs": "8"},
     )
     assert (q["value"], q["quoted"]) == (0.707107, True)
-    u = _one(
+    u = one(
         rows,
         system="4.13.0-rc5",
         metric="elapsed_time",
@@ -150,7 +143,7 @@ def test_tab_separated_columns_and_percent_column_is_derived():
 
 def test_run_line_under_banner_and_realigned_labels():
     rows = _rows(_fixture("quoted_base_spf_columns"))
-    r = _one(
+    r = one(
         rows,
         system="SPF",
         metric="system_time",
@@ -198,7 +191,7 @@ def test_single_run_without_stddev_and_repeated_system():
     rows = _rows(text)
     assert {r["statistic"] for r in rows} == {"mean"}
     assert (
-        _one(rows, metric="elapsed_time", params={"load": "custom", "jobs": "16", "repeat": "2"})[
+        one(rows, metric="elapsed_time", params={"load": "custom", "jobs": "16", "repeat": "2"})[
             "value"
         ]
         == 7.8
@@ -214,21 +207,16 @@ def test_metric_registry_units_are_known():
 FIXTURE_TEXTS = [fixture_body(p) for p in sorted(HERE.glob("*.txt"))]
 
 
-@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@ROBUST
 @given(st.text(max_size=400))
 def test_random_text_never_raises(text):
-    for run in _runs(text):
-        assert run.status in ("ok", "unparsed")
+    assert_ok_or_unparsed(_runs(text))
 
 
-@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow], deadline=None)
-@given(st.sampled_from(FIXTURE_TEXTS), st.integers(0, 10**6), st.integers(0, 40),
-       st.sampled_from(["", " ", "\t", "x", "(", ")", "%", "-", "\n", "1e9", "Average Half load -j 2 Run"]))  # fmt: skip
-def test_mutated_fixtures_never_raise(text, at, cut, insert):
-    at = at % (len(text) + 1)
-    mutated = text[:at] + insert + text[at + cut :]
-    for er in extract_runs(mutated, "t"):
-        assert er.parser.name != "kernbench" or not (er.run.reason or "").startswith("parser error")
+@ROBUST
+@given(spliced(FIXTURE_TEXTS, ["", " ", "\t", "x", "(", ")", "%", "-", "\n", "1e9", "Average Half load -j 2 Run"]))  # fmt: skip
+def test_mutated_fixtures_never_raise(text):
+    assert_no_parser_error(text, only="kernbench")
 
 
 _VALUE = st.decimals(min_value=0, max_value=10**7, places=3, allow_nan=False, allow_infinity=False)
@@ -252,35 +240,27 @@ def test_printed_report_round_trips(load, jobs, cells):
     assert len(rows) == 12
     for (mean, sd), metric in zip(cells, kernbench.METRICS, strict=True):
         p = {"load": load.lower(), "jobs": str(jobs)}
-        assert _one(rows, metric=metric, statistic="mean", params=p)["value"] == float(str(mean))
-        assert _one(rows, metric=metric, statistic="stddev", params=p)["value"] == float(str(sd))
-
-
-def _damaged(text: str, how: str) -> str:
-    if how == "quoted":
-        return "".join("> " + line for line in text.splitlines(keepends=True))
-    if how == "crlf":
-        return text.replace("\n", "\r\n")
-    return re.sub(r"[ \t]+", " ", text)
+        assert one(rows, metric=metric, statistic="mean", params=p)["value"] == float(str(mean))
+        assert one(rows, metric=metric, statistic="stddev", params=p)["value"] == float(str(sd))
 
 
 @settings(max_examples=120, deadline=None)
 @given(st.sampled_from(["Half", "Optimal"]), st.integers(1, 64),
        st.lists(st.tuples(_VALUE, _VALUE), min_size=6, max_size=6),
-       st.sampled_from(["quoted", "crlf", "collapsed"]))  # fmt: skip
+       st.sampled_from(DAMAGES))  # fmt: skip
 def test_mail_damage_keeps_the_rows(load, jobs, cells, how):
     text = _report(load, str(jobs), cells)
-    assert _canon(_rows(_damaged(text, how))) == _canon(_rows(text))
+    assert canon(_rows(damaged(text, how, keep_ends=True))) == canon(_rows(text))
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.sampled_from(FIXTURE_TEXTS[:6]), st.sampled_from(["quoted", "crlf", "collapsed"]))
+@given(st.sampled_from(FIXTURE_TEXTS[:6]), st.sampled_from(DAMAGES))
 def test_mail_damage_on_real_posts_never_gives_a_wrong_number(text, how):
-    clean = set(_canon(_rows(text)))
-    damaged_runs = _runs(_damaged(text, how))
-    for row in _canon(_rows(_damaged(text, how))):
+    clean = set(canon(_rows(text)))
+    damaged_runs = _runs(damaged(text, how, keep_ends=True))
+    for row in canon(_rows(damaged(text, how, keep_ends=True))):
         assert row in clean, row
-    if how != "collapsed":
-        assert set(_canon(_rows(_damaged(text, how)))) == clean
+    if how != "collapse":
+        assert set(canon(_rows(damaged(text, how, keep_ends=True)))) == clean
     else:
         assert all(r.status in ("ok", "unparsed") for r in damaged_runs)

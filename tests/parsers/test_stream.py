@@ -4,11 +4,22 @@ from __future__ import annotations
 
 import re
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.parsers.damage import (
+    DAMAGES,
+    ROBUST,
+    assert_no_parser_error,
+    assert_ok_or_unparsed,
+    bench_rows,
+    canon,
+    damaged,
+    one,
+    parser_runs,
+    spliced,
+)
 from tests.parsers.fixtures_io import FIXTURES, fixture_body
-from transforms.extract import extract_runs, result_rows
 from transforms.parsers import stream
 from transforms.units import KNOWN_UNITS
 
@@ -16,27 +27,11 @@ HERE = FIXTURES / "stream"
 
 
 def _rows(body: str) -> list[dict]:
-    return [r for r in result_rows(extract_runs(body, "t")) if r["benchmark"] == "stream"]
+    return bench_rows(body, "stream")
 
 
 def _runs(body: str) -> list:
-    return [er.run for er in extract_runs(body, "t") if er.parser.name == "stream"]
-
-
-def _one(rows, **where) -> dict:
-    params = where.pop("params", None)
-    found = [r for r in rows if all(r[k] == v for k, v in where.items())]
-    if params is not None:
-        found = [r for r in found if r["params"] == params]
-    assert len(found) == 1, (where, params, found)
-    return found[0]
-
-
-def _canon(rows) -> list[tuple]:
-    keys = ("system", "metric", "statistic", "unit", "value")
-    return sorted(
-        ((tuple(r[k] for k in keys), tuple(sorted(r["params"].items()))) for r in rows), key=repr
-    )
+    return parser_runs(body, "stream")
 
 
 def _fixture(name: str) -> str:
@@ -50,7 +45,7 @@ def test_v510_best_rate_and_times_with_preamble_params():
     text = _fixture("v510_openmp_two_runs")
     rows = _rows(text)
     p1 = {"array_size": "430080000", "threads": "96", "repeat": "1"}
-    triad = _one(rows, metric="triad", params=p1)
+    triad = one(rows, metric="triad", params=p1)
     assert (triad["value"], triad["unit"], triad["statistic"], triad["higher_is_better"]) == (718799.1, "MB/s",
                                                                                               "value", True)  # fmt: skip
     assert triad["metric_label"] == "Triad:"
@@ -61,7 +56,7 @@ def test_v510_best_rate_and_times_with_preamble_params():
     }
     assert t == {"mean": 0.014390, "min": 0.014360, "max": 0.014484}
     p2 = {**p1, "repeat": "2"}
-    assert _one(rows, metric="copy", params=p2)["value"] == 720545.7
+    assert one(rows, metric="copy", params=p2)["value"] == 720545.7
     runs = _runs(text)
     assert [r.tool_version for r in runs] == ["5.10", "5.10"]
     assert runs[0].attributes["element_bytes"] == "8"
@@ -70,8 +65,8 @@ def test_v510_best_rate_and_times_with_preamble_params():
 def test_rms_column_is_not_an_average():
     rows = _rows(_fixture("rms_header_then_hdparm"))
     assert {r["statistic"] for r in rows if r["metric"].endswith("_time")} == {"min", "max"}
-    assert _one(rows, metric="add")["value"] == 266.8000
-    assert _one(rows, metric="add_time", statistic="max")["value"] == 0.1813
+    assert one(rows, metric="add")["value"] == 266.8000
+    assert one(rows, metric="add_time", statistic="max")["value"] == 0.1813
     assert not [r for r in rows if r["value"] == 0.1805]  # the RMS time
 
 
@@ -79,10 +74,10 @@ def test_kernel_names_in_the_left_margin():
     rows = _rows(_fixture("rms_header_kernels_in_margin"))
     assert {r["system"] for r in rows} == {"2.2.14", "2.4.0ac10", "2.4.1ac11"}
     # the same kernel in two memory configurations is told apart by repeat
-    a = _one(rows, system="2.2.14", metric="scale", params={"repeat": "1"})
-    b = _one(rows, system="2.2.14", metric="scale", params={"repeat": "2"})
+    a = one(rows, system="2.2.14", metric="scale", params={"repeat": "1"})
+    b = one(rows, system="2.2.14", metric="scale", params={"repeat": "2"})
     assert (a["value"], b["value"]) == (54.2420, 84.3468)
-    assert _one(rows, system="2.4.1ac11", metric="copy")["value"] == 88.4453
+    assert one(rows, system="2.4.1ac11", metric="copy")["value"] == 88.4453
 
 
 def test_thread_series_one_table_per_thread_count():
@@ -93,7 +88,7 @@ def test_thread_series_one_table_per_thread_count():
         ("3", 13958.5017),
         ("4", 14293.3696),
     ):
-        r = _one(rows, metric="triad", params={"array_size": "31576436", "threads": threads})
+        r = one(rows, metric="triad", params={"array_size": "31576436", "threads": threads})
         assert r["value"] == value
     assert all(
         r["system"] is None for r in rows
@@ -103,7 +98,7 @@ def test_thread_series_one_table_per_thread_count():
 def test_usr_bin_time_after_the_table_is_not_read():
     rows = _rows(_fixture("v5x_rate_header_usr_bin_time"))
     assert len(rows) == 16
-    assert _one(rows, metric="scale_time", statistic="mean")["value"] == 0.2530
+    assert one(rows, metric="scale_time", statistic="mean")["value"] == 0.2530
     assert not [r for r in rows if r["value"] in (12.10, 1.36, 98.0)]
 
 
@@ -149,21 +144,16 @@ def test_metric_registry_units_are_known():
 FIXTURE_TEXTS = [fixture_body(p) for p in sorted(HERE.glob("*.txt"))]
 
 
-@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@ROBUST
 @given(st.text(max_size=400))
 def test_random_text_never_raises(text):
-    for run in _runs(text):
-        assert run.status in ("ok", "unparsed")
+    assert_ok_or_unparsed(_runs(text))
 
 
-@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow], deadline=None)
-@given(st.sampled_from(FIXTURE_TEXTS), st.integers(0, 10**6), st.integers(0, 40),
-       st.sampled_from(["", " ", ":", "x", "Triad:", "\n", "1.5", "Failed Validation", "Rate (GB/s)"]))  # fmt: skip
-def test_mutated_fixtures_never_raise(text, at, cut, insert):
-    at = at % (len(text) + 1)
-    mutated = text[:at] + insert + text[at + cut :]
-    for er in extract_runs(mutated, "t"):
-        assert not (er.run.reason or "").startswith("parser error"), er.run.reason
+@ROBUST
+@given(spliced(FIXTURE_TEXTS, ["", " ", ":", "x", "Triad:", "\n", "1.5", "Failed Validation", "Rate (GB/s)"]))  # fmt: skip
+def test_mutated_fixtures_never_raise(text):
+    assert_no_parser_error(text)
 
 
 _TIME = st.floats(min_value=0, max_value=1000, allow_nan=False, allow_infinity=False)
@@ -210,28 +200,20 @@ def test_printed_report_round_trips(text):
             continue
         metric = m.group(1).lower()
         p = {"array_size": size, "threads": threads}
-        assert _one(rows, metric=metric, params=p)["value"] == float(m.group(2))
+        assert one(rows, metric=metric, params=p)["value"] == float(m.group(2))
         for stat, token in zip(("mean", "min", "max"), m.groups()[2:], strict=True):
-            assert _one(rows, metric=f"{metric}_time", statistic=stat, params=p)["value"] == float(
+            assert one(rows, metric=f"{metric}_time", statistic=stat, params=p)["value"] == float(
                 token
             )
 
 
-def _damaged(text: str, how: str) -> str:
-    if how == "quoted":
-        return "".join("> " + line for line in text.splitlines(keepends=True))
-    if how == "crlf":
-        return text.replace("\n", "\r\n")
-    return re.sub(r"[ \t]+", " ", text)
-
-
 @settings(max_examples=120, deadline=None)
-@given(_REPORT, st.sampled_from(["quoted", "crlf", "collapsed"]))
+@given(_REPORT, st.sampled_from(DAMAGES))
 def test_mail_damage_keeps_the_rows(text, how):
-    assert _canon(_rows(_damaged(text, how))) == _canon(_rows(text))
+    assert canon(_rows(damaged(text, how, keep_ends=True))) == canon(_rows(text))
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.sampled_from(FIXTURE_TEXTS), st.sampled_from(["quoted", "crlf", "collapsed"]))
+@given(st.sampled_from(FIXTURE_TEXTS), st.sampled_from(DAMAGES))
 def test_mail_damage_on_real_posts_keeps_the_rows(text, how):
-    assert _canon(_rows(_damaged(text, how))) == _canon(_rows(text))
+    assert canon(_rows(damaged(text, how, keep_ends=True))) == canon(_rows(text))

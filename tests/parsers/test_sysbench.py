@@ -4,11 +4,23 @@ from __future__ import annotations
 
 import re
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.parsers.damage import (
+    DAMAGES,
+    ROBUST,
+    assert_no_parser_error,
+    assert_ok_or_unparsed,
+    bench_rows,
+    canon,
+    damaged,
+    one,
+    pad_bare_quotes,
+    parser_runs,
+    spliced,
+)
 from tests.parsers.fixtures_io import FIXTURES, fixture_body
-from transforms.extract import extract_runs, result_rows
 from transforms.parsers import sysbench
 from transforms.units import KNOWN_UNITS
 
@@ -16,27 +28,16 @@ HERE = FIXTURES / "sysbench"
 
 
 def _rows(body: str) -> list[dict]:
-    return [r for r in result_rows(extract_runs(body, "t")) if r["benchmark"] == "sysbench"]
+    return bench_rows(body, "sysbench")
 
 
 def _runs(body: str) -> list:
-    return [er.run for er in extract_runs(body, "t") if er.parser.name == "sysbench"]
+    return parser_runs(body, "sysbench")
 
 
 def _one(rows, **where) -> dict:
-    params = where.pop("params", None)
-    found = [r for r in rows if all(r[k] == v for k, v in where.items())]
-    if params is not None:
-        found = [r for r in found if all(r["params"].get(k) == v for k, v in params.items())]
-    assert len(found) == 1, (where, params, found)
-    return found[0]
-
-
-def _canon(rows) -> list[tuple]:
-    keys = ("system", "metric", "statistic", "unit", "value")
-    return sorted(
-        ((tuple(r[k] for k in keys), tuple(sorted(r["params"].items()))) for r in rows), key=repr
-    )
+    """sysbench rows carry more params than a test names: match the named ones."""
+    return one(rows, params_subset=True, **where)
 
 
 def _fixture(name: str) -> str:
@@ -185,21 +186,16 @@ def test_metric_registry_units_are_known():
 FIXTURE_TEXTS = [fixture_body(p) for p in sorted(HERE.glob("*.txt"))]
 
 
-@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@ROBUST
 @given(st.text(max_size=400))
 def test_random_text_never_raises(text):
-    for run in _runs(text):
-        assert run.status in ("ok", "unparsed")
+    assert_ok_or_unparsed(_runs(text))
 
 
-@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow], deadline=None)
-@given(st.sampled_from(FIXTURE_TEXTS), st.integers(0, 10**6), st.integers(0, 40),
-       st.sampled_from(["", " ", ":", "x", "(", "/", "ms", "\n", "sysbench 1.0.1", "min:"]))  # fmt: skip
-def test_mutated_fixtures_never_raise(text, at, cut, insert):
-    at = at % (len(text) + 1)
-    mutated = text[:at] + insert + text[at + cut :]
-    for er in extract_runs(mutated, "t"):
-        assert not (er.run.reason or "").startswith("parser error"), er.run.reason
+@ROBUST
+@given(spliced(FIXTURE_TEXTS, ["", " ", ":", "x", "(", "/", "ms", "\n", "sysbench 1.0.1", "min:"]))  # fmt: skip
+def test_mutated_fixtures_never_raise(text):
+    assert_no_parser_error(text)
 
 
 _F = st.floats(min_value=0, max_value=1e7, allow_nan=False, allow_infinity=False)
@@ -266,25 +262,15 @@ def test_printed_report_round_trips(text):
     assert all(r["params"]["threads"] == threads and r["params"]["test"] == "cpu" for r in rows)
 
 
-def _damaged(text: str, how: str) -> str:
-    if how == "quoted":
-        return "".join("> " + line for line in text.splitlines(keepends=True))
-    if how == "crlf":
-        return text.replace("\n", "\r\n")
-    return re.sub(r"[ \t]+", " ", text)
-
-
 @settings(max_examples=120, deadline=None)
-@given(_REPORT, st.sampled_from(["quoted", "crlf", "collapsed"]))
+@given(_REPORT, st.sampled_from(DAMAGES))
 def test_mail_damage_keeps_the_rows(text, how):
-    assert _canon(_rows(_damaged(text, how))) == _canon(_rows(text))
+    assert canon(_rows(damaged(text, how, keep_ends=True))) == canon(_rows(text))
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.sampled_from(FIXTURE_TEXTS), st.sampled_from(["quoted", "crlf", "collapsed"]))
+@given(st.sampled_from(FIXTURE_TEXTS), st.sampled_from(DAMAGES))
 def test_mail_damage_on_real_posts_keeps_the_rows(text, how):
-    if how == "crlf" and re.search(r"^>\s*$", text, re.M):
-        # transforms.quotes does not see a bare ">" before "\r" as a quote (reported);
-        # the mail decoder normalises line endings before extraction anyway
-        text = re.sub(r"^>[ \t]*$", "> ", text, flags=re.M)
-    assert _canon(_rows(_damaged(text, how))) == _canon(_rows(text))
+    if how == "crlf":  # the mail decoder normalises line endings before extraction anyway
+        text = pad_bare_quotes(text)
+    assert canon(_rows(damaged(text, how, keep_ends=True))) == canon(_rows(text))

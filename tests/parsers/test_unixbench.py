@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.parsers.damage import CANON_KEYS, canon, collapse, crlf, one, pick, quote, wrap
 from tests.parsers.fixtures_io import FIXTURES, fixture_body, rows_of
 from transforms.extract import extract_runs, result_rows
 from transforms.parsers import unixbench
@@ -28,21 +29,16 @@ def _runs(body: str) -> list:
 
 
 def _pick(rows, **where):
-    out = [r for r in rows if all(r[k] == v for k, v in where.items() if k != "params")]
-    if "params" in where:
-        out = [r for r in out if all(r["params"].get(k) == v for k, v in where["params"].items())]
-    return out
+    """unixbench rows carry more params than a test names: match the named ones."""
+    return pick(rows, params_subset=True, **where)
 
 
 def _one(rows, **where) -> dict:
-    found = _pick(rows, **where)
-    assert len(found) == 1, (where, found)
-    return found[0]
+    return one(rows, params_subset=True, **where)
 
 
 def _canon(rows) -> list[tuple]:
-    keys = ("system", "metric", "statistic", "unit", "value", "alignment")
-    return sorted(((tuple(r[k] for k in keys), tuple(sorted(r["params"].items()))) for r in rows), key=repr)
+    return canon(rows, (*CANON_KEYS, "alignment"))
 
 
 # --- the seed: every value of Luvalley's 1-copy run ------------------------------------------
@@ -238,35 +234,33 @@ def test_every_emitted_metric_is_registered_with_a_known_unit():
 # --- mail damage ------------------------------------------------------------------------------
 
 
+# named functions: their names are the ids of the parametrized cases below
+
+
 def _quote(body: str) -> str:
-    return "\n".join(f"> {line}" for line in body.split("\n"))
+    return quote(body)
 
 
 def _collapse(body: str) -> str:
-    return "\n".join(re.sub(r"[ \t]+", " ", line).strip() for line in body.split("\n"))
+    return collapse(body, strip=True)
 
 
 def _tabify(body: str) -> str:
     return "\n".join(re.sub(r" {8}", "\t", line) for line in body.split("\n"))
 
 
-def _wrap(body: str, width: int = 72) -> str:
-    """What a mail client does to long lines: break at the last space before `width`."""
-    out = []
-    for line in body.split("\n"):
-        while len(line) > width and " " in line[1:width]:
-            cut = line.rfind(" ", 1, width)
-            out.append(line[:cut].rstrip())
-            line = line[cut:].lstrip()
-        out.append(line)
-    return "\n".join(out)
+def _wrap(body: str) -> str:
+    return wrap(body, 72)
+
+
+_DAMAGES = [_quote, _collapse, _tabify, _wrap, lambda b: crlf(b)]
 
 
 def _unquoted(rows):
     return _canon([{**r, "quoted": False} for r in rows])
 
 
-@pytest.mark.parametrize("damage", [_quote, _collapse, _tabify, _wrap, lambda b: b.replace("\n", "\r\n")])
+@pytest.mark.parametrize("damage", _DAMAGES)
 @pytest.mark.parametrize("case", ["seed_000", "pkb_sample", "localized_blog", "partial_progress", "v4_outlook_wrapped"])
 def test_mail_damage_keeps_rows(case, damage):
     body = fixture_body(HERE / f"{case}.txt")
@@ -346,7 +340,7 @@ def test_printed_report_round_trips(report):
 
 
 @_SETTINGS
-@given(_reports(), st.sampled_from([_quote, _collapse, _tabify, _wrap, lambda b: b.replace("\n", "\r\n")]))
+@given(_reports(), st.sampled_from(_DAMAGES))
 def test_damaged_report_gives_same_rows_or_none(report, damage):
     body, expected = report
     damaged = _rows(damage(body))

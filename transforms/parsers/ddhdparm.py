@@ -32,7 +32,7 @@ from decimal import Decimal, InvalidOperation
 
 from transforms.model import MetricSpec, Parser, Result, Run, Segment
 from transforms.numbers import parse_number
-from transforms.parsers.kernbench import caption_above, number_repeats
+from transforms.parsers._common import caption_above, number_repeated_runs
 
 NAME = "ddhdparm"
 
@@ -237,8 +237,8 @@ def parse(seg: Segment) -> list[Run]:
     """dd summary lines (one run each) and hdparm device blocks (one run per device block)."""
     runs = _dd_runs(seg.lines, seg.before) + _hdparm_runs(seg.lines, seg.before)
     runs.sort(key=lambda r: r.line_start)
-    number_repeats([r for r in runs if r.benchmark == "dd"])
-    number_repeats([r for r in runs if r.benchmark == "hdparm"])
+    number_repeated_runs([r for r in runs if r.benchmark == "dd"])
+    number_repeated_runs([r for r in runs if r.benchmark == "hdparm"])
     return runs
 
 

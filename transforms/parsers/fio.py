@@ -40,13 +40,18 @@ generic headings are kept as `Run.caption` only.
 from __future__ import annotations
 
 import html
-import math
 import re
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
 from transforms.model import MetricSpec, Parser, Result, Run, Segment
 from transforms.numbers import parse_number
+from transforms.parsers._common import (
+    nearest_caption,
+    number_repeated_results,
+    scaled,
+    system_label,
+)
 
 NAME = "fio"
 
@@ -122,78 +127,9 @@ _SUFFIX = {"k": Decimal(1000), "K": Decimal(1000), "M": Decimal(10**6), "G": Dec
 _SIZE = re.compile(r"^(?P<n>\d+)(?P<u>[kKmMgG]?)(?:i?B)?$")
 
 
-# --- small shared helpers (each parser module keeps its own copy) ---------------------------
-
-_CAPTION_STOP = re.compile(
-    r"\b(?:wrote|said)\s*:\s*$|^(?:on\s|.*[<@]).*\bwrites\s*:\s*$"
-    r"|^(?:test\s+)?(?:results?|output|example|log|commands?|cmd|steps|analysis|summary|details?"
-    r"|notes?|update|here|numbers|data|vs\.?|versus)\s*:?\s*$",
-    re.I,
-)
-_SHELL = re.compile(r"^\s*(?:[#$%]\s+\S|\S+@\S+?[:~]\S*\s*[#$]\s)")
-_LIST = re.compile(r"^(?:\d+[.)]\s+|\d+\)|[-*+]\s+)")
-_BULLET = re.compile(r"^(?:\d+[.)]\s+|\d+\)|[-*+]\s+|#+\s*)")
-_LABEL = re.compile(r"^(?=.*[A-Za-z])(?=.*\d)[\w.+/=-]{3,40}$")  # one token: `linux-2.4.10-pre12`
-_RULE = re.compile(r"^(?:[`~=_*#-] ?){3,}$")  # ```, ====, - - - -
-
-
-def _caption(seg: Segment, start: int) -> str | None:
-    """The nearest text line above a block (shell prompts, rules skipped), else the segment context."""
-    skipped = 0
-    for raw in reversed(seg.lines[:start]):
-        text = raw.strip()
-        if not text or _RULE.match(text):
-            continue
-        if _SHELL.match(raw) and skipped < 3:
-            skipped += 1
-            continue
-        return text
-    return seg.before[-1].strip() if seg.before else None
-
-
-def _system(caption: str | None) -> str | None:
-    """A caption names the system when it reads like a label: `2.4.16:`, `Before:`, `- default`,
-    `linux-2.4.10-pre12`; prose, attributions and generic headings do not."""
-    if not caption:
-        return None
-    text = caption.strip().strip("*_").strip()
-    if len(text) > 60 or text.startswith("..") or text.endswith("::"):
-        return None
-    if text.endswith(":"):
-        text = text[:-1]
-    elif not (_LIST.match(text) and len(text) <= 40 and not text.endswith((".", ","))) and not _LABEL.match(text):
-        return None
-    text = " ".join(_BULLET.sub("", text).strip().strip("*_").split())
-    if not text or _CAPTION_STOP.search(text + ":") or re.search(r"[.!?]\s", text):
-        return None  # empty, generic, or the tail of a prose paragraph
-    return text
-
-
-def _number_repeats(runs: list[Run]) -> None:
-    """Same system, metric and params seen more than once in a segment: params.repeat = 1..N."""
-    groups: dict[tuple, list[Result]] = {}
-    for run in runs:
-        if run.status != "ok":
-            continue
-        for r in run.results:
-            key = (r.system or run.system, r.metric, r.statistic, tuple(sorted(r.params.items())))
-            groups.setdefault(key, []).append(r)
-    for same in groups.values():
-        if len(same) > 1:
-            for i, r in enumerate(same, 1):
-                r.params["repeat"] = str(i)
-
-
 def _scaled(token: str, factor: Decimal) -> float | None:
-    """`token` (optionally with a K/M/G suffix) x `factor`, exactly in decimal, as a float."""
-    mult = Decimal(1)
-    if token and token[-1] in _SUFFIX:
-        token, mult = token[:-1], _SUFFIX[token[-1]]
-    try:
-        value = float(Decimal(token) * mult * factor)
-    except (InvalidOperation, ValueError):
-        return None
-    return value if math.isfinite(value) else None
+    """fio prints `26.2k`: every number it prints may carry a num2str K/M/G suffix."""
+    return scaled(token, factor, _SUFFIX)
 
 
 # --- parameters ---------------------------------------------------------------------------------
@@ -468,12 +404,12 @@ class _Reader:
 
 
 def _finish(seg: Segment, fr: _FioRun) -> Run:
-    caption = _caption(seg, fr.start)
+    caption = nearest_caption(seg, fr.start)
     run = Run(
         benchmark=NAME,
         results=fr.results,
         tool_version=fr.version,
-        system=_system(caption),
+        system=system_label(caption),
         caption=caption,
         line_start=fr.start,
         line_end=max(fr.end, fr.start + 1),
@@ -496,7 +432,7 @@ def parse(seg: Segment) -> list[Run]:
         reader.feed(i, line)
     reader.close(len(seg.lines))
     runs = [_finish(seg, fr) for fr in reader.runs if fr.results or fr.unparsed]
-    _number_repeats(runs)
+    number_repeated_results(runs)
     return runs
 
 

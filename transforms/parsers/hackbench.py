@@ -30,6 +30,7 @@ import re
 from dataclasses import dataclass, field
 
 from transforms.model import MetricSpec, Parser, Result, Run, Segment
+from transforms.parsers._common import nearest_caption, number_repeated_results, system_label
 
 NAME = "hackbench"
 
@@ -64,68 +65,6 @@ SIGNATURE = re.compile(
     rf"|{_Q}.*\bhackbench\b",
     re.M,
 )
-
-
-# --- small shared helpers (each parser module keeps its own copy) ---------------------------
-
-_CAPTION_STOP = re.compile(
-    r"\b(?:wrote|said)\s*:\s*$|^(?:on\s|.*[<@]).*\bwrites\s*:\s*$"
-    r"|^(?:test\s+)?(?:results?|output|example|log|commands?|cmd|steps|analysis|summary|details?"
-    r"|notes?|update|here|numbers|data|vs\.?|versus)\s*:?\s*$",
-    re.I,
-)
-_SHELL = re.compile(r"^\s*(?:[#$%]\s+\S|\S+@\S+?[:~]\S*\s*[#$]\s)")
-_LIST = re.compile(r"^(?:\d+[.)]\s+|\d+\)|[-*+]\s+)")
-_BULLET = re.compile(r"^(?:\d+[.)]\s+|\d+\)|[-*+]\s+|#+\s*)")
-_LABEL = re.compile(r"^(?=.*[A-Za-z])(?=.*\d)[\w.+/=-]{3,40}$")  # one token: `linux-2.4.10-pre12`
-_RULE = re.compile(r"^(?:[`~=_*#-] ?){3,}$")  # ```, ====, - - - -
-
-
-def _caption(seg: Segment, start: int) -> str | None:
-    """The nearest text line above a block (shell prompts, rules skipped), else the segment context."""
-    skipped = 0
-    for raw in reversed(seg.lines[:start]):
-        text = raw.strip()
-        if not text or _RULE.match(text):
-            continue
-        if _SHELL.match(raw) and skipped < 3:
-            skipped += 1
-            continue
-        return text
-    return seg.before[-1].strip() if seg.before else None
-
-
-def _system(caption: str | None) -> str | None:
-    """A caption names the system when it reads like a label: `2.4.16:`, `Before:`, `- default`,
-    `linux-2.4.10-pre12`; prose, attributions and generic headings do not."""
-    if not caption:
-        return None
-    text = caption.strip().strip("*_").strip()
-    if len(text) > 60 or text.startswith("..") or text.endswith("::"):
-        return None
-    if text.endswith(":"):
-        text = text[:-1]
-    elif not (_LIST.match(text) and len(text) <= 40 and not text.endswith((".", ","))) and not _LABEL.match(text):
-        return None
-    text = " ".join(_BULLET.sub("", text).strip().strip("*_").split())
-    if not text or _CAPTION_STOP.search(text + ":") or re.search(r"[.!?]\s", text):
-        return None  # empty, generic, or the tail of a prose paragraph
-    return text
-
-
-def _number_repeats(runs: list[Run]) -> None:
-    """Same system, metric and params seen more than once in a segment: params.repeat = 1..N."""
-    groups: dict[tuple, list[Result]] = {}
-    for run in runs:
-        if run.status != "ok":
-            continue
-        for r in run.results:
-            key = (r.system or run.system, r.metric, r.statistic, tuple(sorted(r.params.items())))
-            groups.setdefault(key, []).append(r)
-    for same in groups.values():
-        if len(same) > 1:
-            for i, r in enumerate(same, 1):
-                r.params["repeat"] = str(i)
 
 
 # --- parsing ------------------------------------------------------------------------------------
@@ -293,12 +232,12 @@ class _Reader:
 
 
 def _run_for(seg: Segment, block: _Block) -> Run:
-    caption = _caption(seg, block.start)
+    caption = nearest_caption(seg, block.start)
     variants = {r.params.get("variant") for r in block.results} - {None}
     return Run(
         benchmark=NAME,
         results=block.results,
-        system=_system(caption),
+        system=system_label(caption),
         caption=caption,
         line_start=block.start,
         line_end=max(block.end, block.start + 1),
@@ -313,7 +252,7 @@ def parse(seg: Segment) -> list[Run]:
         reader.feed(i, line)
     reader._close()
     runs = [_run_for(seg, b) for b in reader.blocks if b.results]
-    _number_repeats(runs)
+    number_repeated_results(runs)
     return runs
 
 

@@ -33,12 +33,17 @@ generic headings are kept as `Run.caption` only.
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
 from transforms.model import MetricSpec, Parser, Result, Run, Segment
+from transforms.parsers._common import (
+    nearest_caption,
+    number_repeated_results,
+    scaled,
+    system_label,
+)
 
 NAME = "iperf"
 
@@ -123,77 +128,6 @@ class _Test:
     text: list[str] = field(default_factory=list)
 
 
-# --- small shared helpers (each parser module keeps its own copy) ---------------------------
-
-_CAPTION_STOP = re.compile(
-    r"\b(?:wrote|said)\s*:\s*$|^(?:on\s|.*[<@]).*\bwrites\s*:\s*$"
-    r"|^(?:test\s+)?(?:results?|output|example|log|commands?|cmd|steps|analysis|summary|details?"
-    r"|notes?|update|here|numbers|data|vs\.?|versus)\s*:?\s*$",
-    re.I,
-)
-_SHELL = re.compile(r"^\s*(?:[#$%]\s+\S|\S+@\S+?[:~]\S*\s*[#$]\s)")
-_LIST = re.compile(r"^(?:\d+[.)]\s+|\d+\)|[-*+]\s+)")
-_BULLET = re.compile(r"^(?:\d+[.)]\s+|\d+\)|[-*+]\s+|#+\s*)")
-_LABEL = re.compile(r"^(?=.*[A-Za-z])(?=.*\d)[\w.+/=-]{3,40}$")  # one token: `linux-2.4.10-pre12`
-_RULE = re.compile(r"^(?:[`~=_*#-] ?){3,}$")  # ```, ====, - - - -
-
-
-def _caption(seg: Segment, start: int) -> str | None:
-    """The nearest text line above a block (shell prompts, rules skipped), else the segment context."""
-    skipped = 0
-    for raw in reversed(seg.lines[:start]):
-        text = raw.strip()
-        if not text or _RULE.match(text):
-            continue
-        if _SHELL.match(raw) and skipped < 3:
-            skipped += 1
-            continue
-        return text
-    return seg.before[-1].strip() if seg.before else None
-
-
-def _system(caption: str | None) -> str | None:
-    """A caption names the system when it reads like a label: `2.4.16:`, `Before:`, `- default`,
-    `linux-2.4.10-pre12`; prose, attributions and generic headings do not."""
-    if not caption:
-        return None
-    text = caption.strip().strip("*_").strip()
-    if len(text) > 60 or text.startswith("..") or text.endswith("::"):
-        return None
-    if text.endswith(":"):
-        text = text[:-1]
-    elif not (_LIST.match(text) and len(text) <= 40 and not text.endswith((".", ","))) and not _LABEL.match(text):
-        return None
-    text = " ".join(_BULLET.sub("", text).strip().strip("*_").split())
-    if not text or _CAPTION_STOP.search(text + ":") or re.search(r"[.!?]\s", text):
-        return None  # empty, generic, or the tail of a prose paragraph
-    return text
-
-
-def _number_repeats(runs: list[Run]) -> None:
-    """Same system, metric and params seen more than once in a segment: params.repeat = 1..N."""
-    groups: dict[tuple, list[Result]] = {}
-    for run in runs:
-        if run.status != "ok":
-            continue
-        for r in run.results:
-            key = (r.system or run.system, r.metric, r.statistic, tuple(sorted(r.params.items())))
-            groups.setdefault(key, []).append(r)
-    for same in groups.values():
-        if len(same) > 1:
-            for i, r in enumerate(same, 1):
-                r.params["repeat"] = str(i)
-
-
-def _scaled(token: str, factor: Decimal) -> float | None:
-    """`token` x `factor`, exactly in decimal, then as a float (None if not a finite number)."""
-    try:
-        value = float(Decimal(token) * factor)
-    except (InvalidOperation, ValueError):
-        return None
-    return value if math.isfinite(value) else None
-
-
 # --- parsing ------------------------------------------------------------------------------------
 
 
@@ -213,7 +147,7 @@ def _read_row(i: int, line: str, test: _Test) -> _Row | None:
     m = ROW.match(line)
     if not m:
         return None
-    bw = _scaled(m["bw"], _TO_MBIT[m["bunit"]])
+    bw = scaled(m["bw"], _TO_MBIT[m["bunit"]])
     if bw is None:
         return None
     rest = m["rest"]
@@ -233,8 +167,8 @@ def _read_row(i: int, line: str, test: _Test) -> _Row | None:
     test.pending_report.discard(stream)
     udp = UDP_TAIL.search(rest)
     if udp:
-        row.jitter = _scaled(udp["jitter"], Decimal(1))
-        row.loss = _scaled(udp["pct"], Decimal(1))
+        row.jitter = scaled(udp["jitter"], Decimal(1))
+        row.loss = scaled(udp["pct"], Decimal(1))
     return row
 
 
@@ -400,12 +334,12 @@ def _variant(test: _Test) -> str | None:
 
 
 def _run_for(seg: Segment, test: _Test, version: str | None, variant: str | None) -> Run:
-    caption = _caption(seg, test.start)
+    caption = nearest_caption(seg, test.start)
     run = Run(
         benchmark=NAME,
         results=[],
         tool_version=version,
-        system=_system(caption),
+        system=system_label(caption),
         caption=caption,
         line_start=test.start,
         line_end=test.end,
@@ -441,7 +375,7 @@ def parse(seg: Segment) -> list[Run]:
         if test.rows or test.bad:
             runs.append(_run_for(seg, test, version, variant))
             variant = runs[-1].attributes.get("variant", variant)
-    _number_repeats(runs)
+    number_repeated_results(runs)
     return runs
 
 

@@ -14,21 +14,17 @@ under a header row of kernel names, sometimes with a percent-change column
 (derived, never stored) or ``( + 2 % vs base)`` annotations.  A plain
 ``time make -jN`` (real/user/sys) is not kernbench and is never read here:
 rows count only under an ``Average ... load`` banner.
-
-This module also holds two small helpers the other benchmark parsers of this
-package reuse: `caption_above` (the label a poster wrote above a block) and
-`number_repeats` (``repeat`` param for a post that measures the same system
-twice).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from transforms.model import MetricSpec, Parser, Result, Run, Segment
 from transforms.numbers import parse_number
+from transforms.parsers._common import caption_above, number_repeated_runs
 
 NAME = "kernbench"
 
@@ -82,110 +78,6 @@ _DATE = re.compile(
 )
 _RELEASE = re.compile(r"^\d+\.\d+(?:\.\d+)*[-+\w.]*$")
 _KERNEL_LABEL = re.compile(r"^Kernel:\s*(?P<k>\S+)$", re.I)
-
-
-# ---------------------------------------------------------------- shared helpers
-
-_RULE = re.compile(r"^[-=~_*#]{3,}$")
-_MARKUP = re.compile(r"^(?:`{3}|~{3}|</?\w+[^>]*>$)")
-_PROMPT = re.compile(r"^\[?[\w.-]+@[\w.-]+[\]:\s]")  # user@host:~# ...
-_CAPTION_STOPWORDS = frozenset(
-    {"kernbench", "sysbench", "stream", "dd", "hdparm", "results", "result", "output",
-     "benchmark", "benchmarks", "test", "tests", "numbers", "data"}
-)  # fmt: skip
-
-
-def _clean_caption(text: str, underlined: bool) -> str | None:
-    """A line a poster wrote to name what follows, or None when it reads as prose."""
-    if text.startswith("##"):
-        return None  # a markdown section heading names a part of a document, not a system
-    decorated = text[:1] in "#*[-" or text.endswith(":")
-    core = text.strip("#*=-~[] \t").rstrip(":").strip("*=-~ \t")
-    if not core or len(core) > 60 or core.endswith((".", ",", ";", "!", "?")):
-        return None
-    if any(ch in core for ch in "=|$") or "://" in core or _PROMPT.match(text):
-        return None
-    words = core.split()
-    if {w.lower().strip(",") for w in words} <= _CAPTION_STOPWORDS:
-        return None
-    if underlined or decorated:
-        return core if len(words) <= 10 else None
-    return core if len(words) <= 5 else None
-
-
-def caption_above(
-    lines: Sequence[str],
-    index: int,
-    floor: int = 0,
-    skip: Callable[[str], bool] | None = None,
-    before: Sequence[str] = (),
-) -> tuple[bool, str | None]:
-    """The caption a poster wrote above ``lines[index]`` (searching no higher than ``floor``).
-
-    Blank lines, underline rules and lines ``skip`` accepts (tool chatter, command
-    lines) are passed over; the first other line is the candidate.  It counts as a
-    caption only when it stands alone (a blank line, a rule or the start of the
-    segment above it, or a ``#``/``*``/``-`` decoration) and reads like a label,
-    not like the tail of a wrapped sentence.  When the search reaches the top of
-    the segment, ``before`` (the message lines preceding it) is searched too.
-
-    Returns ``(blocked, caption)``: ``blocked`` is False when only skippable lines
-    were found, so the caller may keep the previous block's system.
-    """
-
-    def standalone(k: int) -> bool:
-        above = lines[k - 1].strip() if k > 0 else ""
-        return not above or bool(_RULE.match(above) or _MARKUP.match(above))
-
-    underlined = False
-    for k in range(index - 1, max(floor, 0) - 1, -1):
-        s = lines[k].strip()
-        if not s or _RULE.match(s):
-            underlined = underlined or bool(s)
-            continue
-        if skip is not None and skip(s):
-            continue
-        if _MARKUP.match(s):
-            return True, None
-        if not (standalone(k) or s[:1] in "#*-"):
-            return True, None
-        return True, _clean_caption(s, underlined)
-    if floor > 0:
-        return False, None
-    for s in (b.strip() for b in reversed(before)):
-        if not s or _RULE.match(s):
-            underlined = underlined or bool(s)
-            continue
-        if skip is not None and skip(s):
-            continue
-        if _MARKUP.match(s):
-            return True, None
-        return True, _clean_caption(s, underlined)
-    return False, None
-
-
-def number_repeats(runs: Sequence[Run]) -> None:
-    """Add ``repeat`` = 1, 2, ... to runs that measure the same system at the same params.
-
-    Without it two blocks of one post would give rows indistinguishable by
-    (system, metric, params); the order is the order in the post.
-    """
-
-    def key(run: Run) -> frozenset:
-        return frozenset(
-            (r.system or run.system or "", tuple(sorted(r.params.items()))) for r in run.results
-        )
-
-    groups: dict[frozenset, list[Run]] = {}
-    for run in runs:
-        if run.status == "ok" and run.results:
-            groups.setdefault(key(run), []).append(run)
-    for same in groups.values():
-        if len(same) < 2:
-            continue
-        for n, run in enumerate(same, start=1):
-            for r in run.results:
-                r.params["repeat"] = str(n)
 
 
 # ---------------------------------------------------------------- kernbench
@@ -423,7 +315,7 @@ def parse(seg: Segment) -> list[Run]:
         run.results = _results(block, systems)
         runs.append(run)
         prev, prev_systems = block, systems
-    number_repeats(runs)
+    number_repeated_runs(runs)
     return runs
 
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 from transforms.model import MetricSpec, Parser, Result, Run, Segment
 from transforms.numbers import parse_number
-from transforms.parsers.kernbench import caption_above, number_repeats
+from transforms.parsers._common import caption_above, number_repeated_runs
 
 NAME = "stream"
 
@@ -205,7 +205,7 @@ def parse(seg: Segment) -> list[Run]:
                 run.status, run.reason = "unparsed", "STREAM reported Failed Validation"
         runs.append(run)
         prev_end = table.end
-    number_repeats(runs)
+    number_repeated_runs(runs)
     return runs
 
 

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 
 from transforms.model import MetricSpec, Parser, Result, Run, Segment
 from transforms.numbers import parse_number
-from transforms.parsers.kernbench import caption_above, number_repeats
+from transforms.parsers._common import caption_above, number_repeated_runs
 
 NAME = "sysbench"
 
@@ -451,7 +451,7 @@ def _finish(seg: Segment, found: list[_Run]) -> list[Run]:
             run.attributes["test"] = r.test
         out.append(run)
         floor = run.line_end
-    number_repeats(out)
+    number_repeated_runs(out)
     return out
 
 

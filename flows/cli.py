@@ -126,7 +126,7 @@ def sql(
     import duckdb
 
     from flows.output import print_rows
-    from warehouse.db import WarehouseMissing, export_parquet
+    from warehouse.db import WarehouseMissing, error_line, export_parquet
     from warehouse.db import query as run_query
 
     try:
@@ -134,11 +134,11 @@ def sql(
             n = export_parquet(cfg.db_path, query, out)
             typer.echo(f"{n} rows written to {out}", err=True)
             return
-        cols, rows = run_query(cfg.db_path, query)
+        cols, rows = run_query(cfg.db_path, query)  # a lake on object storage is read through fsspec
     except WarehouseMissing as exc:
         fail(str(exc))
     except duckdb.Error as exc:
-        fail(f"query failed: {str(exc).splitlines()[0]}")
+        fail(f"query failed: {error_line(exc)}")
     if out:
         try:
             with open(out, "w", encoding="utf-8", newline="") as f:

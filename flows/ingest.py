@@ -90,5 +90,7 @@ def run_ingest(cfg: Config, sources: list[str] | None = None, since: str | None 
                dask_address: str | None = None) -> dict[str, Any]:
     """One flow run; `task_runner="dask"` uses `dask_address` or a two-worker LocalCluster."""
     runner = runners.make_task_runner(task_runner, dask_address)
-    flow_ = ingest_flow if runner is None else ingest_flow.with_options(task_runner=runner)
-    return flow_(str(cfg.path), sources, since, until)
+    if runner is None:
+        return ingest_flow(str(cfg.path), sources, since, until)
+    with runners.api_for_workers():
+        return ingest_flow.with_options(task_runner=runner)(str(cfg.path), sources, since, until)

@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import inspect
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -61,7 +63,44 @@ def make_task_runner(kind: str = "default", dask_address: str | None = None,
         return DaskTaskRunner(address=dask_address)
     return DaskTaskRunner(cluster_class="distributed.LocalCluster",
                           cluster_kwargs={"n_workers": dask_workers, "threads_per_worker": 1, "processes": True,
-                                          "dashboard_address": None})
+                                          "dashboard_address": ":0"})
+
+
+@contextmanager
+def api_for_workers() -> Iterator[None]:
+    """Give Dask workers a Prefect API to report to.
+
+    With PREFECT_API_URL set (a `prefect server start`, Prefect Cloud, the test
+    harness) there is nothing to do. In ephemeral mode each worker process would
+    otherwise start a temporary server of its own (seconds each, task runs lost):
+    start the process's ephemeral server now (Prefect's flow engine reuses the
+    same instance) and export its URL. It listens on 127.0.0.1, so a cluster on
+    other machines needs a real server.
+    """
+    import logging
+
+    from prefect.settings import PREFECT_API_URL, get_current_settings, temporary_settings
+
+    if os.environ.get("PREFECT_LOGGING_LEVEL", "WARNING").upper() in ("WARNING", "ERROR", "CRITICAL"):
+        for name in ("distributed", "prefect.task_runner.dask"):
+            logging.getLogger(name).setLevel(logging.WARNING)
+    if get_current_settings().api.url:
+        yield
+        return
+    from prefect.server.api.server import SubprocessASGIServer
+
+    server = SubprocessASGIServer()
+    server.start()
+    old = os.environ.get("PREFECT_API_URL")
+    os.environ["PREFECT_API_URL"] = server.api_url
+    try:
+        with temporary_settings({PREFECT_API_URL: server.api_url}):
+            yield
+    finally:
+        if old is None:
+            os.environ.pop("PREFECT_API_URL", None)
+        else:
+            os.environ["PREFECT_API_URL"] = old
 
 
 def is_distributed(task_runner: Any) -> bool:

@@ -182,7 +182,7 @@ def _describe_platforms(body: str, runs: list[Run]) -> None:
         return
     desc = legend(body, labels)
     for run in runs:
-        for lbl in {run.system, *(r.system for r in run.results)}:
+        for lbl in sorted({run.system, *(r.system for r in run.results)} - {None}):
             if not lbl:
                 continue
             if lbl in desc:

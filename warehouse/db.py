@@ -63,13 +63,14 @@ def refresh_views(db_path: Path, lake_dir: Path | str, storage_options: dict[str
     os.replace(tmp, db_path)
 
 
-def refresh_views_if_needed(db_path: Path, lake_dir: Path) -> bool:
+def refresh_views_if_needed(db_path: Path, lake_dir: Path | str) -> bool:
     """Rebuild the views file only when it is missing or its SQL changed (new data needs no
     rebuild: the views glob the lake). Returns whether it was rebuilt."""
     import hashlib
 
     stamp = Path(db_path).with_name(f".{Path(db_path).name}.sha")
-    digest = hashlib.sha256(view_sql(lake_dir).encode()).hexdigest()
+    recorded = json.dumps(storage.options_for(str(lake_dir)) or {}, sort_keys=True) if storage.is_remote(lake_dir) else ""
+    digest = hashlib.sha256((view_sql(lake_dir) + recorded).encode()).hexdigest()
     if Path(db_path).exists() and stamp.exists() and stamp.read_text() == digest:
         return False
     refresh_views(db_path, lake_dir)
@@ -101,6 +102,14 @@ def register_lake(con: duckdb.DuckDBPyConnection) -> str | None:
     opts = storage.options_for(lake)
     storage.register_duckdb(con, lake, opts if opts is not None else json.loads(stored or "{}"))
     return lake
+
+
+def error_line(exc: BaseException) -> str:
+    """One line for a DuckDB error; for a failure inside the fsspec filesystem, the Python exception."""
+    lines = [ln for ln in str(exc).splitlines() if ln.strip()]
+    if not lines:
+        return type(exc).__name__
+    return lines[-1].strip() if lines[0].startswith("Traceback") else lines[0]
 
 
 def query(db_path: Path, sql: str, params: list[Any] | None = None) -> tuple[list[str], list[tuple]]:

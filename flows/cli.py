@@ -19,6 +19,9 @@ def quiet_prefect(verbose: bool = False) -> None:
     """Defaults for an embedded run: no telemetry (its first-run write races the migration), quiet logs."""
     os.environ.setdefault("PREFECT_LOGGING_LEVEL", "INFO" if verbose else "WARNING")
     os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
+    # a first run on a fresh machine compiles Prefect's modules and migrates its database:
+    # the default 20 s for the temporary API to answer is too tight on 2 cores
+    os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "180")
     os.environ.setdefault("GX_ANALYTICS_ENABLED", "False")
 
 

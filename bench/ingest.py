@@ -48,6 +48,7 @@ INGEST = r"""
 import json, os, sys
 os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
 os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
+os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "180")
 from flows.config import load_config
 from flows.ingest import run_ingest
 print(json.dumps(run_ingest(load_config(sys.argv[1]))))

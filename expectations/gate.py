@@ -65,6 +65,7 @@ def _context() -> Any:
     import great_expectations as gx
     from great_expectations.data_context.types.base import ProgressBarsConfig
 
+    logging.getLogger("great_expectations").setLevel(logging.ERROR)
     ctx = gx.get_context(mode="ephemeral")
     ctx.variables.progress_bars = ProgressBarsConfig(globally=False)
     _STATE.update(gx=gx, ctx=ctx, asset=ctx.data_sources.add_pandas("listbench").add_dataframe_asset("batch"))

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Annotated
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Annotated, Any
 
 import typer
 
@@ -87,13 +89,42 @@ def ingest(
             from flows.ingest import run_ingest
             from flows.summary import print_summary
 
-            result = run_ingest(cfg, source or None, since, until, task_runner, dask_address)
+            with _progress():
+                result = run_ingest(cfg, source or None, since, until, task_runner, dask_address)
     except (IngestBusy, RunnerError) as exc:
         fail(str(exc))
     print_summary(cfg, result)
     if result["failed"]:
         typer.echo(f"listbench: {result['failed']} unit(s) failed; see `listbench sql \"SELECT * FROM archives WHERE status = 'failed'\"`", err=True)
         raise typer.Exit(2)
+
+
+@contextmanager
+def _progress() -> Iterator[None]:
+    """Units and bytes as the run goes (stderr; plain terminals get no live display)."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    from flows.pipeline import observe
+
+    bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                   TextColumn("{task.fields[mb]:.1f} MB"), transient=True, console=Console(stderr=True))
+    tasks: dict[str, Any] = {}
+
+    def on(event: str, d: dict[str, Any]) -> None:
+        if event == "source":
+            tasks[d["source"]] = bar.add_task(f"{d['source']}: units", total=d["units"], mb=0.0)
+        elif event == "unit" and d["source"] in tasks:
+            t = tasks[d["source"]]
+            mb = bar.tasks[t].fields["mb"] + (d["bytes"] or 0) / 1e6
+            bar.update(t, advance=1, mb=mb, description=f"{d['source']}: {d['unit']} ({d['status']})")
+
+    stop = observe(on)
+    try:
+        with bar:
+            yield
+    finally:
+        stop()
 
 
 @app.command()

@@ -241,6 +241,18 @@ def _ledger_row(f: Fetched, stats: UnitStats, batch_id: str, now: datetime, inge
 
 
 CHUNK_UNITS = 12
+_OBSERVERS: list[Callable[[str, dict[str, Any]], None]] = []
+
+
+def observe(callback: Callable[[str, dict[str, Any]], None]) -> Callable[[], None]:
+    """Follow a run in this process (events `source` and `unit`), e.g. for progress bars."""
+    _OBSERVERS.append(callback)
+    return lambda: _OBSERVERS.remove(callback)
+
+
+def _emit(event: str, **data: Any) -> None:
+    for cb in list(_OBSERVERS):
+        cb(event, data)
 
 
 @dataclass
@@ -305,6 +317,7 @@ def run(cfg: Config, steps: Steps | None = None, sources: list[str] | None = Non
                 load_units([work], lake, list_names, summary.run)
                 summary.units.append(work.stats.as_dict())
                 continue
+            _emit("source", source=source.name, units=len(units))
             for i in range(0, len(units), CHUNK_UNITS):
                 works = []
                 for u in units[i:i + CHUNK_UNITS]:
@@ -318,6 +331,8 @@ def run(cfg: Config, steps: Steps | None = None, sources: list[str] | None = Non
                     summary.findings += steps.load(works, lake, list_names, summary.run)
                 for w in works:
                     summary.units.append(w.stats.as_dict())
+                    _emit("unit", source=source.name, unit=w.stats.unit, status=w.stats.status,
+                          bytes=w.fetched.bytes, added=w.stats.messages_added)
                     steps.log.info("%s/%s: %s, %d messages added, %d rows, %d quarantined", source.name,
                                    w.stats.unit, w.stats.status, w.stats.messages_added, w.stats.results,
                                    w.stats.quarantined)

@@ -53,3 +53,15 @@ def test_known_values_reach_duckdb(sample_cfg):
               "SELECT value FROM benchmark_results WHERE benchmark = 'netperf' AND system = 'xen.pv'"
               " AND params['test'] = 'TCP_RR' AND params['size'] = '1'")[1]
     assert v == [(18052.37,)]
+
+
+def test_progress_events_follow_the_run(sample_cfg):
+    from flows import pipeline
+
+    events = []
+    stop = pipeline.observe(lambda e, d: events.append((e, d.get("source"), d.get("units"), d.get("status"))))
+    try:
+        pipeline.run(sample_cfg)
+    finally:
+        stop()
+    assert events == [("source", "sample", 1, None), ("unit", "sample", None, "unchanged")]

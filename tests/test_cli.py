@@ -6,9 +6,7 @@ import json
 
 import pytest
 
-from tests.conftest import SEEDS_DIR, SEEDS_MBOX, mbox_source, run_cli, write_config
-
-SEED_FILES = sorted(SEEDS_DIR.glob("*.txt"))
+from tests.conftest import SEED_FIXTURES, SEEDS_MBOX, mbox_source, run_cli, seed_text, write_config
 
 
 def _json(args):
@@ -17,13 +15,14 @@ def _json(args):
     return json.loads(r.stdout)
 
 
-@pytest.mark.skipif(not SEED_FILES, reason="shared seeds not present")
-def test_extract_seed_files_as_they_are():
+def test_extract_seed_files_as_they_are(tmp_path):
     benches = {}
-    for p in SEED_FILES:
+    for num in SEED_FIXTURES:
+        p = tmp_path / f"{num}.txt"
+        p.write_text(seed_text(num), encoding="utf-8")
         rows = _json(["extract", str(p), "--format", "json"])
         assert rows, p.name
-        benches[p.name[:3]] = {r["benchmark"] for r in rows}
+        benches[num] = {r["benchmark"] for r in rows}
         for r in rows:
             assert set(r) >= {"benchmark", "tool_version", "system", "metric", "metric_label", "params",
                               "value", "unit", "higher_is_better", "quoted", "alignment", "message_id"}

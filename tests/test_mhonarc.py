@@ -12,7 +12,7 @@ from flows.archives.base import FetchContext
 from flows.archives.mhonarc import KIND, month_indexes, parse_page
 from flows.config import Source, load_config
 from flows.http import PoliteClient
-from tests.conftest import FIXTURES, SEEDS_DIR, SEEDS_MBOX, mbox_source, write_config
+from tests.conftest import FIXTURES, SEEDS_MBOX, mbox_source, seed_text, write_config
 from tests.httpserver import Site
 from transforms.mail import Mail
 from transforms.mbox import Skipped
@@ -99,7 +99,7 @@ def test_benchmark_block_keeps_its_whitespace():
     m = parse_page((FIX / "2007-10" / "msg00000.html").read_bytes())
     lines = m.body.splitlines()
     assert PARDUS in lines  # `&gt;` decoded, double blanks intact
-    seed = (SEEDS_DIR / "004_29ac821677ab8bb4.txt").read_text()
+    seed = seed_text("004")
     block = seed[seed.index("Machine: Pardus"): seed.index("Conclusion:")]
     assert block in m.body  # the whole benchmark section verbatim, no-break spaces included
     assert "Test Disk:  /dev/xvda1 --> a LVM volume in Dom0 on RAID stripe set (2 disks)" in lines

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.parsers.damage import collapse, crlf, fuzz_text, quote
-from tests.parsers.fixtures_io import FIXTURES, fixture_body
+from tests.parsers.damage import collapse, crlf, fuzz_text, quote, wrap
+from tests.parsers.fixtures_io import FIXTURES, expected_rows, fixture_body
 from transforms.extract import extract_runs, result_rows
 from transforms.model import Segment
 from transforms.parsers import bonnie
@@ -710,3 +711,186 @@ def test_parse_is_pure_on_a_bare_segment():
     first, second = bonnie.parse(seg), bonnie.parse(seg)
     assert [r.value for r in first[0].results] == [r.value for r in second[0].results]
     assert first[0].results[0].value == 1000.0 and first[0].system == "box"
+
+
+# --- long lines re-wrapped by the mailer --------------------------------------------------------
+# A mailer breaks every line longer than its limit at the last blank before the width (or hard,
+# inside a CSV line that has no blank) and moves the rest to a new line without the quote prefix.
+# Every fixture is re-wrapped like that and parsed again: rows may be lost (quoted tables fall
+# apart into one quote segment per line), but no value may differ from the post's, and no
+# measurement may be read twice.
+
+
+def _bench_wrap(text: str) -> str:
+    """The wrap transform of bench.extraction: lines over 76 columns broken at 72."""
+    from bench.extraction import wrap as bench_wrap
+
+    return bench_wrap(text)
+
+
+WRAPS = {
+    "bench-wrap-72": (_bench_wrap, 0.70),  # (transform, recall it must keep)
+    "damage-wrap-72": (lambda text: wrap(text, 72), 0.60),
+}
+
+
+def _measured_at(row: dict) -> tuple:
+    return row["system"], row["metric"], tuple(sorted(row["params"].items()))
+
+
+def _printed(rows: list[dict]) -> Counter:
+    return Counter((r["metric"], r["value"], r["unit"]) for r in rows)
+
+
+def _read_twice(rows: list[dict]) -> list[tuple]:
+    """Pairs of runs (same system and params but `repeat`) printing the same values everywhere."""
+    runs: dict[tuple, dict[str, float]] = {}
+    for r in rows:
+        runs.setdefault((r["system"], tuple(sorted(r["params"].items()))), {})[r["metric"]] = r["value"]
+    twins = []
+    keys = sorted(runs, key=repr)
+    for a, k1 in enumerate(keys):
+        for k2 in keys[a + 1 :]:
+            same_config = k1[0] == k2[0] and [p for p in k1[1] if p[0] != "repeat"] == [
+                p for p in k2[1] if p[0] != "repeat"]  # fmt: skip
+            common = runs[k1].keys() & runs[k2].keys()
+            if same_config and len(common) >= 4 and all(runs[k1][m] == runs[k2][m] for m in common):
+                twins.append((k1, k2))
+    return twins
+
+
+@pytest.mark.parametrize("how", sorted(WRAPS))
+def test_wrapped_fixtures_give_the_posted_values_or_none(how):
+    transform, floor = WRAPS[how]
+    expected_total = found_total = 0
+    problems = []
+    for path in sorted(HERE.glob("*.txt")):
+        expected, got = expected_rows(path), _rows(transform(fixture_body(path)))
+        posted: dict[tuple, Counter] = {}
+        for r in expected:
+            posted.setdefault(_measured_at(r), Counter())[(r["value"], r["unit"])] += 1
+        emitted: dict[tuple, Counter] = {}
+        for r in got:
+            emitted.setdefault(_measured_at(r), Counter())[(r["value"], r["unit"])] += 1
+        for key, values in emitted.items():
+            if key in posted and values - posted[key]:
+                problems.append((path.stem, "value the post does not give there", key, dict(values),
+                                 dict(posted[key])))  # fmt: skip
+            elif key not in posted and sum(values.values()) > 1:
+                problems.append((path.stem, "emitted twice", key, dict(values)))
+        # (a key can be expected twice: parsers number repeats within a quote segment only)
+        problems += [(path.stem, "run read twice", *pair) for pair in _read_twice(got)
+                     if pair not in _read_twice(expected)]  # fmt: skip
+        if more := _printed(got) - _printed(expected):  # under whatever label
+            problems.append((path.stem, "value read more often than printed", dict(more)))
+        facts = Counter((*_measured_at(r), r["value"], r["unit"]) for r in expected)
+        found = Counter((*_measured_at(r), r["value"], r["unit"]) for r in got)
+        expected_total += len(expected)
+        found_total += sum((facts & found).values())
+    recall = found_total / expected_total
+    print(f"{how}: recall {found_total}/{expected_total} = {recall:.3f} (quoted flag ignored)")
+    assert not problems, problems[:5]
+    assert recall >= floor
+
+
+def _pp_table(rows: str) -> str:
+    return (
+        "Version  1.03       ------Sequential Output------ --Sequential Input- --Random-\n"
+        "                    -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--\n"
+        "Machine        Size K/sec %CP K/sec %CP K/sec %CP K/sec %CP K/sec %CP  /sec %CP\n"
+        + rows
+    )
+
+
+def test_wrapped_row_with_blank_cells_takes_its_tail_by_column():
+    # `-f` runs print no per-char cells: the head keeps its columns, the seeks are the rest
+    text = _pp_table("merlin         496M           22038  13 11768   8           19219   6\n"
+                     "183.9   0\n"
+                     "merlin         496M           22495  13 11216   6           22390   6\n"
+                     "183.9   0\n")  # fmt: skip
+    runs = _by_run(text)
+    assert [r[3] for r in runs] == [_cells(IO, "_ _ 22038 13 11768 8 _ _ 19219 6 183.9 0"),
+                                    _cells(IO, "_ _ 22495 13 11216 6 _ _ 22390 6 183.9 0")]  # fmt: skip
+    assert [r[1] for r in runs] == ["1", "2"]  # the tail is not a row of its own
+
+
+def test_wrapped_tail_that_does_not_fill_the_cut_columns_makes_the_row_unparsed():
+    # two cells past the head's end, one value on the next line: which of them it is was lost
+    text = _pp_table("merlin         496M           22038  13 11768   8           19219   6\n"
+                     "183.9\n")  # fmt: skip
+    (er,) = _extracted(text)
+    assert er.run.status == "unparsed" and not er.run.results
+    assert "column positions were lost" in er.run.reason
+
+
+def test_wrapped_diff_row_keeps_the_first_digit_of_its_tail():
+    text = ("```\n"
+            " Version 1.93c       ------Sequential Output------ --Sequential Input- --Random-\n"
+            " Concurrency   1     -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--\n"
+            " Machine        Size K/sec %CP K/sec %CP K/sec %CP K/sec %CP K/sec %CP  /sec %CP\n"
+            "-prod             7G   331  98 27139  10 17554   4  1156  99 65858   7\n"
+            "371.8   5\n"
+            "```\n")  # fmt: skip
+    ((system, _repeat, _quoted, values),) = _by_run(text)
+    assert system == "prod" and values == _cells(IO, "331 98 27139 10 17554 4 1156 99 65858 7 371.8 5")
+
+
+def test_wrapped_latency_row_takes_its_last_cell_back():
+    text = _pp_table("wifo3-02        63G  1905  91 364656  24 119264  12  3457  86 306391  14\n"
+                     "439.5  17\n"
+                     "Latency              8631us   18055us     184ms   23985us   57565us\n"
+                     "83422us\n")  # fmt: skip
+    ((_s, _r, _q, values),) = _by_run(text)
+    assert values == {**_cells(IO, "1905 91 364656 24 119264 12 3457 86 306391 14 439.5 17"),
+                      **_latency(IO, "8631us 18055us 184ms 23985us 57565us 83422us")}  # fmt: skip
+
+
+def test_csv_line_cut_inside_its_last_field():
+    line = ("1.98,2.00a,ANDREW-PC,1,1731170067,63G,,8192,5,6,6,51776,6,22717,6,6,7,40308,4,8475,109,16,"
+            ",,,,793,6,1765,7,1574,7,827,6,1945,8,1416,6,1445ms,17524us,9356us,1284ms,5950us,408ms,"
+            "15088us,15053us,18784us,11317us,3377us,12653us")  # fmt: skip
+    ((_s, _r, _q, values),) = _by_run(_bench_wrap(line + "\n"))
+    assert values["random_delete_latency"] == 12653.0  # `...,1` + `2653us`: `1` alone is no latency
+    # a 1.0x line whose last field reads whole either way: `6`, or `65` with the line below
+    v1 = ("stan,4G,16092,36,9563,1,6068,1,11202,24,49497,5,180.6,0,16,294,1,+++++,+++,311,1,382,2,"
+          "+++++,+++,117,6")  # fmt: skip
+    piece = v1[30:]
+    assert len(piece) >= 60  # as long as a piece the mailer cuts off
+    text = _pp_table("stan             4G 16092  36  9563   1  6068   1 11202  24 49497   5 180.6   0\n")
+    (er,) = _extracted(f"{text}{v1[:30]}\n{piece}\n5\n")
+    assert er.run.attributes["csv_line"] == "merged"
+    assert "random_delete_cpu" not in {r.metric for r in er.run.results}
+    assert any(n.startswith("random_delete_cpu: '6' or '65'") for n in er.run.notes), er.run.notes
+
+
+def test_quoted_row_wrapped_out_of_its_quote_keeps_the_numbering():
+    # the third Ubuntu row of the seed post is quoted; the mailer moves its seeks to the unquoted
+    # text below, where they are read as the rest of that row, not as the next run's
+    rows = _rows(_bench_wrap(_fixture("seed_004")))
+    seeks = {r["params"].get("repeat"): r["value"] for r in rows
+             if r["system"] == "Ubuntu" and r["metric"] == "random_seeks"}  # fmt: skip
+    assert seeks == {"1": 290.5, "2": 314.7, "3": 283.6}
+
+
+def test_wrapped_group_header_does_not_split_the_progress_lines_from_their_table():
+    runs = _by_run(_bench_wrap(_fixture("bonnie14_tiobench_and_two_runs")))
+    assert [(r[0], r[1]) for r in runs] == [(None, None), (None, None)]  # two runs, each read once
+
+
+@SETTINGS
+@given(REPORTS, st.sampled_from(["bench-wrap-72", "damage-wrap-72", "quote+bench-wrap-72"]))
+def test_wrapped_synthetic_reports_never_invent_a_number(report, how):
+    text = "Some results:\n\n" + report[0] + "\nThanks.\n"
+    damaged = _bench_wrap(_quote(text)) if how.startswith("quote+") else WRAPS[how][0](text)
+    readings = [_rows(text)]
+    if report[3]:  # the CSV line may end up alone, unread: the table's values are then as printed
+        readings.append(_rows(text.replace(report[0].splitlines()[-1] + "\n", "")))
+    after = _rows(damaged)
+    # a label may be lost with its quote segment (system, size), a number never
+    posted: dict[tuple, set] = {}
+    for r in (r for rows in readings for r in rows):
+        posted.setdefault(_measured_at(r), set()).add(r["value"])
+    assert all(r["value"] in posted.get(_measured_at(r), {r["value"]}) for r in after)
+    printed = _printed(readings[0]) | _printed(readings[-1])
+    assert not _printed(after) - printed, "a value read more often than printed"
+    assert max(Counter(map(_measured_at, after)).values(), default=1) == 1, "a key emitted twice"

@@ -6,8 +6,9 @@ One `Run` per measured configuration:
   `Writing with putc()... done: N kB/s P %CPU` progress lines printed by the same invocation
   describe the same measurements as the first row that follows them: they are used to split
   fields the table glued together (`93.1158724` is `%4.1f` CPU then `%6d` K/sec) and to
-  cross-check, never emitted a second time. Progress lines without a table make a run of
-  their own (no seeks).
+  cross-check, never emitted a second time (not even when a line came between them and the
+  table: a first row printing their values is their table). Progress lines without a table
+  make a run of their own (no seeks).
 * bonnie++ text tables: one run per machine row, with its file-creation row and its Latency
   rows attached. Cells are fixed width and a blank cell means "test not run", so rows with
   blanks are read by column position; `+++++` / `+++` mean "too fast to measure" (no value,
@@ -17,6 +18,14 @@ One `Run` per measured configuration:
   into that run (the CSV values are exact where 2.0x text prints `728m`); otherwise it is a
   run of its own. A 1.0x line (`name,4G,...`) is only looked for in a segment that also holds
   Bonnie text: alone it is too much like any other CSV.
+
+Mail re-wrapped by a mailer (lines over ~72 columns broken at the last blank, the rest on a new
+line without the quote prefix) is read as the tool printed it: a line made only of the cells a
+row lost is joined back to that row (by column when the row's head keeps its columns, else only
+when no cell can have been blank), never read as a row of its own; a CSV line is joined piece by
+piece, and a last field the break may have cut is not read. A quoted row whose rest fell into the
+unquoted text below keeps its seeks (the rest opens the next segment; see `_b1_tail_of_quote`).
+What cannot be put together again is an `unparsed` run or a note, never a guess.
 
 Units: rates K/sec (Bonnie's kB/s and 2.0x's k/m/g suffixes, which scale K/sec by 1024),
 seeks and file operations /sec, CPU %CPU, latencies us (printed us/ms/s).
@@ -32,6 +41,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from transforms.model import EXACT, INFERRED, MetricSpec, Parser, Result, Run, Segment
@@ -96,6 +106,7 @@ METRICS: dict[str, MetricSpec] = _metric_specs()
 # --------------------------------------------------------------------------- cells and drafts
 
 OK, TOO_FAST, NOT_RUN, UNREADABLE = "ok", "too_fast", "not_run", "unreadable"
+CUT = "cut"  # the last field of a CSV line the mailer may have cut: two readings, no value
 
 _RATE_SUFFIX = {"": 1.0, "k": 1.0, "m": 1024.0, "g": 1024.0 * 1024.0}  # K/sec scaled by 1024
 _LATENCY_UNIT = {"us": 1.0, "ms": 1e3, "s": 1e6}
@@ -170,6 +181,7 @@ class _Draft:
     repeat: str | None = None
     merged: bool = False
     listed: bool = False  # already in the parser's output list
+    fragment: bool = False  # the rest of a row that starts in another quote segment
 
     def cell(self, metric: str) -> _Cell | None:
         return next((c for c in self.cells if c.metric == metric), None)
@@ -194,6 +206,8 @@ def _to_run(d: _Draft) -> Run:
             notes.append(f"{c.metric}: '{c.raw}' (too fast to measure; no value)")
         elif c.status == NOT_RUN:
             notes.append(f"{c.metric}: blank (test not run)")
+        elif c.status == CUT:
+            notes.append(f"{c.metric}: {c.raw} (the mailer wrapped the CSV line there; no value)")
         else:
             notes.append(f"{c.metric}: unreadable cell {c.raw!r}")
     return Run(benchmark="bonnie", results=results, tool_version=d.tool_version, system=d.system,
@@ -256,8 +270,18 @@ def _command_attributes(line: str) -> dict[str, str] | None:
 
 _B1_HEADER = re.compile(r"\bK/sec\s+%CPU\b")
 _B1_M_HEADER = re.compile(r"\bM/sec\s+%CPU\b")  # Bonnie-64 (M/sec, GB): not read
-_B1_HEADER_FRAGMENT = re.compile(r"(?:\s*(?:Machine|MB|K/sec|/sec|%CPU))+\s*")
+# the wrapped rest of the header line, with any column the poster added after it (`Start Date&Time`)
+_B1_HEADER_FRAGMENT = re.compile(r"(?:\s*(?:Machine|MB|K/sec|/sec|%CPU))+(?:\s+[^\d\s]+)*\s*")
 _B1_GROUP_HEADER = re.compile(r"Sequential Output|-Per Char-|Sequential Input|--Rnd Seek-")
+# a group-header line the mailer wrapped leaves its last groups alone on a line: `--Rnd Seek-`,
+# `--04k (03)-`, `Seek-`, `(03)-    Iteration`
+_B1_HEADER_PIECE = re.compile(r"\s*(?:-*\(?\w+\)?-*\s+){0,3}-*\(?\w+\)?-*\s*")
+_B1_DASHED = re.compile(r"(?:^|\s)-|-(?:\s|$)")
+
+
+def _b1_header_piece(line: str) -> bool:
+    return bool(_B1_DASHED.search(line)) and bool(_B1_HEADER_PIECE.fullmatch(line))
+
 _DONE = re.compile(
     r"(?P<test>Writing with putc\(\)|Rewriting|Writing intelligently|Reading with getc\(\)"
     r"|Reading intelligently)\.\.\.\s*done:\s*(?P<kb>\d+)\s*kB/s\s+(?P<cpu>\d+(?:\.\d+)?)\s*%CPU"
@@ -266,6 +290,7 @@ _B1_CHATTER = re.compile(
     r"\s*(?:Seeker \d|start 'em|\.\.\.\s*$|(?:Writing|Rewriting|Reading)\b.*\.\.\.)"
     r"|.*(?:Sequential Output|-Per Char-|Sequential Input)"
 )
+_B1_SEEKERS = re.compile(r"\s*Seeker \d\.\.\.")
 _DONE_METRIC = {
     "Writing with putc()": "seq_output_char",
     "Writing intelligently": "seq_output_block",
@@ -404,20 +429,25 @@ def _check_done(d: _Draft, done: dict[str, tuple[str, str, int]]) -> str | None:
 def _parse_bonnie1(lines: list[str]) -> list[_Draft]:
     drafts: list[_Draft] = []
     ctx = _B1Context()
+    flushed: list[tuple[_Draft, _B1Context]] = []  # progress lines read alone since the last table
 
     def flush() -> None:
         nonlocal ctx
         if ctx.done:
             drafts.append(_b1_done_draft(ctx, lines))
+            flushed.append((drafts[-1], ctx))
         ctx = _B1Context()
 
     i, n = 0, len(lines)
     while i < n:
         line = lines[i]
         if _B1_HEADER.search(line):
-            table, i = _b1_table(lines, i, ctx)
+            table, end = _b1_table(lines, i, ctx)
+            if not ctx.done and flushed:
+                table, end = _b1_rejoin_progress(lines, i, table, end, flushed, drafts)
+            flushed.clear()
             drafts.extend(table)
-            ctx = _B1Context()
+            ctx, i = _B1Context(), end
             continue
         if _B1_M_HEADER.search(line):
             drafts.append(_Draft(line_start=i, line_end=i + 1,
@@ -446,18 +476,78 @@ def _parse_bonnie1(lines: list[str]) -> list[_Draft]:
                 ctx.start = i if ctx.start is None else ctx.start
                 ctx.done[metric] = (m.group("kb"), m.group("cpu"), i)
                 ctx.last = i
-        elif line.strip() and not _B1_CHATTER.match(line):
+        elif line.strip() and not _B1_CHATTER.match(line) and not _b1_header_piece(line):
             flush()  # anything else ends what one invocation printed before its table
         i += 1
     flush()
     return drafts
 
 
+def _b1_rejoin_progress(lines: list[str], h: int, table: list[_Draft], end: int,
+                        flushed: list[tuple[_Draft, _B1Context]],
+                        drafts: list[_Draft]) -> tuple[list[_Draft], int]:
+    """Progress lines cut off from their table by a line between them (a piece of a line the
+    mailer wrapped, a remark) made runs of their own: where the table's first row prints their
+    values, they are the same measurements, read once (from the row, checked against them)."""
+    last, last_ctx = flushed[-1]
+    again, end_again = _b1_table(lines, h, last_ctx)
+    if again and again[0].attributes.get("progress_lines") == "agree":
+        drafts.remove(last)
+        flushed = flushed[:-1]
+        table, end = again, end_again
+    row = table[0] if table and table[0].reason is None else None
+    for d, _ctx in flushed:
+        size = d.io_params.get("file_size_mb")
+        if row is not None and size in (None, row.io_params.get("file_size_mb")) and all(
+                (x := row.cell(c.metric)) is not None and x.value == c.value for c in d.cells):
+            drafts.remove(d)
+    return table, end
+
+
+def _b1_tail_of_quote(lines: list[str], before: tuple[str, ...]) -> _Draft | None:
+    """The seeks of a quoted row the mailer wrapped: the row's head closes the quote above this
+    segment (`before`), the wrapped rest (no quote prefix) opens this one.
+
+    The quote's progress lines give that run its ten rates and CPU values, but the seeks are
+    printed only in the row: they make a run of their own here, which the driver numbers with the
+    runs of the same machine. Nothing is read unless head and rest make one whole row.
+    """
+    if not lines or not lines[0].strip() or not _NUMERIC_LINE.fullmatch(lines[0]) or len(before) < 2:
+        return None
+    if not any(_B1_HEADER.search(b) for b in before[:-1]):
+        return None
+    head_text = _clean(before[-1])
+    head, whole = _b1_split(head_text), _b1_split(f"{head_text} {lines[0].strip()}")
+    if head is None or whole is None or len(head[3]) >= 13 or len(whole[3]) != 13:
+        return None
+    label, vol, _nums, atoms = whole
+    fields = _b1_fields(atoms, None)
+    if fields is None:
+        return None
+    mb, cells = fields
+    d = _Draft(line_start=0, line_end=1, system=label or None, fragment=True)
+    d.io_params["file_size_mb"] = str(int(mb))
+    if vol and vol != "1":
+        d.io_params["volumes"] = vol
+    d.cells = [_cell("random_seeks", f"{_IO_LABELS_B1[5]} /sec", cells[10], "count", 0),
+               _cell("random_seeks_cpu", f"{_IO_LABELS_B1[5]} %CPU", cells[11], "cpu", 0)]
+    d.notes.append(f"rest of the quoted row {head_text.strip()!r}, wrapped out of the quote by the mailer")
+    return d
+
+
+# a table header that closes its segment: in a quoted post the mailer's wrap moves every long
+# line's rest out of the quote, so the rows often end up in segments of their own
+_SPLIT_OFF = ("Bonnie table header without rows in its quote segment "
+              "(rows split off by quoting or wrapping?)")
+_PP_SPLIT_OFF = _SPLIT_OFF.replace("Bonnie", "bonnie++")
+
+
 def _b1_table(lines: list[str], h: int, ctx: _B1Context) -> tuple[list[_Draft], int]:
     """Rows under a `Machine MB K/sec %CPU ...` header; returns drafts and the next line index."""
     top = h
-    while top > 0 and h - top < 3 and _B1_GROUP_HEADER.search(lines[top - 1]):
-        top -= 1
+    while top > 0 and h - top < 6 and (_B1_GROUP_HEADER.search(lines[top - 1])
+                                         or _b1_header_piece(lines[top - 1])):
+        top -= 1  # (up to 3 group-header lines, each possibly wrapped in two)
     start = ctx.start if ctx.start is not None else top
     caption = _caption_above(lines, start)
     j, n = h + 1, len(lines)
@@ -468,11 +558,12 @@ def _b1_table(lines: list[str], h: int, ctx: _B1Context) -> tuple[list[_Draft], 
     while j < n and lines[j].strip():
         text, used = lines[j], 1
         split = _b1_split(text)
-        wrapped = j + 1 < n and lines[j + 1].strip() and _NUMERIC_LINE.fullmatch(lines[j + 1])
-        if split and len(split[3]) < 13 and wrapped:
-            joined = _b1_split(f"{text} {lines[j + 1].strip()}")  # row wrapped by the mailer
-            if joined and len(joined[3]) <= 13:
-                split, used = joined, 2
+        while split and len(split[3]) < 13 and j + used < n and lines[j + used].strip() \
+                and _NUMERIC_LINE.fullmatch(lines[j + used]):  # the mailer wrapped the row (maybe twice)
+            joined = _b1_split(f"{text} {lines[j + used].strip()}")
+            if not joined or len(joined[3]) > 13:
+                break
+            text, split, used = f"{text} {lines[j + used].strip()}", joined, used + 1
         if split is None or len(split[3]) < 6:
             break
         label, vol, nums, atoms = split
@@ -504,6 +595,8 @@ def _b1_table(lines: list[str], h: int, ctx: _B1Context) -> tuple[list[_Draft], 
         j = end
     if first and ctx.done:  # header without a readable row: keep the progress lines
         drafts.append(_b1_done_draft(ctx, lines))
+    elif first and not any(line.strip() for line in lines[j:]):
+        drafts.append(_Draft(line_start=top, line_end=n, reason=_SPLIT_OFF))
     return drafts, max(j, h + 1)
 
 
@@ -598,14 +691,19 @@ def _files_params(num: str, max_size: str = "", min_size: str = "", dirs: str = 
     return params
 
 
-def _cursor_fields(line: str, pos: int, widths: tuple[int, ...]) -> list[str | None] | None:
+def _cursor_fields(line: str, pos: int, widths: tuple[int, ...], *,
+                   head: bool = False) -> list[str | None] | None:
     """Fixed-width cells printed as ' ' + right-aligned value; blank cell = all spaces.
 
     A value wider than its cell pushes the rest right (bonnie++ overflows), so the cursor
     follows each value's end. Returns None when the text is not column-aligned (collapsed).
+    head=True: `line` is the head of a row the mailer wrapped; only the cells that start
+    before its end are returned (the others, blank or not, went to the next line).
     """
     out: list[str | None] = []
     for w in widths:
+        if head and pos >= len(line):
+            break
         window = line[pos : pos + w]
         if not window.strip():
             out.append(None)
@@ -636,13 +734,27 @@ def _cells_fit(cells: list[str | None]) -> bool:
     return all(t is None or (_RATE_TOK if k % 2 == 0 else _CPU_TOK).fullmatch(t) for k, t in enumerate(cells))
 
 
-def _pp_row(line: str, section: str, columns: bool) -> _Row | None:
-    """Parse an IO or create row: all 12 cells by order, else (blank cells) by column."""
+def _is_cell(tok: str) -> bool:
+    return bool(_RATE_TOK.fullmatch(tok) or _CPU_TOK.fullmatch(tok))
+
+
+def _is_latency(tok: str) -> bool:
+    return bool(_LATENCY.fullmatch(tok))
+
+
+def _pp_row(line: str, section: str, columns: bool, tail: list[str] | None = None) -> _Row | None:
+    """Parse an IO or create row: all 12 cells by order, else (blank cells) by column.
+
+    `tail`: the tokens of the row's last cells, which the mailer wrapped onto the following
+    line(s). Their columns are lost, so they are placed only when they are exactly the cells
+    that start past the end of `line` (none of those was blank); otherwise the row is
+    row-shaped but its cells cannot be placed (cells None).
+    """
     spec_ok = (_SIZE_TOK if section == "io" else _FILES_TOK).fullmatch
-    toks = line.split()
+    toks = line.split() + (tail or [])
     if len(toks) >= 12 and _cells_fit(list(toks[-12:])):
         prefix = toks[:-12]
-        if not prefix:
+        if not prefix and section == "io":  # a create row always prints its files column
             return _Row(None, None, list(toks[-12:]))
         if spec_ok(prefix[-1]):
             return _Row(" ".join(prefix[:-1]) or None, prefix[-1], list(toks[-12:]))
@@ -650,15 +762,51 @@ def _pp_row(line: str, section: str, columns: bool) -> _Row | None:
             return _Row(" ".join(prefix), None, list(toks[-12:]))  # size column missing
     m = (_IO_PREFIX if section == "io" else _CREATE_PREFIX).match(line)
     rest = line[m.end() :].split() if m else []
-    if m is None or not rest or not all(_RATE_TOK.fullmatch(t) or _CPU_TOK.fullmatch(t) for t in rest):
+    if m is None or not (rest or tail) or not all(map(_is_cell, rest)):
         return None  # not "name size" / "files" followed by cells only
     # bonnie++ pads "name size" / the files column to 19 characters; anything else has lost its
     # spacing, and blank cells can then no longer be told apart
     aligned = columns and m.end() == _PREFIX_WIDTH
-    cells = _cursor_fields(line, m.end(), _ROW_WIDTHS) if aligned else None
+    cells = _cursor_fields(line, m.end(), _ROW_WIDTHS, head=bool(tail)) if aligned else None
+    if cells is not None and tail:
+        cells = cells + tail if len(cells) + len(tail) == len(_ROW_WIDTHS) else None
     if cells is not None and not _cells_fit(cells):
         cells = None
     return _Row(m.group("name"), m.group("spec"), cells)
+
+
+def _row_room(line: str, section: str) -> int:
+    """How many cell tokens the mailer may have wrapped off a row head (0: the row is whole)."""
+    toks = line.split()
+    if len(toks) >= 12 and _cells_fit(toks[-12:]) and (section == "io" or len(toks) > 12):
+        return 0
+    if section == "io" and all(map(_is_cell, toks)):  # no name and size: `-x` rows under the first
+        return 12 - len(toks)
+    m = (_IO_PREFIX if section == "io" else _CREATE_PREFIX).match(line)
+    if m is None:  # no size column (hand-made tables): the cells after the name, by order only
+        k = next((k for k, t in enumerate(toks) if _is_cell(t)), len(toks))
+        return 12 - len(toks[k:]) if k and toks[k:] and all(map(_is_cell, toks[k:])) else 0
+    cells = line[m.end() :].split()
+    if not cells or not all(map(_is_cell, cells)):
+        return 0
+    placed = _cursor_fields(line, m.end(), _ROW_WIDTHS, head=True) if m.end() == _PREFIX_WIDTH else None
+    return 12 - len(placed) if placed is not None else 12 - len(cells)
+
+
+def _tail_lines(lines: list[str], j: int, room: int,
+                tok_ok: Callable[[str], bool]) -> tuple[list[str], int]:
+    """Lines from `j` made only of cell tokens, at most `room` of them: a wrapped row's rest.
+
+    Returns (tokens, lines used). The mailer adds no quote or diff marker to the pieces."""
+    toks: list[str] = []
+    used = 0
+    while room > len(toks) and j + used < len(lines):
+        more = lines[j + used].split()
+        if not more or len(toks) + len(more) > room or not all(map(tok_ok, more)):
+            break
+        toks += more
+        used += 1
+    return toks, used
 
 
 @dataclass(slots=True)
@@ -677,8 +825,11 @@ class _Block:
     last: tuple[_Draft, str] | None = None
     attributes: dict[str, str] = field(default_factory=dict)
     caption: str | None = None
+    own_header: bool = False  # a header line only bonnie++ prints (not a Bonnie 1.x group header)
 
 
+_COLUMN = re.compile(r"/sec\s+%CP\b")
+_PP_ONLY = re.compile(r"^\s*(?:Version|Concurrency)\b|%CP\b|-Per Chr-|Create")
 _PP_CHATTER = re.compile(r"\s*(?:\.\.\.|```.*|.*\.\.\.done\.?|start 'em.*|Using uid:.*)\s*")
 
 
@@ -703,6 +854,7 @@ def _apply_header(lines: list[str], block: _Block | None, hdr: _Header, raw: str
     block.concurrency = hdr.concurrency or block.concurrency
     block.suffix = block.suffix or hdr.suffix
     block.create_name = hdr.name or block.create_name
+    block.own_header = block.own_header or bool(_PP_ONLY.search(raw))
     return block
 
 
@@ -721,19 +873,34 @@ def _row_cells(tests: tuple[str, ...], labels: tuple[str, ...], toks: list[str |
     return cells
 
 
-def _attach_latency(block: _Block, line: str, i: int) -> None:
+def _latency_room(line: str) -> int:
+    """How many Latency cells the mailer may have wrapped off this line (0: it is whole)."""
+    at = line.index("Latency")
+    toks = line[at + 7 :].split()
+    if len(toks) >= 6 or not all(map(_is_latency, toks)):
+        return 0
+    placed = None
+    if not line[at + 7 : at + 17].strip():
+        placed = _cursor_fields(line, at + 17, _LATENCY_WIDTHS, head=True)
+    return 6 - len(placed) if placed is not None else 6 - len(toks)
+
+
+def _attach_latency(block: _Block, line: str, i: int, tail: list[str], end: int) -> None:
+    """Latency cells of the row above; `tail`: cells the mailer wrapped onto the next line(s)."""
     if block.last is None:
         return
     d, section = block.last
     tests, labels = (_IO_TESTS, _IO_LABELS_PP) if section == "io" else (_FILE_TESTS, _FILE_LABELS)
     at = line.index("Latency")
-    toks = line[at + 7 :].split()
+    toks = line[at + 7 :].split() + tail
     alignment = EXACT
     fields: list[str | None] | None = None
     if len(toks) == 6:
         fields = list(toks)
     elif not line[at + 7 : at + 17].strip():
-        fields = _cursor_fields(line, at + 17, _LATENCY_WIDTHS)
+        fields = _cursor_fields(line, at + 17, _LATENCY_WIDTHS, head=bool(tail))
+        if fields is not None and tail:  # the wrapped cells are those past the head's end
+            fields = fields + tail if len(fields) + len(tail) == 6 else None
     if fields is None:  # spacing lost: the values belong to the tests that ran, in order
         ran = [k for k, t in enumerate(tests) if (c := d.cell(t)) is not None and c.status != NOT_RUN]
         if len(ran) == len(toks):
@@ -749,7 +916,7 @@ def _attach_latency(block: _Block, line: str, i: int) -> None:
             c = _cell(f"{test}_latency", f"Latency {labels[k]}", fields[k], "latency", i)
             c.alignment = alignment
             d.cells.append(c)
-    d.line_end = max(d.line_end, i + 1)
+    d.line_end = max(d.line_end, end)
 
 
 def _parse_pp_text(lines: list[str]) -> list[_Draft]:
@@ -778,14 +945,19 @@ def _parse_pp_text(lines: list[str]) -> list[_Draft]:
             i += 1
             continue
         if line.lstrip().startswith("Latency"):
-            _attach_latency(block, line, i)
-            i += 1
+            tail, more = _tail_lines(lines, i + 1, _latency_room(line), _is_latency)
+            _attach_latency(block, line, i, tail, i + 1 + more)
+            i += 1 + more
             continue
         used = _pp_table_row(block, lines, i, line, marker, drafts)
         if used == 0:
             block = None
             used = 1
         i += used
+    last = next((line for line in reversed(lines) if line.strip()), "")
+    if block is not None and block.last is None and block.own_header and len(_COLUMN.findall(last)) >= 3:
+        # the segment ends under the column header, where the rows would start: see _SPLIT_OFF
+        drafts.append(_Draft(line_start=block.start, line_end=n, reason=_PP_SPLIT_OFF))
     return drafts
 
 
@@ -793,14 +965,11 @@ def _pp_table_row(block: _Block, lines: list[str], i: int, line: str, marker: st
                   drafts: list[_Draft]) -> int:
     """Read one IO/create row (joining a line the mailer wrapped); returns lines used (0: none)."""
     section = block.section or "io"
-    row, used = _pp_row(line, section, columns=True), 1
-    complete = row is not None and row.cells is not None and row.cells[-1] is not None
-    if not complete and i + 1 < len(lines):  # the mailer may have wrapped the row
-        nxt = lines[i + 1][1:] if block.marker_mode else lines[i + 1]
-        if nxt.strip() and all(_RATE_TOK.fullmatch(t) for t in nxt.split()):
-            joined = _pp_row(f"{line} {nxt.strip()}", section, columns=False)
-            if joined is not None and joined.cells is not None:
-                row, used = joined, 2
+    # the mailer may have wrapped the row: its last cells are on the next line(s), never read
+    # as a row of their own, and never taken for blank cells of the head
+    room = _row_room(line, section)
+    tail, more = _tail_lines(lines, i + 1, room, _is_cell)
+    row, used = _pp_row(line, section, columns=True, tail=tail or None), 1 + more
     if row is None:
         return 0
     end = i + used
@@ -808,6 +977,15 @@ def _pp_table_row(block: _Block, lines: list[str], i: int, line: str, marker: st
         d = _pp_io_draft(block, row, i, end)
     else:
         d = _pp_create_draft(block, row, i, end, drafts)
+    if room and i + 1 == len(lines):
+        # The segment ends with this row: in a quoted post, its last cells may be blank or may
+        # have been wrapped out of the quote, into the next segment. Unknown either way.
+        tests = _IO_TESTS if section == "io" else _FILE_TESTS
+        cut = {f"{tests[k // 2]}{'_cpu' if k % 2 else ''}" for k in range(12 - room, 12)}
+        for c in d.cells:
+            if c.line == i and c.metric in cut and c.status == NOT_RUN:
+                c.status = UNREADABLE
+                c.raw = "(past the end of its quote segment)"
     if marker in ("+", "-"):
         d.attributes["diff_marker"] = marker
     if not d.listed:
@@ -877,9 +1055,26 @@ def _csv_start(line: str) -> tuple[str, tuple[int, ...]] | None:
     return None
 
 
-def _parse_pp_csv(lines: list[str]) -> list[_Draft]:
+_WRAPPED_PIECE = 60  # a CSV piece this long may have been cut by the mailer (bench: at 72)
+
+
+def _csv_last_ok(layout: str, tok: str) -> bool:
+    """Is `tok` a whole last field (random delete latency in 1.9x, its %CPU in 1.0x)?"""
+    return not tok or bool((_LATENCY if layout in ("v198", "v197") else _CPU_TOK).fullmatch(tok))
+
+
+def _csv_piece(line: str) -> bool:
+    """A line the mailer cut out of a long CSV line: CSV characters only, no blank."""
+    s = line.strip()
+    return bool(s) and bool(_CSV_CHARS.fullmatch(s))
+
+
+def _parse_pp_csv(lines: list[str], continued: bool = False) -> list[_Draft]:
+    """CSV records; `continued`: the segment opens with the rest of a CSV line quoted above it."""
     drafts: list[_Draft] = []
     i, n = 0, len(lines)
+    while continued and i < n and _csv_piece(lines[i]):
+        i += 1  # pieces of a record whose start is in another quote segment: not a record
     while i < n:
         start = _csv_start(lines[i])
         if start is None:
@@ -896,12 +1091,22 @@ def _parse_pp_csv(lines: list[str]) -> list[_Draft]:
                 break
             text, j = text + nxt, j + 1
         fields = text.split(",")
-        if len(fields) not in counts:
-            j = i + 1
-            text = lines[i].strip()
-            fields = text.split(",")
+        cut = False  # the last field may go on in the next line: which of the two is unknowable
+        last_piece = lines[j - 1].strip()
+        if (len(fields) == max(counts) and j < n and len(last_piece) >= _WRAPPED_PIECE
+                and " " not in last_piece and _csv_piece(lines[j]) and "," not in lines[j]
+                and _csv_start(lines[j]) is None):
+            longer = fields[-1] + lines[j].strip()
+            if _csv_last_ok(layout, longer) and not _csv_last_ok(layout, fields[-1]):
+                fields[-1], j = longer, j + 1  # the mailer cut the last field
+            elif _csv_last_ok(layout, longer):
+                cut = True
         if len(fields) in counts:
             d = _csv_draft(fields, layout, i, j)
+            if d is not None and cut and d.cells and d.cells[-1].raw == fields[-1]:
+                c = d.cells[-1]
+                c.status, c.value = CUT, None
+                c.raw = f"'{fields[-1]}' or '{fields[-1]}{lines[j].strip()}'"
             if d is not None:
                 drafts.append(d)
         elif layout in ("v198", "v197"):
@@ -982,6 +1187,8 @@ def _consistent(text: _Draft, csv: _Draft) -> bool:
             if t.status == OK:
                 return False
             continue
+        if c.status == CUT:
+            continue  # the text cell says which reading it was
         if t.status != c.status:
             return False
         if t.status == OK and abs((t.value or 0.0) - (c.value or 0.0)) > t.tol + 1e-6:
@@ -1011,7 +1218,8 @@ def _merge(text_drafts: list[_Draft], csv_drafts: list[_Draft]) -> list[_Draft]:
         t.merged = True
         t.reason = None
         t.system = c.system
-        t.cells = c.cells
+        text_cells = {x.metric: x for x in t.cells if x.status == OK}
+        t.cells = [text_cells.get(x.metric, x) if x.status == CUT else x for x in c.cells]
         t.io_params = {**t.io_params, **c.io_params}
         t.file_params = c.file_params or t.file_params
         t.tool_version = t.tool_version or c.tool_version
@@ -1030,10 +1238,12 @@ def _number_repeats(drafts: list[_Draft]) -> None:
     def key(d: _Draft) -> tuple[object, ...]:
         return d.system, tuple(sorted(d.io_params.items())), tuple(sorted(d.file_params.items()))
 
-    counts = Counter(key(d) for d in drafts)  # unparsed runs count too: numbers stay stable
+    # unparsed runs count too: numbers stay stable. A fragment stands for a run of another
+    # segment: the driver numbers it with that segment's runs.
+    counts = Counter(key(d) for d in drafts if not d.fragment)
     seen: Counter[tuple[object, ...]] = Counter()
     for d in drafts:
-        if counts[key(d)] > 1:
+        if counts[key(d)] > 1 and not d.fragment:
             seen[key(d)] += 1
             d.repeat = str(seen[key(d)])
 
@@ -1041,7 +1251,26 @@ def _number_repeats(drafts: list[_Draft]) -> None:
 def parse(seg: Segment) -> list[Run]:
     lines = [_clean(line) for line in seg.lines]
     drafts = _parse_bonnie1(lines)
-    drafts += _merge(_parse_pp_text(lines), _parse_pp_csv(lines))
+    # progress lines right above this segment (the seeker chatter is their last line) made a run
+    # of the same invocation there, which notes that its seeks are missing: a header opening this
+    # segment is that run's table, not a run lost
+    progress_above = any(_B1_SEEKERS.match(b) for b in seg.before)
+    if progress_above:
+        drafts = [d for d in drafts
+                  if d.reason != _SPLIT_OFF or any(x.strip() for x in lines[: d.line_start])]
+    if (tail := _b1_tail_of_quote(lines, seg.before)) is not None:
+        # A run of this segment with the same machine and size shares the fragment's keys: the
+        # driver tells them apart only if the quote above gave its run too; otherwise the
+        # fragment is left out.
+        same = any((d.system, d.io_params) == (tail.system, tail.io_params) for d in drafts)
+        if not same or progress_above:
+            drafts.append(tail)
+    before = seg.before[-1].strip() if seg.before else ""
+    continued = len(before) >= _WRAPPED_PIECE and "," in before and _csv_piece(before)
+    text, csv = _parse_pp_text(lines), _parse_pp_csv(lines, continued)
+    if csv:  # a header above a CSV record is not a table whose rows went elsewhere
+        text = [d for d in text if d.reason != _PP_SPLIT_OFF]
+    drafts += _merge(text, csv)
     drafts.sort(key=lambda d: d.line_start)
     _number_repeats(drafts)
     return [_to_run(d) for d in drafts]

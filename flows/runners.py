@@ -29,6 +29,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from prefect.utilities.annotations import quote
+
 from flows import pipeline
 from flows.archives.base import Fetched
 from flows.config import Source
@@ -179,6 +181,6 @@ def distributed_steps(extract_task: Any, load_task: Any, **steps: Any) -> pipeli
 
     def load(works: list[Any], lake: Any, list_names: list[str], run: str) -> list[dict[str, Any]]:
         resolved = [w.resolve() if isinstance(w, PendingWork) else w for w in works]
-        return load_task(resolved, lake, list_names, run)
+        return load_task(quote(resolved), lake, list_names, run)
 
     return pipeline.Steps(extract=extract, load=load, **steps)

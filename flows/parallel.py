@@ -78,14 +78,27 @@ def decode_parallel(items: Iterable[Any], workers: int, skipped: list[Skipped],
             yield decode_batch(batch, **kw)
         return
     pool = _pool(workers)
-    pending: deque[Future] = deque()
+    pending: deque[tuple[Future, list[bytes | Mail]]] = deque()
+    batches = _batches(items, skipped)
     try:
-        for batch in _batches(items, skipped):
-            pending.append(pool.submit(decode_batch, batch, **kw))
+        for batch in batches:
+            pending.append((pool.submit(decode_batch, batch, **kw), batch))
             if len(pending) >= 2 * workers:
-                yield pending.popleft().result()
+                yield _done(pending)
         while pending:
-            yield pending.popleft().result()
+            yield _done(pending)
     except BrokenProcessPool:
-        _POOLS.pop(workers, None)  # a dead worker: the next unit gets a fresh pool
-        raise
+        # a worker died (or could not start, e.g. a program read from stdin cannot be
+        # re-imported by spawn): finish this unit in-process, the next unit gets a fresh pool
+        _POOLS.pop(workers, None)
+        for _, batch in pending:
+            yield decode_batch(batch, **kw)
+        for batch in batches:
+            yield decode_batch(batch, **kw)
+
+
+def _done(pending: deque[tuple[Future, list[bytes | Mail]]]) -> tuple[list[str], Records]:
+    """The oldest batch's result; it leaves the queue only once it succeeded (kept for a retry)."""
+    result = pending[0][0].result()
+    pending.popleft()
+    return result

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
-from tests.parsers.fixtures_io import canonical, fixture_body, rows_of
+from tests.parsers.fixtures_io import canonical, rows_of
 from transforms.extract import extract_runs, result_rows
 from transforms.model import Parser, Run
 from transforms.quotes import segments
@@ -86,21 +86,10 @@ def assert_damage_keeps_rows(text: str, how: str) -> None:
     assert without_quoted(rows_of(damaged(text, how, tabs=False))) == without_quoted(rows_of(text))
 
 
-# transforms/quotes.py reads a bare `>` line ending in `\r` as depth 0 (its `$` does not match
-# before `\r`), which re-cuts the segments of CRLF quoted posts; reported to the lead.
-_BARE_QUOTE = re.compile(r"^(?:[ \t]{0,2}[A-Za-z]{0,3}>)+[ \t]*$", re.M)
-
-
 def damage_cases(directory: Path) -> list:
-    """Every fixture of `directory` under every damage, CRLF on bare-">" posts marked xfail."""
-    cases = []
-    for path in sorted(directory.glob("*.txt")):
-        for how in DAMAGES:
-            marks = []
-            if how == "crlf" and _BARE_QUOTE.search(fixture_body(path)):
-                marks = [pytest.mark.xfail(reason="quotes.py: bare '>' + CR read as depth 0", strict=False)]
-            cases.append(pytest.param(path, how, marks=marks, id=f"{path.stem}-{how}"))
-    return cases
+    """Every fixture of `directory` under every damage."""
+    return [pytest.param(path, how, id=f"{path.stem}-{how}")
+            for path in sorted(directory.glob("*.txt")) for how in DAMAGES]
 
 
 # --- robustness: random and mutated text -----------------------------------------------------------

@@ -11,6 +11,7 @@ lake commit stay here (flows.runners).
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlsplit
 
 from prefect import flow, get_run_logger, task
 from prefect.artifacts import create_markdown_artifact, create_table_artifact
@@ -65,12 +66,18 @@ def ingest_flow(config_path: str, sources: list[str] | None = None, since: str |
         steps = runners.distributed_steps(extract_remote_task, load_task, list_units=list_units_task,
                                           fetch=fetch_unit_task, log=get_run_logger())
     else:
-        steps = pipeline.Steps(list_units=list_units_task, fetch=fetch_unit_task,
+        steps = pipeline.Steps(list_units=list_units_task, fetch=_tagged_fetch,
                                extract=lambda f, s, known: extract_unit_task(f, s, quote(known)),
                                load=lambda works, *rest: load_task(quote(works), *rest), log=get_run_logger())
     summary = pipeline.run(cfg, steps, sources, since, until)
     _publish(summary)
     return summary.as_dict()
+
+
+def _tagged_fetch(unit: Unit, source: Source, ctx: FetchContext) -> Fetched:
+    """Fetch tasks carry `source:<name>` and `host:<host>` tags (UI filters, tag concurrency limits)."""
+    host = urlsplit(unit.url).hostname or "local"
+    return fetch_unit_task.with_options(tags=[f"source:{source.name}", f"host:{host}"])(unit, source, ctx)
 
 
 def _publish(summary: pipeline.IngestSummary) -> None:

@@ -110,7 +110,21 @@ def reextract(cfg: Config, benchmark: str | None = None, since: str | None = Non
             report.quarantined = len(rec.quarantine)
             lake.commit(batch_id, {name: to_table(name, rows) for name, rows in rec.tables().items()})
         refresh_views(cfg.db_path, cfg.lake_dir)
+    _alert(cfg, report)
     return report
+
+
+def _alert(cfg: Config, report: ReextractReport) -> None:
+    """A parser change that loses rows (same parser version) or trips a suite alerts like an ingest."""
+    from expectations import alerts
+
+    findings = list(report.findings)
+    if report.lost_rows:
+        findings.append({"expectation": "rows per message not fewer than before (same parser version)",
+                         "severity": "warning", "table": "results", "count": len(report.lost_rows),
+                         "examples": report.lost_rows[:5]})
+    if findings:
+        alerts.send_alert(cfg, alerts.build_alert("reextract", [s.name for s in cfg.sources], findings, None))
 
 
 def _kept_runs(lake: Lake, old_batch: str | None, kept: list[dict[str, Any]], batch_id: str) -> list[dict[str, Any]]:

@@ -110,7 +110,16 @@ def test_reextract_after_parser_change_swaps_runs(tmp_path, monkeypatch):
     import dataclasses
 
     monkeypatch.setitem(PARSERS, "bonnie", dataclasses.replace(PARSERS["bonnie"], parse=lossy))
-    rep = reextract(cfg, benchmark="bonnie")
+    from tests.receivers import WebhookReceiver
+
+    hook = WebhookReceiver()
+    monkeypatch.setenv("LISTBENCH_WEBHOOK_URL", hook.url)
+    try:
+        rep = reextract(cfg, benchmark="bonnie")
+    finally:
+        hook.close()
+    assert len(hook.posts) == 1
+    assert hook.posts[0]["failures"][-1]["expectation"] == "rows per message not fewer than before (same parser version)"
     assert rep.messages == 1
     assert (rep.changed, rep.removed, rep.added) == (4, 8, 0)
     assert rep.lost_rows and rep.lost_rows[0]["before"] == 48 and rep.lost_rows[0]["after"] == 40

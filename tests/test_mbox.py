@@ -57,3 +57,34 @@ def test_truncated_gzip_is_a_unit_error(tmp_path):
     p.write_bytes(gzip.compress(MBOX * 200)[:300])
     with pytest.raises(UnitError, match="corrupt or truncated gzip"):
         list(iter_lines(p))
+
+
+def test_chunked_splitter_matches_the_line_splitter_at_any_chunk_size():
+    from transforms.mbox import split_mbox
+
+    data = SEEDS_MBOX.read_bytes() + MBOX
+    want = list(iter_mbox(io.BytesIO(data)))
+    for size in (7, 64, 1000, 1 << 20):
+        chunks = [data[i:i + size] for i in range(0, len(data), size)]
+        assert list(split_mbox(chunks)) == want, size
+
+
+def test_chunked_splitter_skips_a_huge_message_without_holding_it():
+    from transforms.mbox import split_mbox
+
+    def chunks():
+        yield b"From a@x Thu Apr 14 11:06:56 2016\nMessage-ID: <big@x>\n\n"
+        for _ in range(100):  # 100 MB of body, streamed
+            yield b"x" * (1 << 20)
+        yield b"\n\nFrom b@x Thu Apr 14 11:06:56 2016\nMessage-ID: <ok@x>\n\nsmall\n"
+
+    items = list(split_mbox(chunks(), max_message_bytes=5 << 20))
+    assert isinstance(items[0], Skipped) and items[0].size > 100 << 20
+    assert decode_message(items[1]).message_id == "ok@x"
+
+
+def test_chunked_splitter_refuses_a_non_mbox():
+    from transforms.mbox import NotAnMbox, split_mbox
+
+    with pytest.raises(NotAnMbox, match="not an mbox: starts with '<html>"):
+        list(split_mbox([b"<html><body>503 Service Unavailable</body></html>\n"]))

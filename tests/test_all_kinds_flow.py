@@ -1,0 +1,75 @@
+"""One config with one source of every kind (served on 127.0.0.1 or on disk): every fixture
+message is ingested, and a second run downloads no unchanged body and adds no row."""
+
+from __future__ import annotations
+
+from flows.config import load_config
+from tests.archive_sites import (
+    FAST_HTTP,
+    HK_MONTHS,
+    HK_ROOT,
+    PIPERMAIL_BAD,
+    PIPERMAIL_GOOD,
+    PIPERMAIL_ROOT,
+    hyperkitty_site,
+    make_maildir,
+    pipermail_site,
+)
+from tests.conftest import SEEDS_MBOX, mbox_source, write_config
+from tests.httpserver import Site
+from tests.test_mhonarc import CAP
+from tests.test_mhonarc import ROOT as MHONARC_ROOT
+from tests.test_mhonarc import _serve as mhonarc_site
+from tests.test_public_inbox import FIRST, Epoch
+from warehouse.db import query
+
+EXPECTED = {  # messages each list holds after the run
+    "virt": sum(PIPERMAIL_GOOD.values()), "kvm": sum(HK_MONTHS.values()), "inbox": 3,
+    "xen-devel": 5, "lore": len(FIRST), "sample": 5,
+}  # fmt: skip
+COUNTS = ("SELECT (SELECT count(*) FROM messages), (SELECT count(*) FROM memberships),"
+          " (SELECT count(*) FROM runs), (SELECT count(*) FROM benchmark_results), (SELECT count(*) FROM quarantine)")
+
+
+def test_every_kind_in_one_config(tmp_path, prefect_api):
+    from flows.ingest import run_ingest
+
+    site = Site()
+    pipermail_site(site)
+    hyperkitty_site(site)
+    mhonarc_site(site)
+    site.add("/mbox/seeds.mbox", SEEDS_MBOX.read_bytes(), content_type="application/mbox")
+    site.start()
+    try:
+        epoch = Epoch(tmp_path / "lore" / "git" / "0.git")
+        epoch.add(*FIRST)
+        sources = "\n".join([
+            mbox_source("virt", site.url(PIPERMAIL_ROOT), kind="pipermail"),
+            mbox_source("kvm", site.url(HK_ROOT), kind="hyperkitty", until="2016-06"),
+            mbox_source("inbox", make_maildir(tmp_path / "Maildir"), kind="maildir"),
+            mbox_source("xen-devel", site.url(MHONARC_ROOT), kind="mhonarc", max_page_bytes=CAP),
+            mbox_source("lore", tmp_path / "lore", kind="public-inbox"),
+            mbox_source("sample", site.url("/mbox/seeds.mbox"), kind="mbox"),
+        ])
+        cfg = load_config(write_config(tmp_path, sources, extra=FAST_HTTP))
+
+        first = run_ingest(cfg)
+        failed = sorted(u["unit"] for u in first["units"] if u["status"] == "failed")
+        assert failed == sorted(PIPERMAIL_BAD)  # the corrupt and HTML-error months, by design
+        per_list = dict(query(cfg.db_path, "SELECT list_name, count(*) FROM memberships GROUP BY 1")[1])
+        assert per_list == EXPECTED
+        benches = {b for (b,) in query(cfg.db_path, "SELECT DISTINCT benchmark FROM benchmark_results")[1]}
+        assert benches == {"unixbench", "lmbench", "netperf", "bonnie"}
+        before, bodies = query(cfg.db_path, COUNTS)[1][0], dict(site.full_bodies)
+
+        second = run_ingest(cfg)
+        changed = {u["unit"] for u in second["units"] if u["status"] != "unchanged"}
+        assert changed == set(PIPERMAIL_BAD)  # retried, still broken
+        assert query(cfg.db_path, COUNTS)[1][0] == before
+        # no unchanged unit body downloaded again (index pages are re-read, broken months retried)
+        units = [p for p in bodies if "/export/" in p or "/msg" in p or p.endswith(".mbox")
+                 or p.removeprefix(PIPERMAIL_ROOT) in PIPERMAIL_GOOD]
+        assert len(units) >= 10
+        assert all(site.full_bodies[p] == bodies[p] == 1 for p in units)
+    finally:
+        site.stop()

@@ -14,12 +14,14 @@ import smtplib
 from collections import defaultdict
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 
-from flows.config import Config
 from warehouse.lake import Lake
+
+if TYPE_CHECKING:  # the config is the caller's; expectations do not depend on flows
+    from flows.config import Config
 
 log = logging.getLogger("listbench.alerts")
 DEFAULT_MAX_QUARANTINE_SHARE = 0.05

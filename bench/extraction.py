@@ -33,7 +33,7 @@ What it measures
    "missing" = expected facts not found.
 3. Synthetic corpus (--corpus N): /work/shared/tools/gen_corpus.py -n N -f 0.05
    --seed 7 --truth writes an mbox and a truth TSV; every message goes through
-   transforms.mbox.iter_mbox, transforms.mail.decode_message and
+   transforms.mbox.split_mbox, transforms.mail.decode_message and
    transforms.extract.extract_runs. Per benchmark kind of the truth file (and per
    placement): share of truth messages with an ok run of that benchmark, share with
    only an unparsed run, share missed; runs found in messages the truth file does
@@ -365,7 +365,7 @@ CORPUS_KIND = {"bonnie++": "bonnie"}
 def corpus_report(n: int, fraction: float, seed: int, keep: Path | None) -> list[str]:
     from transforms.extract import extract_runs
     from transforms.mail import decode_message
-    from transforms.mbox import Skipped, iter_mbox
+    from transforms.mbox import Skipped, split_mbox
 
     out = ["", f"-- 3. synthetic corpus: gen_corpus -n {n} -f {fraction} --seed {seed} --truth --"]
     with tempfile.TemporaryDirectory(prefix="bench-extraction-") as tmp:
@@ -386,7 +386,7 @@ def corpus_report(n: int, fraction: float, seed: int, keep: Path | None) -> list
         messages = skipped = 0
         found: dict[str, list[tuple[str, str, int]]] = {}  # message_id -> [(benchmark, status, rows)]
         with open(mbox, "rb") as f:
-            it = iter_mbox(f)
+            it = split_mbox(f)
             while True:
                 t0 = time.perf_counter()
                 raw = next(it, None)

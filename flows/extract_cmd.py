@@ -10,7 +10,7 @@ from typing import Any
 
 from transforms.extract import extract_runs, result_rows
 from transforms.mail import Mail, decode_message, plain_post
-from transforms.mbox import Skipped, iter_mbox, looks_like_mbox
+from transforms.mbox import Skipped, looks_like_mbox, split_mbox
 
 EXTRACT_COLUMNS = (
     "message_id", "subject", "posted_at", "run_id", "benchmark", "tool_version", "system", "metric",
@@ -29,7 +29,7 @@ def looks_like_email(head: bytes) -> bool:
 
 def iter_mails(data: bytes, name: str) -> Iterator[Mail]:
     if looks_like_mbox(data[:4096]):
-        for item in iter_mbox(data.splitlines(keepends=True)):
+        for item in split_mbox([data]):
             if not isinstance(item, Skipped):
                 yield decode_message(item)
     elif name.endswith(".eml") or looks_like_email(data[:8192]):

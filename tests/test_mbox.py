@@ -11,7 +11,7 @@ from flows.archives.base import UnitError
 from flows.archives.compressed import iter_lines
 from tests.conftest import SEEDS_MBOX
 from transforms.mail import decode_message
-from transforms.mbox import Skipped, iter_mbox
+from transforms.mbox import Skipped, split_mbox
 
 MBOX = (
     b"From a@x Thu Apr 14 11:06:56 2016\nMessage-ID: <1@x>\n\nbody one\n>From the start\n\n"
@@ -20,7 +20,7 @@ MBOX = (
 
 
 def test_split_and_unescape():
-    msgs = list(iter_mbox(io.BytesIO(MBOX)))
+    msgs = list(split_mbox(io.BytesIO(MBOX)))
     assert len(msgs) == 2
     assert b"From the start" in msgs[0] and b">From" not in msgs[0]
     assert decode_message(msgs[1]).message_id == "2@x"
@@ -30,14 +30,14 @@ def test_split_and_unescape():
 def test_oversized_message_is_skipped_not_loaded():
     big = b"From a@x Thu Apr 14 11:06:56 2016\nMessage-ID: <big@x>\n\n" + b"x" * 100 + b"\n" * 5000
     data = big + b"From b@x Thu Apr 14 11:06:56 2016\nMessage-ID: <ok@x>\n\nsmall\n"
-    items = list(iter_mbox(io.BytesIO(data), max_message_bytes=1000))
+    items = list(split_mbox(io.BytesIO(data), max_message_bytes=1000))
     assert isinstance(items[0], Skipped) and "larger than 1000" in items[0].reason
     assert decode_message(items[1]).message_id == "ok@x"
 
 
 def test_sample_mbox_has_the_five_seeds():
     with open(SEEDS_MBOX, "rb") as f:
-        mails = [decode_message(m) for m in iter_mbox(f)]
+        mails = [decode_message(m) for m in split_mbox(f)]
     assert len(mails) == 5
     assert [m.from_name for m in mails] == ["Xiaodong Yi", "hofrat", "Jim", "Ian Pratt", "Emre ERENOGLU"]
     assert "L M B E N C H 3 . 0 S U M M A R Y" in mails[1].body
@@ -59,19 +59,16 @@ def test_truncated_gzip_is_a_unit_error(tmp_path):
         list(iter_lines(p))
 
 
-def test_chunked_splitter_matches_the_line_splitter_at_any_chunk_size():
-    from transforms.mbox import split_mbox
-
+def test_any_chunk_size_gives_the_same_messages():
     data = SEEDS_MBOX.read_bytes() + MBOX
-    want = list(iter_mbox(io.BytesIO(data)))
+    want = list(split_mbox([data]))
+    assert len(want) == 7
     for size in (7, 64, 1000, 1 << 20):
         chunks = [data[i:i + size] for i in range(0, len(data), size)]
         assert list(split_mbox(chunks)) == want, size
 
 
-def test_chunked_splitter_skips_a_huge_message_without_holding_it():
-    from transforms.mbox import split_mbox
-
+def test_a_huge_message_is_skipped_without_being_held():
     def chunks():
         yield b"From a@x Thu Apr 14 11:06:56 2016\nMessage-ID: <big@x>\n\n"
         for _ in range(100):  # 100 MB of body, streamed
@@ -83,8 +80,8 @@ def test_chunked_splitter_skips_a_huge_message_without_holding_it():
     assert decode_message(items[1]).message_id == "ok@x"
 
 
-def test_chunked_splitter_refuses_a_non_mbox():
-    from transforms.mbox import NotAnMbox, split_mbox
+def test_a_non_mbox_is_refused():
+    from transforms.mbox import NotAnMbox
 
     with pytest.raises(NotAnMbox, match="not an mbox: starts with '<html>"):
         list(split_mbox([b"<html><body>503 Service Unavailable</body></html>\n"]))

@@ -22,59 +22,6 @@ class Skipped:
     size: int
 
 
-def iter_mbox(
-    lines: Iterable[bytes], max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES
-) -> Iterator[bytes | Skipped]:
-    """Yield each message's raw bytes (envelope line removed, `>From ` unescaped).
-
-    `lines` is any iterable of byte lines (an open binary file streams). A message
-    over `max_message_bytes` is not held in memory: it yields a `Skipped` instead.
-    Text before the first envelope line is treated as a message only if it is not blank.
-    """
-    buf: list[bytes] = []
-    size = 0
-    too_big = False
-    index = 0
-    prev_blank = True
-    seen_envelope = False
-
-    def flush() -> bytes | Skipped | None:
-        nonlocal buf, size, too_big
-        out: bytes | Skipped | None
-        if too_big:
-            out = Skipped(index, f"message larger than {max_message_bytes} bytes", size)
-        elif buf and any(b.strip() for b in buf):
-            out = b"".join(buf)
-        else:
-            out = None
-        buf, size, too_big = [], 0, False
-        return out
-
-    for line in lines:
-        if prev_blank and line.startswith(b"From ") and _ENVELOPE.match(line):
-            if seen_envelope or buf:
-                item = flush()
-                if item is not None:
-                    yield item
-                    index += 1
-            seen_envelope = True
-            prev_blank = False
-            continue
-        prev_blank = not line.strip()
-        size += len(line)
-        if too_big:
-            continue
-        if size > max_message_bytes:
-            too_big, buf = True, []
-            continue
-        if line.startswith(b">") and _ESCAPED_FROM.match(line):
-            line = line[1:]
-        buf.append(line)
-    item = flush()
-    if item is not None:
-        yield item
-
-
 def looks_like_mbox(head: bytes) -> bool:
     """True when the first non-blank line is an mbox envelope line."""
     first = head.lstrip(b"\r\n").split(b"\n", 1)[0]
@@ -91,10 +38,11 @@ _TAIL = 4096  # bytes kept while skipping an oversized message, to find the next
 
 
 def split_mbox(chunks: Iterable[bytes], max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES) -> Iterator[bytes | Skipped]:
-    """Like `iter_mbox`, but over large byte chunks: separators are found with one regex
-    scan per chunk instead of a Python step per line (~10x faster on big archives).
-
-    The data must start with an envelope line (`NotAnMbox` otherwise).
+    """Each message's raw bytes (envelope line removed, `>From ` unescaped), from byte chunks
+    of any size (an open binary file's lines work too): one regex scan per chunk finds the
+    separators, instead of a Python step per line. A message over `max_message_bytes` is not
+    held in memory: a `Skipped` stands in for it. The data must start with an envelope line
+    (`NotAnMbox` otherwise).
     """
     buf = b""
     start = -1  # offset in buf where the current message's headers begin; -1: before the first envelope
@@ -123,7 +71,7 @@ def split_mbox(chunks: Iterable[bytes], max_message_bytes: int = DEFAULT_MAX_MES
             if not _ENVELOPE.match(buf[line_start:line_end]):
                 pos = line_start
                 continue
-            end = m.start() + (m.end() - m.start() - 5)  # keep the blank line, as iter_mbox does
+            end = m.start() + (m.end() - m.start() - 5)  # the blank line before the separator stays with the message
             yield _finish(buf[start:end], too_big, index, max_message_bytes)
             index += 1
             too_big = 0

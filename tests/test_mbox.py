@@ -8,7 +8,7 @@ import io
 import pytest
 
 from flows.archives.base import UnitError
-from flows.archives.compressed import iter_lines
+from flows.archives.compressed import iter_chunks
 from tests.conftest import SEEDS_MBOX
 from transforms.mail import decode_message
 from transforms.mbox import Skipped, split_mbox
@@ -48,7 +48,7 @@ def test_gzip_bomb_stops_with_clear_error(tmp_path):
     p = tmp_path / "bomb.mbox.gz"
     p.write_bytes(gzip.compress(b"\n" * (50 * 1024 * 1024)))
     with pytest.raises(UnitError, match="gzip bomb"):
-        for _ in iter_lines(p, max_ratio=100):
+        for _ in iter_chunks(p, max_ratio=100):
             pass
 
 
@@ -56,7 +56,7 @@ def test_truncated_gzip_is_a_unit_error(tmp_path):
     p = tmp_path / "cut.mbox.gz"
     p.write_bytes(gzip.compress(MBOX * 200)[:300])
     with pytest.raises(UnitError, match="corrupt or truncated gzip"):
-        list(iter_lines(p))
+        list(iter_chunks(p))
 
 
 def test_any_chunk_size_gives_the_same_messages():

@@ -45,18 +45,6 @@ def is_gzip(path: Path) -> bool:
         return f.read(2) == b"\x1f\x8b"
 
 
-def iter_lines(path: Path, *, max_expanded: int = DEFAULT_MAX_EXPANDED,
-               max_ratio: float = DEFAULT_MAX_RATIO) -> Iterator[bytes]:
-    """Byte lines of a plain or gzip file, streamed; caps apply to gzip only."""
-    if is_gzip(path):
-        size = path.stat().st_size
-        with gzip.open(path, "rb") as raw:
-            yield from io.BufferedReader(_Capped(raw, max_expanded, size, max_ratio), buffer_size=1 << 20)
-    else:
-        with open(path, "rb", buffering=1 << 20) as f:
-            yield from f
-
-
 def iter_chunks(path: Path, *, chunk_size: int = 1 << 20, max_expanded: int = DEFAULT_MAX_EXPANDED,
                 max_ratio: float = DEFAULT_MAX_RATIO) -> Iterator[bytes]:
     """Large byte chunks of a plain or gzip file, streamed; caps apply to gzip only."""

@@ -33,7 +33,7 @@ from urllib.parse import quote
 # `import ... as` (not `from flows.http import`): flows.http imports flows.archives.base, see mhonarc.py.
 import flows.http as fhttp
 from flows.archives.base import FetchContext, Fetched, RawItem, Unit, UnitError
-from flows.archives.compressed import iter_lines
+from flows.archives.compressed import iter_chunks
 from flows.archives.mbox import KIND as MBOX
 from flows.config import Source
 from transforms.mbox import DEFAULT_MAX_MESSAGE_BYTES, Skipped
@@ -231,7 +231,7 @@ def _manifest_epochs(base: str, source: Source, ctx: FetchContext) -> list[int] 
     if resp.status_code != 200:
         return None
     try:
-        data = json.loads(b"".join(iter_lines(dest, max_expanded=MAX_MANIFEST_BYTES)))
+        data = json.loads(b"".join(iter_chunks(dest, max_expanded=MAX_MANIFEST_BYTES)))
     except (UnitError, ValueError) as exc:
         raise UnitError(f"{base}/manifest.js.gz: unreadable ({exc})") from None
     return sorted({int(m.group(1)) for key in data if (m := _MANIFEST_KEY.search(str(key)))})

@@ -20,7 +20,9 @@ class Route:
     body: bytes
     content_type: str = "application/octet-stream"
     status: int = 200
-    fail_first: int = 0  # answer 500 this many times first
+    fail_first: int = 0  # answer `fail_status` this many times first
+    fail_status: int = 500
+    retry_after: str | None = None  # Retry-After header of those failures
     delay_s: float = 0.0
     headers: dict[str, str] = field(default_factory=dict)
     mtime: float = 1_200_000_000.0
@@ -69,7 +71,11 @@ class Site:
                     time.sleep(route.delay_s)
                 route.served += 1
                 if route.served <= route.fail_first:
-                    self.send_error(500)
+                    self.send_response(route.fail_status)
+                    if route.retry_after is not None:
+                        self.send_header("Retry-After", route.retry_after)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
                     return
                 etag = '"' + hashlib.sha1(route.body).hexdigest()[:16] + '"'
                 lm = formatdate(route.mtime, usegmt=True)

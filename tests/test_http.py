@@ -91,3 +91,22 @@ def test_cache_path_never_leaves_root(tmp_path):
     p = cache_path(tmp_path, "src", "../../etc/passwd")
     assert tmp_path in p.parents and ".." not in p.parts
     assert cache_path(tmp_path, "s", "/abs/olute").is_relative_to(tmp_path)
+
+
+def test_429_waits_as_long_as_retry_after_says(site, tmp_path):
+    site.add("/busy", b"ok", fail_first=2, fail_status=429, retry_after="7")
+    waits: list[float] = []
+    c = PoliteClient(requests_per_second=0, retries=3, backoff_s=0.01, timeout_s=2, sleep=waits.append)
+    f = c.download(Unit("s", "busy", site.url("/busy")), Source("s", "mbox", site.url("/busy")), FetchContext(tmp_path))
+    assert f.status == "ok" and site.hits["/busy"] == 3
+    assert waits == [7.0, 7.0]
+
+
+def test_requests_to_one_host_are_spaced(site, tmp_path):
+    site.add("/a", b"a")
+    waits: list[float] = []
+    c = PoliteClient(requests_per_second=2.0, retries=0, timeout_s=2, sleep=waits.append)
+    for _ in range(3):
+        c.get_text(site.url("/a"))
+    # slots are reserved at 0.5 s steps; the fake sleep returns at once, so the waits add up
+    assert len(waits) == 2 and 0.4 < waits[0] <= 0.5 and 0.9 < waits[1] <= 1.0

@@ -152,3 +152,25 @@ def test_ingest_compacts_a_fragmented_lake(tmp_path, clean_counts):
 
     assert len(Lake(cfg.lake_dir).parts("results")) == 1
     assert query(cfg.db_path, COUNTS)[1][0] == clean_counts
+
+
+def test_a_grown_archive_adds_only_its_new_messages(tmp_path):
+    from tests.httpserver import Site
+
+    site = Site().start()
+    try:
+        first, rest = SEEDS_MBOX.read_bytes().split(b"\nFrom listbench-sample ", 1)
+        route = site.add("/list/current.mbox", first + b"\n")
+        cfg_path = write_config(tmp_path, mbox_source("grow", site.url("/list/current.mbox")),
+                                "[http]\nrequests_per_second = 0\nretries = 0\n")
+        one = plain_ingest(cfg_path)["units"][0]
+        assert (one["status"], one["messages_added"]) == ("ok", 1)
+        route.body = first + b"\nFrom listbench-sample " + rest  # the month grew by four posts
+        two = plain_ingest(cfg_path)["units"][0]
+        assert (two["status"], two["messages"], two["messages_added"]) == ("ok", 5, 4)
+        three = plain_ingest(cfg_path)["units"][0]
+        assert three["status"] == "unchanged"
+        cfg = load_config(cfg_path)
+        assert query(cfg.db_path, "SELECT count(*), count(DISTINCT message_id) FROM messages")[1] == [(5, 5)]
+    finally:
+        site.stop()

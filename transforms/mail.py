@@ -218,7 +218,7 @@ def decode_message(raw: bytes) -> Mail:
 def _mail_from(get, body: str, notes: list[str]) -> Mail:
     """A Mail from header lookups (`get(name)`) and the decoded body."""
     subject = header_text(get("subject"))
-    name, addr = _from(get("from"))
+    name, addr = parse_from(get("from"))
     date_raw = get("date")
     posted = parse_date(str(date_raw)) if date_raw else None
     if date_raw and posted is None:
@@ -240,10 +240,13 @@ def _mail_from(get, body: str, notes: list[str]) -> Mail:
     )
 
 
-def _from(value: object) -> tuple[str | None, str | None]:
+def parse_from(value: object) -> tuple[str | None, str | None]:
+    """(name, address) of a From header as archives show it; obfuscated addresses kept as they are."""
     text = header_text(value)
     if not text:
         return None, None
+    if "@" not in text and "<" not in text and " at " not in text:
+        return text.strip('"') or None, None  # a bare name (GNU MHonArc pages, hypermail)
     # pipermail writes `user at host (Real Name)`; keep the obfuscated address as is
     m = re.match(r"^\s*(\S+ at \S+)\s*\((.*)\)\s*$", text)
     if m:

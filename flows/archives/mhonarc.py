@@ -24,7 +24,6 @@ import re
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
-from email.utils import getaddresses
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
@@ -39,7 +38,7 @@ from flows.archives.mbox import KIND as MBOX
 from flows.config import Source
 from transforms.dates import parse_date
 from transforms.html import html_to_text
-from transforms.mail import Mail, header_text, normalise_newlines, stable_id
+from transforms.mail import Mail, header_text, normalise_newlines, parse_from, stable_id
 from transforms.mbox import Skipped
 
 if TYPE_CHECKING:
@@ -129,7 +128,7 @@ def parse_page(data: bytes) -> Mail | None:
     body = body or ""
     notes: list[str] = []
     subject = _first(xh, "subject") or visible.get("subject") or _subject_header(text)
-    name, addr = _from(_r13(_first(xh, "from-r13")) or visible.get("from"))
+    name, addr = parse_from(_r13(_first(xh, "from-r13")) or visible.get("from"))
     date_raw = _first(xh, "date") or visible.get("date")
     posted = parse_date(date_raw)
     if date_raw and posted is None:
@@ -224,17 +223,6 @@ def _bare_id(value: str | None) -> str | None:
         return None
     ids = _MSGID.findall(value)
     return ids[0] if ids else value.strip() or None
-
-
-def _from(value: str | None) -> tuple[str | None, str | None]:
-    """(name, address); GNU pages show a bare name, Xen pages `Name <user@xxxxxx>` (kept as is)."""
-    text = header_text(value)
-    if not text:
-        return None, None
-    if "@" not in text and "<" not in text:
-        return text.strip('"') or None, None
-    name, addr = getaddresses([text])[0]
-    return (name.strip().strip('"') or None), (addr or None)
 
 
 # ---------------------------------------------------------------- fetching

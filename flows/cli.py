@@ -302,7 +302,7 @@ def compact(config: ConfigOpt = None) -> None:
     """Merge each lake table's small part files into one (atomic per table)."""
     cfg = _config(config)
     from flows.pipeline import IngestBusy, ingest_lock
-    from warehouse.db import refresh_views
+    from warehouse.db import refresh_views_if_needed
     from warehouse.lake import Lake
     from warehouse.schema import TABLES
 
@@ -312,7 +312,7 @@ def compact(config: ConfigOpt = None) -> None:
             for t in TABLES:
                 before, after = lake.compact(t)
                 typer.echo(f"{t}: {before} -> {after} part files")
-            refresh_views(cfg.db_path, cfg.lake_dir)
+            refresh_views_if_needed(cfg.db_path, cfg.lake_dir)
     except IngestBusy as exc:
         fail(str(exc))
 

@@ -19,7 +19,7 @@ from flows.config import Config
 from flows.pipeline import ingest_lock
 from transforms.extract import extract_runs
 from transforms.records import PARSER_VERSIONS, Records, add_extraction, add_runs
-from warehouse.db import refresh_views
+from warehouse.db import refresh_views_if_needed
 from warehouse.lake import Lake, new_batch_id
 from warehouse.schema import to_table
 
@@ -109,7 +109,7 @@ def reextract(cfg: Config, benchmark: str | None = None, since: str | None = Non
             report.findings = [f.as_dict() for f in gate(rec, list_names=[s.name for s in cfg.sources])]
             report.quarantined = len(rec.quarantine)
             lake.commit(batch_id, {name: to_table(name, rows) for name, rows in rec.tables().items()})
-        refresh_views(cfg.db_path, cfg.lake_dir)
+        refresh_views_if_needed(cfg.db_path, cfg.lake_dir)
     _alert(cfg, report)
     return report
 

@@ -1090,6 +1090,10 @@ def _parse_pp_csv(lines: list[str], continued: bool = False) -> list[_Draft]:
             if not nxt or not _CSV_CHARS.fullmatch(nxt) or _csv_start(nxt) is not None:
                 break
             text, j = text + nxt, j + 1
+        if (text.endswith(",") and text.count(",") + 1 == max(counts) and j < n
+                and len(lines[j - 1].strip()) >= _WRAPPED_PIECE and "," not in lines[j]
+                and _csv_piece(lines[j]) and _csv_last_ok(layout, lines[j].strip())):
+            text, j = text + lines[j].strip(), j + 1  # the mailer broke the line right after a comma
         fields = text.split(",")
         cut = False  # the last field may go on in the next line: which of the two is unknowable
         last_piece = lines[j - 1].strip()

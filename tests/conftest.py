@@ -8,6 +8,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# CI explores the same examples every time (a failure there reproduces); locally each run explores anew
+settings.register_profile("ci", derandomize=True, print_blob=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS_MBOX = ROOT / "examples" / "archives" / "seeds.mbox"

@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.archive_sites import FAST_HTTP, MHONARC_ROOT, mhonarc_site
 from tests.conftest import SEEDS_MBOX, mbox_source, plain_ingest, run_cli, write_config
+from tests.httpserver import Site
 from tests.parsers.fixtures_io import FIXTURES, fixture_body
 
 HOSTILE_SUBJECT = "<script>alert(1)</script> lmbench [/bold] :x:"
@@ -32,14 +34,21 @@ def hostile_mbox(path: Path) -> None:
 
 @pytest.fixture(scope="module")
 def warehouse(tmp_path_factory):
+    """The seeds, a hostile post, and the MHonArc fixture site over HTTP (its posts have permalinks)."""
     from flows.config import load_config
 
     tmp = tmp_path_factory.mktemp("report")
     shutil.copy(SEEDS_MBOX, tmp / "seeds.mbox")
     hostile_mbox(tmp / "hostile.mbox")
-    cfg = write_config(tmp, mbox_source("sample", "seeds.mbox") + mbox_source("evil", "hostile.mbox"))
-    plain_ingest(cfg)
-    return load_config(cfg)
+    site = mhonarc_site(Site()).start()
+    try:
+        xen = mbox_source("xen-devel", site.url(MHONARC_ROOT), kind="mhonarc", max_page_bytes=20_000)
+        cfg = write_config(tmp, mbox_source("sample", "seeds.mbox") + mbox_source("evil", "hostile.mbox") + xen,
+                           extra=FAST_HTTP)
+        plain_ingest(cfg)
+        yield load_config(cfg)
+    finally:
+        site.stop()
 
 
 @pytest.fixture(scope="module")
@@ -81,9 +90,11 @@ def test_coverage_and_overhead_values(page):
     _, html = page
     specs = specs_of(html)
     messages = {(r["list_name"], r["year"]): r["messages"] for r in specs["cov0"]["data"]["values"]}
-    assert messages == {("sample", 2004): 1, ("sample", 2007): 3, ("sample", 2009): 1, ("evil", 2007): 1}
-    blocks = {(r["benchmark"], r["year"]): r["blocks"] for r in specs["cov1"]["data"]["values"]
-              if r["list_name"] == "sample"}
+    assert messages == {("sample", 2004): 1, ("sample", 2007): 3, ("sample", 2009): 1, ("evil", 2007): 1,
+                        ("xen-devel", 2007): 2, ("xen-devel", 2009): 1, ("xen-devel", 2010): 2}
+    blocks: dict[tuple, int] = {}
+    for r in specs["cov1"]["data"]["values"]:
+        blocks[(r["benchmark"], r["year"])] = blocks.get((r["benchmark"], r["year"]), 0) + r["blocks"]
     assert blocks[("netperf", 2007)] == 2 and blocks[("unixbench", 2009)] == 4
     points = specs["overhead"]["data"]["values"]
     xen_fork = [p for p in points if p["headline"] == "lmbench fork" and p["hypervisor"] == "xen"
@@ -164,6 +175,9 @@ def test_report_in_a_real_browser(page, tmp_path):
             assert 0 < blocks_after < blocks_before
             visible = tab.eval_on_selector_all("article.post", "as => as.filter(a => !a.hidden).length")
             assert visible == 1
+            tab.select_option("#f-bench", "")
+            links = tab.eval_on_selector_all("a.permalink", "as => as.map(a => a.href)")
+            assert links and all(h.startswith("http://127.0.0.1:") and h.endswith(".html") for h in links)
             assert tab.eval_on_selector_all("article.post img", "i => i.length") == 0
             tab.screenshot(path=str(tmp_path / "report.png"), full_page=True)
         finally:

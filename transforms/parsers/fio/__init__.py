@@ -18,8 +18,8 @@ from . import json, text
 NAME = text.NAME
 METRICS = {**text.METRICS, **json.JSON_METRICS}
 
-_Q = r"^(?:[ \t]{0,2}[A-Za-z]{0,3}>)*"
-SIGNATURE = re.compile(rf"{text.SIGNATURE.pattern}|{_Q}\s*\"fio version\"\s*:", re.M)
+# a JSON key may sit anywhere on its line (one-line documents, any key order)
+SIGNATURE = re.compile(rf"{text.SIGNATURE.pattern}|\"fio version\"\s*:", re.M)
 KEYWORDS = (*text.KEYWORDS, '"fio version"')
 
 _ECHO_GAP = 3  # lines between the end of a JSON document and the text run that repeats it

@@ -12,9 +12,9 @@ from . import json, text
 NAME = text.NAME
 METRICS = {**text.METRICS, **json.JSON_METRICS}
 
-_Q = r"^(?:[ \t]{0,2}[A-Za-z]{0,3}>)*"
+# a JSON key may sit anywhere on its line (one-line documents, any key order)
 SIGNATURE = re.compile(
-    rf"{text.SIGNATURE.pattern}|{_Q}\s*\"(?:test_start|sum_sent|cpu_utilization_percent)\"\s*:",
+    rf"{text.SIGNATURE.pattern}|\"(?:test_start|sum_sent|cpu_utilization_percent)\"\s*:",
     re.M,
 )
 KEYWORDS = (*text.KEYWORDS, '"test_start"', '"sum_sent"', '"cpu_utilization_percent"')

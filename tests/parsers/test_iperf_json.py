@@ -137,6 +137,13 @@ def test_truncated_document_is_unparsed():
     assert run.status == "unparsed" and "does not decode" in (run.reason or "")
 
 
+def test_string_lines_wrapped_by_a_mailer_are_rejoined():
+    wrapped = TCP.replace("5.4.104+ #1 SMP", "5.4.104+\n  #1 SMP")
+    assert canonical(rows_of(wrapped)) == canonical(rows_of(TCP))
+    (run,) = iperf_runs(wrapped)
+    assert run.notes == ["1 line breaks inside JSON strings rejoined (mail wrapping)"]
+
+
 # --- properties ------------------------------------------------------------------------------------
 
 _SCALAR = st.one_of(

@@ -6,9 +6,13 @@ prose around them. A document starts at a line whose first non-blank character i
 `json.JSONDecoder.raw_decode` reads it from there and says where it ends. Numbers are read
 as `Decimal` so that unit conversion adds no float error.
 
+Mailers re-wrap long lines at a blank: a line break inside a JSON string (never valid JSON)
+is taken for such a wrap and rejoined with one blank, at most `MAX_REPAIRS` times per
+document; the run says so in a note.
+
 Linear on any input: each decode is capped (`MAX_DOC` characters), a decoded object is
 skipped over whole, and the characters the decoder looks at (up to where it succeeded or
-failed) are counted against a budget of a few times the segment length.
+failed, every retry included) are counted against a budget of a few times the segment length.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 MAX_DOC = 4_000_000  # characters: a fio json+ report of many jobs stays well below
+MAX_REPAIRS = 32  # wrapped string lines rejoined per document
 _BUDGET_FACTOR = 4
 
 _DECODER = json.JSONDecoder(parse_float=Decimal, parse_int=Decimal)
@@ -33,6 +38,7 @@ class Document:
     start: int
     end: int
     value: dict[str, Any]
+    rejoined: int = 0  # line breaks inside strings taken for mail wrapping and rejoined
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,20 +89,57 @@ def documents(
         if budget <= 0:
             return
         window = text[pos : pos + MAX_DOC]
-        try:
-            value, end = _DECODER.raw_decode(window)
-        except (ValueError, RecursionError) as exc:
-            seen = getattr(exc, "pos", None)
-            budget -= seen if isinstance(seen, int) else len(window)
+        decoded = _decode(window)
+        budget -= decoded.seen
+        if decoded.error is not None:
             if looks is not None and looks(window[:2000]):
-                yield Broken(i, f"JSON document at line {i} does not decode: {str(exc)[:80]}")
+                yield Broken(i, f"JSON document at line {i} does not decode: {decoded.error[:80]}")
             continue
-        budget -= end
-        if isinstance(value, dict) and accept(value):
+        end = decoded.end
+        if isinstance(decoded.value, dict) and accept(decoded.value):
             resume = pos + end
-            yield Document(i, _line_of(starts, pos + end - 1) + 1, value)
-        elif isinstance(value, dict | list):
+            yield Document(i, _line_of(starts, pos + end - 1) + 1, decoded.value, decoded.rejoined)
+        elif isinstance(decoded.value, dict | list):
             resume = pos + end  # another object: nothing wanted inside it
+
+
+@dataclass(slots=True)
+class _Decoded:
+    value: Any = None
+    end: int = 0  # in the window as given, before any rejoining
+    seen: int = 0  # characters the decoder looked at, retries included
+    rejoined: int = 0
+    error: str | None = None
+
+
+def _decode(window: str) -> _Decoded:
+    """One JSON value from the start of `window`, rejoining string lines a mailer wrapped."""
+    out = _Decoded()
+    text, shift = window, 0
+    while True:
+        try:
+            out.value, end = _DECODER.raw_decode(text)
+        except json.JSONDecodeError as exc:
+            out.seen += exc.pos
+            at = exc.pos
+            wrapped = exc.msg.startswith("Invalid control character") and text[at : at + 1] == "\n"
+            if not wrapped or out.rejoined >= MAX_REPAIRS:
+                out.error = str(exc)
+                return out
+            k = at + 1
+            while k < len(text) and text[k] in " \t":
+                k += 1
+            text = text[:at] + " " + text[k:]
+            shift += k - at - 1
+            out.rejoined += 1
+            continue
+        except (ValueError, RecursionError) as exc:
+            out.seen += len(text)
+            out.error = str(exc) or type(exc).__name__
+            return out
+        out.seen += end
+        out.end = end + shift
+        return out
 
 
 def number(value: Any) -> Decimal | None:

@@ -204,6 +204,10 @@ def _run(seg: Segment, found: Document) -> Run:
         notes=doc.notes,
     )
     run.attributes["format"] = "json"
+    if found.rejoined:
+        run.notes.append(
+            f"{found.rejoined} line breaks inside JSON strings rejoined (mail wrapping)"
+        )
     if not run.results:
         run.status, run.reason = "unparsed", "fio JSON document without a job that moved data"
     return run

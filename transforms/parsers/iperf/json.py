@@ -174,6 +174,10 @@ def _run(seg: Segment, found: Document) -> Run:
         notes=d.notes,
     )
     run.attributes.update({"variant": "iperf3", "format": "json"})
+    if found.rejoined:
+        run.notes.append(
+            f"{found.rejoined} line breaks inside JSON strings rejoined (mail wrapping)"
+        )
     for key in ("blksize", "duration"):
         value = text_of(test.get(key))
         if value is not None:

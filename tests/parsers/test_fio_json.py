@@ -132,6 +132,52 @@ def test_truncated_document_is_unparsed_not_guessed():
     assert "does not decode" in (runs[0].reason or "")
 
 
+@st.composite
+def one_run_both_ways(draw) -> tuple[str, str]:
+    """One fio 3.x run printed as `--output-format=json` and as normal text, same numbers."""
+    job = draw(st.from_regex(r"[a-z][a-z0-9_]{0,8}", fullmatch=True))
+    bw, iops = draw(st.integers(1, 10**7)), draw(st.integers(1, 10**6))
+    lat = {k: [draw(st.integers(1, 10**9)) for _ in range(2)] + [draw(st.integers(1, 10**9)) / 100 for _ in range(2)]
+           for k in ("slat", "clat", "lat")}  # fmt: skip
+    pcts = sorted(draw(st.integers(1, 10**9)) for _ in range(3))
+    keys = ("50.000000", "99.000000", "99.990000")
+    block = {"io_bytes": 1, "bw": bw, "iops": iops, "runtime": 1000}
+    for k, (mn, mx, avg, dev) in lat.items():
+        block[f"{k}_ns"] = {"min": mn, "max": mx, "mean": avg, "stddev": dev}
+    block["clat_ns"]["percentile"] = dict(zip(keys, pcts, strict=True))
+    doc = {
+        "fio version": "fio-3.1",
+        "jobs": [{"jobname": job, "job options": {"rw": "read"}, "read": block}],
+    }
+    lines = [f"{job}: (g=0): rw=read, bs=(R) 4096B-4096B, (W) 4096B-4096B, (T) 4096B-4096B, ioengine=psync, iodepth=1",
+             f"{job}: (groupid=0, jobs=1): err= 0: pid=1: Sat Jun 24 12:07:54 2017",
+             f"   read: IOPS={iops}, BW={bw}KiB/s ({bw}kB/s)(1MiB/1000msec)"]  # fmt: skip
+    for k, (mn, mx, avg, dev) in lat.items():
+        lines.append(f"    {k:>4} (nsec): min={mn}, max={mx}, avg={avg:.2f}, stdev={dev:.2f}")
+    lines.append("    clat percentiles (nsec):")
+    lines.append("     | " + ", ".join(f"{p[:5]}th=[{v}]" for p, v in zip(keys, pcts, strict=True)))
+    return json.dumps(doc, indent=2), "\n".join(lines) + "\n"
+
+
+@SETTINGS
+@given(one_run_both_ways())
+def test_text_and_json_of_one_run_give_the_same_rows(both):
+    """The JSON's extra quantities (runtime, job options fio's text header does not print) aside."""
+    as_json, as_text = both
+    shared = {"job", "jobs", "direction", "rw", "percentile"}
+
+    def keyed(found: list[dict]) -> dict[tuple, float]:
+        return {
+            (r["metric"], tuple(sorted((k, v) for k, v in r["params"].items() if k in shared))): r[
+                "value"
+            ]
+            for r in found
+            if r["metric"] != "runtime"
+        }
+
+    assert keyed(rows_of(as_json)) == keyed(rows_of(as_text))
+
+
 # --- properties ------------------------------------------------------------------------------------
 
 _SCALAR = st.one_of(

@@ -144,6 +144,32 @@ def test_string_lines_wrapped_by_a_mailer_are_rejoined():
     assert run.notes == ["1 line breaks inside JSON strings rejoined (mail wrapping)"]
 
 
+def test_text_and_json_of_one_test_give_the_same_row_keys():
+    """iperf3 prints the same test as text (rounded to 3 digits) and as -J: same keys, same numbers."""
+    text = (
+        "Connecting to host 168.1.194.92, port 5500\n"
+        "[  5] local 10.56.0.12 port 52008 connected to 168.1.194.92 port 5500\n"
+        "[ ID] Interval           Transfer     Bitrate         Retr  Cwnd\n"
+        "[  5]   0.00-1.00   sec   170 KBytes  1.40 Mbits/sec    0   55.0 KBytes       (omitted)\n"
+        "- - - - - - - - - - - - - - - - - - - - - - - - -\n"
+        "[ ID] Interval           Transfer     Bitrate         Retr\n"
+        "[  5]   0.00-10.00  sec  41.2 MBytes  34.6 Mbits/sec  1597             sender\n"
+        "[  5]   0.00-10.29  sec  43.3 MBytes  35.3 Mbits/sec                  receiver\n"
+        "\niperf Done.\n"
+    )
+    as_text = {
+        (r["metric"], json.dumps(r["params"], sort_keys=True)): r["value"] for r in rows_of(text)
+    }
+    as_json = {
+        (r["metric"], json.dumps(r["params"], sort_keys=True)): r["value"]
+        for r in rows_of(TCP)
+        if r["metric"] == "throughput"
+    }
+    assert as_text.keys() == as_json.keys()
+    for key, value in as_text.items():
+        assert abs(value - as_json[key]) / as_json[key] < 0.005
+
+
 # --- properties ------------------------------------------------------------------------------------
 
 _SCALAR = st.one_of(

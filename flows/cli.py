@@ -66,6 +66,7 @@ def ingest(
     verbose: Annotated[bool, typer.Option("--verbose", "-v")] = False,
     task_runner: Annotated[str, typer.Option(help="default | dask (per-unit extraction on a Dask cluster)")] = "default",
     dask_address: Annotated[str | None, typer.Option(help="Dask scheduler tcp://HOST:PORT (default: a local 2-worker cluster)")] = None,
+    recheck: Annotated[bool, typer.Option("--recheck", help="Ask again for units taken as settled (HyperKitty months)")] = False,
 ) -> None:
     """Run the ingest flow for every enabled source (or the named ones)."""
     cfg = _config(config)
@@ -90,7 +91,7 @@ def ingest(
             from flows.summary import print_summary
 
             with _progress():
-                result = run_ingest(cfg, source or None, since, until, task_runner, dask_address)
+                result = run_ingest(cfg, source or None, since, until, task_runner, dask_address, recheck)
     except (IngestBusy, RunnerError) as exc:
         fail(str(exc))
     print_summary(cfg, result)

@@ -293,7 +293,7 @@ class Steps:
 
 
 def run(cfg: Config, steps: Steps | None = None, sources: list[str] | None = None,
-        since: str | None = None, until: str | None = None) -> IngestSummary:
+        since: str | None = None, until: str | None = None, recheck: bool = False) -> IngestSummary:
     """One ingest run: every chosen source, unit by unit, chunks validated and committed atomically."""
     steps = steps or Steps()
     chosen = [cfg.source(n) for n in sources] if sources else cfg.enabled_sources
@@ -302,7 +302,7 @@ def run(cfg: Config, steps: Steps | None = None, sources: list[str] | None = Non
     with ingest_lock(cfg.data_dir), lake_lock(cfg.lake_dir, busy=IngestBusy):  # the 2nd: remote lakes only
         lake = Lake(cfg.lake_dir).open()
         known = Known.load(lake)
-        ctx = FetchContext(raw_dir=cfg.raw_dir, previous=previous_ledger(lake))
+        ctx = FetchContext(raw_dir=cfg.raw_dir, previous=previous_ledger(lake), recheck=recheck)
         if any(s.is_remote for s in chosen):
             from flows.http import PoliteClient
 

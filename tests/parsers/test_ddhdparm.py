@@ -116,9 +116,10 @@ def test_rate_that_does_not_follow_from_bytes_and_time_is_unparsed():
 # --- hdparm -----------------------------------------------------------------------------------
 
 
-def test_hdparm_device_is_the_system_and_mb_is_mebibytes():
+def test_hdparm_device_without_caption_is_the_system_and_mb_is_mebibytes():
     rows = _rows(_fixture("hdparm_tT_cached_and_buffered"), "hdparm")
     c = one(rows, metric="cached_reads")
+    assert c["params"] == {"device": "/dev/xvda"}
     assert (c["system"], c["value"], c["unit"], c["higher_is_better"]) == (
         "/dev/xvda",
         9423.90,
@@ -131,11 +132,12 @@ def test_hdparm_device_is_the_system_and_mb_is_mebibytes():
 def test_hdparm_old_wording_and_devices_measured_twice():
     text = _fixture("hdparm_buffer_cache_two_kernels")
     rows = _rows(text, "hdparm")
-    r1 = one(rows, system="/dev/md1", metric="cached_reads", params={"repeat": "1"})
-    r2 = one(rows, system="/dev/md1", metric="cached_reads", params={"repeat": "2"})
+    # the kernel each caption names is the system, the device a parameter: the post compares kernels
+    r1 = one(rows, system="2.4.21", metric="cached_reads", params={"device": "/dev/md1"})
+    r2 = one(rows, system="2.5.75", metric="cached_reads", params={"device": "/dev/md1"})
     assert (r1["value"], r2["value"]) == (213.33, 1.18)
     assert (
-        one(rows, system="/dev/hdc", metric="buffered_disk_reads", params={"repeat": "2"})["value"]
+        one(rows, system="2.5.75", metric="buffered_disk_reads", params={"device": "/dev/hdc"})["value"]
         == 3.05
     )
     runs = [r for r in _runs(text) if r.benchmark == "hdparm"]

@@ -188,3 +188,73 @@ def number_repeated_runs(runs: Sequence[Run]) -> None:
         for n, run in enumerate(same, start=1):
             for r in run.results:
                 r.params["repeat"] = str(n)
+
+
+# --- the caption names the system; what the printout names is a parameter ---------------------------
+
+# What posters measure and name on a line of its own: a kernel or release version, a tree, a
+# patch state, a virtualisation layer. `2.6.24-rc3:`, `Under 2.4.21:`, `Unpatched`, `guest:`, `v5`.
+_NAMES_SYSTEM = re.compile(
+    r"(?i)(?<![\w/.-])(?:v?\d{1,3}\.\d{1,3}(?:\.\d{1,4}){0,2}(?:[-+~][\w.+~-]{1,30})?"
+    r"|v\d{1,3}|(?:un)?patched|vanilla|baseline|stock|mainline|upstream|guest|host|bare[- ]metal|native"
+    r"|dom[0u]|kvm|xen|qemu|vmware|hyper-?v|virtualbox|before|after|with(?:out)?\s+(?:the\s+)?patch\w{0,5}"
+    r"|(?:tip|linux-next|net-next|mm)(?:/[\w.-]{1,30}){0,3})(?![\w/-])"
+)
+_PREPOSITION = re.compile(r"(?i)^(?:under|on|running|using)\s+(?=\S)")
+_NAMING_REACH = 30  # lines above a printout searched for the line naming it
+
+
+def names_system(text: str) -> str | None:
+    """The system a caption line names (`Under 2.4.21:` -> `2.4.21`), or None when it names none."""
+    core = text.strip().strip("#*=~[]").strip()
+    if core.endswith(":"):
+        core = core[:-1].strip()
+    if not core or len(core) > 60 or "=" in core or "://" in core or not _NAMES_SYSTEM.search(core):
+        return None
+    if core.startswith(("/", "$", "#", ">")) or _PROMPT.match(core) or len(core.split()) > 8:
+        return None
+    if re.search(r"[.!?,;]$|[.!?]\s|\(\S*$", core):  # the tail of a sentence, not a caption
+        return None
+    return _PREPOSITION.sub("", core) or None
+
+
+def naming_caption(
+    lines: Sequence[str], start: int, floor: int = 0, before: Sequence[str] = ()
+) -> str | None:
+    """The nearest caption above a printout that names what was measured (see `names_system`).
+
+    Only a line of its own counts: it ends with a colon, or a blank line (or the top of the
+    segment) is above it. Prose, tool output and other captions in between are passed over, up to
+    `_NAMING_REACH` lines; a printout's own device or host line never names a system.
+    """
+    low = max(floor, start - _NAMING_REACH, 0)
+    for k in range(start - 1, low - 1, -1):
+        text = lines[k].strip()
+        if not text:
+            continue
+        alone = text.endswith(":") or k == 0 or not lines[k - 1].strip()
+        if alone and (name := names_system(text)):
+            return name
+    if floor <= 0 and start - _NAMING_REACH < 0:
+        for b in reversed(before[-3:]):
+            if b.strip().endswith(":") and (name := names_system(b)):
+                return name
+    return None
+
+
+def printout_system(
+    caption_system: str | None, inner: Mapping[str, str | None], params: dict[str, str]
+) -> str | None:
+    """One rule for every parser: a caption names the system; what the tool printed is a parameter.
+
+    `inner` holds what the printout itself names (`device`: `/dev/sda`, `host`: an address or host
+    name, `job`: a fio job): each goes into `params` under its key. The caption's system wins;
+    only without one does the first inner name stand in as the system, so that two printouts of
+    the same post (two devices, two hosts) stay apart.
+    """
+    first = None
+    for key, value in inner.items():
+        if value:
+            params.setdefault(key, value)
+            first = first or value
+    return caption_system or first

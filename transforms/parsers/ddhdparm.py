@@ -21,7 +21,8 @@ hdparm -tT prints, under a ``/dev/sda:`` line::
 
 hdparm's "MB" is 1024*1024 bytes (``TIMING_BUF_BYTES = TIMING_BUF_MB * 1024 *
 1024`` in hdparm.c, and its ``kB/sec`` is ``t / e * 1024``), so the canonical
-unit is MiB/s.  Rows carry benchmark "hdparm", system = the device.
+unit is MiB/s.  Rows carry benchmark "hdparm" and param ``device``; the system is what a
+caption above names (``Under 2.6.24:``, ``patched:``), else the device.
 """
 
 from __future__ import annotations
@@ -32,7 +33,13 @@ from decimal import Decimal, InvalidOperation
 
 from transforms.model import MetricSpec, Parser, Result, Run, Segment
 from transforms.numbers import parse_number
-from transforms.parsers._common import caption_above, number_repeated_runs
+from transforms.parsers._common import (
+    caption_above,
+    names_system,
+    naming_caption,
+    number_repeated_runs,
+    printout_system,
+)
 
 NAME = "ddhdparm"
 
@@ -203,13 +210,19 @@ def _hdparm_runs(lines: Sequence[str], before: Sequence[str]) -> list[Run]:
             continue
         if run is None:
             top = device_line if device is not None else i
-            run = Run("hdparm", [], system=device, line_start=top, line_end=i + 1)
+            run = Run("hdparm", [], line_start=top, line_end=i + 1)
             _, run.caption = caption_above(
                 lines, top, floor, skip=_HDPARM_CHATTER.search, before=before
             )
+            params: dict[str, str] = {}
             if device is None:
                 run.system = run.caption
             else:
+                # the device is a parameter; a caption naming a kernel or a patch is the system
+                named = (names_system(run.caption) if run.caption else None) or naming_caption(
+                    lines, top, 0, before
+                )
+                run.system = printout_system(named, {"device": device}, params)
                 run.attributes["device"] = device
             runs.append(run)
         run.line_end = floor = i + 1
@@ -217,6 +230,7 @@ def _hdparm_runs(lines: Sequence[str], before: Sequence[str]) -> list[Run]:
         if result is None:
             run.status, run.reason = "unparsed", f"unreadable hdparm timing: {line.strip()!r}"
         else:
+            result.params.update(params)
             run.results.append(result)
     return runs
 

@@ -17,6 +17,7 @@ from transforms.parsers._common import names_system, naming_caption, printout_sy
         ("with the patch:", "with the patch"),
         ("tip/sched/core:", "tip/sched/core"),
         ("v5.15-rc1", "v5.15-rc1"),
+        ("linux-2.4.10-pre6 with the preempt patch (pre5 patches", "linux-2.4.10-pre6 with the preempt patch"),
     ],
 )
 def test_a_caption_naming_what_was_measured(line, system):

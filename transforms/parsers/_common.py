@@ -195,27 +195,42 @@ def number_repeated_runs(runs: Sequence[Run]) -> None:
 # What posters measure and name on a line of its own: a kernel or release version, a tree, a
 # patch state, a virtualisation layer. `2.6.24-rc3:`, `Under 2.4.21:`, `Unpatched`, `guest:`, `v5`.
 _NAMES_SYSTEM = re.compile(
-    r"(?i)(?<![\w/.-])(?:v?\d{1,3}\.\d{1,3}(?:\.\d{1,4}){0,2}(?:[-+~][\w.+~-]{1,30})?"
+    r"(?i)(?<![\w/.-])(?:(?:linux-?|kernel-?|v)?\d{1,3}\.\d{1,3}(?:\.\d{1,4}){0,2}(?:[-+~][\w.+~-]{1,30})?"
     r"|v\d{1,3}|(?:un)?patched|vanilla|baseline|stock|mainline|upstream|guest|host|bare[- ]metal|native"
     r"|dom[0u]|kvm|xen|qemu|vmware|hyper-?v|virtualbox|before|after|with(?:out)?\s+(?:the\s+)?patch\w{0,5}"
     r"|(?:tip|linux-next|net-next|mm)(?:/[\w.-]{1,30}){0,3})(?![\w/-])"
 )
+# a tool's own banner or connection line names its version or peer, not the system measured
+_BANNER = re.compile(r"(?i)\b(?:copyright|version|port|connect(?:ing|ed)|pid|listening|bound)\b")
 _PREPOSITION = re.compile(r"(?i)^(?:under|on|running|using)\s+(?=\S)")
 _NAMING_REACH = 30  # lines above a printout searched for the line naming it
 
 
 def names_system(text: str) -> str | None:
     """The system a caption line names (`Under 2.4.21:` -> `2.4.21`), or None when it names none."""
-    core = text.strip().strip("#*=~[]").strip()
-    if core.endswith(":"):
+    core = text.strip().strip("#*=~").strip()
+    colon = core.endswith(":")
+    if colon:
         core = core[:-1].strip()
-    if not core or len(core) > 60 or "=" in core or "://" in core or not _NAMES_SYSTEM.search(core):
+    if (cut := core.rfind("(")) > 0 and ")" not in core[cut:]:
+        core = core[:cut].strip()  # `2.4.10-pre6 with the preempt patch (pre5 patches` wraps on
+    if not core or len(core) > 72 or "=" in core or "://" in core or not _NAMES_SYSTEM.search(core):
         return None
-    if core.startswith(("/", "$", "#", ">")) or _PROMPT.match(core) or len(core.split()) > 8:
+    if core.startswith(("/", "$", "#", ">", "[")) or _PROMPT.match(core) or _BANNER.search(core):
         return None
-    if re.search(r"[.!?,;]$|[.!?]\s|\(\S*$", core):  # the tail of a sentence, not a caption
+    if len(core.split()) > (10 if colon or _NAMES_SYSTEM.match(core) else 6):
+        return None  # a long line names a system only as a label (`2.6.24 with the patch:`)
+    if re.search(r"[.!?,;]$|[.!?]\s", core):  # the tail of a sentence, not a caption
         return None
     return _PREPOSITION.sub("", core) or None
+
+
+def _is_prose(text: str) -> bool:
+    """A line of sentence words (not a printout line: those carry numbers, `=` or columns)."""
+    words = text.split()
+    if len(words) < 5 or "=" in text or "|" in text:
+        return False
+    return sum(w.strip(".,;:!?()'\"").isalpha() for w in words) >= 0.7 * len(words)
 
 
 def naming_caption(
@@ -228,18 +243,29 @@ def naming_caption(
     `_NAMING_REACH` lines; a printout's own device or host line never names a system.
     """
     low = max(floor, start - _NAMING_REACH, 0)
+    prose = 0
     for k in range(start - 1, low - 1, -1):
         text = lines[k].strip()
         if not text:
+            prose = 0
             continue
         alone = text.endswith(":") or k == 0 or not lines[k - 1].strip()
         if alone and (name := names_system(text)):
             return name
+        prose = prose + 1 if _is_prose(text) else 0
+        if prose >= 2:
+            return None  # a paragraph of prose between: the poster moved on (`Then I applied ...`)
     if floor <= 0 and start - _NAMING_REACH < 0:
         for b in reversed(before[-3:]):
             if b.strip().endswith(":") and (name := names_system(b)):
                 return name
     return None
+
+
+def caption_system(seg: Segment, start: int) -> str | None:
+    """The system of a printout starting at `start`: a label-like caption right above it, else the
+    nearest line above that names what was measured (a kernel, a patch, a VM; see `naming_caption`)."""
+    return system_label(nearest_caption(seg, start)) or naming_caption(seg.lines, start, 0, seg.before)
 
 
 def printout_system(

@@ -45,6 +45,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from transforms.model import EXACT, INFERRED, MetricSpec, Parser, Result, Run, Segment
+from transforms.parsers._common import naming_caption
 
 # --------------------------------------------------------------------------- metric registry
 
@@ -408,7 +409,7 @@ def _b1_done_draft(ctx: _B1Context, lines: list[str]) -> _Draft:
             d.cells.append(_cell(f"{test}_cpu", f"{inverse[test]} %CPU", cpu, "cpu", line))
     d.notes.append("values from the progress lines: random seeks not reported")
     machine = ctx.attributes.get("machine_arg")
-    d.system = machine or _caption_system(_caption_above(lines, start))
+    d.system = machine or _caption_system(_caption_above(lines, start)) or naming_caption(lines, start)
     return d
 
 
@@ -586,7 +587,8 @@ def _b1_table(lines: list[str], h: int, ctx: _B1Context) -> tuple[list[_Draft], 
             d = _b1_row_draft(label, vol, fields[0], fields[1], j, ctx, start if first else j, end)
             d.caption = caption
             if d.system is None:
-                d.system = _caption_system(caption) if first else None
+                # no machine label: a caption naming a kernel or a patch further up names the system
+                d.system = (_caption_system(caption) or naming_caption(lines, start)) if first else None
             if done:
                 d.reason = _check_done(d, done)
                 d.attributes["progress_lines"] = "agree" if d.reason is None else "disagree"

@@ -37,7 +37,7 @@ import re
 from dataclasses import dataclass, field
 
 from transforms.model import MetricSpec, Parser, Result, Run, Segment
-from transforms.parsers._common import nearest_caption, number_repeated_results, system_label
+from transforms.parsers._common import caption_system, nearest_caption, number_repeated_results
 
 NAME = "dbench"
 
@@ -135,9 +135,21 @@ class _Block:
     client: str | None = None  # the op table below belongs to this client (--per-client-results)
 
 
+_REMARK = re.compile(r"\s(?:--?|#|<-+|<=+)\s")
+_WORDY = re.compile(r"[A-Za-z]{3}")
+
+
+def _without_remark(rest: str) -> str:
+    """`... MBit/sec) - .5sec hiccup in xmms`: a poster's remark after a summary holds none of its numbers."""
+    m = _REMARK.search(rest)
+    if m is not None and _WORDY.search(rest, m.end()) is not None:
+        return rest[: m.start()]
+    return rest
+
+
 def _summary_params(block: _Block, m: re.Match[str]) -> tuple[dict[str, str], str]:
     """Params of one `Throughput` line, and what is left once every known piece is removed."""
-    rest = m["rest"]
+    rest = _without_remark(m["rest"])
     params: dict[str, str] = {}
     clients, procs = CLIENTS.search(rest), PROCS.search(rest)
     if clients:
@@ -264,7 +276,7 @@ def _run_for(seg: Segment, block: _Block) -> Run:
         benchmark=NAME,
         results=block.results + block.ops,
         tool_version=block.version,
-        system=system_label(caption),
+        system=caption_system(seg, block.start),
         caption=caption,
         line_start=block.start,
         line_end=max(block.end, block.start + 1),

@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass, field
 
 from transforms.model import MetricSpec, Parser, Result, Run, Segment
-from transforms.parsers._common import nearest_caption, number_repeated_results, system_label
+from transforms.parsers._common import caption_system, nearest_caption, number_repeated_results
 
 NAME = "hackbench"
 
@@ -237,7 +237,7 @@ def _run_for(seg: Segment, block: _Block) -> Run:
     return Run(
         benchmark=NAME,
         results=block.results,
-        system=system_label(caption),
+        system=caption_system(seg, block.start),
         caption=caption,
         line_start=block.start,
         line_end=max(block.end, block.start + 1),

@@ -202,6 +202,9 @@ _NAMES_SYSTEM = re.compile(
 )
 # a tool's own banner or connection line names its version or peer, not the system measured
 _BANNER = re.compile(r"(?i)\b(?:copyright|version|port|connect(?:ing|ed)|pid|listening|bound)\b")
+_LABEL_REMARK = re.compile(r"^([^:()]{1,40}):\s+\(")
+_NUMERIC = re.compile(r"^[-+]?[\d.,%]+$")
+_IPV4 = re.compile(r"(?<![\d.])(?:[1-9]\d|[12]\d\d)(?:\.\d{1,3}){3}(?![\d.])")
 _PREPOSITION = re.compile(r"(?i)^(?:under|on|running|using)\s+(?=\S)")
 _NAMING_REACH = 30  # lines above a printout searched for the line naming it
 
@@ -212,6 +215,8 @@ def names_system(text: str) -> str | None:
     colon = core.endswith(":")
     if colon:
         core = core[:-1].strip()
+    if m := _LABEL_REMARK.match(core):
+        core = m.group(1)  # `Before: (not enabling bigger TSO/GRO packets)`
     if (cut := core.rfind("(")) > 0 and ")" not in core[cut:]:
         core = core[:cut].strip()  # `2.4.10-pre6 with the preempt patch (pre5 patches` wraps on
     if not core or len(core) > 72 or "=" in core or "://" in core or not _NAMES_SYSTEM.search(core):
@@ -220,8 +225,13 @@ def names_system(text: str) -> str | None:
         return None
     if len(core.split()) > (10 if colon or _NAMES_SYSTEM.match(core) else 6):
         return None  # a long line names a system only as a label (`2.6.24 with the patch:`)
-    if re.search(r"[.!?,;]$|[.!?]\s", core):  # the tail of a sentence, not a caption
+    if re.search(r"[.!?,;。]$|[.!?]\s|。", core):  # the tail of a sentence, not a caption
         return None
+    words = core.split()
+    if 2 * sum(bool(_NUMERIC.match(w)) for w in words) > len(words) or _IPV4.search(core):
+        return None  # a row of numbers, or an address: printout, not a caption
+    if ":" in core or "：" in core:
+        return None  # `key: value`: a setting or a listing, not a caption
     return _PREPOSITION.sub("", core) or None
 
 

@@ -26,7 +26,9 @@ prefix or version line says tbench (tbench prints the same lines; the run attrib
 `tool` is always set, `dbench` by default), `op`, `repeat` (same key seen more than
 once in a segment, e.g. three listings of the same kernel).
 
-`system` is the caption just above a block when it reads like a label (`2.4.16:`,
+Runs of tbench (the command, prefix or version line says so) carry benchmark `tbench`.
+A label before a summary (`2.6.0-test5:   Throughput 224.949 MB/sec 192 procs`) is the
+system of that line. Otherwise `system` is the caption just above a block when it reads like a label (`2.4.16:`,
 `Before:`, `- default scheduler`, `linux-2.4.10-pre12`); prose, attributions and
 generic headings are kept as `Run.caption` only.
 """
@@ -52,10 +54,11 @@ METRICS: dict[str, MetricSpec] = {
 }
 
 _N = r"\d+(?:\.\d+)?"
+_LABEL = r"[A-Za-z0-9][\w.+/~-]{0,39}"  # `2.6.0-test5:` before a Throughput line names its kernel
 # The driver also scans the raw body, where quoted lines still carry their `> ` prefix.
 _Q = r"^(?:[ \t]{0,2}[A-Za-z]{0,3}>)*"
 THROUGHPUT = re.compile(
-    rf"^\s*(?:\*+\s*)?#?\s*(?:(?P<tool>[dt]bench)\s+(?P<n>\d+)\s*:\s*)?Throughput\s+(?P<tp>{_N}(?:[eE][-+]?\d+)?)\s*MB/sec(?P<rest>.*)$"
+    rf"^\s*(?:\*+\s*)?#?\s*(?:(?P<tool>[dt]bench)\s+(?P<n>\d+)\s*:\s*|(?P<label>{_LABEL}):\s+)?Throughput\s+(?P<tp>{_N}(?:[eE][-+]?\d+)?)\s*MB/sec(?P<rest>.*)$"
 )
 NB = re.compile(rf"\(\s*NB\s*=\s*(?P<nb>{_N})\s*MB/sec\s+(?P<mbit>{_N})\s*MBit/sec\s*\)")
 SYNC = re.compile(r"\(\s*sync\s+(?P<what>open|dirs)\s*\)")
@@ -86,7 +89,7 @@ _FLAG_OPTS = frozenset(
 )
 
 SIGNATURE = re.compile(
-    rf"{_Q}\s*(?:\*+\s*)?#?\s*(?:[dt]bench\s+\d+\s*:\s*)?Throughput\s+{_N}\s*MB/sec|{_Q}\s*Operation\s+Count\s+AvgLat\s+MaxLat",
+    rf"{_Q}\s*(?:\*+\s*)?#?\s*(?:[dt]bench\s+\d+\s*:\s*|{_LABEL}:\s+)?Throughput\s+{_N}\s*MB/sec|{_Q}\s*Operation\s+Count\s+AvgLat\s+MaxLat",
     re.M,
 )
 
@@ -183,14 +186,17 @@ def _summary(block: _Block, i: int, m: re.Match[str]) -> None:
         return
     if m["tool"]:
         block.tool = m["tool"]
-    out = [Result("throughput", "Throughput", float(m["tp"]), "MB/s", dict(params), line=i)]
+    out = [Result("throughput", "Throughput", float(m["tp"]), "MB/s", dict(params), system=m["label"], line=i)]
     lat = MAX_LAT.search(m["rest"])
     if lat:
-        out.append(Result("max_latency", "max_latency", float(lat["v"]), "ms", dict(params), line=i))
+        out.append(Result("max_latency", "max_latency", float(lat["v"]), "ms", dict(params), system=m["label"],
+                          line=i))
     nb = NB.search(m["rest"])
     if nb:
-        out.append(Result("netbench_throughput", "NB", float(nb["nb"]), "MB/s", dict(params), statistic="derived", line=i))
-        out.append(Result("netbench_mbit", "MBit/sec", float(nb["mbit"]), "Mbit/s", dict(params), statistic="derived", line=i))
+        out.append(Result("netbench_throughput", "NB", float(nb["nb"]), "MB/s", dict(params), system=m["label"],
+                          statistic="derived", line=i))
+        out.append(Result("netbench_mbit", "MBit/sec", float(nb["mbit"]), "Mbit/s", dict(params), system=m["label"],
+                          statistic="derived", line=i))
     for op in block.ops:
         op.params = {**params, **op.params}
     block.results.extend(block.ops + out)
@@ -273,7 +279,7 @@ def _blocks(lines: list[str]) -> list[_Block]:
 def _run_for(seg: Segment, block: _Block) -> Run:
     caption = nearest_caption(seg, block.start)
     run = Run(
-        benchmark=NAME,
+        benchmark="tbench" if block.tool == "tbench" else NAME,  # tbench is a benchmark of its own
         results=block.results + block.ops,
         tool_version=block.version,
         system=caption_system(seg, block.start),
@@ -302,4 +308,5 @@ KEYWORDS = (
     "avglat",
 )
 
-PARSER = Parser(name=NAME, version="1", signature=SIGNATURE, parse=parse, metrics=METRICS, keywords=KEYWORDS)
+PARSER = Parser(name=NAME, version="1", signature=SIGNATURE, parse=parse, metrics=METRICS, emits=("tbench",),
+                keywords=KEYWORDS)

@@ -89,6 +89,7 @@ _TIMING_VALUES = re.compile(
 _HDPARM_METRIC = {"cached": "cached_reads", "buffer-cache": "cached_reads", "buffered disk": "buffered_disk_reads",
                   "o_direct cached": "direct_cached_reads", "o_direct disk": "direct_disk_reads"}  # fmt: skip
 _HDPARM_UNIT = {"k": "KiB/s", "m": "MiB/s", "g": "GiB/s"}
+_HDPARM_SETTING = re.compile(r"^\s*(?:setting\s+\S.*|[\w/ .-]{1,30}=\s*\S.*)$")
 _SUSPICIOUS = re.compile(r"suspicious results", re.I)
 
 # command lines and tool chatter between a caption and the output it labels
@@ -202,6 +203,9 @@ def _hdparm_runs(lines: Sequence[str], before: Sequence[str]) -> list[Run]:
             run.notes.append(line.strip())
             continue
         t = _TIMING.match(line)
+        if t is None and device is not None and i == device_line + 1 and _HDPARM_SETTING.match(line):
+            device_line = i  # `hdparm -m16 -tT` prints its settings between the device and the timings
+            continue
         if t is None:
             if line.strip():
                 run = None

@@ -66,3 +66,12 @@ def test_printout_names_become_params_and_the_caption_wins():
     assert params == {"host": "10.0.0.2"}
     params = {}
     assert printout_system(None, {"host": None}, params) is None and params == {}
+
+
+def test_versions_are_not_numbers_and_short_captions_may_end_with_a_stop():
+    assert names_system("2.4.31:") == "2.4.31"
+    assert names_system("Linux 2.4.31-si.") == "Linux 2.4.31-si"
+    assert names_system("212992 212992 1        1       10.00    95965.18") is None
+    assert names_system("Client connecting to 10.128.0.2, UDP port 25000") is None
+    assert names_system("Before: (not enabling bigger TSO/GRO packets)") == "Before"
+    assert names_system("- Distro: openEuler 23.03 RISC-V Preview V1") is None

@@ -118,6 +118,8 @@ def _clean_caption(text: str, underlined: bool) -> str | None:
         return None
     if any(ch in core for ch in "=|$") or "://" in core or _PROMPT.match(text):
         return None
+    if _SHELL.match(text) and re.search(r"[/<>]|\s-\w", text):
+        return None  # `# echo 1 > /proc/sys/vm/drop_caches`: a command, not a caption
     words = core.split()
     if {w.lower().strip(",") for w in words} <= _CAPTION_STOPWORDS:
         return None
@@ -203,7 +205,7 @@ _NAMES_SYSTEM = re.compile(
 # a tool's own banner or connection line names its version or peer, not the system measured
 _BANNER = re.compile(r"(?i)\b(?:copyright|version|port|connect(?:ing|ed)|pid|listening|bound)\b")
 _LABEL_REMARK = re.compile(r"^([^:()]{1,40}):\s+\(")
-_NUMERIC = re.compile(r"^[-+]?[\d.,%]+$")
+_NUMERIC = re.compile(r"^[-+]?\d+(?:[.,]\d+)?%?$")  # `2.4.31` is a version, not a number
 _IPV4 = re.compile(r"(?<![\d.])(?:[1-9]\d|[12]\d\d)(?:\.\d{1,3}){3}(?![\d.])")
 _PREPOSITION = re.compile(r"(?i)^(?:under|on|running|using)\s+(?=\S)")
 _NAMING_REACH = 30  # lines above a printout searched for the line naming it
@@ -225,6 +227,8 @@ def names_system(text: str) -> str | None:
         return None
     if len(core.split()) > (10 if colon or _NAMES_SYSTEM.match(core) else 6):
         return None  # a long line names a system only as a label (`2.6.24 with the patch:`)
+    if core.endswith(".") and len(core.split()) <= 3:
+        core = core[:-1]  # `Linux 2.4.31-si.`: a short caption with a full stop
     if re.search(r"[.!?,;。]$|[.!?]\s|。", core):  # the tail of a sentence, not a caption
         return None
     words = core.split()

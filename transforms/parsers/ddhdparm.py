@@ -12,7 +12,8 @@ space ("114.9MB/s" is MiB/s: 41943040000 B / 347.99 s = 114.9 MiB/s); BSD
 prints bytes/sec, stored here as MB/s.  Each line is checked against
 bytes / seconds, so a line whose rate does not follow from its own byte count
 and time is reported unparsed instead of stored.  Rows carry benchmark "dd":
-metric ``throughput`` and ``elapsed`` (s), param ``bytes``.
+metric ``throughput`` and ``elapsed`` (s), param ``bytes``, and the command's ``bs``, ``count``,
+``iflag``/``oflag``/``conv`` when its ``dd if=... of=...`` line is printed just above.
 
 hdparm -tT prints, under a ``/dev/sda:`` line::
 
@@ -160,9 +161,11 @@ def _dd_runs(lines: Sequence[str], before: Sequence[str]) -> list[Run]:
         nbytes, secs, rate, unit, label = reading
         run = Run("dd", [], line_start=i, line_end=i + 1)
         _, run.caption = caption_above(lines, i, floor, skip=_DD_CHATTER.search, before=before)
-        run.system = run.caption
+        run.system = run.caption or naming_caption(lines, i, 0, before)
+        params = {"bytes": str(nbytes)}
         if command := _command_above(lines, i, floor):
             run.attributes["command"] = command
+            params.update(_command_params(command))
         floor = i + 1
         if not _consistent(nbytes, secs, rate, unit):
             run.status, run.reason = (
@@ -171,13 +174,25 @@ def _dd_runs(lines: Sequence[str], before: Sequence[str]) -> list[Run]:
             )
             runs.append(run)
             continue
-        params = {"bytes": str(nbytes)}
         run.results = [
             Result("throughput", label, float(rate), unit, dict(params), line=i),
             Result("elapsed", label, float(secs), "s", dict(params), line=i),
         ]
         runs.append(run)
     return runs
+
+
+_DD_OPERANDS = frozenset({"bs", "ibs", "obs", "count", "oflag", "iflag", "conv"})
+
+
+def _command_params(command: str) -> dict[str, str]:
+    """What the printed `dd ... bs=1M count=1024 oflag=direct` measured at (not the file names)."""
+    out: dict[str, str] = {}
+    for tok in command.split()[:40]:
+        key, sep, value = tok.partition("=")
+        if sep and key in _DD_OPERANDS and value and len(value) <= 40:
+            out[key] = value.rstrip(";&")
+    return out
 
 
 def _command_above(lines: Sequence[str], index: int, floor: int) -> str | None:

@@ -239,6 +239,18 @@ def names_system(text: str) -> str | None:
     return _PREPOSITION.sub("", core) or None
 
 
+def _heading(text: str) -> str | None:
+    """`bzImage_cgroups_preempt:` over a `-----` rule: a short label, not a generic title."""
+    if _MARKUP.match(text):
+        return None
+    core = text.strip("#*=~ ").rstrip(":").strip()
+    if not core or len(core.split()) > 5 or core.endswith((".", ",", "?", "!")) or "=" in core:
+        return None
+    if _CAPTION_STOP.search(core + ":") or core.lower() in _CAPTION_STOPWORDS:
+        return None
+    return core
+
+
 def _is_prose(text: str) -> bool:
     """A line of sentence words (not a printout line: those carry numbers, `=` or columns)."""
     words = text.split()
@@ -266,6 +278,9 @@ def naming_caption(
         alone = text.endswith(":") or k == 0 or not lines[k - 1].strip()
         if alone and (name := names_system(text)):
             return name
+        underlined = k + 1 < start and _UNDERLINE.match(lines[k + 1].strip())
+        if underlined and (k == 0 or not lines[k - 1].strip()) and (name := _heading(text)):
+            return name  # an underlined heading names the configuration below it
         prose = prose + 1 if _is_prose(text) else 0
         if prose >= 2:
             return None  # a paragraph of prose between: the poster moved on (`Then I applied ...`)

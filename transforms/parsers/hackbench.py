@@ -16,6 +16,8 @@ params (only what is printed):
   `ipc` (`pipe`|`socket`) from the command line (`-p`/`--pipe`; socket is every
   variant's default when a command line is shown without it).
 * `instance` from lkp's `Instance: N` markers.
+* A command run in a shell loop or a pipe (`for i in 1 2 3; do ./hackbench 10 | grep Time |
+  cut -d' ' -f2; done`) may print bare numbers: those right below it are its times.
 * `repeat`: 1..N in order when the same system and params are timed more than once
   in a segment (ten `Time:` lines of one configuration -> repeat 1..10).
 
@@ -50,7 +52,9 @@ PERF_RUN = re.compile(r"^\s*#\s*Running\s+'?(?P<bench>[\w/-]+)'?\s+benchmark")
 PERF_PER_GROUP = re.compile(r"^\s*#\s*(?P<n>\d+) sender and receiver (?P<kind>process|thread)(?:es|s)? per group")
 PERF_GROUPS = re.compile(r"^\s*#\s*(?P<groups>\d+) groups? == (?P<tasks>\d+) (?:process|thread)(?:es|s)? run")
 PERF_TOTAL = re.compile(rf"^\s*Total time:\s*(?P<t>{_N})\s*\[sec\]")
-HACKBENCH_CMD = re.compile(r"(?:^|[\s/$#>:])hackbench(?P<args>(?:\s+\S+)*)\s*$")
+HACKBENCH_CMD = re.compile(r"(?:^|[\s/$#>:])hackbench(?P<args>(?:\s+[^\s;|&]+)*)\s*(?P<tail>[;|&].*)?$")
+LOOP = re.compile(r"\b(?:for|while|seq)\b")
+BARE = re.compile(rf"^\s*(?P<t>{_N})\s*$")  # `for i in 1 2 3; do ./hackbench 10 | awk ...; done` prints these
 PERF_CMD = re.compile(r"\bperf\s+bench\s+sched\s+(?P<sub>messaging|all)(?P<args>(?:\s+\S+)*)")
 INSTANCE = re.compile(r"^\s*Instance:\s*(?P<n>\d+)\s*$")
 NOISE = re.compile(
@@ -82,7 +86,7 @@ _FLAGS = {
     "-P": ("mode", "process"), "--process": ("mode", "process"), "process": ("mode", "process"),
     "-F": ("", ""), "--fifo": ("", ""),
 }  # fmt: skip
-_PROMPT = re.compile(r"^[\w\s:./$#>~@\[\]()-]*$")
+_PROMPT = re.compile(r"^[\w\s:./$#>~@\[\]();`-]*$")  # a prompt, maybe a shell loop's head
 
 
 def _command_params(args: str) -> dict[str, str] | None:
@@ -125,6 +129,7 @@ class _State:
     variant: str | None = None
     perf_bench: str | None = None
     named: bool = False  # the last text line named hackbench (a command or "hackbench gives:")
+    reshaped: bool = False  # that command ran in a loop or a pipe: its output may be bare numbers
     instance: str | None = None
 
     def command(self, line: str) -> bool:
@@ -134,13 +139,17 @@ class _State:
             if params is not None:
                 self.params, self.banner, self.named = params, {}, True
                 return True
+        if line.strip().lower() in ("hackbench", "hackbench:") and self.params:
+            self.named = True  # a script's `echo hackbench` label: the last command's output follows
+            return True
         m = HACKBENCH_CMD.search(line)
         if m and _PROMPT.match(line[: m.start("args")]):
             params = _command_params(m["args"])
             if params is not None:
                 self.params, self.banner, self.named = params, {}, True
+                self.reshaped = bool(m["tail"]) or bool(LOOP.search(line[: m.start("args")]))
                 return True
-        self.named = bool(MENTION.search(line))
+        self.named, self.reshaped = bool(MENTION.search(line)), False
         return False
 
     @property
@@ -204,6 +213,8 @@ class _Reader:
             if not st.context:
                 self._close()
                 return
+            self._time(i, m["t"], "Time")
+        elif (m := BARE.match(line)) is not None and st.named and st.reshaped:
             self._time(i, m["t"], "Time")
         elif (m := PERF_RUN.match(line)) is not None:
             st.perf_bench, st.banner = m["bench"], {}

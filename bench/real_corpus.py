@@ -15,7 +15,8 @@ Matching (per post, greedy, best pairs first):
 A fact is *attributed* when its one-to-one row matches benchmark, system, metric and value;
 *value-found* when any row of the post carries its value. A row is *correct* when it is paired
 with a fact. A row that repeats a correct row (same benchmark, system, metric, value: a quoted
-copy of a block, a summary re-stating a table) is counted apart as a repeat, not against precision.
+copy of a block, a summary re-stating a table) is counted apart as a repeat, not against precision;
+so is a row with statistic `stddev` (a spread the reader labels as such is never a fact).
 """
 
 from __future__ import annotations
@@ -164,6 +165,7 @@ class PostScore:
     attributed: set[int] = field(default_factory=set)  # fact indexes
     value_found: set[int] = field(default_factory=set)
     repeats: set[int] = field(default_factory=set)  # row indexes repeating a correct row
+    spreads: set[int] = field(default_factory=set)  # row indexes of standard deviations
 
     @property
     def correct_rows(self) -> set[int]:
@@ -177,9 +179,12 @@ def _row_layout(row: dict[str, Any]) -> str:
 def score_post(slug: str, facts: list[dict[str, Any]], rows: list[dict[str, Any]]) -> PostScore:
     """Pair facts and rows one-to-one, fully attributed pairs first (see module doc)."""
     ps = PostScore(slug, facts, rows)
+    ps.spreads = {j for j, r in enumerate(rows) if r.get("statistic") == "stddev"}
     cands: list[tuple[tuple, int, int]] = []
     for i, f in enumerate(facts):
         for j, r in enumerate(rows):
+            if j in ps.spreads:
+                continue
             v = value_match(float(f["value"]), f.get("unit"), float(r["value"]), r.get("unit"))
             if not v:
                 continue
@@ -200,7 +205,7 @@ def score_post(slug: str, facts: list[dict[str, Any]], rows: list[dict[str, Any]
         if rank[0]:
             ps.attributed.add(i)
     seen = {_repeat_key(rows[j]) for j in used}
-    ps.repeats = {j for j, r in enumerate(rows) if j not in used and _repeat_key(r) in seen}
+    ps.repeats = {j for j, r in enumerate(rows) if j not in used and j not in ps.spreads and _repeat_key(r) in seen}
     return ps
 
 
@@ -219,9 +224,10 @@ class Tally:
     rows: int = 0
     correct: int = 0
     repeats: int = 0
+    spreads: int = 0
 
     def add(self, other: Tally) -> None:
-        for k in ("facts", "attributed", "value_found", "rows", "correct", "repeats"):
+        for k in ("facts", "attributed", "value_found", "rows", "correct", "repeats", "spreads"):
             setattr(self, k, getattr(self, k) + getattr(other, k))
 
     @property
@@ -234,11 +240,11 @@ class Tally:
 
     @property
     def precision(self) -> float | None:
-        return ratio(self.correct, self.rows - self.repeats)
+        return ratio(self.correct, self.rows - self.repeats - self.spreads)
 
     def as_dict(self) -> dict[str, Any]:
         return {"facts": self.facts, "attributed": self.attributed, "value_found": self.value_found,
-                "rows": self.rows, "correct": self.correct, "repeats": self.repeats,
+                "rows": self.rows, "correct": self.correct, "repeats": self.repeats, "spreads": self.spreads,
                 "attributed_recall": self.attributed_recall, "value_recall": self.value_recall,
                 "precision": self.precision}
 
@@ -262,6 +268,7 @@ class SplitScore:
                     t.rows += 1
                     t.correct += j in correct
                     t.repeats += j in ps.repeats
+                    t.spreads += j in ps.spreads
         return t
 
     def per_benchmark(self) -> dict[str, Tally]:
@@ -338,11 +345,11 @@ def negative_rows(root: Path) -> dict[str, int]:
 
 def _tally_cells(label: str, t: Tally) -> list[Any]:
     return [label, t.facts, t.attributed, t.attributed_recall, t.value_found, t.value_recall, t.rows,
-            t.correct, t.repeats, t.precision]
+            t.correct, t.repeats, t.spreads, t.precision]
 
 
 _COLS = ["", "facts", "attributed", "attr recall", "value found", "value recall", "rows", "correct",
-         "repeats", "precision"]
+         "repeats", "stddev", "precision"]
 
 
 def summary(root: Path, split: str) -> dict[str, Any]:
@@ -366,7 +373,7 @@ def summary(root: Path, split: str) -> dict[str, Any]:
 def report(data: dict[str, Any]) -> list[str]:
     out = ["", f"-- real posts ({data['root']}) --",
            "attributed: the paired row has the fact's benchmark, system, metric and value; value found: some row",
-           "has its value; precision: correct rows / (rows - repeats of a correct row)"]
+           "has its value; precision: correct rows / (rows - repeats of a correct row - stddev rows)"]
     for s, d in data["splits"].items():
         t = d["total"]
         out += ["", f"split {s}: {d['posts']} posts, {t['facts']} facts, {t['rows']} rows; "
@@ -385,7 +392,8 @@ def report(data: dict[str, Any]) -> list[str]:
 
 
 def _tally(d: dict[str, Any]) -> Tally:
-    return Tally(d["facts"], d["attributed"], d["value_found"], d["rows"], d["correct"], d["repeats"])
+    return Tally(d["facts"], d["attributed"], d["value_found"], d["rows"], d["correct"], d["repeats"],
+                 d["spreads"])
 
 
 def _f(x: float | None) -> str:
@@ -410,7 +418,8 @@ def misses(root: Path, split: str) -> list[str]:
     for s in (SPLITS if split == "all" else (split,)):
         for ps in score_split(root, s).posts:
             lost = [i for i in range(len(ps.facts)) if i not in ps.attributed]
-            extra = [j for j in range(len(ps.rows)) if j not in ps.correct_rows and j not in ps.repeats]
+            extra = [j for j in range(len(ps.rows))
+                     if j not in ps.correct_rows and j not in ps.repeats and j not in ps.spreads]
             if not lost and not extra:
                 continue
             out += ["", f"== {s}/{ps.slug}: {len(ps.facts)} facts, {len(ps.rows)} rows, "

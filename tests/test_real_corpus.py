@@ -186,6 +186,14 @@ def test_extra_rows_and_repeats():
     assert t.attributed_recall == 1.0
 
 
+def test_standard_deviation_rows_are_not_held_against_precision():
+    rows = [_row(value=10.0), _row(value=0.5, statistic="stddev"), _row(value=99.0)]
+    t = rc.SplitScore([rc.score_post("p", [_fact(value=10.0), _fact(value=0.5)], rows)]).tally()
+    assert (t.rows, t.correct, t.spreads) == (3, 1, 1)
+    assert t.precision == 0.5  # the spread neither pairs with a fact nor counts as a wrong row
+    assert t.value_found == 1  # and a fact never takes a stddev row's value
+
+
 def test_per_layout_counts_rows_without_layout_as_tool_output():
     facts = [_fact(layout="tool_output", value=1.0), _fact(layout="prose", value=2.0)]
     rows = [_row(value=1.0), _row(value=2.0, layout="prose"), _row(value=3.0, layout="hand_table")]

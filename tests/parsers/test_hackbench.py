@@ -114,6 +114,21 @@ def test_a_loop_command_reads_the_bare_numbers_below_it():
     assert rows_of("$ ./hackbench 10\n2.5\n") == []
 
 
+def test_rt_tests_banner_wrapped_by_the_mailer():
+    # https://lore.kernel.org/linux-mm/1609862862-3573-1-git-send-email-imran.f.khan@oracle.com/
+    text = ("Without this change:\n    # hackbench process 10 1000 -s 100000\n"
+            "    Running in process mode with 10 groups using 40 file descriptors\n"
+            "    each (== 400 tasks)\n    Each sender will pass 100 messages of 100000 bytes\n"
+            "    Time: 4.401\n\nWith this change:\n    # hackbench process 10 1000 -s 100000\n"
+            "    Running in process mode with 10 groups using 40 file descriptors\n"
+            "    each (== 400 tasks)\n    Each sender will pass 100 messages of 100000 bytes\n"
+            "    Time: 3.782\n")
+    found = rows_of(text)
+    assert [(r["system"], r["value"]) for r in found] == [("Without this change", 4.401), ("With this change", 3.782)]
+    assert found[0]["params"] == {"ipc": "socket", "mode": "process", "groups": "10", "tasks": "400",
+                                  "loops": "100", "datasize": "100000", "variant": "rt-tests"}
+
+
 def test_time_line_without_hackbench_context_is_not_a_row():
     assert rows_of("hackbench was mentioned above\n\nsomething else\nTime: 3.2\n") == []
     assert [r["value"] for r in rows_of("hackbench gives:\nTime: 3.2\n")] == [3.2]

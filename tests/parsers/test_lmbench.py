@@ -761,3 +761,11 @@ def test_make_see_summary_then_relative_tables():
     relative = fixture_body(FIX / "neg_best_of_breed.txt")
     rows = _lm(summary + "\n" + relative)
     assert _canon(rows) == _canon(_rows("seed_003.txt"))
+
+
+def test_captions_between_raw_lines_name_their_systems():
+    # https://lore.kernel.org/lkml/c11e7b8f-3647-c34e-808a-27c0e83b4b1d@huawei.com/ (lat_syscall null)
+    text = ("Before:\nSimple syscall: 0.4311 microseconds\nSimple syscall: 0.4313 microseconds\n\n"
+            "After:\nSimple syscall: 0.4249 microseconds\n\nbw_mem.c: In function 'main':\n")
+    got = [(r["system"], r["value"]) for r in rows_of(text)]
+    assert got == [("Before", 0.4311), ("Before", 0.4313), ("After", 0.4249)]

@@ -183,6 +183,7 @@ def _dd_runs(lines: Sequence[str], before: Sequence[str]) -> list[Run]:
 
 
 _DD_OPERANDS = frozenset({"bs", "ibs", "obs", "count", "oflag", "iflag", "conv"})
+_OPERAND_VALUE = re.compile(r"^[\w.,]{1,40}$")
 
 
 def _command_params(command: str) -> dict[str, str]:
@@ -190,8 +191,9 @@ def _command_params(command: str) -> dict[str, str]:
     out: dict[str, str] = {}
     for tok in command.split()[:40]:
         key, sep, value = tok.partition("=")
-        if sep and key in _DD_OPERANDS and value and len(value) <= 40:
-            out[key] = value.rstrip(";&")
+        value = value.rstrip(";&")
+        if sep and key in _DD_OPERANDS and _OPERAND_VALUE.match(value):
+            out[key] = value  # a literal; `count=$((256*1024))` is the shell's, not a value
     return out
 
 

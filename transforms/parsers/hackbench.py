@@ -46,6 +46,12 @@ RT = re.compile(
     r"^\s*Running in (?P<mode>process|threaded) mode with (?P<groups>\d+) groups? using (?P<fds>\d+) "
     r"file descriptors each \(==\s*(?P<tasks>\d+) tasks\)"
 )
+# the same banner wrapped by a mailer after `descriptors`: the head, then `each (== 400 tasks)`
+RT_HEAD = re.compile(
+    r"^\s*Running in (?P<mode>process|threaded) mode with (?P<groups>\d+) groups? using (?P<fds>\d+) "
+    r"file descriptors\s*$"
+)
+RT_TAIL = re.compile(r"^\s*each \(==\s*(?P<tasks>\d+) tasks\)\s*$")
 SENDER = re.compile(r"^\s*Each sender (?:will pass|passed) (?P<loops>\d+) messages of (?P<size>\d+) bytes")
 TIME = re.compile(rf"^\s*Time:\s*(?P<t>{_N})\s*$")
 PERF_RUN = re.compile(r"^\s*#\s*Running\s+'?(?P<bench>[\w/-]+)'?\s+benchmark")
@@ -207,6 +213,12 @@ class _Reader:
             st.variant = "rt-tests"
             mode = "thread" if m["mode"] == "threaded" else "process"
             st.banner = {"groups": m["groups"], "tasks": m["tasks"], "mode": mode}
+        elif (m := RT_HEAD.match(line)) is not None:
+            st.variant = "rt-tests"
+            mode = "thread" if m["mode"] == "threaded" else "process"
+            st.banner = {"groups": m["groups"], "mode": mode}
+        elif (m := RT_TAIL.match(line)) is not None and st.variant == "rt-tests":
+            st.banner["tasks"] = m["tasks"]
         elif (m := SENDER.match(line)) is not None:
             st.banner.update(loops=m["loops"], datasize=m["size"])
         elif (m := TIME.match(line)) is not None:

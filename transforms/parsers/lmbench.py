@@ -81,6 +81,7 @@ from dataclasses import dataclass, field
 
 from transforms.model import EXACT, INFERRED, MetricSpec, Parser, Result, Run, Segment
 from transforms.numbers import parse_number
+from transforms.parsers._common import system_label
 
 BENCH = "lmbench"
 
@@ -1255,6 +1256,17 @@ def _raw_metric(label: str) -> tuple[str, dict[str, str]] | None:
     return None
 
 
+_RAW_LINE_START = re.compile(r"^(?:Simple|Signal|Protection|Pipe|AF_UNIX|Process|Select|File|Mmap|Pagefaults"
+                             r"|UDP|TCP|RPC|Memory|\d|\")")  # a raw result line's own label, not a caption
+
+
+def _raw_caption(text: str) -> bool:
+    """`Before:`, `2.6.24-rc3:`: a short label line; not a raw line, not a compiler's `file.c: In ...:`."""
+    core = text[:-1]
+    return (text.endswith(":") and not _RAW_LINE_START.match(text) and ":" not in core
+            and not any(q in core for q in "'\"`") and len(core.split()) <= 5)
+
+
 class _RawRuns:
     """Accumulates raw result lines into runs: a `[lmbench... results for` header starts a new one."""
 
@@ -1287,6 +1299,11 @@ def _raw_runs(lines: list[str]) -> list[Run]:
     acc = _RawRuns()
     i = 0
     while i < len(lines):
+        text = lines[i].strip()
+        if _raw_caption(text) and (label := system_label(text)):
+            acc.start(i, None, label)  # `Before:` above raw lines names the system they measure
+            i += 1
+            continue
         i = _raw_line(lines, i, acc)
     return [r for r in acc.runs if r.results]
 

@@ -79,6 +79,14 @@ def _latency(tests: tuple[str, ...], printed: str) -> dict[str, float]:
     return out
 
 
+def test_version_labels_and_blank_lines_between_groups_of_rows():
+    runs = _by_run(_fixture("lkml_2003_kernel_column_grouped_rows"))
+    assert [(system, repeat) for system, repeat, _, _ in runs] == [
+        (k, str(n)) for k in ("2.4.21", "22pre6", "22pre6aa2") for n in (1, 2, 3)
+    ]
+    assert runs[1][3]["random_seeks"] == 1254.3 and runs[-1][3]["seq_input_block"] == 36599.0
+
+
 # --- the seed post (Bonnie 1.4, xen-users 2007) -------------------------------------------------
 
 

@@ -321,6 +321,15 @@ class _B1Context:
     last: int = 0
 
 
+_B1_NUMBER = re.compile(r"\d+(?:\.\d*)?|\.\d+")
+
+
+def _b1_row_like(text: str) -> bool:
+    """A full Bonnie row (label, MB and twelve cells): posters group rows with blank lines between."""
+    split = _b1_split(text)
+    return split is not None and len(split[3]) >= 13
+
+
 def _b1_split(text: str) -> tuple[str, str | None, list[str], list[str]] | None:
     """Split a table row into (label, volumes, numeric tokens, atoms); glued fields become atoms.
 
@@ -329,8 +338,8 @@ def _b1_split(text: str) -> tuple[str, str | None, list[str], list[str]] | None:
     """
     toks = text.split()
     k = len(toks)
-    while k > 0 and re.fullmatch(r"[\d.]+", toks[k - 1]):
-        k -= 1
+    while k > 0 and _B1_NUMBER.fullmatch(toks[k - 1]):
+        k -= 1  # `2.4.21` (two dots) is a machine label, never a cell
     head, nums = toks[:k], toks[k:]
     vol = None
     if head and (m := re.fullmatch(r"(\d+)\*(\d*)", head[-1])):
@@ -556,7 +565,10 @@ def _b1_table(lines: list[str], h: int, ctx: _B1Context) -> tuple[list[_Draft], 
         j += 1  # the header wrapped onto the next line, or a blank line before the rows
     drafts: list[_Draft] = []
     first = True
-    while j < n and lines[j].strip():
+    while j < n and (lines[j].strip() or (drafts and j + 1 < n and _b1_row_like(lines[j + 1]))):
+        if not lines[j].strip():
+            j += 1  # a blank line between groups of rows of the same table
+            continue
         text, used = lines[j], 1
         split = _b1_split(text)
         while split and len(split[3]) < 13 and j + used < n and lines[j + used].strip() \

@@ -75,3 +75,9 @@ def test_versions_are_not_numbers_and_short_captions_may_end_with_a_stop():
     assert names_system("Client connecting to 10.128.0.2, UDP port 25000") is None
     assert names_system("Before: (not enabling bigger TSO/GRO packets)") == "Before"
     assert names_system("- Distro: openEuler 23.03 RISC-V Preview V1") is None
+
+
+def test_a_sentence_ending_in_a_label_names_it():
+    assert names_system("OK, is a bit more stable now ... before:") == "before"
+    assert names_system("Then the numbers with my change applied are, roughly, after:") == "after"
+    assert names_system("OK, is a bit more stable now ... before") is None  # no colon: prose

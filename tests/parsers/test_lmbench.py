@@ -769,3 +769,11 @@ def test_captions_between_raw_lines_name_their_systems():
             "After:\nSimple syscall: 0.4249 microseconds\n\nbw_mem.c: In function 'main':\n")
     got = [(r["system"], r["value"]) for r in rows_of(text)]
     assert got == [("Before", 0.4311), ("Before", 0.4313), ("After", 0.4249)]
+
+
+def test_raw_fork_exit_lines_under_before_and_after():
+    # https://lore.kernel.org/lkml/20030326015026.GA25091@work.bitmover.com/
+    text = ("OK, is a bit more stable now ... before:\n\nProcess fork+exit: 294.4118 microseconds\n"
+            "Process fork+exit: 279.1500 microseconds\n\nafter:\n\nProcess fork+exit: 298.4124 microseconds\n")
+    got = [(r["system"], r["metric"], r["value"]) for r in rows_of(text)]
+    assert got == [("before", "fork_proc", 294.4118), ("before", "fork_proc", 279.15), ("after", "fork_proc", 298.4124)]

@@ -217,6 +217,10 @@ def names_system(text: str) -> str | None:
     colon = core.endswith(":")
     if colon:
         core = core[:-1].strip()
+    if colon and (cut := max(core.rfind(". "), core.rfind(", "))) >= 0:
+        tail = core[cut + 2 :].strip(". ")  # `OK, is a bit more stable now ... before:`
+        if tail and len(tail.split()) <= 3 and _NAMES_SYSTEM.search(tail):
+            core = tail
     if m := _LABEL_REMARK.match(core):
         core = m.group(1)  # `Before: (not enabling bigger TSO/GRO packets)`
     if (cut := core.rfind("(")) > 0 and ")" not in core[cut:]:

@@ -81,7 +81,7 @@ from dataclasses import dataclass, field
 
 from transforms.model import EXACT, INFERRED, MetricSpec, Parser, Result, Run, Segment
 from transforms.numbers import parse_number
-from transforms.parsers._common import system_label
+from transforms.parsers._common import names_system, system_label
 
 BENCH = "lmbench"
 
@@ -1300,7 +1300,9 @@ def _raw_runs(lines: list[str]) -> list[Run]:
     i = 0
     while i < len(lines):
         text = lines[i].strip()
-        if _raw_caption(text) and (label := system_label(text)):
+        label = (system_label(text) if _raw_caption(text) else None) or (
+            names_system(text) if text.endswith(":") and not _RAW_LINE_START.match(text) else None)
+        if label:
             acc.start(i, None, label)  # `Before:` above raw lines names the system they measure
             i += 1
             continue
@@ -1426,7 +1428,7 @@ def _signature() -> re.Pattern[str]:
         _LINE
         + r"(?:Simple (?:syscall|read|write|stat|fstat|open/close)|Select on \d+ (?:tcp )?fd's"
         r"|Signal handler (?:installation|overhead)|Protection fault|Pipe (?:latency|bandwidth)"
-        r"|AF_UNIX sock stream|Process fork\+|Pagefaults on|(?:UDP|TCP|RPC/udp|RPC/tcp) latency using"
+        r"|AF_UNIX sock stream|Process fork\+(?:exit|execve|/bin/sh -c)|Pagefaults on|(?:UDP|TCP|RPC/udp|RPC/tcp) latency using"
         r"|TCP/IP connection cost to|(?:integer|int64|uint64|float|double) (?:bit|add|mul|div|mod|bogomflops)):",
         _LINE
         + r'"(?:size=\d|stride=\d|mappings|read bandwidth|Mmap read|libc bcopy|unrolled|File system latency)',

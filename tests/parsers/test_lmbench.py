@@ -777,3 +777,10 @@ def test_raw_fork_exit_lines_under_before_and_after():
             "Process fork+exit: 279.1500 microseconds\n\nafter:\n\nProcess fork+exit: 298.4124 microseconds\n")
     got = [(r["system"], r["metric"], r["value"]) for r in rows_of(text)]
     assert got == [("before", "fork_proc", 294.4118), ("before", "fork_proc", 279.15), ("after", "fork_proc", 298.4124)]
+
+
+def test_retyped_raw_line_under_a_bare_version_line():
+    # https://lore.kernel.org/lkml/41FF33E5.4070107@yahoo.com.au/
+    text = "in\n2.6.10\n\nI got\nProcess fork+exit:164.8438 microseconds.\n\nin 2.6.11-rc2\nProcess fork+exit:183.8621 microseconds.\n"
+    got = [(r["system"], r["metric"], r["value"]) for r in rows_of(text)]
+    assert got == [("2.6.10", "fork_proc", 164.8438), ("2.6.11-rc2", "fork_proc", 183.8621)]

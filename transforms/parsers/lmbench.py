@@ -1148,8 +1148,8 @@ _RAW_ATTR = re.compile(
     r"^\s*\[(MB|MHZ|OS|PROCESSORS|SYNC_MAX|LMBENCH VERSION|LMBENCH_SCHED): *([^\]]+?)\s*\]\s*$"
 )
 _RAW_SCALAR = re.compile(
-    r"^\s*(?P<label>[A-Za-z][^:]*?):\s+(?P<value>[-+]?\d+(?:\.\d*)?(?:[eE][-+]?\d+)?)\s+"
-    r"(?P<unit>microseconds|nanoseconds|MB/sec|KB/sec)\s*$"
+    r"^\s*(?P<label>[A-Za-z][^:]*?):\s*(?P<value>[-+]?\d+(?:\.\d*)?(?:[eE][-+]?\d+)?)\s+"
+    r"(?P<unit>microseconds|nanoseconds|MB/sec|KB/sec)\.?\s*$"  # re-typed: `fork+exit:164.8 microseconds.`
 )
 _RAW_UNITS = {"microseconds": "us", "nanoseconds": "ns", "MB/sec": "MB/s", "KB/sec": "KB/s"}
 _RAW_NAMES = {
@@ -1256,8 +1256,9 @@ def _raw_metric(label: str) -> tuple[str, dict[str, str]] | None:
     return None
 
 
-_RAW_LINE_START = re.compile(r"^(?:Simple|Signal|Protection|Pipe|AF_UNIX|Process|Select|File|Mmap|Pagefaults"
-                             r"|UDP|TCP|RPC|Memory|\d|\")")  # a raw result line's own label, not a caption
+_RAW_LABEL_START = re.compile(r"^(?:Simple|Signal|Protection|Pipe|AF_UNIX|Process|Select|File|Mmap|Pagefaults"
+                              r"|UDP|TCP|RPC|Memory)")  # a raw result line's own label, not a caption
+_RAW_LINE_START = re.compile(rf"{_RAW_LABEL_START.pattern}|^(?:\d|\")")  # ... or a raw data line
 
 
 def _raw_caption(text: str) -> bool:
@@ -1300,8 +1301,9 @@ def _raw_runs(lines: list[str]) -> list[Run]:
     i = 0
     while i < len(lines):
         text = lines[i].strip()
+        alone = i == 0 or not lines[i - 1].strip() or len(text.split()) == 1
         label = (system_label(text) if _raw_caption(text) else None) or (
-            names_system(text) if text.endswith(":") and not _RAW_LINE_START.match(text) else None)
+            names_system(text) if (text.endswith(":") or alone) and not _RAW_LABEL_START.match(text) else None)
         if label:
             acc.start(i, None, label)  # `Before:` above raw lines names the system they measure
             i += 1

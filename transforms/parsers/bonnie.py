@@ -321,7 +321,7 @@ class _B1Context:
     last: int = 0
 
 
-_B1_NUMBER = re.compile(r"\d+(?:\.\d*)?|\.\d+")
+_B1_VERSION = re.compile(r"\d+\.\d+\.\d+")
 
 
 def _b1_row_like(text: str) -> bool:
@@ -338,8 +338,8 @@ def _b1_split(text: str) -> tuple[str, str | None, list[str], list[str]] | None:
     """
     toks = text.split()
     k = len(toks)
-    while k > 0 and _B1_NUMBER.fullmatch(toks[k - 1]):
-        k -= 1  # `2.4.21` (two dots) is a machine label, never a cell
+    while k > 0 and re.fullmatch(r"[\d.]+", toks[k - 1]) and not (k == 1 and _B1_VERSION.fullmatch(toks[0])):
+        k -= 1  # a leading `2.4.21` is the machine label (glued cells such as `0.010000.0` come later)
     head, nums = toks[:k], toks[k:]
     vol = None
     if head and (m := re.fullmatch(r"(\d+)\*(\d*)", head[-1])):

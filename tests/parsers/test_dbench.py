@@ -127,6 +127,18 @@ def test_a_label_before_the_summary_is_its_system():
     ]  # fmt: skip
 
 
+def test_a_label_after_the_summary_and_captions_over_prompts():
+    # https://lore.kernel.org/lkml/m3ad9snxo6.fsf@bzzz.home.net/
+    text = (" ES> Throughput 221.812 MB/sec 16 procs    ext2\n"
+            " ES> Throughput 159.495 MB/sec 16 procs    ext3-extents (definitely enabled)\n\n"
+            "w/o extents:\n[root@zefir root]# /root/db2.sh 2 16\nThroughput 119.199 MB/sec 16 procs\n"
+            "Average: 112.64450\n\n\nwith extents:\n[root@zefir root]# /root/db2.sh 2 16\n"
+            "Throughput 156.846 MB/sec 16 procs\n")
+    got = [(r["system"], r["value"]) for r in rows_of(text)]
+    assert got == [("ext2", 221.812), ("ext3-extents (definitely enabled)", 159.495),
+                   ("w/o extents", 119.199), ("with extents", 156.846)]
+
+
 def test_a_remark_after_the_summary_is_not_a_number_of_it():
     text = ("Throughput 22.6915 MB/sec (NB=28.3644 MB/sec  226.915 MBit/sec) - .5sec hiccup in xmms\n"
             "Throughput 20.5148 MB/sec (NB=25.6435 MB/sec  205.148 MBit/sec) - 2sec and .5sec in xmms\n")

@@ -30,7 +30,7 @@ _CAPTION_STOP = re.compile(
     r"|notes?|update|here|numbers|data|vs\.?|versus)\s*:?\s*$",
     re.I,
 )
-_SHELL = re.compile(r"^\s*(?:[#$%]\s+\S|\S+@\S+?[:~]\S*\s*[#$]\s)")
+_SHELL = re.compile(r"^\s*(?:[#$%]\s+\S|\S+@\S+?[:~]\S*\s*[#$]\s|\[[^\]\s]+@[^\]]{1,80}\][#$]\s)")
 _LIST = re.compile(r"^(?:\d+[.)]\s+|\d+\)|[-*+]\s+)")
 _BULLET = re.compile(r"^(?:\d+[.)]\s+|\d+\)|[-*+]\s+|#+\s*)")
 _LABEL = re.compile(r"^(?=.*[A-Za-z])(?=.*\d)[\w.+/=-]{3,40}$")  # one token: `linux-2.4.10-pre12`

@@ -150,9 +150,23 @@ def _without_remark(rest: str) -> str:
     return rest
 
 
-def _summary_params(block: _Block, m: re.Match[str]) -> tuple[dict[str, str], str]:
-    """Params of one `Throughput` line, and what is left once every known piece is removed."""
-    rest = _without_remark(m["rest"])
+_GAP = re.compile(r"\s{2,}")
+_TAIL_LABEL = re.compile(r"[A-Za-z][\w.+/-]*(?: [\w.+/()-]+){0,5}")
+
+
+def _tail_label(rest: str) -> tuple[str, str | None]:
+    """`Throughput 221.812 MB/sec 16 procs    ext2`: a label after a wide gap names the system."""
+    pieces = _GAP.split(rest.rstrip())
+    if len(pieces) < 2 or not _TAIL_LABEL.fullmatch(pieces[-1]) or pieces[-1].split()[0] in ("procs", "clients"):
+        return rest, None
+    cut = rest.rstrip().rfind(pieces[-1])
+    return rest[:cut], pieces[-1]
+
+
+def _summary_params(block: _Block, m: re.Match[str]) -> tuple[dict[str, str], str, str | None]:
+    """Params of one `Throughput` line, what is left once every known piece is removed, and the
+    label written after it."""
+    rest, label = _tail_label(_without_remark(m["rest"]))
     params: dict[str, str] = {}
     clients, procs = CLIENTS.search(rest), PROCS.search(rest)
     if clients:
@@ -173,11 +187,12 @@ def _summary_params(block: _Block, m: re.Match[str]) -> tuple[dict[str, str], st
     left = rest
     for pattern in (NB, SYNC, CLIENTS, PROCS, MAX_LAT):
         left = pattern.sub(" ", left)
-    return params, left
+    return params, left, label
 
 
 def _summary(block: _Block, i: int, m: re.Match[str]) -> None:
-    params, left = _summary_params(block, m)
+    params, left, label = _summary_params(block, m)
+    system = m["label"] or label
     if re.search(r"\d", left):
         block.bad = block.bad or f"unreadable Throughput line {i}: {left.strip()!r}"
         return
@@ -186,16 +201,16 @@ def _summary(block: _Block, i: int, m: re.Match[str]) -> None:
         return
     if m["tool"]:
         block.tool = m["tool"]
-    out = [Result("throughput", "Throughput", float(m["tp"]), "MB/s", dict(params), system=m["label"], line=i)]
+    out = [Result("throughput", "Throughput", float(m["tp"]), "MB/s", dict(params), system=system, line=i)]
     lat = MAX_LAT.search(m["rest"])
     if lat:
-        out.append(Result("max_latency", "max_latency", float(lat["v"]), "ms", dict(params), system=m["label"],
+        out.append(Result("max_latency", "max_latency", float(lat["v"]), "ms", dict(params), system=system,
                           line=i))
     nb = NB.search(m["rest"])
     if nb:
-        out.append(Result("netbench_throughput", "NB", float(nb["nb"]), "MB/s", dict(params), system=m["label"],
+        out.append(Result("netbench_throughput", "NB", float(nb["nb"]), "MB/s", dict(params), system=system,
                           statistic="derived", line=i))
-        out.append(Result("netbench_mbit", "MBit/sec", float(nb["mbit"]), "Mbit/s", dict(params), system=m["label"],
+        out.append(Result("netbench_mbit", "MBit/sec", float(nb["mbit"]), "Mbit/s", dict(params), system=system,
                           statistic="derived", line=i))
     for op in block.ops:
         op.params = {**params, **op.params}

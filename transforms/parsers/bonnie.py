@@ -324,10 +324,16 @@ class _B1Context:
 _B1_VERSION = re.compile(r"\d+\.\d+\.\d+")
 
 
-def _b1_row_like(text: str) -> bool:
-    """A full Bonnie row (label, MB and twelve cells): posters group rows with blank lines between."""
-    split = _b1_split(text)
-    return split is not None and len(split[3]) >= 13
+def _b1_row_at(lines: list[str], k: int) -> bool:
+    """A full Bonnie row (label, MB and twelve cells) at line k, maybe wrapped onto the next line:
+    posters group rows with blank lines between."""
+    split = _b1_split(lines[k])
+    if split is not None and len(split[3]) >= 13:
+        return True
+    if split is None or k + 1 >= len(lines) or not _NUMERIC_LINE.fullmatch(lines[k + 1]):
+        return False
+    joined = _b1_split(f"{lines[k]} {lines[k + 1].strip()}")
+    return joined is not None and len(joined[3]) >= 13
 
 
 def _b1_split(text: str) -> tuple[str, str | None, list[str], list[str]] | None:
@@ -565,7 +571,7 @@ def _b1_table(lines: list[str], h: int, ctx: _B1Context) -> tuple[list[_Draft], 
         j += 1  # the header wrapped onto the next line, or a blank line before the rows
     drafts: list[_Draft] = []
     first = True
-    while j < n and (lines[j].strip() or (drafts and j + 1 < n and _b1_row_like(lines[j + 1]))):
+    while j < n and (lines[j].strip() or (drafts and j + 1 < n and _b1_row_at(lines, j + 1))):
         if not lines[j].strip():
             j += 1  # a blank line between groups of rows of the same table
             continue

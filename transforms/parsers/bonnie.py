@@ -45,7 +45,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from transforms.model import EXACT, INFERRED, MetricSpec, Parser, Result, Run, Segment
-from transforms.parsers._common import naming_caption
+from transforms.parsers._common import names_system, naming_caption
 
 # --------------------------------------------------------------------------- metric registry
 
@@ -1296,8 +1296,28 @@ def parse(seg: Segment) -> list[Run]:
         text = [d for d in text if d.reason != _PP_SPLIT_OFF]
     drafts += _merge(text, csv)
     drafts.sort(key=lambda d: d.line_start)
+    _captions_over_hosts(drafts, lines, seg.before)
     _number_repeats(drafts)
     return [_to_run(d) for d in drafts]
+
+
+def _captions_over_hosts(drafts: list[_Draft], lines: list[str], before: tuple[str, ...]) -> None:
+    """One machine name under captions naming different kernels (or patches, VMs): the post
+    compares what the captions name, so each caption is the system and the machine a param `host`."""
+    named: dict[int, str | None] = {}
+    by_machine: dict[str, set[str | None]] = {}
+    for k, d in enumerate(drafts):
+        if d.reason or not d.system or names_system(d.system):
+            continue
+        named[k] = naming_caption(lines, d.line_start, 0, before)
+        by_machine.setdefault(d.system, set()).add(named[k])
+    for k, caption in named.items():
+        d = drafts[k]
+        captions = by_machine[d.system]
+        if caption is None or None in captions or len(captions) < 2:
+            continue
+        d.io_params["host"] = d.file_params["host"] = d.system
+        d.system = caption
 
 
 # Every alternative contains one of KEYWORDS (lower-cased), so the driver's substring test can skip

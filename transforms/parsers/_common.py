@@ -8,6 +8,12 @@ golden fixtures pin both:
 * `caption_above` (kernbench, sysbench, stream, dd/hdparm): only a line standing alone above
   the block counts, and it is cleaned of decoration.
 
+Over both sits one rule for every parser (`naming_caption`, `printout_system`): a line naming what
+was measured (a kernel version, a patch, `Unpatched`/`Patched`, `guest`/`host`, an underlined
+configuration heading) is the system of the printouts below it, even with prose or other output in
+between; a device, host name or address the tool prints is a parameter, and stands in as the system
+only when no caption names one.
+
 Likewise `number_repeated_results` numbers single results, `number_repeated_runs` whole runs.
 Everything here is a pure function of its arguments (the numbering ones fill in
 ``params["repeat"]`` on the results they are given, and nothing else).

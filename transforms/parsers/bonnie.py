@@ -1244,6 +1244,9 @@ def _merge(text_drafts: list[_Draft], csv_drafts: list[_Draft]) -> list[_Draft]:
         t.system = c.system
         text_cells = {x.metric: x for x in t.cells if x.status == OK}
         t.cells = [text_cells.get(x.metric, x) if x.status == CUT else x for x in c.cells]
+        for x in t.cells:  # the table's column names label the values, not the CSV field names
+            if x.metric in text_cells:
+                x.label = text_cells[x.metric].label
         t.io_params = {**t.io_params, **c.io_params}
         t.file_params = c.file_params or t.file_params
         t.tool_version = t.tool_version or c.tool_version

@@ -145,6 +145,18 @@ def test_hdparm_old_wording_and_devices_measured_twice():
     assert runs[2].notes and "suspicious" in runs[2].notes[0]
 
 
+def test_hdparm_timing_wrapped_before_its_unit_and_a_caption_naming_the_kernel():
+    # https://lore.kernel.org/lkml/73300040777B0F44B8CE29C87A0782E101FA98FB@exchange.explainerdc.com/
+    text = ("The dual 500Mhz setup with 2.4.20 does:\n\n/dev/md0:\n"
+            "\tTiming buffer-cache reads:   128 MB in  0.96 seconds =133.33\nMB/sec\n"
+            "\tTiming buffered disk reads:  64 MB in  3.05 seconds = 20.98\nMB/sec\n")
+    rows = _rows(text, "hdparm")
+    assert [(r["metric"], r["value"], r["params"]) for r in rows] == [
+        ("cached_reads", 133.33, {"device": "/dev/md0"}), ("buffered_disk_reads", 20.98, {"device": "/dev/md0"}),
+    ]
+    assert {r["system"] for r in rows} == {"The dual 500Mhz setup with 2.4.20 does"}
+
+
 def test_hdparm_error_instead_of_timing_is_unparsed():
     runs = _runs(_fixture("hdparm_read_error_unparsed"))
     assert [(r.benchmark, r.status) for r in runs] == [("hdparm", "unparsed")]

@@ -208,6 +208,7 @@ def _command_above(lines: Sequence[str], index: int, floor: int) -> str | None:
 
 def _hdparm_runs(lines: Sequence[str], before: Sequence[str]) -> list[Run]:
     runs: list[Run] = []
+    lines = _join_wrapped_timings(lines)
     device: str | None = None
     device_line = -1
     run: Run | None = None
@@ -254,6 +255,19 @@ def _hdparm_runs(lines: Sequence[str], before: Sequence[str]) -> list[Run]:
             result.params.update(params)
             run.results.append(result)
     return runs
+
+
+_UNIT_ONLY = re.compile(r"^\s*[kMG]B/sec\s*$")
+
+
+def _join_wrapped_timings(lines: Sequence[str]) -> list[str]:
+    """`Timing buffered disk reads:  64 MB in  3.05 seconds = 20.98` + `MB/sec`: a mailer's wrap
+    is undone (the unit line is left blank, so line numbers stay)."""
+    out = list(lines)
+    for i in range(len(out) - 1):
+        if "/sec" not in out[i] and _UNIT_ONLY.match(out[i + 1]) and _TIMING.match(out[i]):
+            out[i], out[i + 1] = f"{out[i].rstrip()} {out[i + 1].strip()}", ""
+    return out
 
 
 def _hdparm_result(t: re.Match[str], i: int) -> Result | None:

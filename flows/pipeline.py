@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from flows.archives import kind_for
+from flows.archives import kind_for, permalink_base
 from flows.archives.base import FetchContext, Fetched, Unit, UnitError
 from flows.config import Config, Source
 from transforms.mbox import Skipped
@@ -157,7 +157,7 @@ def extract_unit(fetched: Fetched, source: Source, known: Known, workers: int | 
         batches = decode_parallel(
             kind_for(source.kind).messages(fetched, source), workers, skipped,
             list_name=source.name, unit=unit.key, archive_url=mail_url(unit), batch_id=work.batch_id,
-            now=datetime.now(UTC),
+            now=datetime.now(UTC), permalink=permalink_base(source),
         )
         for ids, rec in batches:
             stats.messages += len(ids)

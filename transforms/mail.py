@@ -37,6 +37,7 @@ class Mail:
     in_reply_to: str | None = None
     references: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    url: str | None = None  # the post's own page, when the archive kind read it from one
 
     @property
     def thread_root(self) -> str:

@@ -107,6 +107,8 @@ def export_unit(source: str, root: str, name: str, month: str) -> Unit:
 
 class HyperkittyKind:
     name = "hyperkitty"
+    permalink_style = "hyperkitty"  # `<list root>message/<hash>/`
+    archive_root = staticmethod(archive_root)
 
     def units(self, source: Source, ctx: FetchContext) -> list[Unit]:
         if not source.is_remote:

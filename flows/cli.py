@@ -162,6 +162,7 @@ def sql(
     from flows.output import print_rows
     from warehouse.db import WarehouseMissing, error_line, export_parquet
     from warehouse.db import query as run_query
+    from warehouse.guard import Refused
 
     try:
         if fmt == "parquet":
@@ -169,7 +170,7 @@ def sql(
             typer.echo(f"{n} rows written to {out}", err=True)
             return
         cols, rows = run_query(cfg.db_path, query)  # a lake on object storage is read through fsspec
-    except WarehouseMissing as exc:
+    except (WarehouseMissing, Refused) as exc:
         fail(str(exc))
     except duckdb.Error as exc:
         fail(f"query failed: {error_line(exc)}")
@@ -185,15 +186,11 @@ def sql(
 
 @app.command()
 def shell(config: ConfigOpt = None) -> None:
-    """An interactive SQL prompt on the warehouse (DuckDB's CLI when installed)."""
-    import shutil
-
+    """An interactive SQL prompt on the warehouse (read statements only, like `sql`)."""
     cfg = _config(config)
     if not cfg.db_path.exists():
         fail(f"no warehouse at {cfg.db_path}: run `listbench ingest` first")
-    exe = shutil.which("duckdb")
-    if exe:
-        os.execv(exe, [exe, "-readonly", str(cfg.db_path)])
+    # not DuckDB's own CLI: it would run COPY ... TO and friends (read_only guards the catalog only)
     from flows.repl import repl
 
     repl(cfg.db_path)

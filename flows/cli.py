@@ -25,6 +25,9 @@ def quiet_prefect(verbose: bool = False) -> None:
     # the default 20 s for the temporary API to answer is too tight on 2 cores
     os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "180")
     os.environ.setdefault("GX_ANALYTICS_ENABLED", "False")
+    # log lines carry unit names and error texts from archives: never markup or emoji codes
+    os.environ["PREFECT_LOGGING_MARKUP"] = "false"
+    os.environ.setdefault("PREFECT_LOGGING_HANDLERS_CONSOLE_CLASS", "flows.prefect_log.PlainConsoleHandler")
 
 
 def fail(msg: str, code: int = 1) -> None:
@@ -102,13 +105,10 @@ def ingest(
 @contextmanager
 def _progress() -> Iterator[None]:
     """Units and bytes as the run goes (stderr; plain terminals get no live display)."""
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-
+    from flows.console import console, progress
     from flows.pipeline import observe
 
-    bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                   TextColumn("{task.fields[mb]:.1f} MB"), transient=True, console=Console(stderr=True))
+    bar = progress(console(stderr=True))
     tasks: dict[str, Any] = {}
 
     def on(event: str, d: dict[str, Any]) -> None:

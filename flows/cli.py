@@ -97,9 +97,16 @@ def ingest(
     except (IngestBusy, RunnerError) as exc:
         fail(str(exc))
     print_summary(cfg, result)
+    _alert_failures(result.get("alert_failures") or {})
     if result["failed"]:
         typer.echo(f"listbench: {result['failed']} unit(s) failed; see `listbench sql \"SELECT * FROM archives WHERE status = 'failed'\"`", err=True)
         raise typer.Exit(2)
+
+
+def _alert_failures(failed: dict[str, str]) -> None:
+    """One line per alert channel that did not accept the alert (reported, never fatal)."""
+    for channel, reason in failed.items():
+        typer.echo(f"listbench: alert channel {channel} failed ({reason}); the other channels were tried", err=True)
 
 
 @contextmanager
@@ -290,6 +297,7 @@ def reextract(
         fail(str(exc))
     typer.echo(f"messages re-extracted: {rep.messages}; rows added {rep.added}, changed {rep.changed}, "
                f"removed {rep.removed}, unchanged {rep.unchanged}; quarantined {rep.quarantined}")
+    _alert_failures(rep.alert_failures)
     for lost in rep.lost_rows:
         typer.echo(f"listbench: parser lost rows in {lost['message_id']}: {lost['before']} -> {lost['after']}", err=True)
 

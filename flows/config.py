@@ -123,6 +123,9 @@ def load_config(path: str | os.PathLike[str] | None = None) -> Config:
         data_dir = _resolve(str(local_dir), base) if local_dir else _default_local_dir(data_url)
     else:
         data_dir = storage.local_path(data_dir)
+    if "?" in str(data_dir):  # DuckDB reads it as the start of options: its WAL would go elsewhere
+        raise ConfigError(f"{p}: the local data folder {data_dir} has a '?', which DuckDB cannot keep "
+                          "a database under; choose a name without it")
     sources: list[Source] = []
     seen: set[str] = set()
     raw_sources = data.get("sources", [])

@@ -174,3 +174,29 @@ def test_a_grown_archive_adds_only_its_new_messages(tmp_path):
         assert query(cfg.db_path, "SELECT count(*), count(DISTINCT message_id) FROM messages")[1] == [(5, 5)]
     finally:
         site.stop()
+
+
+@pytest.mark.parametrize("name", ["data[1]", "d*ta[x"])
+def test_glob_characters_in_data_dir_are_plain_characters(tmp_path, name):
+    shutil.copy(SEEDS_MBOX, tmp_path / "seeds.mbox")
+    (tmp_path / "data1").mkdir()  # what `data[1]` would match as a glob
+    cfg_path = write_config(tmp_path, mbox_source("sample", "seeds.mbox"))
+    cfg_path.write_text(cfg_path.read_text().replace('data_dir = "data"', f'data_dir = "{name}"'))
+    out = plain_ingest(cfg_path)
+    assert out["failed"] == 0
+    cfg = load_config(cfg_path)
+    assert cfg.data_dir.name == name
+    assert query(cfg.db_path, "SELECT count(*) FROM messages")[1] == [(5,)]
+    r = run_cli("sql", "SELECT count(*) AS n FROM benchmark_results", "--config", str(cfg_path), "--format", "csv")
+    assert r.returncode == 0, r.stderr.decode()
+    assert int(r.stdout.decode().split()[1]) > 500
+
+
+def test_a_question_mark_in_data_dir_is_one_clear_line(tmp_path):
+    cfg_path = write_config(tmp_path, mbox_source("sample", SEEDS_MBOX))
+    cfg_path.write_text(cfg_path.read_text().replace('data_dir = "data"', 'data_dir = "data?1"'))
+    r = run_cli("ingest", "--config", str(cfg_path))
+    err = r.stderr.decode()
+    assert r.returncode == 1 and "has a '?', which DuckDB cannot keep a database under" in err
+    assert len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "data?1").exists()

@@ -334,6 +334,9 @@ def serve(config: ConfigOpt = None) -> None:
                    "(schedules need a persistent `prefect server start`)", err=True)
     quiet_prefect()
     from flows.deploy import serve as run_serve
+    from flows.prefect_api import ensure_api
+
+    ensure_api()  # a temporary API dies with this process
 
     run_serve(cfg)
 

@@ -302,6 +302,8 @@ def run(cfg: Config, steps: Steps | None = None, sources: list[str] | None = Non
     list_names = [s.name for s in cfg.sources]
     with ingest_lock(cfg.data_dir), lake_lock(cfg.lake_dir, busy=IngestBusy):  # the 2nd: remote lakes only
         lake = Lake(cfg.lake_dir).open()
+        with summary.timed("views"):  # queryable from the first committed batch (the views glob the lake)
+            refresh_views_if_needed(cfg.db_path, cfg.lake_dir)
         known = Known.load(lake)
         ctx = FetchContext(raw_dir=cfg.raw_dir, previous=previous_ledger(lake))
         if any(s.is_remote for s in chosen):

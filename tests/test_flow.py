@@ -72,7 +72,12 @@ def test_credentials_in_a_source_url_reach_no_prefect_record(tmp_path, prefect_a
     import json
 
     from prefect.client.orchestration import get_client
-    from prefect.client.schemas.filters import FlowRunFilter, FlowRunFilterId, LogFilter, LogFilterFlowRunId
+    from prefect.client.schemas.filters import (
+        FlowRunFilter,
+        FlowRunFilterId,
+        LogFilter,
+        LogFilterFlowRunId,
+    )
 
     from flows.ingest import run_ingest
     from tests.httpserver import Site

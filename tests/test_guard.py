@@ -66,6 +66,7 @@ def _attacks(tmp, cfg) -> list[str]:
         "CHECKPOINT",
         "BEGIN TRANSACTION",
         "UPDATE EXTENSIONS",
+        f"COPY (PIVOT (SELECT * FROM all_results WHERE false) ON unit) TO '{part}' (FORMAT parquet)",
     ]
 
 
@@ -83,7 +84,9 @@ def test_write_statements_are_refused_by_the_parser_before_running(wh):
     tmp, _, cfg, _ = wh
     for sql in (f"COPY (SELECT 1) TO '{_part(cfg)}'", "SELECT 1; DROP VIEW runs", "WITH x AS (SELECT 1) DELETE FROM t",
                 f"EXPORT DATABASE '{tmp}/x'", "ATTACH ':memory:' AS m", "SET threads = 1", "LOAD json",
-                "EXPLAIN ANALYZE CREATE TABLE t (a INT)", "PIVOT (SELECT 1 AS a) ON a"):
+                "EXPLAIN ANALYZE CREATE TABLE t (a INT)", f"COPY (PIVOT (SELECT 1 AS a) ON a) TO '{tmp}/p.csv'",
+                "CREATE TABLE t AS PIVOT (SELECT 1 AS a) ON a",
+                "WITH x AS (SELECT 1 AS a) INSERT INTO t PIVOT x ON a"):
         with pytest.raises(guard.Refused, match="only read statements"):
             guard.read_statements(sql)
 
@@ -97,6 +100,8 @@ def test_reads_still_work_including_the_lake_files_and_several_statements(wh):
     assert query(cfg.db_path, "EXPLAIN SELECT count(*) FROM messages")[1]
     assert query(cfg.db_path, "DESCRIBE messages")[1]
     assert query(cfg.db_path, "FROM messages SELECT count(*)")[1] == [(5,)]
+    pivot = "PIVOT (SELECT list_name, 1 AS one FROM messages) ON list_name USING count(one)"
+    assert query(cfg.db_path, pivot) == (["sample"], [(5,)])
     assert query(cfg.db_path, COUNT)[1][0][0] == rows
 
 

@@ -279,7 +279,8 @@ class IngestSummary:
 
     def as_dict(self) -> dict[str, Any]:
         return {"run": self.run, "units": self.units, "failed": len(self.failed), "findings": self.findings,
-                "alerted": self.alerted, "alert_failures": self.alert_failures, "docs": self.docs, "seconds": {k: round(v, 3) for k, v in self.seconds.items()}}
+                "alerted": self.alerted, "alert_failures": self.alert_failures, "docs": self.docs,
+                "seconds": {k: round(v, 3) for k, v in self.seconds.items()}}
 
 
 @dataclass

@@ -63,10 +63,10 @@ def ensure_api() -> str | None:
     PREFECT_API_URL is set). Call it from the thread that lives as long as the run: the kernel
     ties the signal to the thread that started the child."""
     from prefect.server.api.server import SubprocessASGIServer
-    from prefect.settings import get_current_settings
+    from prefect.settings import PREFECT_SERVER_EPHEMERAL_ENABLED, get_current_settings
 
-    if get_current_settings().api.url:
-        return None
+    if get_current_settings().api.url or not PREFECT_SERVER_EPHEMERAL_ENABLED.value():
+        return None  # a configured API, or none allowed (Prefect then says so itself)
     cls = server_class()
     current = SubprocessASGIServer._instances.get(None)
     if current is not None and current.running:

@@ -101,3 +101,41 @@ def test_dates(text, expected):
 def test_plain_post_has_stable_id():
     assert plain_post("a\r\nb").body == "a\nb"
     assert plain_post("x").message_id == plain_post("x").message_id != plain_post("y").message_id
+
+
+def _multipart(part_headers: bytes, body: bytes = b"Pipe Throughput 803044.2 lps\n") -> bytes:
+    return (b"From: A <a@x.org>\nMessage-ID: <mp@x>\nContent-Type: multipart/mixed; boundary=BB\n\n"
+            b"--BB\n" + part_headers + b"\n\n" + body + b"--BB--\n")
+
+
+@pytest.mark.parametrize("charset", [b"undefined", b'"utf\x008"', b"utf-8\x00"])
+def test_charsets_that_make_python_raise_fall_back_with_a_note(charset):
+    m = decode_message(_multipart(b"Content-Type: text/plain; charset=" + charset))
+    assert m.message_id == "mp@x"
+    assert m.body == "Pipe Throughput 803044.2 lps"
+    assert any("charset" in n for n in m.notes)
+
+
+def _nested_rfc822(depth: int) -> bytes:
+    return (b"From: a@x.org\nSubject: deep\nContent-Type: message/rfc822\n\n" * depth
+            + b"Content-Type: text/plain\n\nPipe Throughput 803044.2 lps\n")
+
+
+def _nested_multipart(depth: int) -> bytes:
+    parts = b"".join(b"Content-Type: multipart/mixed; boundary=b%d\n\n--b%d\n" % (i, i) for i in range(depth))
+    return b"From: a@x.org\nMessage-ID: <deep@x>\nSubject: deep\n" + parts + b"Content-Type: text/plain\n\nbody\n"
+
+
+@pytest.mark.parametrize("make", [_nested_rfc822, _nested_multipart])
+def test_a_mime_tree_deeper_than_the_cap_is_cut_with_a_note(make):
+    m = decode_message(make(1000))
+    assert any(n.startswith("MIME tree cut at depth") for n in m.notes)
+    shallow = decode_message(make(5))
+    assert not any("cut" in n for n in shallow.notes)
+    assert "Pipe Throughput" in shallow.body or shallow.body == "body"
+
+
+def test_the_depth_cap_is_a_parameter():
+    m = decode_message(_nested_rfc822(5), max_depth=3)
+    assert "MIME tree cut at depth 3" in m.notes and "Pipe Throughput" not in m.body
+    assert "Pipe Throughput" in decode_message(_nested_rfc822(5), max_depth=10).body

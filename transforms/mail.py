@@ -8,11 +8,11 @@ defensively: a broken message yields a `Mail` with notes, never an exception.
 from __future__ import annotations
 
 import binascii
-import email
 import hashlib
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from email.feedparser import FeedParser
 from email.header import decode_header, make_header
 from email.message import Message
 from email.policy import compat32
@@ -82,6 +82,8 @@ def _decode_bytes(data: bytes, charset: str | None, notes: list[str]) -> str:
             notes.append(f"unknown charset {charset!r}")
         except UnicodeDecodeError:
             notes.append(f"bytes not valid {charset!r}")
+        except ValueError:  # `undefined` (UnicodeError), a NUL inside the name, ...
+            notes.append(f"unusable charset {charset!r}")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
@@ -205,13 +207,53 @@ def _decode_fast(raw: bytes) -> Mail | None:
     return _mail_from(headers.get, body, notes)
 
 
-def decode_message(raw: bytes) -> Mail:
-    """Parse one RFC 822 message (bytes); never raises."""
+MAX_MIME_DEPTH = 50  # real mail nests a handful of levels; 1,000 overflow the parser's recursion
+
+
+class _CutMessage(Message):
+    """A part below the depth cap: the parser keeps its content as an opaque payload."""
+
+    def get_content_type(self) -> str:
+        return CUT_TYPE
+
+
+CUT_TYPE = "application/x-listbench-cut"
+
+
+class _CappedParser(FeedParser):
+    """compat32 parsing with nesting stopped at `max_depth`: the stdlib recurses once per
+    level (multipart and message/rfc822), so a 1,000-deep tree raises RecursionError."""
+
+    def __init__(self, max_depth: int) -> None:
+        super().__init__(policy=compat32)
+        self.max_depth = max_depth
+        self.cut = False
+
+    def _new_message(self) -> None:
+        if len(self._msgstack) >= self.max_depth:
+            self._factory = _CutMessage
+            self.cut = True
+        super()._new_message()
+        self._factory = Message
+
+
+def parse_capped(raw: bytes, max_depth: int = MAX_MIME_DEPTH) -> tuple[Message, bool]:
+    """The email package's tree of `raw`, nesting cut at `max_depth`; (message, was cut)."""
+    parser = _CappedParser(max(1, max_depth))
+    parser.feed(raw.decode("ascii", "surrogateescape"))
+    return parser.close(), parser.cut
+
+
+def decode_message(raw: bytes, max_depth: int = MAX_MIME_DEPTH) -> Mail:
+    """Parse one RFC 822 message (bytes). Bad charsets, transfer encodings and nesting give
+    notes, not exceptions; anything else is left to the caller's per-message guard."""
     fast = _decode_fast(raw)
     if fast is not None:
         return fast
     notes: list[str] = []
-    msg = email.message_from_bytes(raw, policy=compat32)
+    msg, cut = parse_capped(raw, max_depth)
+    if cut:
+        notes.append(f"MIME tree cut at depth {max(1, max_depth)}")
     return _mail_from(lambda k: msg.get(k), body_text(msg, notes), notes)
 
 

@@ -9,9 +9,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from flows.archives.base import UnitError
+from flows.config import Limits
 
-DEFAULT_MAX_EXPANDED = 4 * 1024**3
-DEFAULT_MAX_RATIO = 200.0
+DEFAULT_MAX_EXPANDED = Limits.max_expanded_bytes
+DEFAULT_MAX_RATIO = Limits.max_compression_ratio
 
 
 class _Capped(io.RawIOBase):

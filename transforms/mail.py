@@ -312,3 +312,33 @@ NOW_SLACK = timedelta(days=1)
 
 def date_in_range(d: datetime | None) -> bool:
     return d is None or datetime(1990, 1, 1, tzinfo=UTC) <= d <= datetime.now(UTC) + NOW_SLACK
+
+
+def raw_mail(raw: bytes, note: str) -> Mail:
+    """A message the decoder could not read, as far as its bytes tell (never raises): the
+    header block's Message-ID, Subject and Date when they are plain, the whole raw text
+    (UTF-8, else cp1252) as body, so the parsers can run on it again later."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        text = raw.decode("cp1252", errors="replace")
+    text = normalise_newlines(text).replace("\x00", "\ufffd")
+    headers: dict[str, str] = {}
+    try:
+        m = _HEADER_END.search(raw, 0, 256 * 1024)
+        headers = (_fast_headers(raw[: m.start()]) if m else None) or {}
+    except Exception:  # a header block too odd to read: the id comes from the content
+        headers = {}
+    mid = _ids(headers.get("message-id"))
+    date = headers.get("date")
+    try:
+        posted = parse_date(date) if date else None
+    except Exception:
+        posted = None
+    return Mail(
+        message_id=mid[0] if mid else stable_id("raw", hashlib.sha1(raw).hexdigest()),
+        body=text,
+        subject=_latin1_to_utf8(" ".join(headers["subject"].split())) or None if "subject" in headers else None,
+        posted_at=posted,
+        notes=[note],
+    )

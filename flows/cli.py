@@ -137,10 +137,13 @@ def extract(
     from flows.extract_cmd import EXTRACT_COLUMNS, extract_rows
     from flows.output import print_rows
 
+    problems: list[str] = []
     try:
-        rows = extract_rows(path)
+        rows = extract_rows(path, problems)
     except (OSError, ValueError) as exc:
         fail(str(exc))
+    for line in problems:  # messages that were skipped or read with damage; their neighbours still count
+        typer.echo(line, err=True)
     print_rows(EXTRACT_COLUMNS, [[r.get(c) for c in EXTRACT_COLUMNS] for r in rows], fmt)
 
 

@@ -296,6 +296,9 @@ def reextract(
         fail(str(exc))
     typer.echo(f"messages re-extracted: {rep.messages}; rows added {rep.added}, changed {rep.changed}, "
                f"removed {rep.removed}, unchanged {rep.unchanged}; quarantined {rep.quarantined}")
+    for mid in rep.timed_out:
+        typer.echo(f"listbench: extraction of {mid} timed out (over {cfg.limits.message_timeout_s:g} s); "
+                   "left as it was", err=True)
     for lost in rep.lost_rows:
         typer.echo(f"listbench: parser lost rows in {lost['message_id']}: {lost['before']} -> {lost['after']}", err=True)
 

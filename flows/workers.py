@@ -263,3 +263,16 @@ def pool(size: int) -> WorkerPool | None:
         except (AssertionError, OSError, ValueError, RuntimeError):  # e.g. inside a daemonic process
             return None
     return _POOLS[size]
+
+
+@contextmanager
+def message_budget(seconds: float) -> Iterator[None]:
+    """One piece of in-process work bounded like a message inline (MessageTimeout when over);
+    for callers that cannot hand their work to a worker process (reextract)."""
+    with inline_budget(seconds):
+        mark(0, 0)
+        try:
+            yield
+        finally:
+            if _ALARM:
+                signal.setitimer(signal.ITIMER_REAL, 0)

@@ -29,7 +29,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from multiprocessing.connection import wait
 from typing import Any
 
@@ -155,7 +155,8 @@ class WorkerPool:
                     if w.seq is None and queue:
                         seq = queue.popleft()
                         w.seq = seq
-                        w.conn.send((seq, fn, *table[seq]))
+                        with suppress(OSError):  # it died (or never started): the wait below finds out
+                            w.conn.send((seq, fn, *table[seq]))
                 busy = [w for w in self.workers if w.seq is not None]
                 if not busy:
                     if exhausted and not queue and next_out == next_seq:
@@ -201,6 +202,7 @@ class WorkerPool:
             for w in self.workers:
                 w.seq = None
             _POOLS.pop(len(self.workers), None)
+            _UNAVAILABLE.append(True)  # later units go inline at once
             for seq in sorted(set(table) - set(done)):
                 done[seq] = _run_inline(fn, *table[seq], budget)
             for seq in sorted(done):
@@ -251,12 +253,15 @@ def inline_budget(seconds: float) -> Iterator[None]:
 
 
 _POOLS: dict[int, WorkerPool] = {}
+_UNAVAILABLE: list[bool] = []
 
 
 def pool(size: int) -> WorkerPool | None:
     """The process's pool of `size` workers (spawning costs ~0.5 s: reused across units);
     None where no child process can start."""
     size = max(1, size)
+    if _UNAVAILABLE:
+        return None
     if size not in _POOLS:
         try:
             _POOLS[size] = WorkerPool(size)

@@ -211,3 +211,28 @@ def test_without_worker_processes_the_budget_holds_inline(tmp_path, plant, monke
     (q,) = work.records.quarantine
     assert (q["expectation"], q["message_id"]) == ("extraction timed out", "p4@test")
     assert work.stats.skipped_reasons == ["message 4: extraction timed out (over 0.5 s)"]
+
+
+def test_when_workers_cannot_start_the_unit_runs_inline(tmp_path, monkeypatch):
+    """A program spawn cannot re-import (read from stdin) still ingests: inline, after one try."""
+    from flows import workers
+
+    class Dud(workers._Worker):
+        def __init__(self, ctx):
+            self.slot = ctx.RawArray("d", 3)
+            self.conn, child = ctx.Pipe()
+            self.proc = ctx.Process(target=sys.exit, args=(3,), daemon=True)
+            self.proc.start()
+            child.close()
+            self.seq = None
+
+    monkeypatch.setattr(workers, "_Worker", Dud)
+    monkeypatch.setattr(workers, "_POOLS", {})
+    monkeypatch.setattr(workers, "_UNAVAILABLE", [])
+    path = tmp_path / "m.mbox"
+    ids = numbered_mbox(path, 25, {})
+    for _ in range(2):
+        work = extract(path, 2)
+        assert work.stats.status == "ok" and {m["message_id"] for m in work.records.messages} == set(ids)
+        assert {r["message_id"] for r in work.records.results} == {"p0@test", "p10@test", "p20@test"}
+    assert workers._UNAVAILABLE == [True] and workers._POOLS == {}

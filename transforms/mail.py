@@ -1,8 +1,10 @@
 """Decoding one raw message into what extraction and the warehouse need.
 
 stdlib `email` with the compat32 policy (5x faster than policy.default, see
-research/perf.md); charsets, transfer encodings and RFC 2047 headers are decoded
-defensively: a broken message yields a `Mail` with notes, never an exception.
+research/perf.md); charsets, transfer encodings, RFC 2047 headers and MIME nesting
+are decoded defensively: a broken message yields a `Mail` with notes. What still
+raises (a bug in the email package) is caught per message by the caller, which
+records the message with `raw_mail`.
 """
 
 from __future__ import annotations
@@ -210,14 +212,14 @@ def _decode_fast(raw: bytes) -> Mail | None:
 MAX_MIME_DEPTH = 50  # real mail nests a handful of levels; 1,000 overflow the parser's recursion
 
 
+CUT_TYPE = "application/x-listbench-cut"
+
+
 class _CutMessage(Message):
     """A part below the depth cap: the parser keeps its content as an opaque payload."""
 
     def get_content_type(self) -> str:
         return CUT_TYPE
-
-
-CUT_TYPE = "application/x-listbench-cut"
 
 
 class _CappedParser(FeedParser):

@@ -139,3 +139,16 @@ def test_the_depth_cap_is_a_parameter():
     m = decode_message(_nested_rfc822(5), max_depth=3)
     assert "MIME tree cut at depth 3" in m.notes and "Pipe Throughput" not in m.body
     assert "Pipe Throughput" in decode_message(_nested_rfc822(5), max_depth=10).body
+
+
+@pytest.mark.parametrize("codec", ["utf-16", "utf-16-le", "utf-16-be"])
+def test_a_utf16_message_file_is_read(codec):
+    raw = "From: Jörg <a@x>\nMessage-ID: <u16@x>\nSubject: hi\n\nPipe Throughput 1 lps\n"
+    m = decode_message(raw.encode(codec))
+    assert (m.message_id, m.subject, m.from_name, m.body) == ("u16@x", "hi", "Jörg", "Pipe Throughput 1 lps\n")
+    assert m.notes == [f"read as {codec}"]
+
+
+def test_a_cr_only_message_file_is_read():
+    m = decode_message(b"From: a@x\rMessage-ID: <cr@x>\rSubject: hi\r\rPipe Throughput 1 lps\rline2\r")
+    assert (m.message_id, m.subject, m.body) == ("cr@x", "hi", "Pipe Throughput 1 lps\nline2\n")

@@ -22,6 +22,7 @@ from email.utils import getaddresses, parseaddr
 
 from transforms.dates import parse_date
 from transforms.html import html_to_text
+from transforms.mbox import sniff_encoding
 
 _MSGID = re.compile(r"<([^<>\s]+)>")
 _CHARSET_ALIASES = {"gb2312": "gb18030", "gbk": "gb18030", "x-gbk": "gb18030", "ascii": "us-ascii",
@@ -253,6 +254,15 @@ def decode_message(raw: bytes, max_depth: int = MAX_MIME_DEPTH) -> Mail:
     if fast is not None:
         return fast
     notes: list[str] = []
+    if b"\x00" in raw[:512]:  # a file saved as UTF-16 (maildir, .eml): text to UTF-8 first
+        enc = sniff_encoding(raw)
+        if enc and enc.startswith("utf-16"):
+            raw = raw.decode(enc, errors="replace").encode("utf-8")
+            fast = _decode_fast(raw)
+            if fast is not None:
+                fast.notes.insert(0, f"read as {enc}")
+                return fast
+            notes.append(f"read as {enc}")
     msg, cut = parse_capped(raw, max_depth)
     if cut:
         notes.append(f"MIME tree cut at depth {max(1, max_depth)}")

@@ -140,9 +140,6 @@ class WorkerPool:
         exhausted = False
         try:
             while True:
-                while next_out in done:
-                    yield done.pop(next_out)
-                    next_out += 1
                 while not exhausted and next_seq - next_out < window:
                     try:
                         table[next_seq] = next(tasks)
@@ -157,6 +154,11 @@ class WorkerPool:
                         w.seq = seq
                         with suppress(OSError):  # it died (or never started): the wait below finds out
                             w.conn.send((seq, fn, *table[seq]))
+                if next_out in done:  # handed out after the idle workers got their next batch
+                    while next_out in done:
+                        yield done.pop(next_out)
+                        next_out += 1
+                    continue
                 busy = [w for w in self.workers if w.seq is not None]
                 if not busy:
                     if exhausted and not queue and next_out == next_seq:

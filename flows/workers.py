@@ -9,8 +9,9 @@ with a timeout computed from those slots; a worker over budget is killed and
 replaced, and its batch is sent again with the slow message swapped for a
 marker the caller chooses (`on_stop`), so the messages around it still load.
 The messages before it are redone: cheaper than a pipe message per message, and
-rare. Batches stay the unit of work, so throughput is a pool's (no process per
-message; a pipe round trip per batch of hundreds).
+rare (batches sent behind it go again unchanged). Batches stay the unit of
+work, so throughput is a pool's: no process per message, and each worker holds
+its next batch (IN_FLIGHT, read by a thread) so it never waits for the parent.
 
 Why a worker process even for one worker: only a process can be stopped from
 outside whatever it is doing. SIGALRM inside the process cannot interrupt C code
@@ -24,6 +25,7 @@ thread as a best effort (`inline_budget`).
 from __future__ import annotations
 
 import multiprocessing as mp
+import queue
 import signal
 import threading
 import time
@@ -39,6 +41,7 @@ OnStop = Callable[[tuple[Any, ...], dict[str, Any], int, int, str], Task]
 _SLOT: Any = None  # in a worker: [message index, started (monotonic, 0 = idle), phase]
 _ALARM = 0.0  # inline: seconds per message armed by `mark` (0: none)
 MAX_RETRIES = 3  # a batch whose worker dies outside any message is sent again this often
+IN_FLIGHT = 2  # batches sent to a worker at once: the next one is there when this one ends
 
 
 class MessageTimeout(Exception):
@@ -62,14 +65,25 @@ def mark(index: int, phase: int) -> None:
 
 
 def _serve(conn: Any, slot: Any) -> None:
-    """A worker's loop: (seq, fn, args, kw) in, (seq, (ok, result or error text)) out."""
+    """A worker's loop: (seq, fn, args, kw) in, (seq, (ok, result or error text)) out. A thread
+    reads the next batch while this one runs, so the worker never waits for the parent."""
     global _SLOT
     _SLOT = slot
+    inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
+
+    def read() -> None:
+        while True:
+            try:
+                task = conn.recv()
+            except (EOFError, OSError):
+                task = None
+            inbox.put(task)
+            if task is None:
+                return
+
+    threading.Thread(target=read, name="listbench-inbox", daemon=True).start()
     while True:
-        try:
-            task = conn.recv()
-        except (EOFError, OSError):
-            return
+        task = inbox.get()
         if task is None:
             return
         seq, fn, args, kw = task
@@ -91,7 +105,7 @@ class _Worker:
         self.proc = ctx.Process(target=_serve, args=(child, self.slot), daemon=True, name="listbench-extract")
         self.proc.start()
         child.close()
-        self.seq: int | None = None  # the batch in flight
+        self.seqs: deque[int] = deque()  # batches sent, the first one in work
 
     def progress(self) -> tuple[int, int, float] | None:
         """(index, phase, started) of the message in work, None when idle or changing."""
@@ -133,7 +147,7 @@ class WorkerPool:
         handed to `on_stop(args, kw, index, phase, why)`, which returns the task to send again."""
         tasks = iter(tasks)
         table: dict[int, Task] = {}  # sent or waiting, by sequence number
-        queue: deque[int] = deque()  # waiting to be sent (stopped batches first)
+        waiting: deque[int] = deque()  # waiting to be sent (stopped batches first)
         done: dict[int, Any] = {}
         retries: dict[int, int] = {}
         next_seq = next_out = 0
@@ -146,29 +160,29 @@ class WorkerPool:
                     except StopIteration:
                         exhausted = True
                         break
-                    queue.append(next_seq)
+                    waiting.append(next_seq)
                     next_seq += 1
-                for w in self.workers:
-                    if w.seq is None and queue:
-                        seq = queue.popleft()
-                        w.seq = seq
-                        with suppress(OSError):  # it died (or never started): the wait below finds out
-                            w.conn.send((seq, fn, *table[seq]))
+                for _ in range(IN_FLIGHT):
+                    for w in self.workers:
+                        if len(w.seqs) < IN_FLIGHT and waiting:
+                            seq = waiting.popleft()
+                            w.seqs.append(seq)
+                            with suppress(OSError):  # it died (or never started): the wait below finds out
+                                w.conn.send((seq, fn, *table[seq]))
                 if next_out in done:  # handed out after the idle workers got their next batch
                     while next_out in done:
                         yield done.pop(next_out)
                         next_out += 1
                     continue
-                busy = [w for w in self.workers if w.seq is not None]
+                busy = [w for w in self.workers if w.seqs]
                 if not busy:
-                    if exhausted and not queue and next_out == next_seq:
+                    if exhausted and not waiting and next_out == next_seq:
                         return
                     continue
                 ready = set(wait([w.conn for w in busy] + [w.proc.sentinel for w in busy], _wait_for(busy, budget)))
                 now = time.monotonic()
                 for w in busy:
-                    seq = w.seq
-                    assert seq is not None
+                    seq = w.seqs[0]
                     if w.conn in ready:
                         try:
                             got, (ok, result) = w.conn.recv()
@@ -180,7 +194,7 @@ class WorkerPool:
                             self.proven = True
                             done[seq] = result
                             del table[seq]
-                            w.seq = None
+                            w.seqs.popleft()
                             continue
                     dead = w.proc.sentinel in ready or w.conn in ready or not w.proc.is_alive()
                     p = w.progress()
@@ -190,6 +204,7 @@ class WorkerPool:
                     w.proc.join(5)
                     after = w.progress()  # final: the process is gone
                     self._replace(w)
+                    waiting.extendleft(reversed(list(w.seqs)[1:]))  # sent behind it: again, as they were
                     if dead and not self.proven and after is None:
                         raise WorkerUnavailable(f"worker process exited with {w.proc.exitcode}")
                     if after is None or (not dead and p is not None and after[2] != p[2]):
@@ -198,11 +213,11 @@ class WorkerPool:
                             raise RuntimeError(f"extraction worker died {retries[seq]} times outside any message")
                     else:
                         table[seq] = on_stop(*table[seq], after[0], after[1], "died" if dead else "timeout")
-                    queue.appendleft(seq)
+                    waiting.appendleft(seq)
         except WorkerUnavailable:
             self.close()
             for w in self.workers:
-                w.seq = None
+                w.seqs.clear()
             _POOLS.pop(len(self.workers), None)
             _UNAVAILABLE.append(True)  # later units go inline at once
             for seq in sorted(set(table) - set(done)):
@@ -213,8 +228,8 @@ class WorkerPool:
                 yield _run_inline(fn, args, kw, budget)
         finally:
             for w in self.workers:  # an abandoned run: its batches must not answer the next one
-                if w.seq is not None:
-                    self._replace(w).seq = None
+                if w.seqs:
+                    self._replace(w)
 
 
 def _wait_for(busy: list[_Worker], budget: float) -> float | None:

@@ -215,6 +215,8 @@ def test_without_worker_processes_the_budget_holds_inline(tmp_path, plant, monke
 
 def test_when_workers_cannot_start_the_unit_runs_inline(tmp_path, monkeypatch):
     """A program spawn cannot re-import (read from stdin) still ingests: inline, after one try."""
+    from collections import deque
+
     from flows import workers
 
     class Dud(workers._Worker):
@@ -224,7 +226,7 @@ def test_when_workers_cannot_start_the_unit_runs_inline(tmp_path, monkeypatch):
             self.proc = ctx.Process(target=sys.exit, args=(3,), daemon=True)
             self.proc.start()
             child.close()
-            self.seq = None
+            self.seqs = deque()
 
     monkeypatch.setattr(workers, "_Worker", Dud)
     monkeypatch.setattr(workers, "_POOLS", {})

@@ -1,10 +1,11 @@
-"""Planted bad inputs for the per-message guards: extraction that never returns, or raises,
-for one marked message. Worker processes import this module by name (spawn), so a test
-swaps `flows.parallel.decode_batch` for `decode_batch` below and the plant reaches them."""
+"""Planted bad inputs for the per-message guards: extraction that never returns, raises or
+kills its process, for one marked message. Worker processes import this module by name (spawn),
+so a test swaps `flows.parallel.decode_batch` for `decode_batch` below and the plant reaches them."""
 
 from __future__ import annotations
 
 import multiprocessing as mp
+import os
 from typing import Any
 
 from flows import parallel
@@ -13,6 +14,7 @@ from transforms.records import Records, add_mail
 
 MARK_SLOW = "PLANTED-SLOW-MESSAGE"
 MARK_CRASH = "PLANTED-CRASHING-MESSAGE"
+MARK_DIE = "PLANTED-KILLER-MESSAGE"  # takes its worker process down (a segfault in C code, the OOM killer)
 _REAL = parallel.decode_batch
 
 
@@ -23,6 +25,8 @@ def planted_add_mail(rec: Records, mail: Mail, **kw: Any) -> Any:
             pass
     if MARK_CRASH in mail.body:
         raise RuntimeError("planted parser bug")
+    if MARK_DIE in mail.body and mp.parent_process() is not None:
+        os._exit(139)
     return add_mail(rec, mail, **kw)
 
 

@@ -238,3 +238,28 @@ def test_when_workers_cannot_start_the_unit_runs_inline(tmp_path, monkeypatch):
         assert work.stats.status == "ok" and {m["message_id"] for m in work.records.messages} == set(ids)
         assert {r["message_id"] for r in work.records.results} == {"p0@test", "p10@test", "p20@test"}
     assert workers._UNAVAILABLE == [True] and workers._POOLS == {}
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_batches_queued_behind_a_stopped_one_load_once_and_in_order(tmp_path, plant, monkeypatch, workers):
+    from flows import parallel
+
+    monkeypatch.setattr(parallel, "BATCH_MESSAGES", 4)  # 10 batches: several in flight per worker
+    path = tmp_path / "slow.mbox"
+    ids = numbered_mbox(path, 40, {13: planted(13, plant.MARK_SLOW), 26: planted(26, plant.MARK_SLOW)})
+    work = extract(path, workers, message_timeout_s=1.0)
+    assert work.stats.status == "ok" and work.stats.messages == 40
+    assert [m["message_id"] for m in work.records.messages] == ids  # archive order, no repeats
+    assert work.stats.skipped_reasons == ["message 13: extraction timed out (over 1 s)",
+                                          "message 26: extraction timed out (over 1 s)"]
+    assert {r["message_id"] for r in work.records.results} == {f"p{i}@test" for i in range(0, 40, 10)}
+
+
+def test_a_message_that_kills_its_worker_is_recorded_and_the_rest_load(tmp_path, plant):
+    path = tmp_path / "killer.mbox"
+    ids = numbered_mbox(path, 30, {7: planted(7, plant.MARK_DIE)})
+    work = extract(path, 2)
+    assert work.stats.status == "ok" and {m["message_id"] for m in work.records.messages} == set(ids)
+    (q,) = work.records.quarantine
+    assert (q["expectation"], q["message_id"]) == ("extraction crashed", "p7@test")
+    assert work.stats.skipped_reasons == ["message 7: extraction crashed (worker process died)"]

@@ -145,10 +145,13 @@ def extract(
     from flows.extract_cmd import EXTRACT_COLUMNS, extract_rows
     from flows.output import print_rows
 
+    problems: list[str] = []
     try:
-        rows = extract_rows(path)
+        rows = extract_rows(path, problems)
     except (OSError, ValueError) as exc:
         fail(str(exc))
+    for line in problems:  # messages that were skipped or read with damage; their neighbours still count
+        typer.echo(line, err=True)
     print_rows(EXTRACT_COLUMNS, [[r.get(c) for c in EXTRACT_COLUMNS] for r in rows], fmt)
 
 
@@ -299,6 +302,9 @@ def reextract(
     typer.echo(f"messages re-extracted: {rep.messages}; rows added {rep.added}, changed {rep.changed}, "
                f"removed {rep.removed}, unchanged {rep.unchanged}; quarantined {rep.quarantined}")
     _alert_failures(rep.alert_failures)
+    for mid in rep.timed_out:
+        typer.echo(f"listbench: extraction of {mid} timed out (over {cfg.limits.message_timeout_s:g} s); "
+                   "left as it was", err=True)
     for lost in rep.lost_rows:
         typer.echo(f"listbench: parser lost rows in {lost['message_id']}: {lost['before']} -> {lost['after']}", err=True)
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 import os
 import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit, urlunsplit
 
+from transforms.mbox import DEFAULT_MAX_MESSAGE_BYTES
 from warehouse import storage
 
 DEFAULT_CONFIG = "listbench.toml"
@@ -22,16 +23,53 @@ class ConfigError(Exception):
 
 
 @dataclass(frozen=True)
+class Limits:
+    """Caps that keep one bad message or file from costing the rest of a run.
+
+    Set for every source in `[limits]`, or per source with the same keys in its
+    `[[sources]]` table (the source's value wins).
+    """
+
+    max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES  # a larger message is recorded as skipped, not parsed
+    max_expanded_bytes: int = 4 * 1024**3  # a gzip file may expand to this much
+    max_compression_ratio: float = 200.0  # ... and at most this many times its size (gzip bombs)
+    max_mime_depth: int = 50  # MIME nesting below this is cut (with a note)
+    message_timeout_s: float = 10.0  # decoding + extraction of one message; 0 = no budget
+
+    @classmethod
+    def from_table(cls, table: dict[str, Any], where: str, base: Limits | None = None) -> Limits:
+        """The keys of `table` that are limits, checked, over `base` (one clear line on a bad value)."""
+        out = base or cls()
+        for f in fields(cls):
+            if f.name not in table:
+                continue
+            value = table[f.name]
+            kind = int if f.type in ("int", int) else float
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0 \
+                    or (kind is int and not isinstance(value, int)):
+                raise ConfigError(f"{where}: {f.name} must be a non-negative {'integer' if kind is int else 'number'} "
+                                  f"(got {value!r})")
+            out = replace(out, **{f.name: kind(value)})
+        return out
+
+
+@dataclass(frozen=True)
 class Source:
     name: str
     kind: str
     url: str  # a resolved path or an http(s) URL
     enabled: bool = True
     options: dict[str, Any] = field(default_factory=dict)
+    defaults: Limits = field(default_factory=Limits)  # the config's [limits]
 
     @property
     def is_remote(self) -> bool:
         return self.url.startswith(("http://", "https://"))
+
+    @property
+    def limits(self) -> Limits:
+        """This source's caps: its own keys over the config's [limits]."""
+        return Limits.from_table(self.options, f"source {self.name!r}", self.defaults)
 
     def option(self, key: str, default: Any) -> Any:
         return self.options.get(key, default)
@@ -59,6 +97,7 @@ class Config:
     storage: dict[str, Any] = field(default_factory=dict)  # [storage]: non-secret fsspec options
     # user and password per origin, taken out of the source URLs (see split_credentials)
     credentials: dict[str, tuple[str, str]] = field(default_factory=dict, repr=False, compare=False)
+    limits: Limits = field(default_factory=Limits)  # [limits]: defaults of every source's caps
 
     @property
     def remote(self) -> bool:
@@ -129,6 +168,10 @@ def load_config(path: str | os.PathLike[str] | None = None) -> Config:
     if "?" in str(data_dir):  # DuckDB reads it as the start of options: its WAL would go elsewhere
         raise ConfigError(f"{p}: the local data folder {data_dir} has a '?', which DuckDB cannot keep "
                           "a database under; choose a name without it")
+    raw_limits = data.get("limits", {})
+    if not isinstance(raw_limits, dict):
+        raise ConfigError(f"{p}: [limits] must be a table")
+    limits = Limits.from_table(raw_limits, f"{p}: [limits]")
     sources: list[Source] = []
     seen: set[str] = set()
     credentials: dict[str, tuple[str, str]] = {}
@@ -136,7 +179,7 @@ def load_config(path: str | os.PathLike[str] | None = None) -> Config:
     if not isinstance(raw_sources, list):
         raise ConfigError(f"{p}: [[sources]] must be an array of tables")
     for i, s in enumerate(raw_sources):
-        sources.append(_source(s, i, base, p, seen, credentials))
+        sources.append(_source(s, i, base, p, seen, credentials, limits))
     return Config(
         path=p,
         data_dir=Path(data_dir),
@@ -148,6 +191,7 @@ def load_config(path: str | os.PathLike[str] | None = None) -> Config:
         data_url=data_url,
         storage=storage_opts if data_url else {},
         credentials=credentials,
+        limits=limits,
     )
 
 
@@ -193,7 +237,7 @@ def _resolve(value: str, base: Path) -> str:
 
 
 def _source(s: Any, i: int, base: Path, p: Path, seen: set[str],
-            credentials: dict[str, tuple[str, str]]) -> Source:
+            credentials: dict[str, tuple[str, str]], limits: Limits) -> Source:
     if not isinstance(s, dict):
         raise ConfigError(f"{p}: sources[{i}] must be a table")
     name = s.get("name")
@@ -217,4 +261,5 @@ def _source(s: Any, i: int, base: Path, p: Path, seen: set[str],
         key = origin(url)
         if credentials.setdefault(key, pair) != pair:
             raise ConfigError(f"{p}: source {name!r} gives other credentials for {key} than an earlier source")
-    return Source(name=name, kind=kind, url=_resolve(url, base), enabled=enabled, options=options)
+    Limits.from_table(options, f"{p}: source {name!r}", limits)  # a bad value fails at load
+    return Source(name=name, kind=kind, url=_resolve(url, base), enabled=enabled, options=options, defaults=limits)

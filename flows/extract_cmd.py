@@ -1,4 +1,9 @@
-"""`listbench extract`: a post, an .eml or an mbox to rows, without a warehouse."""
+"""`listbench extract`: a post, an .eml or an mbox to rows, without a warehouse.
+
+Under the same caps as ingest (flows.config.Limits): gzip expansion and ratio,
+message size, MIME depth. Each message is decoded and extracted on its own; one
+that fails is named in `problems` (printed on stderr) and the others give their rows.
+"""
 
 from __future__ import annotations
 
@@ -8,15 +13,17 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from flows.config import Limits
 from transforms.extract import extract_runs, result_rows
-from transforms.mail import Mail, decode_message, plain_post
-from transforms.mbox import Skipped, looks_like_mbox, split_mbox
+from transforms.mail import Mail, decode_message, plain_post, raw_mail
+from transforms.mbox import Skipped, looks_like_mbox, normalise_chunks, split_mbox
 
 EXTRACT_COLUMNS = (
     "message_id", "subject", "posted_at", "run_id", "benchmark", "tool_version", "system", "metric",
     "metric_label", "params", "value", "unit", "higher_is_better", "statistic", "quoted", "alignment",
 )  # fmt: skip
 _HEADER = re.compile(rb"^(From|Subject|Date|Message-I[Dd]|Received|Return-Path|To|MIME-Version|Content-Type|Delivered-To|X-[\w-]+):", re.I)
+_QUIET_NOTES = ("text taken from HTML",)  # notes that are not a problem worth a line
 
 
 def looks_like_email(head: bytes) -> bool:
@@ -27,41 +34,87 @@ def looks_like_email(head: bytes) -> bool:
     return any(_HEADER.match(line) for line in lines[:20])
 
 
-def iter_mails(data: bytes, name: str) -> Iterator[Mail]:
+def iter_mails(data: bytes, name: str, problems: list[str] | None = None, *,
+               max_message_bytes: int = Limits.max_message_bytes,
+               max_depth: int = Limits.max_mime_depth) -> Iterator[Mail]:
+    """The file's messages, decoded one by one; the ones that fail go to `problems`."""
+    problems = [] if problems is None else problems
     if looks_like_mbox(data[:4096]):
-        for item in split_mbox([data]):
-            if not isinstance(item, Skipped):
-                yield decode_message(item)
+        for i, item in enumerate(split_mbox([data], max_message_bytes)):
+            if isinstance(item, Skipped):
+                problems.append(f"message {item.index}: {item.reason}")
+                continue
+            if len(item) > max_message_bytes:  # split_mbox bounds what it holds, not what it was given
+                problems.append(f"message {i}: message larger than {max_message_bytes} bytes")
+                continue
+            mail = _decode(item, f"message {i}", problems, max_depth)
+            if mail is not None:
+                yield mail
     elif name.endswith(".eml") or looks_like_email(data[:8192]):
-        yield decode_message(data)
+        if len(data) > max_message_bytes:
+            problems.append(f"{name}: message larger than {max_message_bytes} bytes")
+            return
+        mail = _decode(data, name, problems, max_depth)
+        if mail is not None:
+            yield mail
     else:
         yield plain_post(data.decode("utf-8", errors="replace"), source=name)
 
 
-def read_input(path: str) -> tuple[bytes, str]:
+def _decode(raw: bytes, label: str, problems: list[str], max_depth: int) -> Mail | None:
+    try:
+        mail = decode_message(raw, max_depth)
+    except Exception as exc:  # RecursionError and other surprises: this message only
+        mid = raw_mail(raw, "").message_id
+        problems.append(f"{label} <{mid}>: not decoded: {type(exc).__name__}: {exc}")
+        return None
+    problems += [f"{label} <{mail.message_id}>: {n}" for n in mail.notes if n not in _QUIET_NOTES]
+    return mail
+
+
+def read_input(path: str, *, max_expanded: int = Limits.max_expanded_bytes,
+               max_ratio: float = Limits.max_compression_ratio) -> tuple[bytes, str]:
+    """The file's bytes (gzip expanded under the ingest caps) and its name."""
     if path == "-":
-        return sys.stdin.buffer.read(), "<stdin>"
-    p = Path(path)
-    if not p.exists():
-        raise OSError(f"no such file: {path}")
-    if p.is_dir():
-        raise OSError(f"{path} is a directory; give a post, an .eml or an mbox file")
-    data = p.read_bytes()
+        name, buf = "<stdin>", bytearray()
+        while chunk := sys.stdin.buffer.read(1 << 20):
+            buf += chunk
+            if len(buf) > max_expanded:
+                raise ValueError(f"{name}: larger than {max_expanded} bytes (max_expanded_bytes)")
+        data = bytes(buf)
+    else:
+        p = Path(path)
+        if not p.exists():
+            raise OSError(f"no such file: {path}")
+        if p.is_dir():
+            raise OSError(f"{path} is a directory; give a post, an .eml or an mbox file")
+        if p.stat().st_size > max_expanded:
+            raise ValueError(f"{path}: larger than {max_expanded} bytes (max_expanded_bytes)")
+        data, name = p.read_bytes(), p.name
     if data[:2] == b"\x1f\x8b":
-        import gzip
-        import zlib
+        from flows.archives.base import UnitError
+        from flows.archives.compressed import decompress_capped
 
         try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError, zlib.error) as exc:
-            raise ValueError(f"{path}: corrupt gzip: {exc}") from None
-    return data, p.name
+            data = decompress_capped(data, max_expanded=max_expanded, max_ratio=max_ratio)
+        except UnitError as exc:
+            raise ValueError(f"{path}: {exc}") from None
+    return data, name
 
 
-def extract_rows(path: str) -> list[dict[str, Any]]:
+def extract_rows(path: str, problems: list[str] | None = None, *,
+                 max_message_bytes: int = Limits.max_message_bytes) -> list[dict[str, Any]]:
+    """Rows of every message; what could not be read (and why) is appended to `problems`."""
+    problems = [] if problems is None else problems
     data, name = read_input(path)
+    notes: list[str] = []
+    data = b"".join(normalise_chunks([data], notes))  # UTF-16 and CR-only files read like the others
+    problems += [f"{name}: {n}" for n in notes]
     rows: list[dict[str, Any]] = []
-    for mail in iter_mails(data, name):
+    for mail in iter_mails(data, name, problems, max_message_bytes=max_message_bytes):
         meta = {"message_id": mail.message_id, "subject": mail.subject, "posted_at": mail.posted_at}
-        rows.extend(result_rows(extract_runs(mail.body, mail.message_id), meta))
+        try:
+            rows.extend(result_rows(extract_runs(mail.body, mail.message_id), meta))
+        except Exception as exc:  # a parser bug: this message only
+            problems.append(f"<{mail.message_id}>: extraction failed: {type(exc).__name__}: {exc}")
     return rows

@@ -140,8 +140,9 @@ PARALLEL_MIN_BYTES = 8 * 1024 * 1024  # smaller units are not worth a process po
 def extract_unit(fetched: Fetched, source: Source, known: Known, workers: int | None = None) -> UnitWork:
     """Decode and extract one fetched unit (no validation, no writes).
 
-    Large units are decoded on a process pool in batches (flows.parallel); rows of
-    messages already in the lake are dropped here, keeping only a new list membership.
+    Messages are decoded and extracted in batches on worker processes (flows.parallel),
+    each within the source's time budget; rows of messages already in the lake are
+    dropped here, keeping only a new list membership.
     """
     from flows.parallel import decode_parallel, default_workers
 
@@ -153,9 +154,12 @@ def extract_unit(fetched: Fetched, source: Source, known: Known, workers: int | 
     if workers is None:
         workers = default_workers() if fetched.bytes >= PARALLEL_MIN_BYTES else 1
     skipped: list[Skipped] = []
+    limits = source.limits
     try:
         batches = decode_parallel(
             kind_for(source.kind).messages(fetched, source), workers, skipped,
+            budget_s=limits.message_timeout_s, max_message_bytes=limits.max_message_bytes,
+            max_depth=limits.max_mime_depth,
             list_name=source.name, unit=unit.key, archive_url=mail_url(unit), batch_id=work.batch_id,
             now=datetime.now(UTC), permalink=permalink_base(source),
         )
@@ -167,6 +171,7 @@ def extract_unit(fetched: Fetched, source: Source, known: Known, workers: int | 
     except Exception as exc:  # keep what was read; the unit is retried next run
         log.exception("unit %s/%s failed", source.name, unit.key)
         stats.status, stats.error = "failed", f"{type(exc).__name__}: {exc}"
+    skipped.sort(key=lambda s: s.index)
     stats.skipped = len(skipped)
     stats.skipped_reasons = [f"message {s.index}: {s.reason}" for s in skipped]
     return work
@@ -187,8 +192,8 @@ def _accept(into: Records, ids: list[str], rec: Records, source: Source, unit: U
         known.message_ids.add(mid)
         known.memberships.add((mid, source.name))
         stats.messages_added += 1
-    for name, rows in rec.tables().items():
-        getattr(into, name).extend(r for r in rows if r["message_id"] in new)
+    for name, rows in rec.tables().items():  # a skipped message's quarantine row has no id: kept
+        getattr(into, name).extend(r for r in rows if r["message_id"] in new or r["message_id"] is None)
 
 
 def load_units(works: list[UnitWork], lake: Lake, list_names: list[str], ingest_run: str) -> list[dict[str, Any]]:

@@ -17,6 +17,7 @@ import pyarrow.compute as pc
 
 from flows.config import Config
 from flows.pipeline import ingest_lock
+from flows.workers import MessageTimeout, message_budget
 from transforms.extract import extract_runs
 from transforms.records import PARSER_VERSIONS, Records, add_extraction, add_runs
 from warehouse.db import refresh_views_if_needed
@@ -33,6 +34,7 @@ class ReextractReport:
     unchanged: int = 0
     quarantined: int = 0
     lost_rows: list[dict[str, Any]] = field(default_factory=list)  # messages whose row count fell
+    timed_out: list[str] = field(default_factory=list)  # messages over the time budget, left as they were
     findings: list[dict[str, Any]] = field(default_factory=list)
     alert_failures: dict[str, str] = field(default_factory=dict)  # channel -> reason
 
@@ -86,7 +88,12 @@ def reextract(cfg: Config, benchmark: str | None = None, since: str | None = Non
             if mid in seen or m is None or not _in_window(m["posted_at"], since, until):
                 continue
             seen.add(mid)
-            runs = extract_runs(body, mid)
+            try:
+                with message_budget(cfg.limits.message_timeout_s):
+                    runs = extract_runs(body, mid)
+            except MessageTimeout:
+                report.timed_out.append(mid)
+                continue
             if benchmark:
                 runs = [r for r in runs if r.run.benchmark == benchmark]
                 kept = [r for r in old_by_msg.get(mid, []) if r["benchmark"] != benchmark]

@@ -103,3 +103,48 @@ def test_credentials_in_a_source_url_reach_no_prefect_record(tmp_path, prefect_a
     assert tasks and artifacts
     for rec in [run, *tasks, *artifacts, *logs]:
         assert secret not in rec.model_dump_json(), type(rec).__name__
+
+
+def test_a_planted_slow_message_is_quarantined_and_its_unit_loads(tmp_path, prefect_api, monkeypatch):
+    """Through the Prefect flow: the stuck message is stopped after its budget; the unit is ok."""
+    from flows import parallel
+    from flows.ingest import run_ingest
+    from tests import slow_plant
+    from tests.test_parallel import numbered_mbox, planted
+
+    monkeypatch.setattr(parallel, "decode_batch", slow_plant.decode_batch)
+    ids = numbered_mbox(tmp_path / "slow.mbox", 30, {17: planted(17, slow_plant.MARK_SLOW)})
+    cfg = load_config(write_config(tmp_path, mbox_source("slow", "slow.mbox"), extra="[limits]\nmessage_timeout_s = 1\n"))
+    out = run_ingest(cfg)
+    (unit,) = out["units"]
+    assert (unit["status"], unit["messages"], unit["messages_added"]) == ("ok", 30, 30)
+    assert unit["skipped_reasons"] == ["message 17: extraction timed out (over 1 s)"]
+    assert _count(cfg, "SELECT count(*) FROM messages") == 30
+    assert query(cfg.db_path, "SELECT expectation, message_id, json_extract(row_json, '$.index')::INT "
+                              "FROM quarantine WHERE table_name = 'messages'")[1] == [
+        ("extraction timed out", "p17@test", 17)]
+    assert _count(cfg, "SELECT count(DISTINCT message_id) FROM runs") == 3
+    assert {r[0] for r in query(cfg.db_path, "SELECT message_id FROM messages")[1]} == set(ids)
+
+
+def test_a_poison_mbox_loads_every_other_message_and_reruns_add_nothing(tmp_path, prefect_api):
+    """The issue's case: 451 messages, poison at #420 (1,000-deep MIME, a charset Python refuses)."""
+    from flows.ingest import run_ingest
+    from tests.test_parallel import numbered_mbox
+
+    deep = (b"From: a@test\nMessage-ID: <p420@test>\nSubject: deep\nContent-Type: message/rfc822\n\n"
+            + b"From: a@test\nSubject: deeper\nContent-Type: message/rfc822\n\n" * 1000 + b"\n\nbody\n")
+    charset = (b"From: a@test\nMessage-ID: <p421@test>\nContent-Type: multipart/mixed; boundary=BB\n\n--BB\n"
+               b"Content-Type: text/plain; charset=undefined\n\nhello\n--BB--\n")
+    numbered_mbox(tmp_path / "poison.mbox", 451, {420: deep, 421: charset})
+    cfg = load_config(write_config(tmp_path, mbox_source("poison", "poison.mbox")))
+    first = run_ingest(cfg)
+    (unit,) = first["units"]
+    assert (first["failed"], unit["status"], unit["messages_added"]) == (0, "ok", 451)
+    assert _count(cfg, "SELECT count(*) FROM messages") == 451
+    assert query(cfg.db_path, "SELECT message_id, notes FROM messages WHERE message_id IN ('p420@test', 'p421@test')"
+                              " ORDER BY 1")[1] == [
+        ("p420@test", ["MIME tree cut at depth 50"]), ("p421@test", ["unusable charset 'undefined'"])]
+    assert _count(cfg, "SELECT count(DISTINCT message_id) FROM runs") == 45  # re-posted seeds: duplicate_of
+    second = run_ingest(cfg)
+    assert (second["failed"], second["units"][0]["status"]) == (0, "unchanged")

@@ -174,3 +174,54 @@ def test_fast_from_agrees_or_steps_aside(text):
 
     r = _plain_from(text)
     assert r is None or r == _email_package_from(text)
+
+
+def _multipart(part_headers: bytes, body: bytes = b"Pipe Throughput 803044.2 lps\n") -> bytes:
+    return (b"From: A <a@x.org>\nMessage-ID: <mp@x>\nContent-Type: multipart/mixed; boundary=BB\n\n"
+            b"--BB\n" + part_headers + b"\n\n" + body + b"--BB--\n")
+
+
+@pytest.mark.parametrize("charset", [b"undefined", b'"utf\x008"', b"utf-8\x00"])
+def test_charsets_that_make_python_raise_fall_back_with_a_note(charset):
+    m = decode_message(_multipart(b"Content-Type: text/plain; charset=" + charset))
+    assert m.message_id == "mp@x"
+    assert m.body == "Pipe Throughput 803044.2 lps"
+    assert any("charset" in n for n in m.notes)
+
+
+def _nested_rfc822(depth: int) -> bytes:
+    return (b"From: a@x.org\nSubject: deep\nContent-Type: message/rfc822\n\n" * depth
+            + b"Content-Type: text/plain\n\nPipe Throughput 803044.2 lps\n")
+
+
+def _nested_multipart(depth: int) -> bytes:
+    parts = b"".join(b"Content-Type: multipart/mixed; boundary=b%d\n\n--b%d\n" % (i, i) for i in range(depth))
+    return b"From: a@x.org\nMessage-ID: <deep@x>\nSubject: deep\n" + parts + b"Content-Type: text/plain\n\nbody\n"
+
+
+@pytest.mark.parametrize("make", [_nested_rfc822, _nested_multipart])
+def test_a_mime_tree_deeper_than_the_cap_is_cut_with_a_note(make):
+    m = decode_message(make(1000))
+    assert any(n.startswith("MIME tree cut at depth") for n in m.notes)
+    shallow = decode_message(make(5))
+    assert not any("cut" in n for n in shallow.notes)
+    assert "Pipe Throughput" in shallow.body or shallow.body == "body"
+
+
+def test_the_depth_cap_is_a_parameter():
+    m = decode_message(_nested_rfc822(5), max_depth=3)
+    assert "MIME tree cut at depth 3" in m.notes and "Pipe Throughput" not in m.body
+    assert "Pipe Throughput" in decode_message(_nested_rfc822(5), max_depth=10).body
+
+
+@pytest.mark.parametrize("codec", ["utf-16", "utf-16-le", "utf-16-be"])
+def test_a_utf16_message_file_is_read(codec):
+    raw = "From: Jörg <a@x>\nMessage-ID: <u16@x>\nSubject: hi\n\nPipe Throughput 1 lps\n"
+    m = decode_message(raw.encode(codec))
+    assert (m.message_id, m.subject, m.from_name, m.body) == ("u16@x", "hi", "Jörg", "Pipe Throughput 1 lps\n")
+    assert m.notes == [f"read as {codec}"]
+
+
+def test_a_cr_only_message_file_is_read():
+    m = decode_message(b"From: a@x\rMessage-ID: <cr@x>\rSubject: hi\r\rPipe Throughput 1 lps\rline2\r")
+    assert (m.message_id, m.subject, m.body) == ("cr@x", "hi", "Pipe Throughput 1 lps\nline2\n")

@@ -71,6 +71,26 @@ def test_oversized_file_is_skipped(maildir, tmp_path):
     assert not out["cur/head"].mails and "larger than 5000 bytes" in out["cur/head"].skipped[0].reason
 
 
+def test_links_out_of_the_maildir_are_not_followed(maildir, tmp_path):
+    secret = tmp_path / "secret.txt"
+    secret.write_bytes(b"Message-ID: <secret@example.com>\nSubject: secret\n\nroot password: hunter2\n")
+    (maildir / "cur" / "1240300000.M5P100.archive").symlink_to(secret)
+    (maildir / "new" / "1240300000.M6P100.archive").symlink_to(maildir / "cur" / MAILDIR_FILES["cur"][0])
+    elsewhere = tmp_path / "elsewhere"
+    (elsewhere / "cur").mkdir(parents=True)
+    (elsewhere / "cur" / "1240300000.M7P100.archive").write_bytes(secret.read_bytes())
+    (maildir / ".Linked").symlink_to(elsewhere)
+    src = Source("md", "maildir", str(maildir))
+    out = drain(src, FetchContext(tmp_path))
+    assert list(out) == KEYS  # the linked folder is not a unit
+    ids = sorted(m.message_id for d in out.values() for m in d.mails)
+    assert ids == ["md-crlf-1@example.com", "md-reply-1@example.com", "md-unixbench-1@example.com"]
+    assert [s.reason for s in out["cur/head"].skipped] == [
+        "1240300000.M5P100.archive: symbolic link, not followed"]
+    assert [s.reason for s in out["new/head"].skipped] == [
+        "1240300000.M6P100.archive: symbolic link, not followed"]
+
+
 def test_not_a_maildir(tmp_path):
     with pytest.raises(UnitError, match="not a maildir"):
         KIND.units(Source("md", "maildir", str(tmp_path)), FetchContext(tmp_path))

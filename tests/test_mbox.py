@@ -85,3 +85,39 @@ def test_a_non_mbox_is_refused():
 
     with pytest.raises(NotAnMbox, match="not an mbox: starts with '<html>"):
         list(split_mbox([b"<html><body>503 Service Unavailable</body></html>\n"]))
+
+
+def _kind_messages(tmp_path, data: bytes) -> list:
+    from flows.archives.base import Fetched, Unit
+    from flows.archives.mbox import KIND
+    from flows.config import Source
+
+    p = tmp_path / "odd.mbox"
+    p.write_bytes(data)
+    return list(KIND.messages(Fetched(Unit("s", "odd.mbox", str(p)), "ok", path=p), Source("s", "mbox", str(p))))
+
+
+@pytest.mark.parametrize("encode", [
+    lambda b: b.replace(b"\n", b"\r"),  # classic Mac line ends
+    lambda b: b.decode().encode("utf-16"),  # with a BOM
+    lambda b: b.decode().encode("utf-16-le"),  # without one
+    lambda b: b.decode().replace("\n", "\r\n").encode("utf-16-be"),
+    lambda b: b"\xef\xbb\xbf" + b,  # a UTF-8 BOM
+])
+def test_cr_only_and_utf16_mboxes_are_read(tmp_path, encode):
+    msgs = _kind_messages(tmp_path, encode(SEEDS_MBOX.read_bytes()))
+    assert len(msgs) == 5
+    assert [decode_message(m).message_id for m in msgs] == [
+        decode_message(m).message_id for m in split_mbox([SEEDS_MBOX.read_bytes()])]
+    assert all(b"\r" not in m.replace(b"\r\n", b"") for m in msgs)
+
+
+def test_normalised_chunks_split_anywhere():
+    from transforms.mbox import normalise_chunks
+
+    data = SEEDS_MBOX.read_bytes().decode().encode("utf-16")
+    for size in (1, 3, 4096):
+        chunks = [data[i:i + size] for i in range(0, len(data), size)]
+        assert b"".join(normalise_chunks(chunks)) == SEEDS_MBOX.read_bytes()
+    cr = SEEDS_MBOX.read_bytes().replace(b"\n", b"\r")
+    assert b"".join(normalise_chunks([cr[i:i + 7] for i in range(0, len(cr), 7)])) == SEEDS_MBOX.read_bytes()

@@ -290,3 +290,28 @@ def _alive(pid: int) -> bool:
     except OSError:
         return False
     return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def test_reextract_stops_a_message_over_its_budget_and_goes_on(tmp_path, monkeypatch):
+    """A message that timed out at ingest keeps its body for reextract, which is bounded too."""
+    from flows import parallel, reextract
+    from tests import slow_plant
+    from tests.test_parallel import numbered_mbox, planted
+
+    monkeypatch.setattr(parallel, "decode_batch", slow_plant.decode_batch)
+    numbered_mbox(tmp_path / "slow.mbox", 12, {3: planted(3, slow_plant.MARK_SLOW)})
+    cfg_path = write_config(tmp_path, mbox_source("slow", "slow.mbox"), extra="[limits]\nmessage_timeout_s = 0.5\n")
+    plain_ingest(cfg_path)
+    cfg = load_config(cfg_path)
+    real = reextract.extract_runs
+
+    def changed_parsers(body, mid):  # every message differs from its stored extraction; p3 loops
+        if slow_plant.MARK_SLOW in body:
+            while True:
+                pass
+        return real(body, mid)[:-1]
+
+    monkeypatch.setattr(reextract, "extract_runs", changed_parsers)
+    rep = reextract.reextract(cfg)
+    assert rep.timed_out == ["p3@test"]
+    assert rep.messages == 2  # the two seed posts lost their last run

@@ -1,18 +1,20 @@
 """Decoding one raw message into what extraction and the warehouse need.
 
 stdlib `email` with the compat32 policy (5x faster than policy.default, see
-research/perf.md); charsets, transfer encodings and RFC 2047 headers are decoded
-defensively: a broken message yields a `Mail` with notes, never an exception.
+research/perf.md); charsets, transfer encodings, RFC 2047 headers and MIME nesting
+are decoded defensively: a broken message yields a `Mail` with notes. What still
+raises (a bug in the email package) is caught per message by the caller, which
+records the message with `raw_mail`.
 """
 
 from __future__ import annotations
 
 import binascii
-import email
 import hashlib
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from email.feedparser import FeedParser
 from email.header import decode_header, make_header
 from email.message import Message
 from email.policy import compat32
@@ -20,6 +22,7 @@ from email.utils import getaddresses, parseaddr
 
 from transforms.dates import parse_date
 from transforms.html import html_to_text
+from transforms.mbox import sniff_encoding
 
 _MSGID = re.compile(r"<([^<>\s]+)>")
 _CHARSET_ALIASES = {"gb2312": "gb18030", "gbk": "gb18030", "x-gbk": "gb18030", "ascii": "us-ascii",
@@ -83,6 +86,8 @@ def _decode_bytes(data: bytes, charset: str | None, notes: list[str]) -> str:
             notes.append(f"unknown charset {charset!r}")
         except UnicodeDecodeError:
             notes.append(f"bytes not valid {charset!r}")
+        except ValueError:  # `undefined` (UnicodeError), a NUL inside the name, ...
+            notes.append(f"unusable charset {charset!r}")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
@@ -206,13 +211,62 @@ def _decode_fast(raw: bytes) -> Mail | None:
     return _mail_from(headers.get, body, notes)
 
 
-def decode_message(raw: bytes) -> Mail:
-    """Parse one RFC 822 message (bytes); never raises."""
+MAX_MIME_DEPTH = 50  # real mail nests a handful of levels; 1,000 overflow the parser's recursion
+
+
+CUT_TYPE = "application/x-listbench-cut"
+
+
+class _CutMessage(Message):
+    """A part below the depth cap: the parser keeps its content as an opaque payload."""
+
+    def get_content_type(self) -> str:
+        return CUT_TYPE
+
+
+class _CappedParser(FeedParser):
+    """compat32 parsing with nesting stopped at `max_depth`: the stdlib recurses once per
+    level (multipart and message/rfc822), so a 1,000-deep tree raises RecursionError."""
+
+    def __init__(self, max_depth: int) -> None:
+        super().__init__(policy=compat32)
+        self.max_depth = max_depth
+        self.cut = False
+
+    def _new_message(self) -> None:
+        if len(self._msgstack) >= self.max_depth:
+            self._factory = _CutMessage
+            self.cut = True
+        super()._new_message()
+        self._factory = Message
+
+
+def parse_capped(raw: bytes, max_depth: int = MAX_MIME_DEPTH) -> tuple[Message, bool]:
+    """The email package's tree of `raw`, nesting cut at `max_depth`; (message, was cut)."""
+    parser = _CappedParser(max(1, max_depth))
+    parser.feed(raw.decode("ascii", "surrogateescape"))
+    return parser.close(), parser.cut
+
+
+def decode_message(raw: bytes, max_depth: int = MAX_MIME_DEPTH) -> Mail:
+    """Parse one RFC 822 message (bytes). Bad charsets, transfer encodings and nesting give
+    notes, not exceptions; anything else is left to the caller's per-message guard."""
     fast = _decode_fast(raw)
     if fast is not None:
         return fast
     notes: list[str] = []
-    msg = email.message_from_bytes(raw, policy=compat32)
+    if b"\x00" in raw[:512]:  # a file saved as UTF-16 (maildir, .eml): text to UTF-8 first
+        enc = sniff_encoding(raw)
+        if enc and enc.startswith("utf-16"):
+            raw = raw.decode(enc, errors="replace").encode("utf-8")
+            fast = _decode_fast(raw)
+            if fast is not None:
+                fast.notes.insert(0, f"read as {enc}")
+                return fast
+            notes.append(f"read as {enc}")
+    msg, cut = parse_capped(raw, max_depth)
+    if cut:
+        notes.append(f"MIME tree cut at depth {max(1, max_depth)}")
     return _mail_from(lambda k: msg.get(k), body_text(msg, notes), notes)
 
 
@@ -295,3 +349,33 @@ NOW_SLACK = timedelta(days=1)
 
 def date_in_range(d: datetime | None) -> bool:
     return d is None or datetime(1990, 1, 1, tzinfo=UTC) <= d <= datetime.now(UTC) + NOW_SLACK
+
+
+def raw_mail(raw: bytes, note: str) -> Mail:
+    """A message the decoder could not read, as far as its bytes tell (never raises): the
+    header block's Message-ID, Subject and Date when they are plain, the whole raw text
+    (UTF-8, else cp1252) as body, so the parsers can run on it again later."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        text = raw.decode("cp1252", errors="replace")
+    text = normalise_newlines(text).replace("\x00", "\ufffd")
+    headers: dict[str, str] = {}
+    try:
+        m = _HEADER_END.search(raw, 0, 256 * 1024)
+        headers = (_fast_headers(raw[: m.start()]) if m else None) or {}
+    except Exception:  # a header block too odd to read: the id comes from the content
+        headers = {}
+    mid = _ids(headers.get("message-id"))
+    date = headers.get("date")
+    try:
+        posted = parse_date(date) if date else None
+    except Exception:
+        posted = None
+    return Mail(
+        message_id=mid[0] if mid else stable_id("raw", hashlib.sha1(raw).hexdigest()),
+        body=text,
+        subject=_latin1_to_utf8(" ".join(headers["subject"].split())) or None if "subject" in headers else None,
+        posted_at=posted,
+        notes=[note],
+    )

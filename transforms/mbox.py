@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -91,3 +92,76 @@ def _finish(msg: bytes, dropped: int, index: int, limit: int) -> bytes | Skipped
     if b">From " in msg:
         msg = _UNESCAPE.sub(rb"\1", msg)
     return msg
+
+
+_SNIFF = 4096  # bytes looked at to decide a file's encoding and line ends
+
+
+def sniff_encoding(head: bytes) -> str | None:
+    """The codec to read a file with when it is not ASCII-compatible bytes: UTF-16 (by BOM or by
+    its NUL pattern), or UTF-8 with a BOM; None when the bytes are used as they are."""
+    if head.startswith(codecs.BOM_UTF8):
+        return "utf-8-sig"
+    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return "utf-16"
+    sample = head[:_SNIFF]
+    half = len(sample) // 2
+    if half >= 4:
+        even, odd = sample[0::2].count(0), sample[1::2].count(0)
+        if odd > 0.4 * half and even < 0.05 * half:
+            return "utf-16-le"
+        if even > 0.4 * half and odd < 0.05 * half:
+            return "utf-16-be"
+    return None
+
+
+def normalise_chunks(chunks: Iterable[bytes], notes: list[str] | None = None) -> Iterator[bytes]:
+    """Byte chunks as UTF-8 with LF (or CRLF) line ends, whatever their split points.
+
+    UTF-16 files (Windows tools save text so) are decoded and re-encoded as UTF-8, and
+    CR-only line ends (classic Mac OS) become LF: otherwise both read as one line without
+    an envelope or header, i.e. nothing. Other files pass through untouched (no copy).
+    `notes` receives what was done, for the user.
+    """
+    it = iter(chunks)
+    head = b""
+    for chunk in it:
+        head += chunk
+        if len(head) >= _SNIFF:
+            break
+    if not head:
+        return
+    enc = sniff_encoding(head)
+    decoder = codecs.getincrementaldecoder(enc)("replace") if enc else None
+
+    def recoded() -> Iterator[bytes]:
+        yield decoder.decode(head).encode("utf-8") if decoder else head
+        for chunk in it:
+            yield decoder.decode(chunk).encode("utf-8") if decoder else chunk
+        if decoder:
+            yield decoder.decode(b"", final=True).encode("utf-8")
+
+    out = recoded()
+    first = next(out)
+    cr_only = b"\r" in first and b"\n" not in first
+    if notes is not None:
+        notes += [f"read as {enc}"] if enc and enc != "utf-8-sig" else []
+        notes += ["CR line ends read as LF"] if cr_only else []
+    if not cr_only:
+        yield first
+        yield from out
+        return
+    carry = b""
+    for chunk in _chain(first, out):
+        data = carry + chunk
+        carry = b"\r" if data.endswith(b"\r") else b""
+        data = data[:-1] if carry else data
+        if data:
+            yield data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    if carry:
+        yield b"\n"
+
+
+def _chain(first: bytes, rest: Iterator[bytes]) -> Iterator[bytes]:
+    yield first
+    yield from rest

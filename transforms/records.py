@@ -153,3 +153,33 @@ def add_runs(rec: Records, runs: list[ExtractedRun], message_id: str, *, list_na
                 "batch_id": batch_id,
             }
         )
+
+
+def add_unreadable(rec: Records, mail: Mail, *, expectation: str, reason: str, index: int, size: int,
+                   list_name: str, unit: str, archive_url: str | None, batch_id: str, detected_at: Any = None,
+                   **extra: Any) -> None:
+    """A message that could not be decoded or extracted: its message row and body (kept for
+    reextract) and a quarantine row saying why, with its place in the unit; no runs."""
+    rec.messages.append({
+        "message_id": mail.message_id, "list_name": list_name, "posted_at": mail.posted_at,
+        "from_name": mail.from_name, "subject": mail.subject, "in_reply_to": mail.in_reply_to,
+        "thread_id": mail.thread_root, "archive_url": archive_url, "unit": unit,
+        "notes": [*mail.notes, reason] if reason not in mail.notes else mail.notes, "batch_id": batch_id,
+    })
+    add_membership(rec, mail.message_id, list_name=list_name, unit=unit, archive_url=archive_url, batch_id=batch_id)
+    rec.message_bodies.append({"message_id": mail.message_id, "body": mail.body, "batch_id": batch_id})
+    add_skipped(rec, expectation=expectation, reason=reason, index=index, size=size, list_name=list_name,
+                unit=unit, batch_id=batch_id, detected_at=detected_at, message_id=mail.message_id,
+                snippet=mail.body, **extra)
+
+
+def add_skipped(rec: Records, *, expectation: str, reason: str, index: int, size: int, list_name: str,
+                unit: str, batch_id: str, detected_at: Any = None, message_id: str | None = None,
+                snippet: str = "", **extra: Any) -> None:
+    """The quarantine row of a message that was not (fully) read: why, and where in its unit."""
+    rec.quarantine.append({
+        "table_name": "messages", "expectation": expectation, "severity": "error", "run_id": None,
+        "message_id": message_id, "list_name": list_name, "benchmark": None, "metric": None, "value": None,
+        "observed": reason, "row_json": json.dumps({"unit": unit, "index": index, "bytes": size, **extra}),
+        "snippet": snippet[:4000], "batch_id": batch_id, "detected_at": detected_at,
+    })

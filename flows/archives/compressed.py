@@ -9,9 +9,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from flows.archives.base import UnitError
+from flows.config import Limits
 
-DEFAULT_MAX_EXPANDED = 4 * 1024**3
-DEFAULT_MAX_RATIO = 200.0
+DEFAULT_MAX_EXPANDED = Limits.max_expanded_bytes
+DEFAULT_MAX_RATIO = Limits.max_compression_ratio
 
 
 class _Capped(io.RawIOBase):
@@ -62,3 +63,15 @@ def iter_chunks(path: Path, *, chunk_size: int = 1 << 20, max_expanded: int = DE
         with open(path, "rb") as f:
             while chunk := f.read(chunk_size):
                 yield chunk
+
+
+def decompress_capped(data: bytes, *, max_expanded: int = DEFAULT_MAX_EXPANDED,
+                      max_ratio: float = DEFAULT_MAX_RATIO) -> bytes:
+    """Gzip bytes (already in memory, e.g. from stdin) expanded under the same caps as files."""
+    with gzip.GzipFile(fileobj=io.BytesIO(data)) as raw:
+        capped = _Capped(raw, max_expanded, len(data), max_ratio)  # type: ignore[arg-type]
+        out = bytearray()
+        buf = bytearray(1 << 20)
+        while n := capped.readinto(buf):
+            out += buf[:n]
+    return bytes(out)

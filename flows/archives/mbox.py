@@ -6,9 +6,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from flows.archives.base import FetchContext, Fetched, RawItem, Unit, UnitError, sha256_file
-from flows.archives.compressed import DEFAULT_MAX_EXPANDED, DEFAULT_MAX_RATIO, iter_chunks
+from flows.archives.compressed import iter_chunks
 from flows.config import Source
-from transforms.mbox import DEFAULT_MAX_MESSAGE_BYTES, NotAnMbox, split_mbox
+from transforms.mbox import NotAnMbox, normalise_chunks, split_mbox
 
 
 class MboxKind:
@@ -32,13 +32,11 @@ class MboxKind:
     def messages(self, fetched: Fetched, source: Source) -> Iterator[RawItem]:
         if fetched.path is None:
             raise UnitError("nothing fetched")
-        chunks = iter_chunks(
-            fetched.path,
-            max_expanded=int(source.option("max_expanded_bytes", DEFAULT_MAX_EXPANDED)),
-            max_ratio=float(source.option("max_compression_ratio", DEFAULT_MAX_RATIO)),
-        )
-        try:
-            yield from split_mbox(chunks, int(source.option("max_message_bytes", DEFAULT_MAX_MESSAGE_BYTES)))
+        limits = source.limits
+        chunks = iter_chunks(fetched.path, max_expanded=limits.max_expanded_bytes,
+                             max_ratio=limits.max_compression_ratio)
+        try:  # UTF-16 and CR-only files are read too (normalise_chunks)
+            yield from split_mbox(normalise_chunks(chunks), limits.max_message_bytes)
         except NotAnMbox as exc:
             raise UnitError(str(exc)) from None
 

@@ -36,7 +36,7 @@ from flows.archives.base import FetchContext, Fetched, RawItem, Unit, UnitError
 from flows.archives.compressed import iter_chunks
 from flows.archives.mbox import KIND as MBOX
 from flows.config import Source
-from transforms.mbox import DEFAULT_MAX_MESSAGE_BYTES, Skipped
+from transforms.mbox import Skipped
 
 log = logging.getLogger("listbench.public_inbox")
 
@@ -318,8 +318,7 @@ class PublicInboxKind:
             raise UnitError("nothing fetched")
         since = fetched.extra.get("since")
         revs = f"{since}..{head}" if since else head
-        cap = int(source.option("max_message_bytes", DEFAULT_MAX_MESSAGE_BYTES))
-        yield from iter_blobs(git_dir, revs, max_bytes=cap)
+        yield from iter_blobs(git_dir, revs, max_bytes=source.limits.max_message_bytes)
 
 
 def _timeout(source: Source) -> float:

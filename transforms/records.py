@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from transforms.extract import ExtractedRun, extract
-from transforms.mail import Mail
+from transforms.mail import WHITESPACE_COLLAPSED, Mail
+from transforms.model import INFERRED
 from transforms.parsers import PARSERS
 from transforms.permalinks import permalink as permalink_of
 
@@ -63,6 +64,12 @@ def add_mail(rec: Records, mail: Mail, *, list_name: str, unit: str, archive_url
     )
     add_membership(rec, mail.message_id, list_name=list_name, unit=unit, archive_url=archive_url, batch_id=batch_id)
     runs, hit = extract(mail.body, mail.message_id)
+    collapsed = [n for n in mail.notes if n.startswith(WHITESPACE_COLLAPSED)]
+    for er in runs if collapsed else ():
+        # The archive squeezed the blanks: columns were placed by inference, whatever the parser saw.
+        er.run.notes.extend(n for n in collapsed if n not in er.run.notes)
+        for r in er.run.results:
+            r.alignment = INFERRED
     if runs or hit:
         rec.message_bodies.append({"message_id": mail.message_id, "body": mail.body, "batch_id": batch_id})
         add_extraction(rec, mail.message_id, batch_id=batch_id, at=detected_at, reason="ingest")

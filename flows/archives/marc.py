@@ -1,0 +1,145 @@
+"""`marc`: MARC (marc.info, formerly marc.theaimsgroup.com), read through its raw messages.
+
+What the real pages look like:
+
+* Everything is one CGI with query parameters. `?l=<list>&r=1&w=2` lists the list's months
+  as links `?l=<list>&r=1&b=YYYYMM&w=2`; a month listing is paged on as `r=2`, `r=3`, ...
+  (a `Next` link), each page a `<pre>` of numbered lines linking `?l=<list>&m=<id>&w=2`.
+* A message page is a `<pre>` with a `[prev in list] [next in list] [prev in thread]
+  [next in thread]` bar, `List:`, `Subject:`, `From:`, `Date: 2016-07-31 20:18:42` and
+  `Message-ID:` lines (addresses written `user () host ! com`), the body, and a
+  `[Download message RAW]` link, `?l=<list>&m=<id>&q=raw`.
+* The raw download is the message as received, text/plain, whitespace intact: the best
+  source for pasted tables. This kind downloads that and never parses the HTML body.
+
+A unit is one month: its listing pages are re-read conditionally, raw messages already in
+the raw cache are not requested again. `messages.url` is the message's `&w=2` page.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from urllib.parse import parse_qs, urljoin, urlsplit
+
+import flows.http as fhttp
+from flows.archives import crawl
+from flows.archives.base import FetchContext, Fetched, RawItem, Unit, UnitError
+from flows.config import Source
+from transforms.mail import Mail, decode_message
+
+_MONTH = re.compile(r"^(\d{4})(0[1-9]|1[0-2])$")
+_ID = re.compile(r"^\d{6,20}$")
+_OBFUSCATED = re.compile(rb"([^\s@<>()!]{1,200}) \(\) ([^\s<>()!]{1,200}(?: ! [^\s<>()!]{1,200}){1,10})")
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    list_name: str = ""  # the `l=` name; taken from the URL query when empty
+    max_page_bytes: int = fhttp.DEFAULT_MAX_PAGE_BYTES
+    max_index_pages: int = 500  # listing pages per month
+
+
+def base_and_list(source: Source, opts: Options) -> tuple[str, str]:
+    """(CGI URL without query, list name) from `https://marc.info/?l=linux-kernel` or the option."""
+    parts = urlsplit(source.url)
+    name = opts.list_name or (parse_qs(parts.query).get("l") or [""])[0]
+    if not name:
+        raise UnitError(f"{source.name}: say which list: url ...?l=<list> or option list_name")
+    return f"{parts.scheme}://{parts.netloc}{parts.path or '/'}", name
+
+
+def _query(base: str, href: str) -> tuple[str, dict[str, str]] | None:
+    if not href or href.startswith(("mailto:", "javascript:", "#")):
+        return None
+    url = urljoin(base, href.strip()).split("#", 1)[0]
+    return url, {k: v[0] for k, v in parse_qs(urlsplit(url).query).items()}
+
+
+def months(base: str, name: str, hrefs: list[str]) -> dict[str, str]:
+    """YYYY-MM -> first listing page, for the list's own month links."""
+    out: dict[str, str] = {}
+    for href in hrefs:
+        got = _query(base, href)
+        if got is None or not fhttp.same_origin(base, got[0]):
+            continue
+        q = got[1]
+        m = _MONTH.match(q.get("b", ""))
+        if q.get("l") == name and m and "m" not in q:
+            out[f"{m.group(1)}-{m.group(2)}"] = f"{base}?l={name}&r=1&b={q['b']}&w=2"
+    return out
+
+
+def classify(base: str, name: str, month: str) -> crawl.Classify:
+    def kind(page: str, href: str) -> tuple[str | None, str]:
+        got = _query(page, href)
+        if got is None:
+            return None, ""
+        url, q = got
+        is_msg = bool(_ID.match(q.get("m", ""))) and "q" not in q
+        if not fhttp.same_origin(base, url) or urlsplit(url).path != urlsplit(base).path:
+            return ("refused" if is_msg else None), url
+        if is_msg:
+            return ("msg", f"{base}?l={name}&m={q['m']}&w=2") if q.get("l") == name else ("refused", url)
+        if q.get("l") == name and q.get("b") == month and q.get("r", "").isdigit() and "m" not in q:
+            return "index", f"{base}?l={name}&r={int(q['r'])}&b={month}&w=2"
+        return None, url
+    return kind
+
+
+def parse_raw(data: bytes) -> Mail | None:
+    """A raw download to a `Mail`; an HTML answer (an error page) is not a message."""
+    head = data[:512].lstrip().lower()
+    if head.startswith((b"<!doctype", b"<html", b"<head")) or b":" not in data[:2000]:
+        return None
+    end = data.find(b"\n\n")
+    head = data[:end if end >= 0 else len(data)]
+    # MARC writes addresses as `user () host ! com`; put them back so the From parses.
+    head = _OBFUSCATED.sub(lambda m: m.group(1) + b"@" + m.group(2).replace(b" ! ", b"."), head)
+    return decode_message(head + data[len(head):])
+
+
+class MarcKind:
+    name = "marc"
+
+    def units(self, source: Source, ctx: FetchContext) -> list[Unit]:
+        crawl.remote_only(source)
+        opts: Options = crawl.typed_options(Options, source)
+        base, name = base_and_list(source, opts)
+        page = crawl.cached_get(ctx.http, f"{base}?l={name}&r=1&w=2",
+                                fhttp.cache_path(ctx.raw_dir, source.name, "months.html"), opts.max_page_bytes)
+        found = months(base, name, crawl.hrefs(page.read_bytes()))
+        return [Unit(source.name, month, url, month=month) for month, url in sorted(found.items())]
+
+    def fetch(self, unit: Unit, source: Source, ctx: FetchContext) -> Fetched:
+        opts: Options = crawl.typed_options(Options, source)
+        base, name = base_and_list(source, opts)
+        folder = fhttp.cache_path(ctx.raw_dir, source.name, unit.key)
+        month = unit.key.replace("-", "")
+        try:
+            found = crawl.crawl_indexes(ctx.http, unit.url, folder, opts.max_page_bytes,
+                                        classify(base, name, month), _listing_name, opts.max_index_pages)
+            sha, size = crawl.digest(found.paths, found.refused)
+            if (ctx.last(unit) or {}).get("sha256") == sha:
+                return Fetched(unit, "unchanged", path=found.paths[0], sha256=sha, bytes=size)
+            wanted = []
+            for link in found.messages:
+                mid = parse_qs(urlsplit(link).query)["m"][0]
+                wanted.append((f"{base}?l={name}&m={mid}&q=raw", link, fhttp.cache_path(folder, f"{mid}.txt")))
+            got = crawl.download(ctx.http, wanted, opts.max_page_bytes)
+        except (fhttp.FetchError, OSError) as exc:
+            return Fetched(unit, "failed", error=str(exc))
+        return crawl.result(unit, found.paths[0], sha, size, got, found)
+
+    def messages(self, fetched: Fetched, source: Source) -> Iterator[RawItem]:
+        if fetched.path is None:
+            raise UnitError("nothing fetched")
+        yield from crawl.read_pages(fetched, parse_raw, "raw message")
+
+
+def _listing_name(url: str) -> str:
+    return f"r{parse_qs(urlsplit(url).query).get('r', ['1'])[0]}.html"
+
+
+KIND = MarcKind()

@@ -168,3 +168,19 @@ def test_kvm_devel_ingest_loads_the_seed_netperf_table(site, tmp_path):
     second = plain_ingest(cfg)
     assert {u["status"] for u in second["units"]} == {"unchanged"}
     assert dict(site.full_bodies) == bodies
+
+
+def test_cli_ingest_source_kvm_devel(site, tmp_path, prefect_api):
+    """`listbench ingest --source kvm-devel` with kvm-devel disabled, as the shipped config lists it."""
+    from typer.testing import CliRunner
+
+    import flows.cli
+
+    sources = mbox_source("kvm-devel", site.url(MA_ROOT), kind="mail-archive", max_page_bytes=PAGE_CAP)
+    cfg = write_config(tmp_path, sources.replace('kind = "mail-archive"', 'kind = "mail-archive"\nenabled = false'),
+                       extra=FAST_HTTP)
+    out = CliRunner().invoke(flows.cli.app, ["ingest", "--config", str(cfg), "--source", "kvm-devel"])
+    assert out.exit_code == 0, out.output
+    rows = _one(cfg, "SELECT value FROM benchmark_results WHERE benchmark = 'netperf' AND system = 'kvm.pv'"
+                     " AND params['test'] = 'TCP_STREAM' AND params['size'] = '65536'")
+    assert rows == [(523.39,)]

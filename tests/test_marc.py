@@ -47,8 +47,14 @@ def _source(site: Site, **opts) -> Source:
 
 
 def test_raw_message_keeps_whitespace_and_readdresses_marc_obfuscation():
-    m = parse_raw((MARC_FIX / "118279000011111.txt").read_bytes())
+    bare = (MARC_FIX / "118279000011111.txt").read_bytes()  # a raw download without its header block
+    assert parse_raw(bare) is None
+    m = parse_raw(bare, (MARC_FIX / "message.html").read_bytes())  # headers from the message page
     assert m.message_id == "Pine.LNX.4.64.0706251250.1234@d.namei.example"
+    assert (m.from_name, m.from_addr) == ("James Morris", "jmorris@namei.example")
+    assert m.subject == "Re: [PATCH] lguest: virtio net numbers"
+    assert m.posted_at == datetime(2007, 6, 25, 16, 52, 59, tzinfo=UTC)
+    assert m.body.startswith("On Mon, 25 Jun 2007, Rusty Russell wrote:\n> Numbers please?\n\nTCP STREAM")
     assert NETPERF_ROW in m.body.splitlines()
     o = parse_raw((MARC_FIX / "118279000022222.txt").read_bytes())
     assert (o.from_name, o.from_addr) == ("Ingo Molnar", "mingo@elte.hu")
@@ -76,6 +82,8 @@ def test_ingests_the_site_then_reruns_download_nothing(site, tmp_path):
     urls = sorted(m.url for m in june.mails)
     assert urls == [site.url(marc_path(l=MARC_LIST, m=i, w="2")) for i in ("118279000011111", "118279000022222")]
     assert site.hits[marc_path(l=MARC_LIST, r="2", b="200706", w="2")] == 1  # the listing's second page
+    assert site.hits[marc_path(l=MARC_LIST, m="118279000011111", w="2")] == 1  # its raw has no headers
+    assert site.hits[marc_path(l=MARC_LIST, m="118279000022222", w="2")] == 0  # its raw has them
     assert all(site.hits[p] == 0 for p in MARC_HOSTILE)
     remember(ctx, first)
     bodies = dict(site.full_bodies)

@@ -140,8 +140,8 @@ def result(unit: Unit, path: Path, sha: str, size: int, got: Pages, crawl: Index
                           "skipped": got.skipped + crawl.skipped, "refused": crawl.refused})
 
 
-def read_pages(fetched: Fetched, parse: Callable[[bytes], Mail | None], what: str) -> Iterator[RawItem]:
-    """Reported problems first, then one `Mail` per page with its permalink set."""
+def read_pages(fetched: Fetched, parse: Callable[[Path], Mail | None], what: str) -> Iterator[RawItem]:
+    """Reported problems first, then one `Mail` per cached page with its permalink set."""
     index = 0
     for link in fetched.extra.get("refused", []):
         yield Skipped(index, f"link leaves the archive, not followed: {link}", 0)
@@ -150,10 +150,9 @@ def read_pages(fetched: Fetched, parse: Callable[[bytes], Mail | None], what: st
         yield Skipped(index, f"{page}: {reason}", 0)
         index += 1
     for path, url in zip(fetched.extra.get("pages", []), fetched.extra.get("urls", []), strict=True):
-        data = Path(path).read_bytes()
-        mail = parse(data)
+        mail = parse(Path(path))
         if mail is None:
-            yield Skipped(index, f"{Path(path).name}: not a {what}", len(data))
+            yield Skipped(index, f"{Path(path).name}: not a {what}", Path(path).stat().st_size)
         else:
             mail.url = url
             yield mail

@@ -188,7 +188,7 @@ class HypermailKind:
     def messages(self, fetched: Fetched, source: Source) -> Iterator[RawItem]:
         if fetched.path is None:
             raise UnitError("nothing fetched")
-        yield from crawl.read_pages(fetched, parse_page, "Hypermail message page")
+        yield from crawl.read_pages(fetched, lambda p: parse_page(p.read_bytes()), "Hypermail message page")
 
 
 KIND = HypermailKind()

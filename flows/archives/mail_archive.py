@@ -164,7 +164,7 @@ class MailArchiveKind:
     def messages(self, fetched: Fetched, source: Source) -> Iterator[RawItem]:
         if fetched.path is None or not Path(fetched.path).exists():
             raise UnitError("nothing fetched")
-        yield from crawl.read_pages(fetched, parse_page, "mail-archive.com message page")
+        yield from crawl.read_pages(fetched, lambda p: parse_page(p.read_bytes()), "mail-archive.com message page")
 
 
 KIND = MailArchiveKind()

@@ -21,16 +21,21 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from urllib.parse import parse_qs, urljoin, urlsplit
 
 import flows.http as fhttp
 from flows.archives import crawl
 from flows.archives.base import FetchContext, Fetched, RawItem, Unit, UnitError
 from flows.config import Source
+from transforms.html import html_to_text
 from transforms.mail import Mail, decode_message
 
 _MONTH = re.compile(r"^(\d{4})(0[1-9]|1[0-2])$")
 _ID = re.compile(r"^\d{6,20}$")
+_HEADER = re.compile(rb"^[A-Za-z][A-Za-z0-9-]{0,60}:[ \t]")
+_NAMED = re.compile(rb"(?i)^(?:from|subject|date|message-id):[ \t]")
+_SHOWN = re.compile(r"^(List|Subject|From|Date|Message-ID):\s{1,20}(\S.{0,2000})$")
 _OBFUSCATED = re.compile(rb"([^\s@<>()!]{1,200}) \(\) ([^\s<>()!]{1,200}(?: ! [^\s<>()!]{1,200}){1,10})")
 
 
@@ -88,16 +93,51 @@ def classify(base: str, name: str, month: str) -> crawl.Classify:
     return kind
 
 
-def parse_raw(data: bytes) -> Mail | None:
-    """A raw download to a `Mail`; an HTML answer (an error page) is not a message."""
-    head = data[:512].lstrip().lower()
-    if head.startswith((b"<!doctype", b"<html", b"<head")) or b":" not in data[:2000]:
+def parse_raw(data: bytes, page: bytes | None = None) -> Mail | None:
+    """A raw download (and, when the raw has no header block, the message page) to a `Mail`.
+
+    An HTML answer in place of the raw message (an error page) is not a message.
+    """
+    if is_html(data):
         return None
+    if not has_header(data):
+        if page is None:
+            return None
+        data = _page_headers(page) + b"\n" + data
     end = data.find(b"\n\n")
     head = data[:end if end >= 0 else len(data)]
-    # MARC writes addresses as `user () host ! com`; put them back so the From parses.
+    # MARC writes addresses as `user () host ! com`; put them back so the headers parse.
     head = _OBFUSCATED.sub(lambda m: m.group(1) + b"@" + m.group(2).replace(b" ! ", b"."), head)
     return decode_message(head + data[len(head):])
+
+
+def is_html(data: bytes) -> bool:
+    return data[:512].lstrip().lower().startswith((b"<!doctype", b"<html", b"<head"))
+
+
+def has_header(data: bytes) -> bool:
+    """Whether a raw download starts with a header block naming the message (some carry only the body)."""
+    end = data.find(b"\n\n")
+    block = data[:end if end >= 0 else min(len(data), 8192)]
+    lines = block.split(b"\n")
+    return bool(_HEADER.match(lines[0])) and any(_NAMED.match(line) for line in lines)
+
+
+def _page_headers(page: bytes) -> bytes:
+    """Subject, From, Date and Message-ID as the message page shows them, as header lines."""
+    from flows.archives.mhonarc import decode_page
+
+    text = html_to_text(decode_page(page))
+    text = text[:text.find("[Download message RAW]")] if "[Download message RAW]" in text else text
+    out = []
+    for line in text.splitlines():
+        m = _SHOWN.match(line)
+        if m and m.group(1).lower() != "list":
+            value = m.group(2).strip()
+            if m.group(1).lower() == "message-id" and not value.startswith("<"):
+                value = f"<{value}>"
+            out.append(f"{m.group(1)}: {value}")
+    return "\n".join(out).encode("utf-8") + b"\n"
 
 
 class MarcKind:
@@ -128,6 +168,12 @@ class MarcKind:
                 mid = parse_qs(urlsplit(link).query)["m"][0]
                 wanted.append((f"{base}?l={name}&m={mid}&q=raw", link, fhttp.cache_path(folder, f"{mid}.txt")))
             got = crawl.download(ctx.http, wanted, opts.max_page_bytes)
+            # A raw download without its header block: the message page shows the headers.
+            bare = [(link, link, p.with_suffix(".html")) for p, link in zip(got.paths, got.urls, strict=True)
+                    if not has_header(head := p.read_bytes()[:8192]) and not is_html(head)]
+            pages = crawl.download(ctx.http, bare, opts.max_page_bytes)
+            got.failed += pages.failed
+            got.skipped += pages.skipped
         except (fhttp.FetchError, OSError) as exc:
             return Fetched(unit, "failed", error=str(exc))
         return crawl.result(unit, found.paths[0], sha, size, got, found)
@@ -135,7 +181,12 @@ class MarcKind:
     def messages(self, fetched: Fetched, source: Source) -> Iterator[RawItem]:
         if fetched.path is None:
             raise UnitError("nothing fetched")
-        yield from crawl.read_pages(fetched, parse_raw, "raw message")
+        yield from crawl.read_pages(fetched, _read, "raw message")
+
+
+def _read(path: Path) -> Mail | None:
+    page = path.with_suffix(".html")
+    return parse_raw(path.read_bytes(), page.read_bytes() if page.exists() else None)
 
 
 def _listing_name(url: str) -> str:

@@ -184,3 +184,11 @@ def test_cli_ingest_source_kvm_devel(site, tmp_path, prefect_api):
     rows = _one(cfg, "SELECT value FROM benchmark_results WHERE benchmark = 'netperf' AND system = 'kvm.pv'"
                      " AND params['test'] = 'TCP_STREAM' AND params['size'] = '65536'")
     assert rows == [(523.39,)]
+
+
+def test_a_huge_index_page_is_reported_and_the_rest_read(site, tmp_path):
+    site.routes[MA_ROOT + "mail2.html"].body = b"<html>" + b"<li>x</li>" * 5_000 + b"</html>"
+    got = drain(_source(site), FetchContext(tmp_path / "raw", client()))["00000-00999"]
+    assert sorted(m.url.rsplit("/", 1)[-1] for m in got.mails) == ["msg00001.html", "msg00002.html"]
+    assert any(s.reason.startswith("mail2.html:") and "cap" in s.reason for s in got.skipped)
+    assert site.hits[MA_ROOT + "mail3.html"] == 0  # only mail2.html linked it

@@ -1,6 +1,9 @@
 """`hypermail`: Hypermail-style archives (LKML at lkml.iu.edu/hypermail/linux/kernel/ since 1996).
 
-What the real pages look like:
+What the real pages look like. Seen in saved copies of lkml.iu.edu pages (a 2001 Hypermail
+2b29 page and a 2015 MHonArc 2.6.16 page), a scraper's reading of the root and folder
+indexes, and live links with 4- and 5-digit page names. Assumed: the markup of `date.html`
+beyond "a list of relative links to the folder's pages" (only its name was seen).
 
 * The list root links one folder per week bucket, `YYMM.W/` (W = 0..5, the week of the
   month; the first years are plain `YYMM/`). Each folder holds `index.html` (thread),

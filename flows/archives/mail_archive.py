@@ -1,7 +1,11 @@
 """`mail-archive`: a list on www.mail-archive.com (kvm-devel's complete public copy).
 
-What the real pages look like (see the report of the work that added this kind for how
-each point was established):
+What the real pages look like. Seen in saved copies: the message template (a 2024 client's
+test page modelled on live lightning-dev pages), the MHonArc comments, `maillist.html`,
+`mailN.html` and `msg%05d.html` (Gnus' nnwarchive, 2000), kvm-devel bodies with
+`[EMAIL PROTECTED]` and, in text copies, both intact and squeezed blanks. Assumed: that
+today's pages still carry the comments (the visible head is the fallback) and that the date
+index still pages as `mailN.html`.
 
 * One folder per list, `https://www.mail-archive.com/<list-address>/`, no month folders and
   no bulk export. Messages are `msgNNNNN.html`, numbered per list from msg00000.

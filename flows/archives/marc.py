@@ -1,6 +1,10 @@
 """`marc`: MARC (marc.info, formerly marc.theaimsgroup.com), read through its raw messages.
 
-What the real pages look like:
+What the real pages look like. Seen: a saved message page (2016) with its header block
+and raw link, month listing URLs paged as `r=2&b=YYYYMM`, and a 2005 LKML post reporting
+that "Download message RAW" omits the header. Assumed: the listing pages' markup beyond
+"links `?l=<list>&m=<id>&w=2` and a Next link" (a scraper's reading), and whether today's
+raw download has its headers: both are handled.
 
 * Everything is one CGI with query parameters. `?l=<list>&r=1&w=2` lists the list's months
   as links `?l=<list>&r=1&b=YYYYMM&w=2`; a month listing is paged on as `r=2`, `r=3`, ...
@@ -9,8 +13,9 @@ What the real pages look like:
   [next in thread]` bar, `List:`, `Subject:`, `From:`, `Date: 2016-07-31 20:18:42` and
   `Message-ID:` lines (addresses written `user () host ! com`), the body, and a
   `[Download message RAW]` link, `?l=<list>&m=<id>&q=raw`.
-* The raw download is the message as received, text/plain, whitespace intact: the best
-  source for pasted tables. This kind downloads that and never parses the HTML body.
+* The raw download is the message body as received, text/plain, whitespace intact: the
+  best source for pasted tables. When it starts without a header block, the message page is
+  fetched once for its Subject, From, Date and Message-ID lines; its HTML body is never read.
 
 A unit is one month: its listing pages are re-read conditionally, raw messages already in
 the raw cache are not requested again. `messages.url` is the message's `&w=2` page.

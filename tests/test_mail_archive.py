@@ -192,3 +192,36 @@ def test_a_huge_index_page_is_reported_and_the_rest_read(site, tmp_path):
     assert sorted(m.url.rsplit("/", 1)[-1] for m in got.mails) == ["msg00001.html", "msg00002.html"]
     assert any(s.reason.startswith("mail2.html:") and "cap" in s.reason for s in got.skipped)
     assert site.hits[MA_ROOT + "mail3.html"] == 0  # only mail2.html linked it
+
+
+def test_a_body_outside_pre_loads_inferred_rows_and_reextract_keeps_them(site, tmp_path, monkeypatch):
+    page = site.routes[MA_ROOT + "msg00002.html"]
+    page.body = page.body.replace(b"<pre>", b'<div dir="ltr">').replace(b"</pre>", b"</div>")
+    cfg = write_config(tmp_path, mbox_source("kvm-devel", site.url(MA_ROOT), kind="mail-archive",
+                                             max_page_bytes=PAGE_CAP), extra=FAST_HTTP)
+    plain_ingest(cfg)
+    sql = ("SELECT alignment, count(*) FROM benchmark_results WHERE benchmark = 'netperf' GROUP BY 1")
+    assert _one(cfg, sql) == [("inferred", 85)]
+    notes = _one(cfg, f"SELECT notes FROM runs WHERE message_id = '{SEED_ID}'")
+    assert notes and all(any(n.startswith(WHITESPACE_COLLAPSED) for n in row[0]) for row in notes)
+    import dataclasses
+
+    from flows.config import load_config
+    from flows.reextract import reextract
+    from transforms.parsers import PARSERS
+
+    real = PARSERS["netperf"].parse
+
+    def changed(seg):  # a parser change that moves one value, so the rows are written again
+        runs = real(seg)
+        for run in runs:
+            for r in run.results:
+                if r.system == "kvm.lo" and r.params.get("size") == "1":
+                    r.value += 1
+        return runs
+
+    monkeypatch.setitem(PARSERS, "netperf", dataclasses.replace(PARSERS["netperf"], parse=changed))
+    assert reextract(load_config(cfg), benchmark="netperf").messages == 1
+    assert _one(cfg, sql) == [("inferred", 85)]  # the archive's note still applies
+    assert _one(cfg, "SELECT value FROM benchmark_results WHERE system = 'kvm.lo'"
+                     " AND params['test'] = 'TCP_RR' AND params['size'] = '1'") == [(42401.73,)]

@@ -26,6 +26,7 @@ whitespace; the message then carries a note so that parsers' rows are flagged `i
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -97,12 +98,12 @@ def parse_page(data: bytes) -> Mail | None:
     if not mail.from_name:  # X-From-R13 carries the address only; the head shows the name
         name, addr = parse_from(_text(tree, "span.sender [itemprop=name]") or _text(tree, "span.sender"))
         mail.from_name, mail.from_addr = name, mail.from_addr or addr
-    if mail.posted_at is None:
-        shown = _text(tree, "span.date")
+    if mail.posted_at is None and (shown := _text(tree, "span.date")):
         mail.posted_at = parse_date(shown)
-        if shown and mail.posted_at is None:
+        if mail.posted_at is None:
             notes.append(f"unreadable Date {shown[:60]!r}")
-        notes[:] = [n for n in notes if not (n.startswith("unreadable Date") and mail.posted_at)]
+        else:  # an unreadable X-Date is made good by the date the page shows
+            notes[:] = [n for n in notes if not n.startswith("unreadable Date")]
     if "no Message-Id on the archive page" in notes:  # the id was made up from what the page showed
         mail.message_id = stable_id(str(mail.posted_at), mail.from_addr or mail.from_name,
                                     mail.subject, mail.body)
@@ -142,8 +143,6 @@ class MailArchiveKind:
         return [Unit(source.name, key, root) for key in sorted(blocks)]
 
     def fetch(self, unit: Unit, source: Source, ctx: FetchContext) -> Fetched:
-        import json
-
         opts: Options = crawl.typed_options(Options, source)
         manifest_path = fhttp.cache_path(ctx.raw_dir, source.name, MANIFEST)
         try:

@@ -15,7 +15,8 @@ from warehouse import storage
 
 DEFAULT_CONFIG = "listbench.toml"
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
-KNOWN_KINDS = ("mbox", "pipermail", "hyperkitty", "public-inbox", "mhonarc", "maildir")
+KNOWN_KINDS = ("mbox", "pipermail", "hyperkitty", "public-inbox", "mhonarc", "maildir",
+               "mail-archive", "hypermail", "marc")
 
 
 class ConfigError(Exception):

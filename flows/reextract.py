@@ -19,7 +19,7 @@ from flows.config import Config
 from flows.pipeline import ingest_lock
 from flows.workers import MessageTimeout, message_budget
 from transforms.extract import extract_runs
-from transforms.records import PARSER_VERSIONS, Records, add_extraction, add_runs
+from transforms.records import PARSER_VERSIONS, Records, add_extraction, add_runs, flag_collapsed
 from warehouse.db import refresh_views_if_needed
 from warehouse.lake import Lake, new_batch_id
 from warehouse.schema import to_table
@@ -69,7 +69,7 @@ def reextract(cfg: Config, benchmark: str | None = None, since: str | None = Non
     with ingest_lock(cfg.data_dir):
         lake = Lake(cfg.lake_dir).open()
         current, versions = _current(lake)
-        msgs = {r["message_id"]: r for r in lake.read("messages", ["message_id", "list_name", "posted_at"]).to_pylist()}
+        msgs = {r["message_id"]: r for r in lake.read("messages", ["message_id", "list_name", "posted_at", "notes"]).to_pylist()}
         bodies = lake.read("message_bodies", ["message_id", "body"])
         old_results = lake.read("results")
         old_by_msg: dict[str, list[dict[str, Any]]] = defaultdict(list)
@@ -94,6 +94,7 @@ def reextract(cfg: Config, benchmark: str | None = None, since: str | None = Non
             except MessageTimeout:
                 report.timed_out.append(mid)
                 continue
+            flag_collapsed(runs, m["notes"])
             if benchmark:
                 runs = [r for r in runs if r.run.benchmark == benchmark]
                 kept = [r for r in old_by_msg.get(mid, []) if r["benchmark"] != benchmark]

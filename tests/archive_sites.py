@@ -159,3 +159,72 @@ def fresh(site: Site) -> Site:
     site.hits.clear()
     site.full_bodies.clear()
     return site
+
+
+# ---------------------------------------------------------------- mail-archive.com, Hypermail, MARC
+
+MA_FIX = ARCHIVES / "mail-archive"
+MA_ROOT = "/kvm-devel@lists.sourceforge.net/"
+HUGE = 30_000  # bytes of the oversized page each site serves; tests cap pages below it
+PAGE_CAP = 20_000
+# Same-host targets of hostile links: served, so following one would show up in site.hits.
+MA_HOSTILE = ("/other-list@lists.example.org/msg00007.html", "/other-list@lists.example.org/msg00008.html",
+              MA_ROOT + "thrd2.html", "/faq.html")
+HM_FIX = ARCHIVES / "hypermail"
+HM_ROOT = "/hypermail/linux/kernel/"
+HM_HOSTILE = (HM_ROOT + "0706.1/0100.html", "/hypermail/linux/net/0706.2/0001.html",
+              "/hypermail/linux/net/0706.2/date.html", HM_ROOT + "1513.0/date.html")
+MARC_FIX = ARCHIVES / "marc"
+MARC_LIST = "linux-kernel"
+MARC_HOSTILE = ("/?l=other-list&m=118279000099999&q=raw", "/?l=other-list&r=1&b=200706&w=2")
+
+
+def _huge_page(kind: str) -> bytes:
+    return f"<html><body><!-- {kind} --><pre>{'x' * HUGE}</pre></body></html>".encode()
+
+
+def mail_archive_site(site: Site) -> Site:
+    """kvm-devel as mail-archive.com serves it: a paged date index and four message pages (one huge)."""
+    for page in sorted(MA_FIX.iterdir()):
+        site.add(MA_ROOT + page.name, page.read_bytes(), content_type="text/html; charset=utf-8")
+    site.add(MA_ROOT + "msg00003.html", _huge_page("mail-archive"), content_type="text/html")
+    for path in MA_HOSTILE:
+        site.add(path, b"<html>not for us</html>", content_type="text/html")
+    return site
+
+
+def hypermail_site(site: Site) -> Site:
+    """LKML as lkml.iu.edu serves it: week-bucket folders, both page generations, hostile links."""
+    for page in sorted(HM_FIX.rglob("*.html")):
+        site.add(HM_ROOT + page.relative_to(HM_FIX).as_posix(), page.read_bytes(), content_type="text/html")
+    site.add(HM_ROOT, (HM_FIX / "index.html").read_bytes(), content_type="text/html")
+    for path in HM_HOSTILE:
+        site.add(path, b"<html>not for us</html>", content_type="text/html")
+    return site
+
+
+def marc_path(**q: str) -> str:
+    """A MARC CGI path with its parameters in MARC's own order (l, m or r and b, then w or q)."""
+    order = ("l", "m", "r", "b", "w", "q")
+    return "/?" + "&".join(f"{k}={q[k]}" for k in order if k in q)
+
+
+def marc_site(site: Site) -> Site:
+    """linux-kernel as marc.info serves it: the month list, paged listings, raw messages."""
+    html, text = "text/html", "text/plain"
+    site.add(marc_path(l=MARC_LIST, r="1", w="2"), (MARC_FIX / "months.html").read_bytes(), content_type=html)
+    for name in ("200706-r1", "200706-r2", "200801-r1"):
+        month, page = name.split("-r")
+        site.add(marc_path(l=MARC_LIST, r=page, b=month, w="2"), (MARC_FIX / f"{name}.html").read_bytes(),
+                 content_type=html)
+    for raw in MARC_FIX.glob("*.txt"):
+        site.add(marc_path(l=MARC_LIST, m=raw.stem, q="raw"), raw.read_bytes(), content_type=text)
+        site.add(marc_path(l=MARC_LIST, m=raw.stem, w="2"), (MARC_FIX / "message.html").read_bytes(),
+                 content_type=html)
+    site.add(marc_path(l=MARC_LIST, m="118279000033333", q="raw"), b"Subject: huge\n\n" + b"x" * HUGE,
+             content_type=text)
+    site.add(marc_path(l=MARC_LIST, m="119999000044444", q="raw"),
+             b"<html><head><title>MARC</title></head><body>No such message</body></html>", content_type=html)
+    for path in MARC_HOSTILE:
+        site.add(path, b"not for us", content_type=text)
+    return site

@@ -8,24 +8,31 @@ from tests.archive_sites import (
     FAST_HTTP,
     HK_MONTHS,
     HK_ROOT,
+    HM_ROOT,
+    MA_ROOT,
+    MARC_LIST,
+    MHONARC_ROOT,
+    PAGE_CAP,
     PIPERMAIL_BAD,
     PIPERMAIL_GOOD,
     PIPERMAIL_ROOT,
     hyperkitty_site,
+    hypermail_site,
+    mail_archive_site,
     make_maildir,
+    marc_site,
+    mhonarc_site,
     pipermail_site,
 )
 from tests.conftest import SEEDS_MBOX, mbox_source, write_config
 from tests.httpserver import Site
 from tests.test_mhonarc import CAP
-from tests.test_mhonarc import ROOT as MHONARC_ROOT
-from tests.test_mhonarc import _serve as mhonarc_site
 from tests.test_public_inbox import FIRST, Epoch
 from warehouse.db import query
 
 EXPECTED = {  # messages each list holds after the run
     "virt": sum(PIPERMAIL_GOOD.values()), "kvm": sum(HK_MONTHS.values()), "inbox": 3,
-    "xen-devel": 5, "lore": len(FIRST), "sample": 5,
+    "xen-devel": 5, "lore": len(FIRST), "sample": 5, "kvm-devel": 3, "lkml": 2, "lkml-marc": 2,
 }  # fmt: skip
 COUNTS = ("SELECT (SELECT count(*) FROM messages), (SELECT count(*) FROM memberships),"
           " (SELECT count(*) FROM runs), (SELECT count(*) FROM benchmark_results), (SELECT count(*) FROM quarantine)")
@@ -38,6 +45,9 @@ def test_every_kind_in_one_config(tmp_path, prefect_api):
     pipermail_site(site)
     hyperkitty_site(site)
     mhonarc_site(site)
+    mail_archive_site(site)
+    hypermail_site(site)
+    marc_site(site)
     site.add("/mbox/seeds.mbox", SEEDS_MBOX.read_bytes(), content_type="application/mbox")
     site.start()
     try:
@@ -50,6 +60,9 @@ def test_every_kind_in_one_config(tmp_path, prefect_api):
             mbox_source("xen-devel", site.url(MHONARC_ROOT), kind="mhonarc", max_page_bytes=CAP),
             mbox_source("lore", tmp_path / "lore", kind="public-inbox"),
             mbox_source("sample", site.url("/mbox/seeds.mbox"), kind="mbox"),
+            mbox_source("kvm-devel", site.url(MA_ROOT), kind="mail-archive", max_page_bytes=PAGE_CAP),
+            mbox_source("lkml", site.url(HM_ROOT), kind="hypermail", max_page_bytes=PAGE_CAP),
+            mbox_source("lkml-marc", site.url(f"/?l={MARC_LIST}"), kind="marc", max_page_bytes=PAGE_CAP),
         ])
         cfg = load_config(write_config(tmp_path, sources, extra=FAST_HTTP))
 

@@ -137,6 +137,11 @@ def normalise_newlines(text: str) -> str:
     return text
 
 
+# A note an archive kind puts on a message whose body lost its blanks (HTML without <pre>):
+# every run read from it is flagged `inferred`, its column alignment cannot be trusted.
+WHITESPACE_COLLAPSED = "whitespace collapsed by the archive"
+
+
 def stable_id(*parts: str | None) -> str:
     """A message id for input without one: same content, same id."""
     h = hashlib.sha1("\x1f".join(p or "" for p in parts).encode("utf-8", "replace"))

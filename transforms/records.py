@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from transforms.extract import ExtractedRun, extract
-from transforms.mail import Mail
+from transforms.mail import WHITESPACE_COLLAPSED, Mail
+from transforms.model import INFERRED
 from transforms.parsers import PARSERS
 from transforms.permalinks import permalink as permalink_of
 
@@ -63,11 +64,24 @@ def add_mail(rec: Records, mail: Mail, *, list_name: str, unit: str, archive_url
     )
     add_membership(rec, mail.message_id, list_name=list_name, unit=unit, archive_url=archive_url, batch_id=batch_id)
     runs, hit = extract(mail.body, mail.message_id)
+    flag_collapsed(runs, mail.notes)
     if runs or hit:
         rec.message_bodies.append({"message_id": mail.message_id, "body": mail.body, "batch_id": batch_id})
         add_extraction(rec, mail.message_id, batch_id=batch_id, at=detected_at, reason="ingest")
     add_runs(rec, runs, mail.message_id, list_name=list_name, batch_id=batch_id, detected_at=detected_at)
     return runs
+
+
+def flag_collapsed(runs: list[ExtractedRun], message_notes: list[str] | None) -> None:
+    """Runs of a body whose blanks the archive squeezed: noted, and every row `inferred`.
+
+    Columns were placed by inference whatever the parser saw, so alignment cannot be `exact`.
+    """
+    collapsed = [n for n in message_notes or [] if n.startswith(WHITESPACE_COLLAPSED)]
+    for er in runs if collapsed else ():
+        er.run.notes.extend(n for n in collapsed if n not in er.run.notes)
+        for r in er.run.results:
+            r.alignment = INFERRED
 
 
 def add_extraction(rec: Records, message_id: str, *, batch_id: str, at: Any, reason: str) -> None:

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from flows.archives.base import ArchiveKind
 from flows.archives.hyperkitty import KIND as HYPERKITTY
+from flows.archives.hypermail import KIND as HYPERMAIL
+from flows.archives.mail_archive import KIND as MAIL_ARCHIVE
 from flows.archives.maildir import KIND as MAILDIR
+from flows.archives.marc import KIND as MARC
 from flows.archives.mbox import KIND as MBOX
 from flows.archives.mhonarc import KIND as MHONARC
 from flows.archives.pipermail import KIND as PIPERMAIL
@@ -18,6 +21,9 @@ KINDS: dict[str, ArchiveKind] = {
     MAILDIR.name: MAILDIR,
     MHONARC.name: MHONARC,
     PUBLIC_INBOX.name: PUBLIC_INBOX,
+    MAIL_ARCHIVE.name: MAIL_ARCHIVE,
+    HYPERMAIL.name: HYPERMAIL,
+    MARC.name: MARC,
 }
 
 

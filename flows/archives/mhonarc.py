@@ -116,7 +116,7 @@ def _hrefs(markup: str) -> list[str]:
 
 def parse_page(data: bytes) -> Mail | None:
     """One MHonArc message page to a `Mail`; None when the page holds no message."""
-    text = _decode_page(data)
+    text = decode_page(data)
     xh: dict[str, list[str]] = {}
     for name, value in _X_COMMENT.findall(text):
         xh.setdefault(name.lower(), []).append(html.unescape(value).strip())
@@ -152,7 +152,7 @@ def parse_page(data: bytes) -> Mail | None:
     )
 
 
-def _decode_page(data: bytes) -> str:
+def decode_page(data: bytes) -> str:
     m = _CHARSET.search(data[:4096])
     if m:
         try:
@@ -235,7 +235,7 @@ class _MonthFetch:
     failed: list[str] = field(default_factory=list)  # transient: retried next run
 
 
-def _get(http: PoliteClient, url: str, dest: Path, validators: dict[str, str], max_bytes: int) -> dict[str, str]:
+def get_page(http: PoliteClient, url: str, dest: Path, validators: dict[str, str], max_bytes: int) -> dict[str, str]:
     """Conditional GET into `dest` (atomic); returns the validators of what `dest` now holds."""
     headers: dict[str, str] = {}
     if dest.exists():
@@ -267,7 +267,7 @@ def cached_get(http: PoliteClient, url: str, dest: Path, max_bytes: int) -> Path
         validators = json.loads(vpath.read_text()) if vpath.exists() else {}
     except ValueError:  # a torn write: fetch unconditionally once
         validators = {}
-    validators[dest.name] = _get(http, url, dest, validators.get(dest.name, {}), max_bytes)
+    validators[dest.name] = get_page(http, url, dest, validators.get(dest.name, {}), max_bytes)
     vpath.write_text(json.dumps(validators, sort_keys=True))
     return dest
 
@@ -282,7 +282,7 @@ def _digest(paths: list[Path]) -> tuple[str, int]:
 
 
 def _read(path: Path) -> str:
-    return _decode_page(path.read_bytes())
+    return decode_page(path.read_bytes())
 
 
 class MhonarcKind:
@@ -371,7 +371,7 @@ def _fetch_remote(unit: Unit, source: Source, ctx: FetchContext) -> Fetched:
         dest = fhttp.cache_path(ctx.raw_dir, source.name, unit.key, name)
         if not dest.exists():
             try:
-                _get(ctx.http, folder + name, dest, {}, cap)
+                get_page(ctx.http, folder + name, dest, {}, cap)
             except fhttp.FetchError as exc:
                 if "-byte cap" in str(exc):  # permanent: reported, not retried until the month grows
                     got.skipped.append((name, str(exc)))

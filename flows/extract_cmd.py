@@ -15,6 +15,7 @@ from transforms.mbox import Skipped, looks_like_mbox, split_mbox
 EXTRACT_COLUMNS = (
     "message_id", "subject", "posted_at", "run_id", "benchmark", "tool_version", "system", "metric",
     "metric_label", "params", "value", "unit", "higher_is_better", "statistic", "quoted", "alignment",
+    "layout",
 )  # fmt: skip
 _HEADER = re.compile(rb"^(From|Subject|Date|Message-I[Dd]|Received|Return-Path|To|MIME-Version|Content-Type|Delivered-To|X-[\w-]+):", re.I)
 

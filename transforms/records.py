@@ -100,6 +100,7 @@ def add_runs(rec: Records, runs: list[ExtractedRun], message_id: str, *, list_na
                         "higher_is_better": r.higher_is_better,
                         "statistic": r.statistic,
                         "alignment": r.alignment,
+                        "layout": r.layout,
                         "quoted": er.quoted,
                         "batch_id": batch_id,
                     }

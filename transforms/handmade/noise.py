@@ -1,0 +1,51 @@
+"""Numbers in mail that are never benchmark results: diffstats, patch hunks, kernel logs,
+vmstat/iostat/perf stat/top/free dumps, /proc files, config listings, ping and lspci lines.
+
+A block that reads as one of these gives no rows even when the post names a benchmark.
+"""
+
+from __future__ import annotations
+
+import re
+
+_LINE = re.compile(
+    r"^\s*(?:\[\s*\d+\.\d+\]|<\d>\[|\d+\.\d+:\s|[\w./-]+\s+\|\s+\d+\s*[-+]*$|\d+ files? changed"
+    r"|@@ |diff --git|index [0-9a-f]{7}|--- a/|\+\+\+ b/|CONFIG_\w+[=\s]|# CONFIG_|\w+:\s+\d+ kB$"
+    r"|\d+ bytes from |PING |[0-9a-f]{2,4}:[0-9a-f]{2}\.\d|Call Trace|RIP:|Code:|\w+\+0x[0-9a-f]+/"
+    r"|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun),? \d|\d{1,2}:\d{2}:\d{2}\s|#\s+name\s+<)",
+    re.I,
+)
+_BLOCK = re.compile(
+    r"procs\s+-+memory|r\s+b\s+swpd\s+free|avg-cpu:|rrqm/s|Device:?\s+tps|Performance counter stats"
+    r"|task-clock|cpu-migrations|page-faults\s|PID\s+USER\s+PR|total\s+used\s+free|slabinfo"
+    r"|MemTotal:|Active\(anon\)|CPU\s+%usr|%user\s+%nice|\bkB_read/s|instructions\s+#"
+    r"|\bcycles\s+#|Reported-by:|Signed-off-by:|^\s*Bug\s+\d|\bCVE-\d{4}"
+    r"|^\s*(?:Name|Status|Assignee|Priority|Severity|Component)\s*\|",
+    re.I | re.M,
+)
+
+
+def noise_line(line: str) -> bool:
+    return bool(_LINE.match(line))
+
+
+def noise_block(text: str) -> str | None:
+    """Why a block is not benchmark output (a short name), or None."""
+    m = _BLOCK.search(text)
+    return m.group(0).strip() if m else None
+
+
+def hunk_lines(lines: list[str]) -> set[int]:
+    """Lines of patch hunks (from an `@@` or `diff --git` line to the next blank or prose line)."""
+    out: set[int] = set()
+    inside = False
+    for i, line in enumerate(lines):
+        if line.startswith(("@@ ", "diff --git", "--- a/", "+++ b/", "index ")):
+            inside = True
+            out.add(i)
+            continue
+        if inside and (line[:1] in ("+", "-", " ") or not line):
+            out.add(i)
+            continue
+        inside = False
+    return out

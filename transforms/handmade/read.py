@@ -1,0 +1,216 @@
+"""The hand-made layouts of one post: tables, summaries and prose no benchmark parser claimed.
+
+Runs only when the post names a benchmark (`evidence.has_evidence`). Each paragraph of unclaimed
+lines is read as tables first, then key: value summaries, then prose; every number found is
+attributed to a benchmark from the nearest evidence, or dropped. What was looked at, and why
+it became rows or nothing, is returned as `Explained` records for `listbench extract --explain`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from transforms.handmade import evidence, metrics
+from transforms.handmade.noise import hunk_lines, noise_block, noise_line
+from transforms.handmade.prose import read_prose
+from transforms.handmade.summaries import read_summaries
+from transforms.handmade.tables import Table, read_tables
+from transforms.model import Result, Run, Segment
+from transforms.parsers import metric_spec
+from transforms.parsers._common import system_label
+
+MAX_BLOCK_LINES = 600
+_NUMBERISH = re.compile(r"\d")
+
+
+@dataclass(slots=True)
+class Explained:
+    """One block or table the reader looked at, for `--explain`."""
+
+    line_start: int  # absolute body lines, end exclusive
+    line_end: int
+    taken_for: str
+    benchmark: str | None = None
+    evidence: str = ""
+    systems: list[str] = field(default_factory=list)
+    outcome: str = ""
+    rows: int = 0
+    quoted: bool = False
+
+
+@dataclass(slots=True)
+class HandRun:
+    segment: Segment
+    run: Run
+
+
+def _blocks(seg: Segment, claimed: set[int], hunks: set[int]) -> Iterable[tuple[int, int]]:
+    """Paragraphs (start, end) of the segment's unclaimed lines."""
+    start = None
+    n = len(seg.lines)
+    for i in range(n + 1):
+        free = (i < n and seg.lines[i].strip() and (seg.offset + i) not in claimed
+                and (seg.offset + i) not in hunks)
+        if free and start is None:
+            start = i
+        elif not free and start is not None:
+            yield start, min(i, start + MAX_BLOCK_LINES)
+            start = None
+
+
+def read(segs: list[Segment], subject: str | None, claimed: set[int]) -> tuple[list[HandRun], list[Explained]]:
+    """Runs of hand-made layouts outside `claimed` (absolute line numbers parsers read).
+
+    The caller gates: only posts with benchmark evidence (`evidence.has_evidence`) come here.
+    """
+    explained: list[Explained] = []
+    plain = [line for seg in segs for line in seg.lines]
+    hunks = {k for k in hunk_lines(plain)}
+    with_without = evidence.with_without(plain)
+    out: list[HandRun] = []
+    for seg in segs:
+        for lo, hi in _blocks(seg, claimed, hunks):
+            block = seg.lines[lo:hi]
+            if not any(_NUMBERISH.search(x) for x in block):
+                continue
+            abs_lo = seg.offset + lo
+            why = noise_block("\n".join(block))
+            if why:
+                explained.append(Explained(abs_lo, seg.offset + hi, "not results", outcome=f"nothing: looks like {why!r}",
+                                          quoted=seg.quoted))
+                continue
+            clean = ["" if noise_line(x) else x for x in block]
+            runs = _read_block(seg, lo, clean, plain, subject, with_without, explained)
+            out.extend(HandRun(seg, r) for r in runs)
+    return out, explained
+
+
+def _caption_system(lines: list[str], start: int, seg: Segment, lo: int) -> str | None:
+    """A label line standing just above a table (`2.6.24-rc3:`, `guest:`)."""
+    k = start - 1
+    cands = list(lines[:start]) if start > 0 else []
+    if not cands:
+        above = seg.lines[max(0, lo - 3):lo]
+        cands = [x for x in above if x.strip()]
+    for text in reversed(cands[-1:]):
+        label = system_label(text.strip())
+        if label and not evidence.benchmarks_in(label) and len(label.split()) <= 4:
+            return label
+    del k
+    return None
+
+
+def _read_block(seg: Segment, lo: int, block: list[str], plain: list[str], subject: str | None,
+                with_without: tuple[str, str] | None, explained: list[Explained]) -> list[Run]:
+    abs_lo = seg.offset + lo
+    runs: list[Run] = []
+    taken: set[int] = set()
+    for t in read_tables(block):
+        taken.update(range(t.start, t.end))
+        run, ex = _table_run(seg, lo, block, t, plain, subject, with_without)
+        explained.append(ex)
+        if run is not None:
+            runs.append(run)
+    kvs, labels = read_summaries(block, taken)
+    if kvs:
+        span = (min(k.line for k in kvs), max(k.line for k in kvs) + 1)
+        att = evidence.attribute(plain, abs_lo + span[0], abs_lo + span[1], subject,
+                                 metrics.label_votes([k.key for k in kvs]))
+        ex = Explained(abs_lo + span[0], abs_lo + span[1], "key_value summary", quoted=seg.quoted,
+                       systems=sorted({k.system for k in kvs if k.system}))
+        if att is None:
+            ex.outcome = "nothing: no benchmark evidence"
+        else:
+            ex.benchmark, ex.evidence = att.benchmark, att.evidence
+            results = [_result(att.benchmark, lo + k.line, k.key, k.value, k.unit, k.system, k.params, "key_value")
+                       for k in kvs]
+            runs.append(_run(att.benchmark, results, lo + span[0], lo + span[1]))
+            ex.rows, ex.outcome = len(results), f"{len(results)} rows"
+        explained.append(ex)
+        taken.update(k.line for k in kvs)
+        taken.update(labels)
+    prose = read_prose(block, taken)
+    for line in sorted({p.line for p in prose}):
+        vals = [p for p in prose if p.line == line]
+        att = evidence.attribute(plain, abs_lo + line, abs_lo + line + 1, subject, None, reach=15)
+        ex = Explained(abs_lo + line, abs_lo + line + 1, "prose", quoted=seg.quoted,
+                       systems=[p.system for p in vals if p.system])
+        if att is None:
+            ex.outcome = "nothing: no benchmark evidence"
+        else:
+            ex.benchmark, ex.evidence = att.benchmark, att.evidence
+            results = [_result(att.benchmark, lo + line, None, p.value, p.unit, p.system, {}, "prose") for p in vals]
+            runs.append(_run(att.benchmark, results, lo + line, lo + line + 1))
+            ex.rows, ex.outcome = len(results), f"{len(results)} rows"
+        explained.append(ex)
+    return runs
+
+
+def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[str], subject: str | None,
+               with_without: tuple[str, str] | None) -> tuple[Run | None, Explained]:
+    abs_lo = seg.offset + lo
+    layout = "change_table" if t.change else "hand_table"
+    ex = Explained(abs_lo + t.start, abs_lo + t.end, f"{layout} ({t.kind}, {t.orientation})", quoted=seg.quoted)
+    if not t.values:
+        ex.outcome = "nothing: no value columns (only changes or deviations beside absolute values?)"
+        return None, ex
+    votes = metrics.label_votes(t.all_labels())
+    cap_lo = max(0, t.start - 2)
+    att = evidence.attribute(plain, abs_lo + cap_lo, abs_lo + t.end, subject, votes)
+    if att is None:
+        ex.outcome = "nothing: unattributed table (no benchmark evidence)"
+        return None, ex
+    bench = att.benchmark
+    ex.benchmark, ex.evidence = bench, att.evidence
+    near = bool(evidence.benchmarks_in("\n".join(plain[max(0, abs_lo + t.start - 4):abs_lo + t.end])))
+    has_unit = any(v.unit for v in t.values)
+    mapped = sum(metrics.canonical(bench, v.label or "") is not None for v in t.values)
+    if not (near or has_unit or mapped or votes.get(bench) or t.change):
+        ex.outcome = f"nothing: {bench} named at a distance, but no unit or {bench} metric in the table"
+        return None, ex
+    caption_sys = _caption_system(block, t.start, seg, lo)
+    baseline = None
+    default_sys = caption_sys
+    if t.change:
+        where = " ".join(x for x in (t.caption or "", *t.header) if x)
+        baseline = evidence.baseline_named(where)
+        if with_without is not None:
+            default_sys = default_sys or with_without[0]
+            baseline = baseline or with_without[1]
+    results: list[Result] = []
+    for v in t.values:
+        system = v.system or default_sys
+        params = dict(v.params)
+        if t.change and baseline:
+            params["baseline"] = baseline
+        results.append(_result(bench, lo + v.line, v.label, v.value, v.unit, system, params, layout,
+                               change=t.change, statistic=v.statistic))
+    ex.systems = sorted({r.system for r in results if r.system})
+    ex.rows, ex.outcome = len(results), f"{len(results)} rows"
+    return _run(bench, results, lo + t.start, lo + t.end, caption=t.caption), ex
+
+
+def _result(bench: str, line: int, label: str | None, value: float, unit: str | None, system: str | None,
+            params: dict[str, str], layout: str, change: bool = False, statistic: str = "value") -> Result:
+    u = unit or ""
+    metric, metric_label = metrics.metric_for(bench, label, u)
+    if change:
+        suffix = "ratio" if u == "x" else "change_pct"
+        u = u or "%"
+        metric = f"{metric}_{suffix}"
+    else:
+        implied = metrics.spec_unit(bench, metric)
+        if not u and implied is not None:
+            u = implied
+        elif implied is not None and not metrics.allows(bench, metric, u):
+            metric = metrics.slug(metric_label) + "_" + metrics.slug(u)
+    spec = None if change else metric_spec(bench, metric)
+    return Result(metric=metric, metric_label=metric_label, value=value, unit=u, params=params,
+                  system=system, higher_is_better=spec.higher_is_better if spec else None,
+                  statistic=statistic, line=line, layout=layout)
+
+
+def _run(bench: str, results: list[Result], start: int, end: int, caption: str | None = None) -> Run:
+    return Run(benchmark=bench, results=results, line_start=start, line_end=end, caption=caption)

@@ -1,0 +1,375 @@
+"""Hand-made tables: whitespace-aligned, pipe (Markdown), `+----+` box and reST grid/simple
+tables, including tables of relative changes only.
+
+A table is a header line (configuration names, metric names, or a parameter name first)
+followed by rows that end in the same number of value cells. The reader decides what rows
+and columns mean (parameters, metrics or systems) from the labels themselves; attribution to
+a benchmark and mapping to canonical metrics happen in `transforms.handmade.read`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from transforms.handmade.cells import RULE, Cell, cells, split_wide, words
+from transforms.handmade.metrics import label_votes, norm, unit, unit_in
+
+MAX_ROWS = 400
+_PARAM_WORDS = frozenset({
+    "size", "msg size", "message size", "msgsize", "bytes", "procs", "processes", "threads", "thread",
+    "clients", "client", "tasks", "groups", "loops", "jobs", "numjobs", "iodepth", "qd", "bs",
+    "block size", "blocksize", "record size", "reclen", "copies", "cpus", "cpu", "nr", "n", "streams",
+    "instances", "connections", "conns", "users", "load", "rw", "mode", "run", "#", "workers",
+    "pairs", "flows", "sessions", "req size", "request size", "packet size", "pkt size", "len",
+    "length", "test", "case", "iteration", "iter", "nproc", "np", "vcpus", "queues", "depth",
+})  # fmt: skip
+_CHANGE_HEAD = re.compile(r"^(?:%|\(%\)|diff|delta|change|chg|\+/-%?|gain|improvement|impr|speedup"
+                          r"|ratio|regression|Δ|%\s*diff|%\s*change|diff\s*%|delta\s*%|%\s*delta"
+                          r"|% improvement|% gain|rel|relative|vs\.?.*|difference)\b", re.I)
+_STDEV_HEAD = re.compile(r"^(?:stdev|stddev|std\.?dev|std|sd|σ|\+/-|±|err|error|cv|var|variance|noise)\b",
+                         re.I)
+_STAT_HEAD = {"min": "min", "max": "max", "avg": "mean", "average": "mean", "mean": "mean",
+              "median": "median"}
+_GENERIC_HEAD = re.compile(r"^(?:results?|values?|scores?|numbers?|data|benchmark|test|metric|name"
+                           r"|item|workload|config|configuration|kernel|system|setup)s?\b\s*:?$", re.I)
+_PARAM_LABEL = re.compile(r"^(?P<word>[A-Za-z#][\w ./-]{0,20}?)\s*[=:]?\s*(?P<val>\d[\w.,/-]{0,12})$")
+_LABEL_PARAM = re.compile(r"^(?P<val>\d[\w.,/-]{0,12})\s*(?P<word>[A-Za-z][\w ./-]{0,20})$")
+_SIZE = re.compile(r"^\d+(?:\.\d+)?\s*[kKmMgG]?(?:i?[bB])?$")
+
+
+@dataclass(slots=True)
+class TableValue:
+    """One number of a table, with what its row and column say about it."""
+
+    line: int  # index into the block's lines
+    value: float
+    unit: str | None
+    system: str | None
+    label: str | None  # metric label as printed (None: the table names none)
+    params: dict[str, str] = field(default_factory=dict)
+    statistic: str = "value"
+    change: bool = False
+
+
+@dataclass(slots=True)
+class Table:
+    """A table read from lines[start:end] of a block."""
+
+    start: int
+    end: int
+    kind: str  # whitespace | pipe | box | grid
+    header: list[str]
+    labels: list[str]  # row labels
+    values: list[TableValue]
+    caption: str | None = None
+    unit: str | None = None
+    orientation: str = ""  # rows=metrics | rows=systems | rows=params
+    change: bool = False
+    note: str = ""
+
+    def all_labels(self) -> list[str]:
+        return [*self.header, *self.labels]
+
+
+def _pipe_cells(line: str) -> list[Cell] | None:
+    """`| a | b |` or `a | b` (box and grid rows too) as cells; None for a separator line."""
+    if RULE.match(line):
+        return None
+    body = line.strip()
+    if body.startswith("|"):
+        body = body[1:]
+    if body.endswith("|"):
+        body = body[:-1]
+    out: list[Cell] = []
+    pos = line.find(body) if body else 0
+    for part in body.split("|"):
+        text = part.strip()
+        start = pos + (len(part) - len(part.lstrip()))
+        pos += len(part) + 1
+        if not text:
+            out.append(Cell("", start, start, "miss"))
+            continue
+        inner = cells(text)
+        nums = [c for c in inner if c.kind in ("abs", "chg")]
+        if len(nums) == 1 and inner[0] is nums[0] and len(inner) == 1:
+            c = nums[0]
+            out.append(Cell(c.text, start, start + len(text), c.kind, c.value, c.unit))
+        elif nums and inner[0] is nums[0] and all(c.kind != "label" or unit(c.text) for c in inner[1:]):
+            c = nums[0]
+            out.append(Cell(c.text, start, start + len(text), c.kind, c.value, c.unit))
+        else:
+            out.append(Cell(text, start, start + len(text), "label"))
+    return out
+
+
+def is_pipe_block(lines: list[str]) -> bool:
+    rows = [ln for ln in lines if ln.count("|") >= 2 or (ln.count("|") == 1 and not ln.strip().startswith("|"))]
+    return len(rows) >= 2 and len(rows) * 2 >= len([ln for ln in lines if ln.strip()])
+
+
+def _grid(lines: list[str], pipe: bool) -> list[list[Cell] | None]:
+    return [(_pipe_cells(ln) if pipe else (None if RULE.match(ln) else cells(ln))) if ln.strip() else None
+            for ln in lines]
+
+
+def _values_tail(row: list[Cell]) -> tuple[list[Cell], list[Cell]]:
+    """(label cells, value cells): value cells are the trailing numbers, missing marks and changes."""
+    k = len(row)
+    while k > 0 and row[k - 1].kind in ("abs", "chg", "miss"):
+        k -= 1
+    return row[:k], row[k:]
+
+
+def _header_cells(line: str, n: int, pipe: bool) -> list[Cell]:
+    if pipe:
+        return [c for c in (_pipe_cells(line) or [])]
+    wide = split_wide(line)
+    if len(wide) in (n, n + 1):
+        return wide
+    narrow = words(line)
+    if len(narrow) in (n, n + 1):
+        return narrow
+    return wide
+
+
+def _by_position(header: list[Cell], vals: list[Cell]) -> list[Cell | None]:
+    """The header cell each value sits under (ragged or missing cells): nearest by overlap, then centre."""
+    out: list[Cell | None] = []
+    for v in vals:
+        best, score = None, None
+        vc = (v.start + v.end) / 2
+        for h in header:
+            overlap = min(v.end, h.end) - max(v.start, h.start)
+            dist = abs((h.start + h.end) / 2 - vc)
+            key = (-(overlap > 0), dist)
+            if score is None or key < score:
+                best, score = h, key
+        out.append(best)
+    return out
+
+
+def _is_param_name(text: str) -> bool:
+    return norm(text).strip("()") in _PARAM_WORDS
+
+
+def read_tables(lines: list[str]) -> list[Table]:
+    """Every table in a block of lines (one paragraph of one quote depth)."""
+    pipe = is_pipe_block(lines)
+    grid = _grid(lines, pipe)
+    out: list[Table] = []
+    i = 0
+    n_lines = len(lines)
+    while i < n_lines:
+        row = grid[i]
+        if row is None:
+            i += 1
+            continue
+        _, vals = _values_tail(row)
+        if not vals:
+            i += 1
+            continue
+        # a run of data rows from i
+        j = i
+        rows: list[int] = []
+        while j < n_lines and len(rows) < MAX_ROWS:
+            r = grid[j]
+            if r is None:
+                if lines[j].strip() and RULE.match(lines[j]):
+                    j += 1
+                    continue
+                break
+            if not _values_tail(r)[1]:
+                break
+            rows.append(j)
+            j += 1
+        table = _table_from(lines, grid, rows, pipe)
+        if table is not None:
+            out.append(table)
+        i = max(j, i + 1)
+    return out
+
+
+def _header_index(lines: list[str], grid: list[list[Cell] | None], first: int) -> int | None:
+    k = first - 1
+    while k >= 0 and lines[k].strip() and RULE.match(lines[k]):
+        k -= 1
+    if k < 0 or not lines[k].strip():
+        return None
+    row = grid[k]
+    if row is None:
+        return None
+    _, vals = _values_tail(row)
+    return None if vals and len(vals) == len(row) else k
+
+
+def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int], pipe: bool) -> Table | None:
+    if not rows:
+        return None
+    counts = Counter(len(_values_tail(grid[r])[1]) for r in rows)  # type: ignore[arg-type]
+    n = counts.most_common(1)[0][0]
+    h = _header_index(lines, grid, rows[0])
+    if len(rows) < 2 and h is None:
+        return None
+    header = _header_cells(lines[h], n, pipe) if h is not None else []
+    if pipe and header and header[0].kind == "label" and len(header) == n + 1:
+        pass
+    caption_lines = [ln.strip() for ln in lines[: (h if h is not None else rows[0])] if ln.strip() and not RULE.match(ln)]
+    caption = caption_lines[-1] if caption_lines else None
+    head_text = [c.text for c in header]
+    start = h if h is not None else rows[0]
+    t = Table(start=start, end=rows[-1] + 1, kind="pipe" if pipe else "whitespace", header=head_text,
+              labels=[], values=[], caption=caption)
+    t.unit = unit_in(lines[h]) if h is not None else None
+    if t.unit is None and caption:
+        t.unit = unit_in(caption)
+
+    # does the first value column hold a parameter (sizes, procs) rather than a measurement?
+    first_is_param = False
+    param_name = None
+    parsed: list[tuple[int, str, list[Cell]]] = []
+    for r in rows:
+        lab, vals = _values_tail(grid[r])  # type: ignore[arg-type]
+        label = " ".join(c.text for c in lab).strip(" :|")
+        if not pipe and lab:
+            label = lines[r][: vals[0].start].strip(" :|") if vals else label
+        parsed.append((r, label, vals))
+    if all(not lab for _, lab, _ in parsed):
+        ints = [v[0].value for _, _, v in parsed if v and v[0].kind == "abs" and v[0].value is not None]
+        head0 = header[0].text if header else ""
+        if n >= 2 and len(ints) == len(parsed) and all(float(x).is_integer() for x in ints) and (
+            _is_param_name(head0) or (len(set(ints)) == len(ints) and len(header) in (n, 0))
+        ):
+            first_is_param = True
+            param_name = norm(head0) if header and len(header) == n else "size"
+    if first_is_param:
+        parsed = [(r, v[0].text, v[1:]) for r, _, v in parsed]
+        n -= 1
+        header = header[1:] if len(header) == n + 1 else header
+    elif header and len(header) == n + 1:
+        label_head = header[0]
+        header = header[1:]
+        if _is_param_name(label_head.text):
+            param_name = norm(label_head.text)
+    if n <= 0:
+        return None
+    col_heads: list[str | None]
+    if len(header) == n:
+        col_heads = [c.text for c in header]
+    elif header:
+        col_heads = []  # aligned by position per row
+    else:
+        col_heads = [None] * n
+    row_labels = [lab for _, lab, _ in parsed]
+    t.labels = row_labels
+
+    # which columns hold changes, deviations, statistics
+    kinds: dict[int, str] = {}
+
+    def head_of(vals: list[Cell], k: int) -> str | None:
+        if col_heads:
+            off = k - (len(vals) - n)
+            return col_heads[off] if 0 <= off < len(col_heads) else None
+        pos = _by_position(header, vals)
+        return pos[k].text if pos[k] is not None else None
+
+    chg_votes: Counter[str] = Counter()
+    abs_votes: Counter[str] = Counter()
+    for _, _, vals in parsed:
+        for k, c in enumerate(vals):
+            hd = head_of(vals, k) or f"#{k - (len(vals) - n)}"
+            if c.kind == "chg":
+                chg_votes[hd] += 1
+            elif c.kind == "abs":
+                abs_votes[hd] += 1
+    for hd in set(chg_votes) | set(abs_votes):
+        if _STDEV_HEAD.match(hd):
+            kinds[hd] = "stdev"
+        elif _CHANGE_HEAD.match(hd) or chg_votes[hd] > abs_votes[hd]:
+            kinds[hd] = "change"
+        else:
+            kinds[hd] = "abs"
+    absolute = [hd for hd, kd in kinds.items() if kd == "abs"]
+    t.change = not absolute and any(kd == "change" for kd in kinds.values())
+
+    # orientation: do row labels or column heads name metrics?
+    heads = [h for h in col_heads if h] if col_heads else [c.text for c in header]
+    row_votes = sum(label_votes([lab]) != {} for lab in row_labels if lab)
+    col_votes = sum(label_votes([hd]) != {} for hd in heads)
+    row_params = [_row_param(lab, param_name) for lab in row_labels]
+    if first_is_param or (row_labels and all(p is not None for p in row_params)):
+        t.orientation = "rows=params"
+    elif col_votes > row_votes and col_votes * 2 >= max(1, len(heads)):
+        t.orientation = "rows=systems"
+    else:
+        t.orientation = "rows=metrics"
+
+    for (r, label, vals), rp in zip(parsed, row_params, strict=True):
+        if len(vals) > n and not first_is_param:
+            vals = vals[len(vals) - n:]
+        for k, c in enumerate(vals):
+            if c.kind == "miss" or c.value is None:
+                continue
+            hd = head_of(vals, k)
+            kind = kinds.get(hd or f"#{k - (len(vals) - n)}", "abs")
+            if kind == "stdev" or (kind == "change" and not t.change):
+                continue
+            u = c.unit or (unit_in(hd) if hd else None) or t.unit
+            stat = _STAT_HEAD.get(norm(hd or ""), "value")
+            system: str | None
+            metric_label: str | None
+            params: dict[str, str] = {}
+            if t.orientation == "rows=params":
+                if first_is_param or rp is None:
+                    params[param_name or "size"] = label
+                else:
+                    params[rp[0]] = rp[1]
+                system, metric_label = _system_or_metric(hd)
+            elif t.orientation == "rows=systems":
+                system, metric_label = (label or None), hd
+            else:
+                metric_label = label or None
+                system, extra = _system_or_metric(hd)
+                if extra and not metric_label:
+                    metric_label = extra
+                elif extra and metric_label and stat == "value":
+                    metric_label = f"{metric_label} {extra}"
+            if stat != "value":
+                system = None
+            if t.change and u is None:
+                u = "%" if "%" in (hd or "") + (t.caption or "") else None
+            t.values.append(TableValue(r, c.value, u, system, metric_label, params, stat, t.change))
+    return t
+
+
+def _row_param(label: str, default_name: str | None) -> tuple[str, str] | None:
+    """`procs 8`, `8 threads`, `bs=4k`, or a bare size under a parameter-named label column."""
+    if not label:
+        return None
+    m = _PARAM_LABEL.match(label)
+    if m and _is_param_name(m.group("word")):
+        return norm(m.group("word")), m.group("val")
+    m = _LABEL_PARAM.match(label)
+    if m and _is_param_name(m.group("word")):
+        return norm(m.group("word")), m.group("val")
+    if default_name and _SIZE.match(label):
+        return default_name, label
+    return None
+
+
+def _system_or_metric(head: str | None) -> tuple[str | None, str | None]:
+    """A column head names a system (`patched`), a metric (`Throughput (MB/s)`), or nothing."""
+    if not head:
+        return None, None
+    text = head.strip(" :|")
+    if _GENERIC_HEAD.match(text) or _CHANGE_HEAD.match(text) or norm(text) in _STAT_HEAD:
+        return None, None
+    if label_votes([text]):
+        return None, text
+    bare = re.sub(r"\s*\((?:[^()]{0,20})\)\s*$", "", text)  # `patched (MB/s)` -> `patched`
+    if bare != text and label_votes([bare]):
+        return None, bare
+    if unit(text) is not None:
+        return None, None
+    return (bare or text), None

@@ -73,7 +73,14 @@ def cells(line: str) -> list[Cell]:
     words separated by single blanks form one label cell, a parenthesised aside after a number
     (`(stdev: 1.2 us)`, `(+-0.3)`) is dropped."""
     out: list[Cell] = []
-    toks = [(m.group(0), m.start(), m.end()) for m in _TOKEN.finditer(line)]
+    toks: list[tuple[str, int, int]] = []
+    for m in _TOKEN.finditer(line):
+        tok, s0 = m.group(0), m.start()
+        cut = tok.find("(")
+        if cut > 0 and tok[0].isdigit():  # `13.358(+/-` : the number, then its aside
+            toks += [(tok[:cut], s0, s0 + cut), (tok[cut:], s0 + cut, m.end())]
+        else:
+            toks.append((tok, s0, m.end()))
     i = 0
     while i < len(toks):
         tok, s, e = toks[i]

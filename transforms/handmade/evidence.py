@@ -102,6 +102,23 @@ class Attribution:
     evidence: str  # where it was found, for --explain
 
 
+# benchmarks the project does not read: a table captioned with one of them is not ours
+_OTHER = re.compile(r"\b(?:\w+bench|sdet|aim\d|reaim|specjbb|specpower|spec\s?cpu|ebizzy|will-it-scale"
+                    r"|netpipe|sockperf|tiobench|iozone|postmark|fs_?mark|ffsb|pgbench|redis|memcached"
+                    r"|mysql|oltp|tpc-?\w|lkp|phoronix|stress-ng|perf\s+bench\s+(?!sched))\b", re.I)
+
+
+def other_benchmark(caption: str | None) -> str | None:
+    """A benchmark outside the project named in a table's caption (`schbench 99.0th ...`)."""
+    if not caption:
+        return None
+    for m in _OTHER.finditer(caption):
+        word = m.group(0)
+        if not benchmarks_in(word):
+            return word
+    return None
+
+
 def attribute(lines: Sequence[str], start: int, end: int, subject: str | None,
               label_votes: dict[str, int] | None = None, reach: int = 60) -> Attribution | None:
     """The benchmark of the block lines[start:end], from the nearest evidence.
@@ -154,8 +171,10 @@ _WITH_WITHOUT = re.compile(
 
 def with_without(lines: Iterable[str]) -> tuple[str, str] | None:
     """`with and without these patches` -> (`with these patches`, `without these patches`)."""
+    prev = ""
     for line in lines:
-        m = _WITH_WITHOUT.search(line)
+        m = _WITH_WITHOUT.search(prev + " " + line)  # the phrase may wrap onto the next line
+        prev = line[-60:]
         if m and (m.group("neg1") is None) != (m.group("neg2") is None):
             what = " ".join(m.group("what").split())
             return f"with {what}", f"without {what}"

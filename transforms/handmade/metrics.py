@@ -163,6 +163,11 @@ def label_votes(labels: list[str]) -> dict[str, int]:
     return votes
 
 
+def any_metric(label: str) -> bool:
+    """Whether a label reads as a metric of some benchmark (generic words included)."""
+    return len(norm(label)) >= 2 and any(canonical(b, label) is not None for b in _SYNONYMS)
+
+
 _GENERIC = frozenset({"throughput", "bandwidth", "latency", "time", "seconds", "sec", "rate", "speed",
                       "user", "system", "sys", "real", "cpu", "index", "score", "add", "copy", "lat",
                       "bw", "elapsed", "loss", "lost", "tps", "iops", "stat", "pipe", "tcp", "udp",

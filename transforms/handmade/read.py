@@ -148,6 +148,13 @@ def _read_block(seg: Segment, lo: int, block: list[str], plain: list[str], subje
     return runs
 
 
+def _line_above(block: list[str], start: int) -> str | None:
+    for k in range(start - 1, -1, -1):
+        if block[k].strip() and not set(block[k].strip()) <= set("=-_~*#+|"):
+            return block[k].strip()
+    return None
+
+
 def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[str], subject: str | None,
                with_without: tuple[str, str] | None) -> tuple[Run | None, Explained]:
     abs_lo = seg.offset + lo
@@ -164,6 +171,10 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
         return None, ex
     bench = att.benchmark
     ex.benchmark, ex.evidence = bench, att.evidence
+    other = evidence.other_benchmark(t.caption or _line_above(block, t.start))
+    if other and not att.evidence.startswith("named in the block"):
+        ex.outcome = f"nothing: its caption names {other!r}, a benchmark not read here"
+        return None, ex
     near = bool(evidence.benchmarks_in("\n".join(plain[max(0, abs_lo + t.start - 4):abs_lo + t.end])))
     has_unit = any(v.unit for v in t.values)
     mapped = sum(metrics.canonical(bench, v.label or "") is not None for v in t.values)
@@ -175,7 +186,7 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
     default_sys = caption_sys
     if t.change:
         where = " ".join(x for x in (t.caption or "", *t.header) if x)
-        baseline = evidence.baseline_named(where)
+        baseline = t.baseline or evidence.baseline_named(where)
         if with_without is not None:
             default_sys = default_sys or with_without[0]
             baseline = baseline or with_without[1]

@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from transforms.handmade.cells import RULE, Cell, cells, split_wide, words
-from transforms.handmade.metrics import label_votes, norm, unit, unit_in
+from transforms.handmade.metrics import any_metric, label_votes, norm, unit, unit_in
 
 MAX_ROWS = 400
 _PARAM_WORDS = frozenset({
@@ -68,6 +68,7 @@ class Table:
     orientation: str = ""  # rows=metrics | rows=systems | rows=params
     change: bool = False
     note: str = ""
+    baseline: str | None = None  # the column every change is measured against, when printed
 
     def all_labels(self) -> list[str]:
         return [*self.header, *self.labels]
@@ -254,6 +255,8 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
             param_name = norm(label_head.text)
     if n <= 0:
         return None
+    if sum(lab.endswith("=") or lab.endswith(" =") for _, lab, _ in parsed) * 2 > len(parsed):
+        return None  # `multcount = 16`: a settings listing, not measurements
     col_heads: list[str | None]
     if len(header) == n:
         col_heads = [c.text for c in header]
@@ -291,12 +294,18 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
         else:
             kinds[hd] = "abs"
     absolute = [hd for hd, kd in kinds.items() if kd == "abs"]
+    norm_cols = [hd for hd in absolute if _normalised(parsed, hd, head_of)]
+    if norm_cols and len(norm_cols) < len(kinds) and any(kinds[hd] == "change" for hd in kinds):
+        for hd in norm_cols:  # `baseline 1.00 | compare% +4.35`: the baseline column is no result
+            kinds[hd] = "baseline"
+        t.baseline = norm_cols[0].split("(")[0].strip() or None
+        absolute = [hd for hd in absolute if hd not in norm_cols]
     t.change = not absolute and any(kd == "change" for kd in kinds.values())
 
     # orientation: do row labels or column heads name metrics?
     heads = [h for h in col_heads if h] if col_heads else [c.text for c in header]
-    row_votes = sum(label_votes([lab]) != {} for lab in row_labels if lab)
-    col_votes = sum(label_votes([hd]) != {} for hd in heads)
+    row_votes = sum(any_metric(lab) for lab in row_labels if lab)
+    col_votes = sum(any_metric(hd) for hd in heads)
     row_params = [_row_param(lab, param_name) for lab in row_labels]
     if first_is_param or (row_labels and all(p is not None for p in row_params)):
         t.orientation = "rows=params"
@@ -313,7 +322,7 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
                 continue
             hd = head_of(vals, k)
             kind = kinds.get(hd or f"#{k - (len(vals) - n)}", "abs")
-            if kind == "stdev" or (kind == "change" and not t.change):
+            if kind in ("stdev", "baseline") or (kind == "change" and not t.change):
                 continue
             u = c.unit or (unit_in(hd) if hd else None) or t.unit
             stat = _STAT_HEAD.get(norm(hd or ""), "value")
@@ -341,6 +350,18 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
                 u = "%" if "%" in (hd or "") + (t.caption or "") else None
             t.values.append(TableValue(r, c.value, u, system, metric_label, params, stat, t.change))
     return t
+
+
+def _normalised(parsed: list, head: str, head_of) -> bool:
+    """A column whose every value is 1.00 or 100 is the baseline the others are relative to."""
+    seen = 0
+    for _, _, vals in parsed:
+        for k, c in enumerate(vals):
+            if (head_of(vals, k) or f"#{k - (len(vals) - len(vals))}") == head and c.kind == "abs":
+                if c.value not in (1.0, 100.0):
+                    return False
+                seen += 1
+    return seen >= 2
 
 
 def _row_param(label: str, default_name: str | None) -> tuple[str, str] | None:

@@ -25,8 +25,16 @@ _BLOCK = re.compile(
 )
 
 
+_ANYWHERE = re.compile(
+    r"\b\d{1,2}:\d{2}:\d{2}\b|ping statistics|packets transmitted|[0-9a-f]{2}(?::[0-9a-f]{2}){5}"
+    r"|^\s*(?:[$#]\s|Index: |---\s|\+\+\+\s|\S+@\S+[:~]\S*\s*[$#]\s)|\\$|https?://",
+    re.I,
+)
+
+
 def noise_line(line: str) -> bool:
-    return bool(_LINE.match(line))
+    """Log, diff, prompt and address lines never hold a result row."""
+    return bool(_LINE.match(line) or _ANYWHERE.search(line))
 
 
 def noise_block(text: str) -> str | None:

@@ -255,6 +255,9 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
             param_name = norm(label_head.text)
     if n <= 0:
         return None
+    parsed = [(r, lab, v) for r, lab, v in parsed if len(lab.split()) <= 8 and not lab.endswith((".", ","))]
+    if not parsed or (len(parsed) < 2 and h is None):
+        return None  # long labels are sentences: prose, not table rows
     if sum(lab.endswith("=") or lab.endswith(" =") for _, lab, _ in parsed) * 2 > len(parsed):
         return None  # `multcount = 16`: a settings listing, not measurements
     col_heads: list[str | None]

@@ -131,16 +131,22 @@ def _progress() -> Iterator[None]:
 def extract(
     path: Annotated[str, typer.Argument(help="A post (plain text), an .eml, an mbox (.gz ok), or - for stdin")],
     fmt: FormatOpt = "table",
+    explain: Annotated[bool, typer.Option("--explain", help="Say, on stderr, what each block was taken for and why")] = False,
 ) -> None:
     """Parse one post or mbox and print the rows (no warehouse, no Prefect)."""
     fmt = _fmt(fmt)
     from flows.extract_cmd import EXTRACT_COLUMNS, extract_rows
     from flows.output import print_rows
 
+    notes: list[str] | None = [] if explain else None
     try:
-        rows = extract_rows(path)
+        rows = extract_rows(path, notes)
     except (OSError, ValueError) as exc:
         fail(str(exc))
+    for line in notes or []:
+        typer.echo(line, err=True)
+    if not rows:
+        typer.echo(f"{path}: no benchmark results found", err=True)
     print_rows(EXTRACT_COLUMNS, [[r.get(c) for c in EXTRACT_COLUMNS] for r in rows], fmt)
 
 

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from transforms.extract import extract_runs, result_rows
+from transforms.extract import extract_explained, result_rows
 from transforms.mail import Mail, decode_message, plain_post
 from transforms.mbox import Skipped, looks_like_mbox, split_mbox
 
@@ -59,10 +59,21 @@ def read_input(path: str) -> tuple[bytes, str]:
     return data, p.name
 
 
-def extract_rows(path: str) -> list[dict[str, Any]]:
+def extract_rows(path: str, explain: list[str] | None = None) -> list[dict[str, Any]]:
+    """Rows of every message in `path`; with `explain`, one line per block looked at is appended."""
     data, name = read_input(path)
     rows: list[dict[str, Any]] = []
     for mail in iter_mails(data, name):
         meta = {"message_id": mail.message_id, "subject": mail.subject, "posted_at": mail.posted_at}
-        rows.extend(result_rows(extract_runs(mail.body, mail.message_id), meta))
+        runs, _, explained = extract_explained(mail.body, mail.message_id, subject=mail.subject)
+        rows.extend(result_rows(runs, meta))
+        if explain is not None:
+            explain.append(f"message {mail.message_id}: {mail.subject or ''}".rstrip())
+            if not explained:
+                explain.append("  no block read: the post names no benchmark and no tool output matched")
+            for e in explained:
+                where = f"lines {e.line_start + 1}-{e.line_end}" + (" (quoted)" if e.quoted else "")
+                evidence = f"benchmark {e.benchmark} ({e.evidence})" if e.benchmark else "no benchmark"
+                systems = f"; systems {', '.join(e.systems)}" if e.systems else ""
+                explain.append(f"  {where}: {e.taken_for}; {evidence}{systems} -> {e.outcome}")
     return rows

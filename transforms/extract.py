@@ -11,8 +11,8 @@ from typing import Any
 import ahocorasick_rs
 
 from transforms.handmade import HANDMADE, Explained
-from transforms.handmade.evidence import has_evidence
 from transforms.handmade import read as read_handmade
+from transforms.handmade.evidence import has_evidence
 from transforms.model import Parser, Run, Segment
 from transforms.parsers import PARSERS
 from transforms.platform import classify, legend

@@ -7,10 +7,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from transforms.extract import ExtractedRun, extract
+from transforms.handmade import HANDMADE
 from transforms.mail import Mail
 from transforms.parsers import PARSERS
 
-PARSER_VERSIONS = {name: p.version for name, p in PARSERS.items()}
+PARSER_VERSIONS = {name: p.version for name, p in PARSERS.items()} | {HANDMADE.name: HANDMADE.version}
 
 
 @dataclass(slots=True)
@@ -56,7 +57,7 @@ def add_mail(rec: Records, mail: Mail, *, list_name: str, unit: str, archive_url
         }
     )
     add_membership(rec, mail.message_id, list_name=list_name, unit=unit, archive_url=archive_url, batch_id=batch_id)
-    runs, hit = extract(mail.body, mail.message_id)
+    runs, hit = extract(mail.body, mail.message_id, subject=mail.subject)
     if runs or hit:
         rec.message_bodies.append({"message_id": mail.message_id, "body": mail.body, "batch_id": batch_id})
         add_extraction(rec, mail.message_id, batch_id=batch_id, at=detected_at, reason="ingest")

@@ -20,7 +20,7 @@ _STOP_KEYS = frozenset({
     "date", "from", "to", "cc", "subject", "message-id", "cpu", "cpus", "model", "model name", "memory",
     "mem", "ram", "kernel", "version", "os", "distro", "hardware", "hw", "machine", "host", "disk",
     "nic", "link", "reported-by", "signed-off-by", "tested-by", "acked-by", "reviewed-by", "fixes",
-    "link", "bogomips", "cpu mhz", "cache size", "stepping", "family", "processor", "address sizes",
+    "bogomips", "cpu mhz", "cache size", "stepping", "family", "processor", "address sizes",
     "in-reply-to", "references", "boot", "cmdline", "config", "compiler", "gcc", "size", "total",
     "free", "used", "swap", "buffers", "cached", "load average", "uptime", "file", "note", "patch",
 })  # fmt: skip

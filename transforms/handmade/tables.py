@@ -94,10 +94,7 @@ def _pipe_cells(line: str) -> list[Cell] | None:
             continue
         inner = cells(text)
         nums = [c for c in inner if c.kind in ("abs", "chg")]
-        if len(nums) == 1 and inner[0] is nums[0] and len(inner) == 1:
-            c = nums[0]
-            out.append(Cell(c.text, start, start + len(text), c.kind, c.value, c.unit))
-        elif nums and inner[0] is nums[0] and all(c.kind != "label" or unit(c.text) for c in inner[1:]):
+        if len(nums) == 1 and inner[0] is nums[0] and len(inner) == 1 or nums and inner[0] is nums[0] and all(c.kind != "label" or unit(c.text) for c in inner[1:]):
             c = nums[0]
             out.append(Cell(c.text, start, start + len(text), c.kind, c.value, c.unit))
         else:

@@ -24,6 +24,8 @@ _PARAM_WORDS = frozenset({
     "instances", "connections", "conns", "users", "load", "rw", "mode", "run", "#", "workers",
     "pairs", "flows", "sessions", "req size", "request size", "packet size", "pkt size", "len",
     "length", "test", "case", "iteration", "iter", "nproc", "np", "vcpus", "queues", "depth",
+    "group", "g", "samples", "runs", "rings", "#rings", "nr_threads", "nthreads", "parallel", "p",
+    "j", "-j", "count", "sample", "num", "number",
 })  # fmt: skip
 _CHANGE_HEAD = re.compile(r"^(?:%|\(%\)|diff|delta|change|chg|\+/-%?|gain|improvement|impr|speedup"
                           r"|ratio|regression|Δ|%\s*diff|%\s*change|diff\s*%|delta\s*%|%\s*delta"
@@ -103,8 +105,9 @@ def _pipe_cells(line: str) -> list[Cell] | None:
 
 
 def is_pipe_block(lines: list[str]) -> bool:
-    rows = [ln for ln in lines if ln.count("|") >= 2 or (ln.count("|") == 1 and not ln.strip().startswith("|"))]
-    return len(rows) >= 2 and len(rows) * 2 >= len([ln for ln in lines if ln.strip()])
+    rows = [ln for ln in lines if not RULE.match(ln)
+            and (ln.count("|") >= 2 or (ln.count("|") == 1 and not ln.strip().startswith("|")))]
+    return len(rows) >= 2 and len(rows) * 2 >= len([ln for ln in lines if ln.strip() and not RULE.match(ln)])
 
 
 def _grid(lines: list[str], pipe: bool) -> list[list[Cell] | None]:
@@ -124,7 +127,7 @@ def _header_cells(line: str, n: int, pipe: bool) -> list[Cell]:
     if pipe:
         return [c for c in (_pipe_cells(line) or [])]
     wide = split_wide(line)
-    if len(wide) in (n, n + 1):
+    if len(wide) in (n, n + 1) or len(wide) >= 3:
         return wide
     narrow = words(line)
     if len(narrow) in (n, n + 1):
@@ -149,7 +152,8 @@ def _by_position(header: list[Cell], vals: list[Cell]) -> list[Cell | None]:
 
 
 def _is_param_name(text: str) -> bool:
-    return norm(text).strip("()") in _PARAM_WORDS
+    n = norm(text).strip("()=: ")
+    return n in _PARAM_WORDS or n.lstrip("#") in _PARAM_WORDS
 
 
 def read_tables(lines: list[str]) -> list[Table]:
@@ -205,46 +209,49 @@ def _header_index(lines: list[str], grid: list[list[Cell] | None], first: int) -
 def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int], pipe: bool) -> Table | None:
     if not rows:
         return None
-    counts = Counter(len(_values_tail(grid[r])[1]) for r in rows)  # type: ignore[arg-type]
-    n = counts.most_common(1)[0][0]
     h = _header_index(lines, grid, rows[0])
-    if len(rows) < 2 and h is None:
-        return None
-    header = _header_cells(lines[h], n, pipe) if h is not None else []
-    if pipe and header and header[0].kind == "label" and len(header) == n + 1:
-        pass
-    caption_lines = [ln.strip() for ln in lines[: (h if h is not None else rows[0])] if ln.strip() and not RULE.match(ln)]
-    caption = caption_lines[-1] if caption_lines else None
-    head_text = [c.text for c in header]
-    start = h if h is not None else rows[0]
-    t = Table(start=start, end=rows[-1] + 1, kind="pipe" if pipe else "whitespace", header=head_text,
-              labels=[], values=[], caption=caption)
-    t.unit = unit_in(lines[h]) if h is not None else None
-    if t.unit is None and caption:
-        t.unit = unit_in(caption)
-
-    # does the first value column hold a parameter (sizes, procs) rather than a measurement?
-    first_is_param = False
-    param_name = None
     parsed: list[tuple[int, str, list[Cell]]] = []
     for r in rows:
         lab, vals = _values_tail(grid[r])  # type: ignore[arg-type]
         label = " ".join(c.text for c in lab).strip(" :|")
-        if not pipe and lab:
-            label = lines[r][: vals[0].start].strip(" :|") if vals else label
+        if not pipe and lab and vals:
+            label = lines[r][: vals[0].start].strip(" :|")
         parsed.append((r, label, vals))
+    transposed = _transposed(parsed)
+    if transposed is not None:
+        return _read_transposed(lines, rows, parsed, transposed, h)
+    counts = Counter(len(v) for _, _, v in parsed)
+    n = counts.most_common(1)[0][0]
+    if len(rows) < 2 and h is None:
+        return None
+    header = _header_cells(lines[h], n, pipe) if h is not None else []
+    caption_lines = [ln.strip() for ln in lines[: (h if h is not None else rows[0])]
+                     if ln.strip() and not RULE.match(ln)]
+    caption = caption_lines[-1] if caption_lines else None
+    start = h if h is not None else rows[0]
+    t = Table(start=start, end=rows[-1] + 1, kind="pipe" if pipe else "whitespace",
+              header=[c.text for c in header], labels=[], values=[], caption=caption)
+    t.unit = unit_in(lines[h]) if h is not None else None
+    if t.unit is None and caption:
+        t.unit = unit_in(caption)
+
+    # does the first value column hold a parameter (sizes, procs, groups) rather than a measurement?
+    first_is_param = False
+    param_name = None
     if all(not lab for _, lab, _ in parsed):
         ints = [v[0].value for _, _, v in parsed if v and v[0].kind == "abs" and v[0].value is not None]
         head0 = header[0].text if header else ""
         if n >= 2 and len(ints) == len(parsed) and all(float(x).is_integer() for x in ints) and (
-            _is_param_name(head0) or (len(set(ints)) == len(ints) and len(header) in (n, 0))
+            _is_param_name(head0) or (len(set(ints)) == len(ints) and len(header) in (n, n - 1, 0))
         ):
             first_is_param = True
-            param_name = norm(head0) if header and len(header) == n else "size"
+            param_name = norm(head0).strip("#=: ") if header and _is_param_name(head0) or len(header) == n \
+                else "size"
     if first_is_param:
         parsed = [(r, v[0].text, v[1:]) for r, _, v in parsed]
         n -= 1
-        header = header[1:] if len(header) == n + 1 else header
+        if header and (len(header) == n + 1 or _is_param_name(header[0].text)):
+            header = header[1:]
     elif header and len(header) == n + 1:
         label_head = header[0]
         header = header[1:]
@@ -252,6 +259,13 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
             param_name = norm(label_head.text)
     if n <= 0:
         return None
+    if header and len(header) < n:
+        # trailing change cells with no header of their own (`+4%` after the two systems)
+        extra = n - len(header)
+        if all(len(v) >= len(header) and all(c.kind in ("chg", "miss") for c in v[len(header):])
+               for _, _, v in parsed):
+            parsed = [(r, lab, v[: len(header)]) for r, lab, v in parsed]
+            n -= extra
     parsed = [(r, lab, v) for r, lab, v in parsed if len(lab.split()) <= 8 and not lab.endswith((".", ","))]
     if not parsed or (len(parsed) < 2 and h is None):
         return None  # long labels are sentences: prose, not table rows
@@ -267,9 +281,6 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
     row_labels = [lab for _, lab, _ in parsed]
     t.labels = row_labels
 
-    # which columns hold changes, deviations, statistics
-    kinds: dict[int, str] = {}
-
     def head_of(vals: list[Cell], k: int) -> str | None:
         if col_heads:
             off = k - (len(vals) - n)
@@ -277,8 +288,11 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
         pos = _by_position(header, vals)
         return pos[k].text if pos[k] is not None else None
 
+    # which columns hold changes, deviations, statistics, parameters
+    kinds: dict[str, str] = {}
     chg_votes: Counter[str] = Counter()
     abs_votes: Counter[str] = Counter()
+    fractional: Counter[str] = Counter()
     for _, _, vals in parsed:
         for k, c in enumerate(vals):
             hd = head_of(vals, k) or f"#{k - (len(vals) - n)}"
@@ -286,9 +300,13 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
                 chg_votes[hd] += 1
             elif c.kind == "abs":
                 abs_votes[hd] += 1
+                if c.value is not None and not float(c.value).is_integer():
+                    fractional[hd] += 1
     for hd in set(chg_votes) | set(abs_votes):
         if _STDEV_HEAD.match(hd):
             kinds[hd] = "stdev"
+        elif _is_param_name(hd) and not chg_votes[hd] and not fractional[hd]:
+            kinds[hd] = "param"
         elif _CHANGE_HEAD.match(hd) or chg_votes[hd] > abs_votes[hd]:
             kinds[hd] = "change"
         else:
@@ -302,14 +320,18 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
         absolute = [hd for hd in absolute if hd not in norm_cols]
     t.change = not absolute and any(kd == "change" for kd in kinds.values())
 
-    # orientation: do row labels or column heads name metrics?
+    # orientation: do row labels or column heads name metrics (or statistics of one metric)?
     heads = [h for h in col_heads if h] if col_heads else [c.text for c in header]
     row_votes = sum(any_metric(lab) for lab in row_labels if lab)
     col_votes = sum(any_metric(hd) for hd in heads)
+    stat_heads = sum(norm(hd) in _STAT_HEAD or bool(_STDEV_HEAD.match(hd)) or kinds.get(hd) == "param"
+                     for hd in heads)
     row_params = [_row_param(lab, param_name) for lab in row_labels]
     if first_is_param or (row_labels and all(p is not None for p in row_params)):
         t.orientation = "rows=params"
     elif col_votes > row_votes and col_votes * 2 >= max(1, len(heads)):
+        t.orientation = "rows=systems"
+    elif heads and stat_heads * 2 > len(heads) and row_votes == 0:
         t.orientation = "rows=systems"
     else:
         t.orientation = "rows=metrics"
@@ -317,18 +339,25 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
     for (r, label, vals), rp in zip(parsed, row_params, strict=True):
         if len(vals) > n and not first_is_param:
             vals = vals[len(vals) - n:]
+        row_extra: dict[str, str] = {}
+        for k, c in enumerate(vals):
+            hd = head_of(vals, k)
+            if kinds.get(hd or "") == "param" and c.value is not None:
+                row_extra[norm(hd or "")] = c.text
         for k, c in enumerate(vals):
             if c.kind == "miss" or c.value is None:
                 continue
             hd = head_of(vals, k)
             kind = kinds.get(hd or f"#{k - (len(vals) - n)}", "abs")
-            if kind in ("stdev", "baseline") or (kind == "change" and not t.change):
+            if kind in ("stdev", "baseline", "param") or (kind == "change" and not t.change):
                 continue
+            if kind == "abs" and c.kind == "chg":
+                continue  # a change typed into a column of absolute values
             u = c.unit or (unit_in(hd) if hd else None) or t.unit
             stat = _STAT_HEAD.get(norm(hd or ""), "value")
             system: str | None
             metric_label: str | None
-            params: dict[str, str] = {}
+            params: dict[str, str] = dict(row_extra)
             if t.orientation == "rows=params":
                 if first_is_param or rp is None:
                     params[param_name or "size"] = label
@@ -336,7 +365,7 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
                     params[rp[0]] = rp[1]
                 system, metric_label = _system_or_metric(hd)
             elif t.orientation == "rows=systems":
-                system, metric_label = (label or None), hd
+                system, metric_label = (label or None), (hd if stat == "value" else None)
             else:
                 metric_label = label or None
                 system, extra = _system_or_metric(hd)
@@ -344,12 +373,49 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
                     metric_label = extra
                 elif extra and metric_label and stat == "value":
                     metric_label = f"{metric_label} {extra}"
-            if stat != "value":
+            if stat != "value" and t.orientation != "rows=systems":
                 system = None
             if t.change and u is None:
                 u = "%" if "%" in (hd or "") + (t.caption or "") else None
             t.values.append(TableValue(r, c.value, u, system, metric_label, params, stat, t.change))
     return t
+
+
+def _transposed(parsed: list[tuple[int, str, list[Cell]]]) -> str | None:
+    """`g=  2  4  6` / `clients 1 2 4 8` on the first row: the columns are parameter values."""
+    if len(parsed) < 2:
+        return None
+    _, label, vals = parsed[0]
+    name = label.strip(" =:")
+    if not name or not _is_param_name(name) or len(vals) < 2:
+        return None
+    if not all(c.kind == "abs" and c.value is not None and float(c.value).is_integer() for c in vals):
+        return None
+    return norm(name)
+
+
+def _read_transposed(lines: list[str], rows: list[int], parsed: list[tuple[int, str, list[Cell]]],
+                     name: str, h: int | None) -> Table | None:
+    keys = [c.text for c in parsed[0][2]]
+    caption = None
+    for ln in reversed(lines[: rows[0]]):
+        if ln.strip() and not RULE.match(ln):
+            caption = ln.strip()
+            break
+    t = Table(start=rows[0], end=rows[-1] + 1, kind="whitespace", header=[parsed[0][1], *keys],
+              labels=[], values=[], caption=caption, orientation="cols=params")
+    t.unit = unit_in(caption) if caption else None
+    for r, label, vals in parsed[1:]:
+        if not label or all(c.kind != "abs" for c in vals) or len(vals) > len(keys):
+            continue  # a row of changes under the systems
+        system = label.strip(" :=") or None
+        t.labels.append(label)
+        off = len(keys) - len(vals)  # a short row is aligned to the right
+        for k, c in enumerate(vals):
+            if c.kind != "abs" or c.value is None:
+                continue
+            t.values.append(TableValue(r, c.value, c.unit or t.unit, system, None, {name: keys[off + k]}))
+    return t if t.values else None
 
 
 def _normalised(parsed: list, head: str, head_of) -> bool:

@@ -178,6 +178,11 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
     near = bool(evidence.benchmarks_in("\n".join(plain[max(0, abs_lo + t.start - 4):abs_lo + t.end])))
     has_unit = any(v.unit for v in t.values)
     mapped = sum(metrics.canonical(bench, v.label or "") is not None for v in t.values)
+    if t.change and not (t.baseline or any(v.unit in ("%", "x") for v in t.values)
+                         or any(re.search(r"%|diff|delta|change|gain|improv|speedup|ratio", h, re.I)
+                                for h in t.header)):
+        ex.outcome = "nothing: signed numbers without a %, a ratio or a change header are no changes"
+        return None, ex
     if not (near or has_unit or mapped or votes.get(bench) or t.change):
         ex.outcome = f"nothing: {bench} named at a distance, but no unit or {bench} metric in the table"
         return None, ex

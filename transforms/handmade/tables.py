@@ -193,6 +193,12 @@ def read_tables(lines: list[str]) -> list[Table]:
     return out
 
 
+_CODE = re.compile(r"\(\)|->|;|[{}]|>=|<=|==|&&|\|\||\breturn\b|\bif\b\s")
+_SPREAD_ROW = re.compile(r"^(?:stddev|stdev|std|coeffvar|cv|variance|var)\b", re.I)
+_SENTENCE = re.compile(r"[a-z]{2}[.!?](?:\s|$)|\b(?:is|are|was|were|the|this|that|with|which)\b.*\b(?:is|are|was"
+                       r"|were|the|this|that|with|which)\b", re.I)
+
+
 def _header_index(lines: list[str], grid: list[list[Cell] | None], first: int) -> int | None:
     k = first - 1
     while k >= 0 and lines[k].strip() and RULE.match(lines[k]):
@@ -200,8 +206,8 @@ def _header_index(lines: list[str], grid: list[list[Cell] | None], first: int) -
     if k < 0 or not lines[k].strip():
         return None
     row = grid[k]
-    if row is None:
-        return None
+    if row is None or len(lines[k].split()) > 14 or _SENTENCE.search(lines[k]):
+        return None  # a sentence above the rows is a caption, not a header
     _, vals = _values_tail(row)
     return None if vals and len(vals) == len(row) else k
 
@@ -266,7 +272,9 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
                for _, _, v in parsed):
             parsed = [(r, lab, v[: len(header)]) for r, lab, v in parsed]
             n -= extra
-    parsed = [(r, lab, v) for r, lab, v in parsed if len(lab.split()) <= 8 and not lab.endswith((".", ","))]
+    parsed = [(r, lab, v) for r, lab, v in parsed
+              if len(lab.split()) <= 8 and not lab.endswith((".", ",", "=")) and not _CODE.search(lab)
+              and not _SPREAD_ROW.match(lab)]
     if not parsed or (len(parsed) < 2 and h is None):
         return None  # long labels are sentences: prose, not table rows
     if sum(lab.endswith("=") or lab.endswith(" =") for _, lab, _ in parsed) * 2 > len(parsed):

@@ -140,8 +140,7 @@ def extract_explained(body: str, message_id: str, subject: str | None = None,
                   rows=len(run.results) if run.status == "ok" else 0, quoted=seg.quoted)
         for _, name, _, run, seg in found
     ]
-    claimed = {seg.offset + i for _, _, _, run, seg in found
-               for i in range(run.line_start, max(run.line_end, run.line_start + 1))}
+    claimed = {seg.offset + i for _, _, _, run, seg in found for i in _claimed_lines(run)}
     hand, hand_explained = read_handmade(segs, subject, claimed) if evident else ([], [])
     explained += hand_explained
     for k, hr in enumerate(hand):
@@ -172,6 +171,16 @@ def extract_explained(body: str, message_id: str, subject: str | None = None,
         )
     _number_repeats(out)
     return out, True, explained
+
+
+def _claimed_lines(run: Run) -> range:
+    """The lines a parser's run read: its span, ending after its last result line when the
+    results say where they are (a run whose span runs on over prose leaves that prose free)."""
+    end = max(run.line_end, run.line_start + 1)
+    lines = [r.line for r in run.results if r.line is not None]
+    if run.status == "ok" and lines and len(lines) == len(run.results):
+        end = min(end, max(lines) + 2)
+    return range(run.line_start, end)
 
 
 def _number_repeats(runs: list[ExtractedRun]) -> None:

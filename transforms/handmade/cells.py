@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from transforms.handmade.metrics import unit
 
@@ -39,12 +40,17 @@ def number(tok: str) -> float | None:
         return None
 
 
+_NUMERIC_START = frozenset("0123456789+-.(xX×")
+
+
 def read_number(tok: str) -> tuple[str, float, str | None] | None:
     """(kind, value, unit) of one token, or None when it is no number.
 
     `+3.2%`, `-18%`, `(+1.2%)`, `x1.07`, `1.07x` are changes; a signed bare number is a change
     too (posters sign only deltas); `1234MB/s` carries its unit.
     """
+    if tok[:1] not in _NUMERIC_START:
+        return None
     t = tok.strip(",;")
     paren = t.startswith("(") and t.endswith(")")
     if paren:
@@ -68,10 +74,12 @@ def read_number(tok: str) -> tuple[str, float, str | None] | None:
     return None
 
 
+@lru_cache(maxsize=4096)
 def cells(line: str) -> list[Cell]:
     """Cut one line: numbers are cells of their own, a unit right after a number joins it,
     words separated by single blanks form one label cell, a parenthesised aside after a number
-    (`(stdev: 1.2 us)`, `(+-0.3)`) is dropped."""
+    (`(stdev: 1.2 us)`, `(+-0.3)`) is dropped. Cached (tables and prose read the same lines):
+    callers must not modify the cells."""
     out: list[Cell] = []
     toks: list[tuple[str, int, int]] = []
     for m in _TOKEN.finditer(line):

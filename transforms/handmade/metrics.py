@@ -9,6 +9,7 @@ canonical units of transforms.units. A label that matches no synonym keeps its p
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from transforms.parsers import PARSERS
 from transforms.parsers.lmbench import _LABELS as _LMBENCH_LABELS
@@ -120,6 +121,7 @@ _BY_UNIT = {  # benchmark -> unit -> metric, when the unit tells the headline ap
 }  # fmt: skip
 
 
+@lru_cache(maxsize=8192)
 def canonical(benchmark: str, label: str) -> str | None:
     """The registry metric a printed label means for `benchmark`, or None."""
     n = norm(label)

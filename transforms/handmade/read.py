@@ -23,6 +23,8 @@ from transforms.parsers._common import system_label
 
 MAX_BLOCK_LINES = 600
 _NUMBERISH = re.compile(r"\d")
+# a table row ends in a number, a change, a unit after a number, or a closing aside
+_ROW_END = re.compile(r"\d[%*)x]?\s*(?:[A-Za-zµ/%^]{1,12}\s*)?\)?\s*\|?$")
 
 
 @dataclass(slots=True)
@@ -107,7 +109,8 @@ def _read_block(seg: Segment, lo: int, block: list[str], plain: list[str], subje
     abs_lo = seg.offset + lo
     runs: list[Run] = []
     taken: set[int] = set()
-    for t in read_tables(block):
+    rows_like = sum(1 for x in block if _ROW_END.search(x))
+    for t in read_tables(block) if rows_like else ():
         taken.update(range(t.start, t.end))
         run, ex = _table_run(seg, lo, block, t, plain, subject, with_without)
         explained.append(ex)

@@ -228,8 +228,8 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
         return _read_transposed(lines, rows, parsed, transposed, h)
     counts = Counter(len(v) for _, _, v in parsed)
     n = counts.most_common(1)[0][0]
-    if len(rows) < 2 and h is None:
-        return None
+    if len(rows) < 2 and (h is None or n < 2 or len(_header_cells(lines[h], n, pipe)) < n):
+        return None  # one row makes a table only under a header naming each of its columns
     header = _header_cells(lines[h], n, pipe) if h is not None else []
     caption_lines = [ln.strip() for ln in lines[: (h if h is not None else rows[0])]
                      if ln.strip() and not RULE.match(ln)]
@@ -289,11 +289,15 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
     row_labels = [lab for _, lab, _ in parsed]
     t.labels = row_labels
 
+    placed: dict[int, list[Cell | None]] = {}
+
     def head_of(vals: list[Cell], k: int) -> str | None:
         if col_heads:
             off = k - (len(vals) - n)
             return col_heads[off] if 0 <= off < len(col_heads) else None
-        pos = _by_position(header, vals)
+        pos = placed.get(id(vals))
+        if pos is None:
+            pos = placed[id(vals)] = _by_position(header, vals)
         return pos[k].text if pos[k] is not None else None
 
     # which columns hold changes, deviations, statistics, parameters

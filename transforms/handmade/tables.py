@@ -341,9 +341,7 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
     row_params = [_row_param(lab, param_name) for lab in row_labels]
     if first_is_param or (row_labels and all(p is not None for p in row_params)):
         t.orientation = "rows=params"
-    elif col_votes > row_votes and col_votes * 2 >= max(1, len(heads)):
-        t.orientation = "rows=systems"
-    elif heads and stat_heads * 2 > len(heads) and row_votes == 0:
+    elif col_votes > row_votes and col_votes * 2 >= max(1, len(heads)) or heads and stat_heads * 2 > len(heads) and row_votes == 0:
         t.orientation = "rows=systems"
     else:
         t.orientation = "rows=metrics"

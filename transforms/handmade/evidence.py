@@ -10,7 +10,7 @@ every message); a word-boundary check then drops hits inside other words (`fio` 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 import ahocorasick_rs
@@ -54,10 +54,13 @@ class Mention:
 
 def mentions(text: str) -> list[Mention]:
     """Every word-bounded tool mention in `text`, in order."""
+    return list(_mentions(text))
+
+
+def _mentions(text: str) -> Iterator[Mention]:
     low = text.lower()
     if len(low) != len(text):  # a few characters change length when lower-cased
         text = low
-    out: list[Mention] = []
     for idx, start, end in _AC.find_matches_as_indexes(low, overlapping=True):
         lit = _AC_LITERALS[idx]
         if start > 0 and _WORD.match(low[start - 1]):
@@ -69,8 +72,7 @@ def mentions(text: str) -> list[Mention]:
             continue
         if bench == "fio" and start > 0 and low[start - 1] in "-./":
             continue  # a path or an option (`libfio`, `--fio`) names no run
-        out.append(Mention(start, bench, text[start:end]))
-    return out
+        yield Mention(start, bench, text[start:end])
 
 
 _AC_LITERALS = list(_LITERALS)
@@ -87,7 +89,7 @@ def benchmarks_in(text: str) -> list[str]:
 
 def has_evidence(body: str, subject: str | None) -> bool:
     """The cheap gate: does the post name any benchmark at all?"""
-    return bool(mentions(body)) or bool(subject and mentions(subject))
+    return next(_mentions(body), None) is not None or bool(subject and next(_mentions(subject), None))
 
 
 # ----------------------------------------------------------------------------- attribution

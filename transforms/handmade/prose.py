@@ -19,6 +19,8 @@ _BEFORE_AFTER = re.compile(
     r"(?P<vb>\d[\d,]{0,15}(?:\.\d+)?)\s*(?P<ub>[A-Za-z/%^µ0-9]{0,14})",
     re.I,
 )
+_DIGIT = re.compile(r"\d")
+_BA_WORD = re.compile(r"before|after|patched|vanilla|base", re.I)
 _PAIR_LABEL = re.compile(r"^[\w.+/-]{1,30}:$")
 
 
@@ -35,7 +37,10 @@ def read_prose(lines: list[str], taken: set[int]) -> list[ProseValue]:
 
     out: list[ProseValue] = []
     for i, line in enumerate(lines):
-        if i in taken or len(line) > 400:
+        if i in taken or len(line) > 400 or not _DIGIT.search(line):
+            continue
+        colon = ":" in line
+        if not colon and not _BA_WORD.search(line):
             continue
         m = _BEFORE_AFTER.search(line)
         if m:
@@ -45,6 +50,8 @@ def read_prose(lines: list[str], taken: set[int]) -> list[ProseValue]:
                     out.append(ProseValue(i, float(m.group(val).replace(",", "")), u, m.group(sys_key).lower()))
                 continue
         # label: value unit, label: value unit (two or more pairs, each with a unit)
+        if line.count(":") < 2:
+            continue
         cs = cells(line)
         pairs: list[ProseValue] = []
         for k in range(len(cs) - 1):

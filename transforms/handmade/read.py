@@ -70,7 +70,6 @@ def read(segs: list[Segment], subject: str | None, claimed: set[int]) -> tuple[l
     explained: list[Explained] = []
     plain = [line for seg in segs for line in seg.lines]
     hunks = {k for k in hunk_lines(plain)}
-    with_without = evidence.with_without(plain)
     out: list[HandRun] = []
     for seg in segs:
         for lo, hi in _blocks(seg, claimed, hunks):
@@ -84,7 +83,7 @@ def read(segs: list[Segment], subject: str | None, claimed: set[int]) -> tuple[l
                                           quoted=seg.quoted))
                 continue
             clean = ["" if noise_line(x) else x for x in block]
-            runs = _read_block(seg, lo, clean, plain, subject, with_without, explained)
+            runs = _read_block(seg, lo, clean, plain, subject, explained)
             out.extend(HandRun(seg, r) for r in runs)
     return out, explained
 
@@ -105,14 +104,14 @@ def _caption_system(lines: list[str], start: int, seg: Segment, lo: int) -> str 
 
 
 def _read_block(seg: Segment, lo: int, block: list[str], plain: list[str], subject: str | None,
-                with_without: tuple[str, str] | None, explained: list[Explained]) -> list[Run]:
+                explained: list[Explained]) -> list[Run]:
     abs_lo = seg.offset + lo
     runs: list[Run] = []
     taken: set[int] = set()
     rows_like = sum(1 for x in block if _ROW_END.search(x))
     for t in read_tables(block) if rows_like else ():
         taken.update(range(t.start, t.end))
-        run, ex = _table_run(seg, lo, block, t, plain, subject, with_without)
+        run, ex = _table_run(seg, lo, block, t, plain, subject)
         explained.append(ex)
         if run is not None:
             runs.append(run)
@@ -159,7 +158,7 @@ def _line_above(block: list[str], start: int) -> str | None:
 
 
 def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[str], subject: str | None,
-               with_without: tuple[str, str] | None) -> tuple[Run | None, Explained]:
+               ) -> tuple[Run | None, Explained]:
     abs_lo = seg.offset + lo
     layout = "change_table" if t.change else "hand_table"
     ex = Explained(abs_lo + t.start, abs_lo + t.end, f"{layout} ({t.kind}, {t.orientation})", quoted=seg.quoted)
@@ -195,6 +194,7 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
     if t.change:
         where = " ".join(x for x in (t.caption or "", *t.header) if x)
         baseline = t.baseline or evidence.baseline_named(where)
+        with_without = evidence.with_without(plain[: seg.offset + lo + t.start])
         if with_without is not None:
             default_sys = default_sys or with_without[0]
             baseline = baseline or with_without[1]

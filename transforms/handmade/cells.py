@@ -96,7 +96,7 @@ def cells(line: str) -> list[Cell]:
     i = 0
     while i < len(toks):
         tok, s, e = toks[i]
-        if tok.startswith("(") and out and out[-1].kind in ("abs", "chg") and not tok.endswith("%)"):
+        if tok.startswith("(") and out and out[-1].kind in ("abs", "chg") and read_number(tok) is None:
             # an aside after a number: skip to its closing parenthesis (at most 8 tokens)
             j = i
             while j < len(toks) and j < i + 8 and not toks[j][0].endswith(")"):

@@ -165,6 +165,19 @@ def label_votes(labels: list[str]) -> dict[str, int]:
     return votes
 
 
+def metric_in(benchmark: str, text: str | None) -> str | None:
+    """The words of a caption that name a metric of `benchmark` (`average eps show:` -> `eps`)."""
+    if not text or len(text) > 200:
+        return None
+    words = [w.strip("():,;.[]") for w in text.split()]
+    for size in (3, 2, 1):
+        for i in range(len(words) - size + 1):
+            gram = " ".join(words[i:i + size])
+            if gram and canonical(benchmark, gram) is not None and not gram.isdigit():
+                return gram
+    return None
+
+
 def any_metric(label: str) -> bool:
     """Whether a label reads as a metric of some benchmark (generic words included)."""
     return len(norm(label)) >= 2 and any(canonical(b, label) is not None for b in _SYNONYMS)

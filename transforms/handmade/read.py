@@ -151,7 +151,7 @@ def _read_block(seg: Segment, lo: int, block: list[str], plain: list[str], subje
 
 
 def _line_above(block: list[str], start: int) -> str | None:
-    for k in range(start - 1, -1, -1):
+    for k in range(min(start, len(block)) - 1, -1, -1):
         if block[k].strip() and not set(block[k].strip()) <= set("=-_~*#+|"):
             return block[k].strip()
     return None
@@ -199,12 +199,18 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
             default_sys = default_sys or with_without[0]
             baseline = baseline or with_without[1]
     results: list[Result] = []
+    caption_metric = None
+    if any(v.label is None for v in t.values):
+        above = t.caption or _line_above(block, t.start) or _line_above(plain[max(0, abs_lo - 3):abs_lo], 3) or ""
+        caption_metric = metrics.metric_in(bench, above)
+        if caption_metric is None and above and above != caption_sys and len(above.split()) <= 5:
+            caption_metric = above.rstrip(":")  # `hackbench -g $group`: what was measured
     for v in t.values:
         system = v.system or default_sys
         params = dict(v.params)
         if t.change and baseline:
             params["baseline"] = baseline
-        results.append(_result(bench, lo + v.line, v.label, v.value, v.unit, system, params, layout,
+        results.append(_result(bench, lo + v.line, v.label or caption_metric, v.value, v.unit, system, params, layout,
                                change=t.change, statistic=v.statistic))
     ex.systems = sorted({r.system for r in results if r.system})
     ex.rows, ex.outcome = len(results), f"{len(results)} rows"

@@ -38,6 +38,8 @@ _GENERIC_HEAD = re.compile(r"^(?:results?|values?|scores?|numbers?|data|benchmar
                            r"|item|workload|config|configuration|kernel|system|setup)s?\b\s*:?$", re.I)
 _PARAM_LABEL = re.compile(r"^(?P<word>[A-Za-z#][\w ./-]{0,20}?)\s*[=:]?\s*(?P<val>\d[\w.,/-]{0,12})$")
 _LABEL_PARAM = re.compile(r"^(?P<val>\d[\w.,/-]{0,12})\s*(?P<word>[A-Za-z][\w ./-]{0,20})$")
+_DIGIT = re.compile(r"\d")
+_WORDS = re.compile(r"[\s_/=:-]+")
 _SIZE = re.compile(r"^\d+(?:\.\d+)?\s*[kKmMgG]?(?:i?[bB])?$")
 
 
@@ -374,6 +376,9 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
                 else:
                     params[rp[0]] = rp[1]
                 system, metric_label = _system_or_metric(hd)
+                if rp is not None and rp[0] == "case" and not metric_label and any(
+                        any_metric(w) for w in label.split()):
+                    metric_label = label  # `TCP_RR 56-threads`: the case names the metric
             elif t.orientation == "rows=systems":
                 system, metric_label = (label or None), (hd if stat == "value" else None)
             else:
@@ -452,6 +457,8 @@ def _row_param(label: str, default_name: str | None) -> tuple[str, str] | None:
         return norm(m.group("word")), m.group("val")
     if default_name and _SIZE.match(label):
         return default_name, label
+    if _DIGIT.search(label) and any(_is_param_name(w) for w in _WORDS.split(label.lower()) if w):
+        return "case", label  # `4 instances each 12 threads`, `loopback 56-threads`
     return None
 
 
@@ -462,11 +469,11 @@ def _system_or_metric(head: str | None) -> tuple[str | None, str | None]:
     text = head.strip(" :|")
     if _GENERIC_HEAD.match(text) or _CHANGE_HEAD.match(text) or norm(text) in _STAT_HEAD:
         return None, None
-    if label_votes([text]):
+    if label_votes([text]) or any_metric(text):
         return None, text
     bare = re.sub(r"\s*\((?:[^()]{0,20})\)\s*$", "", text)  # `patched (MB/s)` -> `patched`
-    if bare != text and label_votes([bare]):
-        return None, bare
+    if bare != text and (label_votes([bare]) or any_metric(bare)):
+        return None, text
     if unit(text) is not None:
         return None, None
     return (bare or text), None

@@ -40,6 +40,7 @@ def number(tok: str) -> float | None:
         return None
 
 
+_SCALE = {"k": "k", "K": "k", "M": "M", "G": "G"}  # thousands, millions, billions of the metric's unit
 _NUMERIC_START = frozenset("0123456789+-.(xX×")
 
 
@@ -64,6 +65,10 @@ def read_number(tok: str) -> tuple[str, float, str | None] | None:
     v = number(t)
     if v is not None:
         return ("chg" if paren or t[0] in "+-" else "abs"), v, None
+    if t[-1:] in _SCALE and len(t) > 1:
+        v = number(t[:-1])
+        if v is not None:  # `84k`, `1.2M`: kept as printed, the multiplier in the unit slot
+            return ("chg" if t[0] in "+-" else "abs"), v, _SCALE[t[-1]]
     m = _GLUED.fullmatch(t)
     if m and not paren:
         u = unit(m.group(2))

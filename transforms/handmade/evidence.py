@@ -107,13 +107,15 @@ class Attribution:
 # benchmarks the project does not read: a table captioned with one of them is not ours
 _OTHER = re.compile(r"\b(?:\w+bench|sdet|aim\d|reaim|specjbb|specpower|spec\s?cpu|ebizzy|will-it-scale"
                     r"|netpipe|sockperf|tiobench|iozone|postmark|fs_?mark|ffsb|pgbench|redis|memcached"
-                    r"|mysql|oltp|tpc-?\w|lkp|phoronix|stress-ng|perf\s+bench\s+(?!sched))\b", re.I)
+                    r"|tpc-?\w|lkp|phoronix|stress-ng|perf\s+bench\s+(?!sched)"
+                    r"|vmstat|vmmon|iostat|mpstat|pidstat|sar|top|slabtop|numastat|perf\s+stat|perf\s+top"
+                    r"|/proc/\w+|meminfo|slabinfo|blktrace|ftrace|trace-cmd|compilation|compile|build)\b", re.I)
 
 
 def other_benchmark(caption: str | None) -> str | None:
     """A benchmark outside the project named in a table's caption (`schbench 99.0th ...`)."""
-    if not caption:
-        return None
+    if not caption or benchmarks_in(caption):
+        return None  # a caption naming one of ours (`fio randwrite test to build ...`) is ours
     for m in _OTHER.finditer(caption):
         word = m.group(0)
         if not benchmarks_in(word):

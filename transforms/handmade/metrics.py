@@ -108,7 +108,7 @@ for _bench in list(_SYNONYMS):
 DEFAULT_METRIC = {
     "netperf": "throughput", "iperf": "throughput", "dbench": "throughput", "tbench": "throughput",
     "hackbench": "time", "kernbench": "elapsed_time", "sysbench": "events_per_second",
-    "dd": "throughput", "fio": "bandwidth",
+    "dd": "throughput", "fio": "bandwidth", "unixbench": "index_score",
 }  # fmt: skip
 _BY_UNIT = {  # benchmark -> unit -> metric, when the unit tells the headline apart
     "netperf": {"trans/s": "transaction_rate", "Mbit/s": "throughput", "Gbit/s": "throughput",

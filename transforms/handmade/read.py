@@ -23,8 +23,10 @@ from transforms.parsers._common import system_label
 
 MAX_BLOCK_LINES = 600
 _NUMBERISH = re.compile(r"\d")
+_GENERIC_CAPTION = re.compile(r"^(?:test\s+)?(?:results?|numbers|data|output|summary|here|before|after"
+                              r"|details?)\b\W*$", re.I)
 # a table row ends in a number, a change, a unit after a number, or a closing aside
-_ROW_END = re.compile(r"\d[%*)x]?\s*(?:[A-Za-zµ/%^]{1,12}\s*)?\)?\s*\|?$")
+_ROW_END = re.compile(r"(?:\d|\s-{1,3}|n/a)[%*)xkKMG]?\s*(?:[A-Za-zµ/%^]{1,12}\s*)?\)?\s*\|?$")
 
 
 @dataclass(slots=True)
@@ -173,11 +175,14 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
         return None, ex
     bench = att.benchmark
     ex.benchmark, ex.evidence = bench, att.evidence
-    other = evidence.other_benchmark(t.caption or _line_above(block, t.start))
+    other = evidence.other_benchmark(t.caption or _line_above(block, t.start)
+                                     or _line_above(plain[max(0, abs_lo - 3):abs_lo], 3))
+    if other and bench == "kernbench" and re.match(r"(?i)compil|build", other):
+        other = None  # kernbench is a kernel build
     if other and not att.evidence.startswith("named in the block"):
         ex.outcome = f"nothing: its caption names {other!r}, a benchmark not read here"
         return None, ex
-    near = bool(evidence.benchmarks_in("\n".join(plain[max(0, abs_lo + t.start - 4):abs_lo + t.end])))
+    near = bool(evidence.benchmarks_in("\n".join(plain[max(0, abs_lo + t.start - 10):abs_lo + t.end])))
     has_unit = any(v.unit for v in t.values)
     mapped = sum(metrics.canonical(bench, v.label or "") is not None for v in t.values)
     if t.change and not (t.baseline or any(v.unit in ("%", "x") for v in t.values)
@@ -203,7 +208,8 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
     if any(v.label is None for v in t.values):
         above = t.caption or _line_above(block, t.start) or _line_above(plain[max(0, abs_lo - 3):abs_lo], 3) or ""
         caption_metric = metrics.metric_in(bench, above)
-        if caption_metric is None and above and above != caption_sys and len(above.split()) <= 5:
+        if caption_metric is None and above and above != caption_sys and len(above.split()) <= 5 \
+                and not _GENERIC_CAPTION.match(above):
             caption_metric = above.rstrip(":")  # `hackbench -g $group`: what was measured
     for v in t.values:
         system = v.system or default_sys
@@ -220,6 +226,9 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
 def _result(bench: str, line: int, label: str | None, value: float, unit: str | None, system: str | None,
             params: dict[str, str], layout: str, change: bool = False, statistic: str = "value") -> Result:
     u = unit or ""
+    if u in ("k", "M", "G"):  # `84k` is kept as printed: 84, at the scale the poster chose
+        params = {**params, "scale": u}
+        u = ""
     metric, metric_label = metrics.metric_for(bench, label, u)
     if change:
         suffix = "ratio" if u == "x" else "change_pct"

@@ -154,8 +154,12 @@ def _by_position(header: list[Cell], vals: list[Cell]) -> list[Cell | None]:
 
 
 def _is_param_name(text: str) -> bool:
+    """`threads`, `#rings`, `msg size`, `fio jobs` (a parameter word last in a short name)."""
     n = norm(text).strip("()=: ")
-    return n in _PARAM_WORDS or n.lstrip("#") in _PARAM_WORDS
+    if n in _PARAM_WORDS or n.lstrip("#") in _PARAM_WORDS:
+        return True
+    words = n.split()
+    return 1 < len(words) <= 3 and words[-1] in _PARAM_WORDS and words[-1] not in ("test", "case", "mode", "n")
 
 
 def read_tables(lines: list[str]) -> list[Table]:
@@ -255,6 +259,8 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
             first_is_param = True
             param_name = norm(head0).strip("#=: ") if header and _is_param_name(head0) or len(header) == n \
                 else "size"
+    if not first_is_param and len(parsed) > 3 and all(not lab for _, lab, _ in parsed):
+        return None  # unlabelled rows of numbers: samples over time (vmstat-like), not results
     if first_is_param:
         parsed = [(r, v[0].text, v[1:]) for r, _, v in parsed]
         n -= 1
@@ -274,9 +280,9 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
                for _, _, v in parsed):
             parsed = [(r, lab, v[: len(header)]) for r, lab, v in parsed]
             n -= extra
-    parsed = [(r, lab, v) for r, lab, v in parsed
-              if len(lab.split()) <= 8 and not lab.endswith((".", ",", "=")) and not _CODE.search(lab)
-              and not _SPREAD_ROW.match(lab)]
+    parsed = [(r, lab.rstrip(",;"), v) for r, lab, v in parsed
+              if len(lab.split()) <= 8 and not (lab.endswith((".", ",")) and len(lab.split()) > 3)
+              and not lab.endswith("=") and not _CODE.search(lab) and not _SPREAD_ROW.match(lab)]
     if not parsed or (len(parsed) < 2 and h is None):
         return None  # long labels are sentences: prose, not table rows
     if sum(lab.endswith("=") or lab.endswith(" =") for _, lab, _ in parsed) * 2 > len(parsed):
@@ -341,8 +347,12 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
     stat_heads = sum(norm(hd) in _STAT_HEAD or bool(_STDEV_HEAD.match(hd)) or kinds.get(hd) == "param"
                      for hd in heads)
     row_params = [_row_param(lab, param_name) for lab in row_labels]
+    head_params = {hd: _row_param(hd, None) for hd in heads}
+    cols_are_params = bool(heads) and all(p is not None and p[0] != "case" for p in head_params.values())
     if first_is_param or (row_labels and all(p is not None for p in row_params)):
         t.orientation = "rows=params"
+    elif cols_are_params:
+        t.orientation = "rows=systems"  # `1 cpu   16 cpus`: the columns are parameter values
     elif col_votes > row_votes and col_votes * 2 >= max(1, len(heads)) or heads and stat_heads * 2 > len(heads) and row_votes == 0:
         t.orientation = "rows=systems"
     else:
@@ -381,6 +391,10 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
                     metric_label = label  # `TCP_RR 56-threads`: the case names the metric
             elif t.orientation == "rows=systems":
                 system, metric_label = (label or None), (hd if stat == "value" else None)
+                if cols_are_params and hd in head_params:
+                    name, val = head_params[hd]  # type: ignore[misc]
+                    params[name] = val
+                    metric_label = None
             else:
                 metric_label = label or None
                 system, extra = _system_or_metric(hd)

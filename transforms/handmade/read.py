@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from transforms.handmade import evidence, metrics
 from transforms.handmade.noise import hunk_lines, noise_block, noise_line
 from transforms.handmade.prose import read_prose
-from transforms.handmade.summaries import read_summaries
+from transforms.handmade.summaries import BULLET_KV, read_summaries
 from transforms.handmade.tables import Table, read_tables
 from transforms.model import Result, Run, Segment
 from transforms.parsers import metric_spec
@@ -54,9 +54,11 @@ def _blocks(seg: Segment, claimed: set[int], hunks: set[int]) -> Iterable[tuple[
     """Paragraphs (start, end) of the segment's unclaimed lines."""
     start = None
     n = len(seg.lines)
+    lines = seg.lines
     for i in range(n + 1):
-        free = (i < n and seg.lines[i].strip() and (seg.offset + i) not in claimed
-                and (seg.offset + i) not in hunks)
+        free = (i < n and (seg.offset + i) not in claimed and (seg.offset + i) not in hunks
+                and (lines[i].strip() or 0 < i < n - 1 and BULLET_KV.match(lines[i - 1])
+                     and BULLET_KV.match(lines[i + 1])))
         if free and start is None:
             start = i
         elif not free and start is not None:
@@ -128,8 +130,10 @@ def _read_block(seg: Segment, lo: int, block: list[str], plain: list[str], subje
             ex.outcome = "nothing: no benchmark evidence"
         else:
             ex.benchmark, ex.evidence = att.benchmark, att.evidence
-            results = [_result(att.benchmark, lo + k.line, k.key, k.value, k.unit, k.system, k.params, "key_value")
-                       for k in kvs]
+            caption = metrics.metric_in(att.benchmark, _line_above(plain[max(0, abs_lo - 3):abs_lo + span[0]],
+                                                                   3 + span[0]))
+            results = [_result(att.benchmark, lo + k.line, k.key or caption, k.value, k.unit, k.system,
+                               k.params, "key_value") for k in kvs]
             runs.append(_run(att.benchmark, results, lo + span[0], lo + span[1]))
             ex.rows, ex.outcome = len(results), f"{len(results)} rows"
         explained.append(ex)

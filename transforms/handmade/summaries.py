@@ -13,8 +13,10 @@ from dataclasses import dataclass, field
 from transforms.handmade.cells import cells
 from transforms.handmade.metrics import label_votes, norm
 
-_KV = re.compile(r"^\s{0,12}(?:[-*+•]\s{1,4})?(?P<key>[A-Za-z#][^:=]{0,60}?)\s{0,8}(?::|=|\.{3,})\s*(?P<rest>\S.*)$")
+_KV = re.compile(r"^\s{0,12}(?:[-*+•]\s{1,4})?(?P<key>[A-Za-z#][^:=]{0,60}?)\s{0,8}(?P<sep>:|=|\.{3,})\s*(?P<rest>\S.*)$")
+BULLET_KV = re.compile(r"^\s{0,8}[-*+•]\s{1,4}[\w.+/-]{1,40}\s{0,4}:\s{0,8}\d")
 _LABEL_LINE = re.compile(r"^\s{0,8}(?:[-*+•]\s{1,4})?\[?(?P<label>[\w.+/() -]{1,40}?)\]?\s{0,4}:?\s*$")
+_SYSTEM_KEY = re.compile(r"^[\w.+/-]{1,40}(?: [\w.+/-]{1,20}){0,2}$")
 _RUN_KEY = re.compile(r"^(?:run|try|pass|iteration|iter|round|test)\s*#?\s*(?P<n>\d{1,3})$", re.I)
 _STOP_KEYS = frozenset({
     "date", "from", "to", "cc", "subject", "message-id", "cpu", "cpus", "model", "model name", "memory",
@@ -45,6 +47,7 @@ def read_summaries(lines: list[str], taken: set[int]) -> tuple[list[KeyValue], l
     out: list[KeyValue] = []
     system: str | None = None
     used_labels: list[int] = []
+    listed: list[KeyValue] = []
     for i, line in enumerate(lines):
         if i in taken:
             continue
@@ -73,11 +76,15 @@ def read_summaries(lines: list[str], taken: set[int]) -> tuple[list[KeyValue], l
         if any(c.kind == "label" and not c.text.startswith("(") for c in rest[1:3]) and rest[0].unit is None:
             continue  # `key: 12 of them were ...` is prose
         u = rest[0].unit
-        if u not in _MEASURE_UNITS and not label_votes([key]):
-            continue
         params: dict[str, str] = {}
         run = _RUN_KEY.match(key)
         if run:
             params["run"] = run.group("n")
+        if u not in _MEASURE_UNITS and not label_votes([key]):
+            if _SYSTEM_KEY.match(key) and len(rest) == 1 and not run and kv.group("sep") == ":":
+                listed.append(KeyValue(i, rest[0].value, u, "", key, params))
+            continue
         out.append(KeyValue(i, rest[0].value, u, key, system, params))
+    if len(listed) >= 2:  # `- nopernode-nopie: 3938.7` / `- pernode-nopie: 4062.2`: one value per system
+        out.extend(listed)
     return out, used_labels

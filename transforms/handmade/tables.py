@@ -39,6 +39,10 @@ _GENERIC_HEAD = re.compile(r"^(?:results?|values?|scores?|numbers?|data|benchmar
 _PARAM_LABEL = re.compile(r"^(?P<word>[A-Za-z#][\w ./-]{0,20}?)\s*[=:]?\s*(?P<val>\d[\w.,/-]{0,12})$")
 _LABEL_PARAM = re.compile(r"^(?P<val>\d[\w.,/-]{0,12})\s*(?P<word>[A-Za-z][\w ./-]{0,20})$")
 _DIGIT = re.compile(r"\d")
+_SYSTEM_WORD = re.compile(
+    r"^(?:before|after|base(?:line)?|patched|unpatched|vanilla|stock|default|orig(?:inal)?|old|new"
+    r"|mainline|upstream|tip|host|guest|native|bare[- ]?metal|dom0|domu|vm|kvm|xen|qemu|lxc|docker"
+    r"|with(?:out)?\b.*|w/o?\b.*|\+\s*patch.*|v?\d+\.\d+[\w.+-]*|linux[\w.+-]*|\d\.\d+[\w.+-]*)\s*:?$", re.I)
 _WORDS = re.compile(r"[\s_/=:-]+")
 _SIZE = re.compile(r"^\d+(?:\.\d+)?\s*[kKmMgG]?(?:i?[bB])?$")
 
@@ -353,6 +357,9 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
         t.orientation = "rows=params"
     elif cols_are_params:
         t.orientation = "rows=systems"  # `1 cpu   16 cpus`: the columns are parameter values
+    elif row_labels and sum(bool(_SYSTEM_WORD.match(lab)) for lab in row_labels) * 2 >= len(row_labels) \
+            and row_votes == 0:
+        t.orientation = "rows=systems"  # `Before 102 Mbits/sec` / `After 279 Mbits/sec`
     elif col_votes > row_votes and col_votes * 2 >= max(1, len(heads)) or heads and stat_heads * 2 > len(heads) and row_votes == 0:
         t.orientation = "rows=systems"
     else:

@@ -40,6 +40,7 @@ def number(tok: str) -> float | None:
         return None
 
 
+_PAREN_CHANGE = re.compile(r"^\([-+]\d[\d.,]*%?\)$|^\(\d[\d.,]*%\)$")  # (+3.2%), (-18), (4%)
 _SCALE = {"k": "k", "K": "k", "M": "M", "G": "G"}  # thousands, millions, billions of the metric's unit
 _NUMERIC_START = frozenset("0123456789+-.(xX×")
 
@@ -101,7 +102,7 @@ def cells(line: str) -> list[Cell]:
     i = 0
     while i < len(toks):
         tok, s, e = toks[i]
-        if tok.startswith("(") and out and out[-1].kind in ("abs", "chg") and read_number(tok) is None:
+        if tok.startswith("(") and out and out[-1].kind in ("abs", "chg") and not _PAREN_CHANGE.match(tok):
             # an aside after a number: skip to its closing parenthesis (at most 8 tokens)
             j = i
             while j < len(toks) and j < i + 8 and not toks[j][0].endswith(")"):

@@ -216,7 +216,7 @@ def _header_index(lines: list[str], grid: list[list[Cell] | None], first: int) -
     if k < 0 or not lines[k].strip():
         return None
     row = grid[k]
-    if row is None or len(lines[k].split()) > 14 or _SENTENCE.search(lines[k]):
+    if row is None or len(lines[k].split()) > 14 or (len(lines[k].split()) >= 6 and _SENTENCE.search(lines[k])):
         return None  # a sentence above the rows is a caption, not a header
     _, vals = _values_tail(row)
     return None if vals and len(vals) == len(row) else k

@@ -124,9 +124,20 @@ def _grid(lines: list[str], pipe: bool) -> list[list[Cell] | None]:
 def _values_tail(row: list[Cell]) -> tuple[list[Cell], list[Cell]]:
     """(label cells, value cells): value cells are the trailing numbers, missing marks and changes."""
     k = len(row)
+    if k >= 3 and row[-1].kind == "label" and row[-2].kind == "abs" and row[-3].kind in ("abs", "chg") \
+            and _is_param_name(row[-1].text):
+        k -= 2  # `... 179.243 MB/sec 16 procs`: a parameter typed after the values
+    end = k
     while k > 0 and row[k - 1].kind in ("abs", "chg", "miss"):
         k -= 1
-    return row[:k], row[k:]
+    return row[:k], row[k:end]
+
+
+def _tail_param(row: list[Cell]) -> dict[str, str]:
+    if len(row) >= 3 and row[-1].kind == "label" and row[-2].kind == "abs" and row[-3].kind in ("abs", "chg") \
+            and _is_param_name(row[-1].text):
+        return {norm(row[-1].text): row[-2].text}
+    return {}
 
 
 def _header_cells(line: str, n: int, pipe: bool) -> list[Cell]:
@@ -368,7 +379,7 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
     for (r, label, vals), rp in zip(parsed, row_params, strict=True):
         if len(vals) > n and not first_is_param:
             vals = vals[len(vals) - n:]
-        row_extra: dict[str, str] = {}
+        row_extra: dict[str, str] = _tail_param(grid[r] or [])
         for k, c in enumerate(vals):
             hd = head_of(vals, k)
             if kinds.get(hd or "") == "param" and c.value is not None:

@@ -20,6 +20,13 @@ _BEFORE_AFTER = re.compile(
     re.I,
 )
 _DIGIT = re.compile(r"\d")
+# `base IOPS is 562K, patch IOPS is 574K`: a subject of one to four words, a verb, a number
+_IS = re.compile(
+    r"(?P<subj>(?:[A-Za-z][\w/+.-]{0,30} ){0,3}[A-Za-z][\w/+.-]{0,30}) (?:is|was|were|are|gets?|got|reach(?:es|ed)?)"
+    r" (?:about |around |~)?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?P<scale>[kKMG](?![A-Za-z]))?"
+    r"(?: ?(?P<unit>[A-Za-z/%µ]{1,12}))?"
+)
+_IS_WORD = re.compile(r"\b(?:is|was|were|are|gets?|got|reach(?:es|ed)?)\b")
 _BA_WORD = re.compile(r"before|after|patched|vanilla|base", re.I)
 _PAIR_LABEL = re.compile(r"^[\w.+/-]{1,30}:$")
 
@@ -30,6 +37,26 @@ class ProseValue:
     value: float
     unit: str | None
     system: str | None
+    label: str | None = None
+    scale: str | None = None
+
+
+def _is_pairs(i: int, line: str) -> list[ProseValue]:
+    """Two or more `<system> [metric] is <number>[unit]` clauses on one line."""
+    from transforms.handmade.metrics import any_metric, unit
+
+    found: list[ProseValue] = []
+    for m in _IS.finditer(line):
+        words = m.group("subj").split()
+        u = unit(m.group("unit")) if m.group("unit") else None
+        label = None
+        if len(words) > 1 and any_metric(words[-1]):
+            label = words.pop()
+        if not (u or m.group("scale") or label):
+            continue
+        found.append(ProseValue(i, float(m.group("num").replace(",", "")), u, " ".join(words[-3:]), label,
+                                m.group("scale")))
+    return found if len(found) >= 2 else []
 
 
 def read_prose(lines: list[str], taken: set[int]) -> list[ProseValue]:
@@ -39,6 +66,11 @@ def read_prose(lines: list[str], taken: set[int]) -> list[ProseValue]:
     for i, line in enumerate(lines):
         if i in taken or len(line) > 400 or not _DIGIT.search(line):
             continue
+        if _IS_WORD.search(line):
+            found = _is_pairs(i, line)
+            if found:
+                out.extend(found)
+                continue
         colon = ":" in line
         if not colon and not _BA_WORD.search(line):
             continue

@@ -149,7 +149,8 @@ def _read_block(seg: Segment, lo: int, block: list[str], plain: list[str], subje
             ex.outcome = "nothing: no benchmark evidence"
         else:
             ex.benchmark, ex.evidence = att.benchmark, att.evidence
-            results = [_result(att.benchmark, lo + line, None, p.value, p.unit, p.system, {}, "prose") for p in vals]
+            results = [_result(att.benchmark, lo + line, p.label, p.value, p.unit or p.scale, p.system, {}, "prose")
+                       for p in vals]
             runs.append(_run(att.benchmark, results, lo + line, lo + line + 1))
             ex.rows, ex.outcome = len(results), f"{len(results)} rows"
         explained.append(ex)

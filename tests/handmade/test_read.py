@@ -55,3 +55,48 @@ def test_random_text_never_raises(text):
     runs, _, _ = extract_explained(text, "r", subject="netperf")
     for r in result_rows(runs):
         assert r["layout"] in ("tool_output", "hand_table", "key_value", "prose", "change_table")
+
+
+# https://lore.kernel.org/lkml/20230228080257.28807-1-hejinyang@loongson.cn/ (quoted in a reply)
+BULLETS = """\
+> The UnixBench test results are as follows:
+>
+> - nopernode-nopie: 3938.7
+>
+> - pernode-nopie: 4062.2
+>
+> - nopernode-pie: 4009.7
+"""
+
+# https://lore.kernel.org/lkml/ (2021, "[PATCH] sched/fair: Trigger the update of blocked load ...")
+TRANSPOSED = """\
+The below is the result of hackbench w/ and w/o this patch:
+g=    2      4     6       8      10     12      14
+w/o: 1.8151 3.8499 5.5142 7.2491 9.0340 10.7345 12.0929
+w/ : 1.8428 3.7436 5.4501 6.9522 8.2882  9.9535 11.3367
+                          +4.1%  +8.3%  +7.3%   +6.3%
+"""
+
+PROSE = "With fio on ext4+nvme, base IOPS is 562K, patch IOPS is 574K. The CPU usage dropped.\n"
+
+
+def test_bulleted_systems_list():
+    rows = result_rows(extract_explained(BULLETS, "b")[0])
+    assert sorted((r["system"], r["value"]) for r in rows) == [
+        ("nopernode-nopie", 3938.7), ("nopernode-pie", 4009.7), ("pernode-nopie", 4062.2)]
+    assert {(r["benchmark"], r["metric"], r["layout"]) for r in rows} == {("unixbench", "index_score", "key_value")}
+
+
+def test_parameter_row_on_top_names_the_columns():
+    rows = result_rows(extract_explained(TRANSPOSED, "t")[0])
+    assert len(rows) == 14  # the row of changes under them is no result
+    got = {(r["system"], r["params"]["g"]): r["value"] for r in rows}
+    assert got[("w/o", "2")] == 1.8151 and got[("w/", "14")] == 11.3367
+    assert {r["benchmark"] for r in rows} == {"hackbench"}
+
+
+def test_prose_pairs_keep_the_printed_numbers():
+    rows = result_rows(extract_explained(PROSE, "p")[0])
+    assert sorted((r["system"], r["metric"], r["value"], r["params"].get("scale")) for r in rows) == [
+        ("base", "iops", 562.0, "k"), ("patch", "iops", 574.0, "k")]
+    assert {r["layout"] for r in rows} == {"prose"}

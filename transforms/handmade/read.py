@@ -231,8 +231,8 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
 def _result(bench: str, line: int, label: str | None, value: float, unit: str | None, system: str | None,
             params: dict[str, str], layout: str, change: bool = False, statistic: str = "value") -> Result:
     u = unit or ""
-    if u in ("k", "M", "G"):  # `84k` is kept as printed: 84, at the scale the poster chose
-        params = {**params, "scale": u}
+    if u in ("k", "K", "M", "G"):  # `84k` is kept as printed: 84, at the scale the poster chose
+        params = {**params, "scale": "k" if u == "K" else u}
         u = ""
     metric, metric_label = metrics.metric_for(bench, label, u)
     if change:

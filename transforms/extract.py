@@ -140,7 +140,7 @@ def extract_explained(body: str, message_id: str, subject: str | None = None,
                   rows=len(run.results) if run.status == "ok" else 0, quoted=seg.quoted)
         for _, name, _, run, seg in found
     ]
-    claimed = {seg.offset + i for _, _, _, run, seg in found for i in _claimed_lines(run)}
+    claimed = {seg.offset + i: run.benchmark for _, _, _, run, seg in found for i in _claimed_lines(run)}
     hand, hand_explained = read_handmade(segs, subject, claimed) if evident else ([], [])
     explained += hand_explained
     for k, hr in enumerate(hand):
@@ -174,13 +174,8 @@ def extract_explained(body: str, message_id: str, subject: str | None = None,
 
 
 def _claimed_lines(run: Run) -> range:
-    """The lines a parser's run read: its span, ending after its last result line when the
-    results say where they are (a run whose span runs on over prose leaves that prose free)."""
-    end = max(run.line_end, run.line_start + 1)
-    lines = [r.line for r in run.results if r.line is not None]
-    if run.status == "ok" and lines and len(lines) == len(run.results):
-        end = min(end, max(lines) + 2)
-    return range(run.line_start, end)
+    """The lines a parser's run read (its whole span: what it left there is its call)."""
+    return range(run.line_start, max(run.line_end, run.line_start + 1))
 
 
 def _number_repeats(runs: list[ExtractedRun]) -> None:

@@ -50,7 +50,7 @@ class HandRun:
     run: Run
 
 
-def _blocks(seg: Segment, claimed: set[int], hunks: set[int]) -> Iterable[tuple[int, int]]:
+def _blocks(seg: Segment, claimed: dict[int, str], hunks: set[int]) -> Iterable[tuple[int, int]]:
     """Paragraphs (start, end) of the segment's unclaimed lines."""
     start = None
     n = len(seg.lines)
@@ -66,8 +66,9 @@ def _blocks(seg: Segment, claimed: set[int], hunks: set[int]) -> Iterable[tuple[
             start = None
 
 
-def read(segs: list[Segment], subject: str | None, claimed: set[int]) -> tuple[list[HandRun], list[Explained]]:
-    """Runs of hand-made layouts outside `claimed` (absolute line numbers parsers read).
+def read(segs: list[Segment], subject: str | None, claimed: dict[int, str],
+         ) -> tuple[list[HandRun], list[Explained]]:
+    """Runs of hand-made layouts outside `claimed` (absolute line number -> benchmark a parser read).
 
     The caller gates: only posts with benchmark evidence (`evidence.has_evidence`) come here.
     """
@@ -87,7 +88,18 @@ def read(segs: list[Segment], subject: str | None, claimed: set[int]) -> tuple[l
                                           quoted=seg.quoted))
                 continue
             clean = ["" if noise_line(x) else x for x in block]
+            beside = {claimed[k] for k in (abs_lo - 1, seg.offset + hi)
+                      if k in claimed}
             runs = _read_block(seg, lo, clean, plain, subject, explained)
+            if beside:  # what a parser left of its own tool's output is its call, not a hand table
+                kept = [r for r in runs if r.benchmark not in beside or r.results[0].layout == "key_value"]
+                for r in runs:
+                    if r not in kept:
+                        explained.append(Explained(seg.offset + r.line_start, seg.offset + r.line_end,
+                                                   "beside tool output", r.benchmark,
+                                                   f"the {r.benchmark} parser read the lines next to it",
+                                                   outcome="nothing: left to the parser", quoted=seg.quoted))
+                runs = kept
             out.extend(HandRun(seg, r) for r in runs)
     return out, explained
 

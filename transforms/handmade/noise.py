@@ -18,7 +18,7 @@ _LINE = re.compile(
 _BLOCK = re.compile(
     r"procs\s+-+memory|r\s+b\s+swpd\s+free|avg-cpu:|rrqm/s|Device:?\s+tps|Performance counter stats"
     r"|task-clock|cpu-migrations|page-faults\s|PID\s+USER\s+PR|total\s+used\s+free|slabinfo"
-    r"|MemTotal:|Active\(anon\)|CPU\s+%usr|%user\s+%nice|\bkB_read/s|instructions\s+#"
+    r"|total:\s+used:\s+free:|MemTotal:|Active\(anon\)|CPU\s+%usr|%user\s+%nice|\bkB_read/s|instructions\s+#"
     r"|\bcycles\s+#|Reported-by:|Signed-off-by:|^\s*Bug\s+\d|\bCVE-\d{4}"
     r"|^\s*(?:Name|Status|Assignee|Priority|Severity|Component)\s*\|",
     re.I | re.M,
@@ -27,7 +27,10 @@ _BLOCK = re.compile(
 
 _ANYWHERE = re.compile(
     r"\b\d{1,2}:\d{2}:\d{2}\b|ping statistics|packets transmitted|[0-9a-f]{2}(?::[0-9a-f]{2}){5}"
-    r"|^\s*(?:[$#]\s|Index: |---\s|\+\+\+\s|\S+@\S+[:~]\S*\s*[$#]\s)|\\$|https?://",
+    r"|^\s*(?:[$#]\s|Index: |---\s|\+\+\+\s|\S+@\S+[:~]\S*\s*[$#]\s)|\\$|https?://"
+    r"|\b(?:warmup|execute|cleanup)\s+\d+\s+sec\b|\b(?:failed|error|cannot|unable)\b"
+    r"|\b(?:bytes|packets|pkts|dropped|overruns|collisions)\b\s*:?\s*\d"
+    r"|^\s*[\w.-]+: (?:\S+ ){2,}\S+.*[,(]",
     re.I,
 )
 

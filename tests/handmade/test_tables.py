@@ -102,3 +102,39 @@ def test_same_rows_under_other_spacing(gap, tabs, quote):
         lines.append(("  " if line.startswith(" ") else "") + sep.join(cells) if len(cells) > 1 else line)
     text = "\n".join(("> " + ln) if quote else ln for ln in lines)
     assert [f[:-1] for f in facts(text)] == [f[:-1] for f in facts(KERNBENCH)]
+
+
+# https://lore.kernel.org/linux-mm/ (2009, "Re: [PATCH 2.6.28 1/2] memory: improve find_vma")
+SLASHED = """\
+I ran an lmbench test on the 2.6.28 kernel and on the same kernel
+after applying the patch.  Here's a portion of the results with the
+format of
+test : standard kernel / kernel after patch
+
+Simple syscall: 0.7419 / 0.4244 microseconds
+Simple read: 1.2071 / 0.7270 microseconds
+Pipe latency: 6.0052 / 5.6193 microseconds
+"""
+
+# https://lore.kernel.org/lkml/ (2025, "Re: [PATCH v13 00/13] nommu UML")
+CSV_TABLE = """\
+.. csv-table:: lmbench (usec)
+  :header: ,native,um,um-mmu(s),um-nommu(s)
+
+  select-10    ,0.5319,36.1214,24.2795,2.9174
+  syscall      ,0.1644,35.0321,53.2119,2.5981
+"""
+
+
+def test_slash_columns_take_their_systems_from_the_legend():
+    got = {(r["system"], r["metric_label"]): (r["value"], r["unit"], r["layout"]) for r in rows(SLASHED)}
+    assert got[("standard kernel", "Simple syscall")] == (0.7419, "us", "key_value")
+    assert got[("kernel after patch", "Pipe latency")] == (5.6193, "us", "key_value")
+    assert len(got) == 6
+
+
+def test_rest_csv_table():
+    got = {(r["system"], r["metric_label"]): (r["value"], r["unit"]) for r in rows(CSV_TABLE)}
+    assert got[("native", "select-10")] == (0.5319, "us")
+    assert got[("um-nommu(s)", "syscall")] == (2.5981, "us")
+    assert len(got) == 8 and {r["benchmark"] for r in rows(CSV_TABLE)} == {"lmbench"}

@@ -123,6 +123,9 @@ def cells(line: str) -> list[Cell]:
                     out[-1].kind = "chg" if nxt == "%" else "abs"
                     i += 1
             continue
+        if tok == "/" and out and out[-1].kind == "abs" and i + 1 < len(toks) and number(toks[i + 1][0]) is not None:
+            i += 1  # `0.7419 / 0.4244`: two columns typed with a slash between them
+            continue
         if tok.lower() in _MISSING and out and out[-1].kind in ("abs", "chg", "miss"):
             out.append(Cell(tok, s, e, "miss"))
             i += 1

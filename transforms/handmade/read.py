@@ -23,6 +23,7 @@ from transforms.parsers._common import system_label
 
 MAX_BLOCK_LINES = 600
 _NUMBERISH = re.compile(r"\d")
+_REST_OPTION = re.compile(r"^\s*(?:\.\. [\w-]+::|:[\w-]+:)")  # a directive's options end at a blank line
 _GENERIC_CAPTION = re.compile(r"^(?:test\s+)?(?:results?|numbers|data|output|summary|here|before|after"
                               r"|details?)\b\W*$", re.I)
 # a table row ends in a number, a change, a unit after a number, or a closing aside
@@ -58,7 +59,8 @@ def _blocks(seg: Segment, claimed: dict[int, str], hunks: set[int]) -> Iterable[
     for i in range(n + 1):
         free = (i < n and (seg.offset + i) not in claimed and (seg.offset + i) not in hunks
                 and (lines[i].strip() or 0 < i < n - 1 and BULLET_KV.match(lines[i - 1])
-                     and BULLET_KV.match(lines[i + 1])))
+                     and BULLET_KV.match(lines[i + 1])
+                     or 0 < i < n - 1 and _REST_OPTION.match(lines[i - 1]) and lines[i + 1].strip()))
         if free and start is None:
             start = i
         elif not free and start is not None:
@@ -169,6 +171,18 @@ def _read_block(seg: Segment, lo: int, block: list[str], plain: list[str], subje
     return runs
 
 
+_LEGEND = re.compile(r"^[^\d:]{0,40}:\s*(?P<names>[^\d/]{1,40}(?:/[^\d/]{1,40}){1,5})$")
+
+
+def _legend(lines: list[str]) -> list[str] | None:
+    """`test : standard kernel / kernel after patch`: the systems of slash-separated columns."""
+    for line in reversed(lines):
+        m = _LEGEND.match(line.strip())
+        if m:
+            return [x.strip() for x in m.group("names").split("/")]
+    return None
+
+
 def _line_above(block: list[str], start: int) -> str | None:
     for k in range(min(start, len(block)) - 1, -1, -1):
         if block[k].strip() and not set(block[k].strip()) <= set("=-_~*#+|"):
@@ -179,7 +193,7 @@ def _line_above(block: list[str], start: int) -> str | None:
 def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[str], subject: str | None,
                ) -> tuple[Run | None, Explained]:
     abs_lo = seg.offset + lo
-    layout = "change_table" if t.change else "hand_table"
+    layout = "change_table" if t.change else "key_value" if t.kind == "key_value" else "hand_table"
     ex = Explained(abs_lo + t.start, abs_lo + t.end, f"{layout} ({t.kind}, {t.orientation})", quoted=seg.quoted)
     if not t.values:
         ex.outcome = "nothing: no value columns (only changes or deviations beside absolute values?)"
@@ -228,8 +242,11 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
         if caption_metric is None and above and above != caption_sys and len(above.split()) <= 5 \
                 and not _GENERIC_CAPTION.match(above):
             caption_metric = above.rstrip(":")  # `hackbench -g $group`: what was measured
+    legend = None
+    if not t.header and all(v.system is None for v in t.values):
+        legend = _legend(plain[max(0, abs_lo + t.start - 4):abs_lo + t.start])
     for v in t.values:
-        system = v.system or default_sys
+        system = v.system or (legend[v.col] if legend and 0 <= v.col < len(legend) else None) or default_sys
         params = dict(v.params)
         if t.change and baseline:
             params["baseline"] = baseline

@@ -13,7 +13,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from transforms.handmade.cells import RULE, Cell, cells, split_wide, words
+from transforms.handmade.cells import RULE, Cell, cells, read_number, split_wide, words
 from transforms.handmade.metrics import any_metric, label_votes, norm, unit, unit_in
 
 MAX_ROWS = 400
@@ -39,6 +39,7 @@ _GENERIC_HEAD = re.compile(r"^(?:results?|values?|scores?|numbers?|data|benchmar
 _PARAM_LABEL = re.compile(r"^(?P<word>[A-Za-z#][\w ./-]{0,20}?)\s*[=:]?\s*(?P<val>\d[\w.,/-]{0,12})$")
 _LABEL_PARAM = re.compile(r"^(?P<val>\d[\w.,/-]{0,12})\s*(?P<word>[A-Za-z][\w ./-]{0,20})$")
 _DIGIT = re.compile(r"\d")
+_HEAD_UNIT = re.compile(r"\s*\(([^()]{1,20})\)\s*$")
 _SYSTEM_WORD = re.compile(
     r"^(?:before|after|base(?:line)?|patched|unpatched|vanilla|stock|default|orig(?:inal)?|old|new"
     r"|mainline|upstream|tip|host|guest|native|bare[- ]?metal|dom0|domu|vm|kvm|xen|qemu|lxc|docker"
@@ -59,6 +60,7 @@ class TableValue:
     params: dict[str, str] = field(default_factory=dict)
     statistic: str = "value"
     change: bool = False
+    col: int = -1  # value column (0-based), when the table has no header to name it
 
 
 @dataclass(slots=True)
@@ -177,8 +179,47 @@ def _is_param_name(text: str) -> bool:
     return 1 < len(words) <= 3 and words[-1] in _PARAM_WORDS and words[-1] not in ("test", "case", "mode", "n")
 
 
+_CSV_TABLE = re.compile(r"^\s*\.\. csv-table::\s*(?P<caption>.*)$")
+_CSV_HEADER = re.compile(r"^\s*:header:\s*(?P<cells>.*)$")
+
+
+def _csv_table(lines: list[str]) -> list[Table] | None:
+    """A reST `.. csv-table:: caption` with a `:header:` option and comma-separated rows."""
+    m = _CSV_TABLE.match(lines[0]) if lines else None
+    if not m:
+        return None
+    header: list[str] = []
+    t = Table(start=0, end=len(lines), kind="rest-csv", header=[], labels=[], values=[],
+              caption=m.group("caption").strip() or None, orientation="rows=metrics")
+    t.unit = unit_in(t.caption) if t.caption else None
+    for i, line in enumerate(lines[1:], start=1):
+        h = _CSV_HEADER.match(line)
+        if h:
+            header = [c.strip().strip('"') for c in h.group("cells").split(",")]
+            t.header = header
+            continue
+        if not line.strip() or line.strip().startswith(":"):
+            continue
+        cells_ = [c.strip().strip('"') for c in line.split(",")]
+        if len(cells_) < 2:
+            continue
+        label = cells_[0]
+        t.labels.append(label)
+        heads = header[1:] if len(header) == len(cells_) else [None] * (len(cells_) - 1)
+        for head, text in zip(heads, cells_[1:], strict=False):
+            read = read_number(text) if text else None
+            if read is None or read[0] != "abs":
+                continue
+            system, extra = _system_or_metric(head)
+            t.values.append(TableValue(i, read[1], read[2] or t.unit, system, label or extra))
+    return [t] if t.values else []
+
+
 def read_tables(lines: list[str]) -> list[Table]:
     """Every table in a block of lines (one paragraph of one quote depth)."""
+    csv = _csv_table(lines)
+    if csv is not None:
+        return csv
     pipe = is_pipe_block(lines)
     grid = _grid(lines, pipe)
     out: list[Table] = []
@@ -311,6 +352,8 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
         col_heads = [None] * n
     row_labels = [lab for _, lab, _ in parsed]
     t.labels = row_labels
+    if h is None and not pipe and all(v and lines[r][: v[0].start].rstrip().endswith(":") for r, _, v in parsed):
+        t.kind = "key_value"  # `Simple syscall: 0.7419 / 0.4244 microseconds` lines, no header
 
     placed: dict[int, list[Cell | None]] = {}
 
@@ -379,6 +422,8 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
     for (r, label, vals), rp in zip(parsed, row_params, strict=True):
         if len(vals) > n and not first_is_param:
             vals = vals[len(vals) - n:]
+        row_units = {c.unit for c in vals if c.kind == "abs" and c.unit}
+        row_unit = row_units.pop() if len(row_units) == 1 else None  # `0.74 / 0.42 microseconds`
         row_extra: dict[str, str] = _tail_param(grid[r] or [])
         for k, c in enumerate(vals):
             hd = head_of(vals, k)
@@ -393,7 +438,7 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
                 continue
             if kind == "abs" and c.kind == "chg":
                 continue  # a change typed into a column of absolute values
-            u = c.unit or (unit_in(hd) if hd else None) or t.unit
+            u = c.unit or (unit_in(hd) if hd else None) or t.unit or (row_unit if c.kind == "abs" else None)
             stat = _STAT_HEAD.get(norm(hd or ""), "value")
             system: str | None
             metric_label: str | None
@@ -424,7 +469,8 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
                 system = None
             if t.change and u is None:
                 u = "%" if "%" in (hd or "") + (t.caption or "") else None
-            t.values.append(TableValue(r, c.value, u, system, metric_label, params, stat, t.change))
+            t.values.append(TableValue(r, c.value, u, system, metric_label, params, stat, t.change,
+                                       k - (len(vals) - n)))
     return t
 
 
@@ -503,7 +549,8 @@ def _system_or_metric(head: str | None) -> tuple[str | None, str | None]:
         return None, None
     if label_votes([text]) or any_metric(text):
         return None, text
-    bare = re.sub(r"\s*\((?:[^()]{0,20})\)\s*$", "", text)  # `patched (MB/s)` -> `patched`
+    m = _HEAD_UNIT.search(text)
+    bare = text[: m.start()] if m and unit_in(m.group(1)) else text  # `patched (MB/s)` -> `patched`
     if bare != text and (label_votes([bare]) or any_metric(bare)):
         return None, text
     if unit(text) is not None:

@@ -129,10 +129,9 @@ def _read_block(seg: Segment, lo: int, block: list[str], plain: list[str], subje
     rows_like = sum(1 for x in block if _ROW_END.search(x))
     for t in read_tables(block) if rows_like else ():
         taken.update(range(t.start, t.end))
-        run, ex = _table_run(seg, lo, block, t, plain, subject)
+        table_runs, ex = _table_run(seg, lo, block, t, plain, subject)
         explained.append(ex)
-        if run is not None:
-            runs.append(run)
+        runs.extend(table_runs)
     kvs, labels = read_summaries(block, taken)
     if kvs:
         span = (min(k.line for k in kvs), max(k.line for k in kvs) + 1)
@@ -191,19 +190,23 @@ def _line_above(block: list[str], start: int) -> str | None:
 
 
 def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[str], subject: str | None,
-               ) -> tuple[Run | None, Explained]:
+               ) -> tuple[list[Run], Explained]:
     abs_lo = seg.offset + lo
     layout = "change_table" if t.change else "key_value" if t.kind == "key_value" else "hand_table"
     ex = Explained(abs_lo + t.start, abs_lo + t.end, f"{layout} ({t.kind}, {t.orientation})", quoted=seg.quoted)
     if not t.values:
         ex.outcome = "nothing: no value columns (only changes or deviations beside absolute values?)"
-        return None, ex
+        return [], ex
     votes = metrics.label_votes(t.all_labels())
     cap_lo = max(0, t.start - 2)
+    row_bench = _row_benchmarks(t)
     att = evidence.attribute(plain, abs_lo + cap_lo, abs_lo + t.end, subject, votes)
+    if row_bench:  # `tbench-loopback ...` / `TCP_RR ...`: each row names its tool
+        first = next(iter(row_bench.values()))
+        att = evidence.Attribution(first, "each row names its benchmark")
     if att is None:
         ex.outcome = "nothing: unattributed table (no benchmark evidence)"
-        return None, ex
+        return [], ex
     bench = att.benchmark
     ex.benchmark, ex.evidence = bench, att.evidence
     other = evidence.other_benchmark(t.caption or _line_above(block, t.start)
@@ -212,7 +215,7 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
         other = None  # kernbench is a kernel build
     if other and not att.evidence.startswith("named in the block"):
         ex.outcome = f"nothing: its caption names {other!r}, a benchmark not read here"
-        return None, ex
+        return [], ex
     near = bool(evidence.benchmarks_in("\n".join(plain[max(0, abs_lo + t.start - 10):abs_lo + t.end])))
     has_unit = any(v.unit for v in t.values)
     mapped = sum(metrics.canonical(bench, v.label or "") is not None for v in t.values)
@@ -220,10 +223,10 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
                          or any(re.search(r"%|diff|delta|change|gain|improv|speedup|ratio", h, re.I)
                                 for h in t.header)):
         ex.outcome = "nothing: signed numbers without a %, a ratio or a change header are no changes"
-        return None, ex
+        return [], ex
     if not (near or has_unit or mapped or votes.get(bench) or t.change):
         ex.outcome = f"nothing: {bench} named at a distance, but no unit or {bench} metric in the table"
-        return None, ex
+        return [], ex
     caption_sys = _caption_system(block, t.start, seg, lo)
     baseline = None
     default_sys = caption_sys
@@ -250,11 +253,29 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
         params = dict(v.params)
         if t.change and baseline:
             params["baseline"] = baseline
-        results.append(_result(bench, lo + v.line, v.label or caption_metric, v.value, v.unit, system, params, layout,
-                               change=t.change, statistic=v.statistic))
+        results.append(_result(row_bench.get(v.row, bench), lo + v.line, v.label or caption_metric, v.value,
+                               v.unit, system, params, layout, change=t.change, statistic=v.statistic))
     ex.systems = sorted({r.system for r in results if r.system})
     ex.rows, ex.outcome = len(results), f"{len(results)} rows"
-    return _run(bench, results, lo + t.start, lo + t.end, caption=t.caption), ex
+    by_bench: dict[str, list[Result]] = {}
+    for v, r in zip(t.values, results, strict=True):
+        by_bench.setdefault(row_bench.get(v.row, bench), []).append(r)
+    return [_run(b, rs, lo + t.start, lo + t.end, caption=t.caption) for b, rs in by_bench.items()], ex
+
+
+def _row_benchmarks(t: Table) -> dict[str, str]:
+    """Row label -> benchmark, when rows name two or more benchmarks (a mixed table)."""
+    named: dict[str, str] = {}
+    current = None
+    for label in dict.fromkeys(v.row for v in t.values):
+        found = evidence.benchmarks_in(label)
+        current = found[0] if found else current
+        if current:
+            named[label] = current
+    return named if len(set(named.values())) >= 2 else {}
+
+
+
 
 
 def _result(bench: str, line: int, label: str | None, value: float, unit: str | None, system: str | None,

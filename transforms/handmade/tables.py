@@ -61,6 +61,7 @@ class TableValue:
     statistic: str = "value"
     change: bool = False
     col: int = -1  # value column (0-based), when the table has no header to name it
+    row: str = ""  # the row's label as printed
 
 
 @dataclass(slots=True)
@@ -470,8 +471,28 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
             if t.change and u is None:
                 u = "%" if "%" in (hd or "") + (t.caption or "") else None
             t.values.append(TableValue(r, c.value, u, system, metric_label, params, stat, t.change,
-                                       k - (len(vals) - n)))
+                                       k - (len(vals) - n), label))
+    if t.orientation == "rows=systems":
+        _split_runs(t)
     return t
+
+
+_RUN_LABEL = re.compile(r"^(?P<sys>.{1,40}?)[-_ #](?P<n>\d{1,2})$")
+
+
+def _split_runs(t: Table) -> None:
+    """`a-1`, `a-2`, `b-1`: repeated runs of systems `a` and `b` (params run = 1, 2)."""
+    found = [_RUN_LABEL.match(lab) for lab in t.labels]
+    if not t.labels or not all(found):
+        return
+    prefixes = Counter(m.group("sys") for m in found if m)
+    if max(prefixes.values()) < 2:
+        return
+    for v in t.values:
+        m = _RUN_LABEL.match(v.system or "")
+        if m and m.group("sys") in prefixes:
+            v.system = m.group("sys")
+            v.params.setdefault("run", m.group("n"))
 
 
 def _transposed(parsed: list[tuple[int, str, list[Cell]]]) -> str | None:

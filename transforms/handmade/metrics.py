@@ -167,7 +167,7 @@ def label_votes(labels: list[str]) -> dict[str, int]:
 
 def metric_in(benchmark: str, text: str | None) -> str | None:
     """The words of a caption that name a metric of `benchmark` (`average eps show:` -> `eps`)."""
-    if not text or len(text) > 200:
+    if not text or len(text) > 800:
         return None
     words = [w.strip("():,;.[]") for w in text.split()]
     for size in (3, 2, 1):

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from transforms.handmade import evidence, metrics
+from transforms.handmade.cells import RULE
 from transforms.handmade.noise import hunk_lines, noise_block, noise_line
 from transforms.handmade.prose import read_prose
 from transforms.handmade.summaries import BULLET_KV, read_summaries
@@ -184,8 +185,9 @@ def _legend(lines: list[str]) -> list[str] | None:
 
 def _line_above(block: list[str], start: int) -> str | None:
     for k in range(min(start, len(block)) - 1, -1, -1):
-        if block[k].strip() and not set(block[k].strip()) <= set("=-_~*#+|"):
-            return block[k].strip()
+        text = block[k].strip().strip("#*").strip()
+        if text and not RULE.match(text):
+            return text
     return None
 
 
@@ -241,7 +243,8 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
     caption_metric = None
     if any(v.label is None for v in t.values):
         above = t.caption or _line_above(block, t.start) or _line_above(plain[max(0, abs_lo - 3):abs_lo], 3) or ""
-        caption_metric = metrics.metric_in(bench, above)
+        caption_metric = metrics.metric_in(bench, above) or metrics.metric_in(
+            bench, " ".join(x.strip(" #*") for x in plain[max(0, abs_lo + t.start - 8):abs_lo + t.start]))
         if caption_metric is None and above and above != caption_sys and len(above.split()) <= 5 \
                 and not _GENERIC_CAPTION.match(above):
             caption_metric = above.rstrip(":")  # `hackbench -g $group`: what was measured

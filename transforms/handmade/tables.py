@@ -39,6 +39,8 @@ _GENERIC_HEAD = re.compile(r"^(?:results?|values?|scores?|numbers?|data|benchmar
 _PARAM_LABEL = re.compile(r"^(?P<word>[A-Za-z#][\w ./-]{0,20}?)\s*[=:]?\s*(?P<val>\d[\w.,/-]{0,12})$")
 _LABEL_PARAM = re.compile(r"^(?P<val>\d[\w.,/-]{0,12})\s*(?P<word>[A-Za-z][\w ./-]{0,20})$")
 _DIGIT = re.compile(r"\d")
+_NUMERIC_LABEL = re.compile(r"^\d[\d/x:.,+-]{0,15}$")  # `1/1`, `4x8`, `16:100`
+_UTIL_HEAD = re.compile(r"^(?:%\s?cpu|cpu\s?%|cpu\s?util\w*|util(?:i[sz]ation)?\s?%?|%\s?util|%usr|%sys)$", re.I)
 _HEAD_UNIT = re.compile(r"\s*\(([^()]{1,20})\)\s*$")
 _SYSTEM_WORD = re.compile(
     r"^(?:before|after|base(?:line)?|patched|unpatched|vanilla|stock|default|orig(?:inal)?|old|new"
@@ -216,12 +218,28 @@ def _csv_table(lines: list[str]) -> list[Table] | None:
     return [t] if t.values else []
 
 
+_BRACKETS = re.compile(r"\[[^\[\]]{0,40}\]")
+
+
+def _grouped(lines: list[str]) -> bool:
+    """A pipe table whose cells hold several numbers each."""
+    for ln in lines:
+        for part in ln.split("|"):
+            if sum(1 for c in cells(part) if c.kind in ("abs", "chg")) >= 2:
+                return True
+    return False
+
+
 def read_tables(lines: list[str]) -> list[Table]:
     """Every table in a block of lines (one paragraph of one quote depth)."""
     csv = _csv_table(lines)
     if csv is not None:
         return csv
     pipe = is_pipe_block(lines)
+    if pipe and _grouped(lines):
+        # `| 1/1  508.5 [0.2%] 2.1% | 504.7 ... |`: groups of sub-columns; read it as an aligned table
+        lines = [_BRACKETS.sub(lambda m: " " * len(m.group(0)), ln).replace("|", " ") for ln in lines]
+        pipe = False
     grid = _grid(lines, pipe)
     out: list[Table] = []
     i = 0
@@ -307,6 +325,7 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
     # does the first value column hold a parameter (sizes, procs, groups) rather than a measurement?
     first_is_param = False
     param_name = None
+    label_name: str | None = None  # the label column's head, when it names no parameter
     if all(not lab for _, lab, _ in parsed):
         ints = [v[0].value for _, _, v in parsed if v and v[0].kind == "abs" and v[0].value is not None]
         head0 = header[0].text if header else ""
@@ -328,6 +347,8 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
         header = header[1:]
         if _is_param_name(label_head.text):
             param_name = norm(label_head.text)
+        else:
+            label_name = label_head.text.strip(" :|")
     if n <= 0:
         return None
     if header and len(header) < n:
@@ -382,7 +403,9 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
                 if c.value is not None and not float(c.value).is_integer():
                     fractional[hd] += 1
     for hd in set(chg_votes) | set(abs_votes):
-        if _STDEV_HEAD.match(hd):
+        if _UTIL_HEAD.match(hd):
+            kinds[hd] = "util"
+        elif _STDEV_HEAD.match(hd):
             kinds[hd] = "stdev"
         elif _is_param_name(hd) and not chg_votes[hd] and not fractional[hd]:
             kinds[hd] = "param"
@@ -405,7 +428,8 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
     col_votes = sum(any_metric(hd) for hd in heads)
     stat_heads = sum(norm(hd) in _STAT_HEAD or bool(_STDEV_HEAD.match(hd)) or kinds.get(hd) == "param"
                      for hd in heads)
-    row_params = [_row_param(lab, param_name) for lab in row_labels]
+    row_params = [_row_param(lab, param_name) or (
+        (label_name or "case", lab) if _NUMERIC_LABEL.match(lab) else None) for lab in row_labels]
     head_params = {hd: _row_param(hd, None) for hd in heads}
     cols_are_params = bool(heads) and all(p is not None and p[0] != "case" for p in head_params.values())
     if first_is_param or (row_labels and all(p is not None for p in row_params)):
@@ -420,6 +444,13 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
     else:
         t.orientation = "rows=metrics"
 
+    owner: dict[str, str | None] = {}  # a sub-column head -> the system head before it
+    current: str | None = None
+    for hd in heads:
+        if kinds.get(hd) == "util":
+            owner[hd] = current
+        elif kinds.get(hd) in (None, "abs"):
+            current = _system_or_metric(hd)[0] or current
     for (r, label, vals), rp in zip(parsed, row_params, strict=True):
         if len(vals) > n and not first_is_param:
             vals = vals[len(vals) - n:]
@@ -439,6 +470,8 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
                 continue
             if kind == "abs" and c.kind == "chg":
                 continue  # a change typed into a column of absolute values
+            if kind == "util":
+                c = Cell(c.text, c.start, c.end, "abs", c.value, "%CPU")
             u = c.unit or (unit_in(hd) if hd else None) or t.unit or (row_unit if c.kind == "abs" else None)
             stat = _STAT_HEAD.get(norm(hd or ""), "value")
             system: str | None
@@ -468,6 +501,8 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
                     metric_label = f"{metric_label} {extra}"
             if stat != "value" and t.orientation != "rows=systems":
                 system = None
+            if kind == "util" and t.orientation != "rows=systems":
+                system, metric_label = owner.get(hd or ""), hd  # `cpu%` after `vanilla-SMT`: its cpu%
             if t.change and u is None:
                 u = "%" if "%" in (hd or "") + (t.caption or "") else None
             t.values.append(TableValue(r, c.value, u, system, metric_label, params, stat, t.change,

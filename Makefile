@@ -15,6 +15,7 @@ $(STAMP): pyproject.toml
 
 demo: $(STAMP)
 	$(BIN)/listbench ingest
+	$(BIN)/listbench report --out data/report.html
 	$(BIN)/listbench sql "SELECT benchmark, system, metric, params, value, unit FROM benchmark_results WHERE metric IN ('fork_proc', 'index_score') ORDER BY benchmark, system, params::VARCHAR"
 
 test: $(STAMP)

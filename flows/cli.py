@@ -66,6 +66,7 @@ def ingest(
     verbose: Annotated[bool, typer.Option("--verbose", "-v")] = False,
     task_runner: Annotated[str, typer.Option(help="default | dask (per-unit extraction on a Dask cluster)")] = "default",
     dask_address: Annotated[str | None, typer.Option(help="Dask scheduler tcp://HOST:PORT (default: a local 2-worker cluster)")] = None,
+    recheck: Annotated[bool, typer.Option("--recheck", help="Ask again for units taken as settled (HyperKitty months)")] = False,
 ) -> None:
     """Run the ingest flow for every enabled source (or the named ones)."""
     cfg = _config(config)
@@ -90,7 +91,7 @@ def ingest(
             from flows.summary import print_summary
 
             with _progress():
-                result = run_ingest(cfg, source or None, since, until, task_runner, dask_address)
+                result = run_ingest(cfg, source or None, since, until, task_runner, dask_address, recheck)
     except (IngestBusy, RunnerError) as exc:
         fail(str(exc))
     print_summary(cfg, result)
@@ -321,6 +322,62 @@ def compact(config: ConfigOpt = None) -> None:
             refresh_views_if_needed(cfg.db_path, cfg.lake_dir)
     except IngestBusy as exc:
         fail(str(exc))
+
+
+def _day(label: str, value: str | None, end: bool = False):
+    """YYYY, YYYY-MM or YYYY-MM-DD as a date (the last day of the period for --until)."""
+    import calendar
+    import re
+    from datetime import date
+
+    if value is None:
+        return None
+    m = re.fullmatch(r"(\d{4})(?:-(0[1-9]|1[0-2])(?:-(0[1-9]|[12]\d|3[01]))?)?", value)
+    if not m:
+        fail(f"{label} must be YYYY, YYYY-MM or YYYY-MM-DD (got {value!r})")
+    y, mo, d = int(m.group(1)), m.group(2), m.group(3)
+    month = int(mo) if mo else (12 if end else 1)
+    day = int(d) if d else (calendar.monthrange(y, month)[1] if end else 1)
+    try:
+        return date(y, month, day)
+    except ValueError:
+        fail(f"{label}: no such day {value!r}")
+
+
+@app.command()
+def report(
+    config: ConfigOpt = None,
+    out: Annotated[str, typer.Option("--out", "-o", help="HTML file to write")] = "",
+    list_name: Annotated[list[str] | None, typer.Option("--list", help="Only this list (repeatable)")] = None,
+    benchmark: Annotated[list[str] | None, typer.Option("--benchmark", "-b", help="Only this benchmark (repeatable)")] = None,
+    since: Annotated[str | None, typer.Option(help="First day, YYYY[-MM[-DD]]")] = None,
+    until: Annotated[str | None, typer.Option(help="Last day, YYYY[-MM[-DD]]")] = None,
+    max_posts: Annotated[int, typer.Option(help="Posts shown with their own chart")] = 40,
+) -> None:
+    """Write a self-contained HTML report with charts (default: <data_dir>/report.html)."""
+    from pathlib import Path
+
+    cfg = _config(config)
+    filters_since, filters_until = _day("--since", since), _day("--until", until, end=True)
+    import duckdb
+
+    from flows.report import build
+    from warehouse.db import WarehouseMissing, error_line
+    from warehouse.report_data import Filters
+
+    target = Path(out) if out else Path(cfg.db_path).parent / "report.html"
+    filters = Filters(lists=tuple(list_name or ()), benchmarks=tuple(benchmark or ()),
+                      since=filters_since, until=filters_until)
+    try:
+        built = build(cfg.db_path, target, filters, max_posts=max(0, max_posts))
+    except WarehouseMissing as exc:
+        fail(str(exc))
+    except duckdb.Error as exc:
+        fail(f"report failed: {error_line(exc)}")
+    except OSError as exc:
+        fail(f"cannot write {target}: {exc.strerror}")
+    typer.echo(f"report: {built.path} ({built.bytes / 1e6:.1f} MB, {built.posts} posts, "
+               f"{built.points} overhead points, {built.seconds:.1f} s)")
 
 
 @app.command()

@@ -58,7 +58,7 @@ def load_task(works: list[pipeline.UnitWork], lake: Lake, list_names: list[str],
 # otherwise walk every nested row looking for futures (~10 s for 50,000 messages).
 @flow(name="ingest", log_prints=False)
 def ingest_flow(config_path: str, sources: list[str] | None = None, since: str | None = None,
-                until: str | None = None) -> dict[str, Any]:
+                until: str | None = None, recheck: bool = False) -> dict[str, Any]:
     """Fetch, decode, extract, validate and load every enabled (or named) source."""
     cfg = load_config(config_path)
     ctx = FlowRunContext.get()
@@ -69,7 +69,7 @@ def ingest_flow(config_path: str, sources: list[str] | None = None, since: str |
         steps = pipeline.Steps(list_units=list_units_task, fetch=_tagged_fetch,
                                extract=lambda f, s, known: extract_unit_task(f, s, quote(known)),
                                load=lambda works, *rest: load_task(quote(works), *rest), log=get_run_logger())
-    summary = pipeline.run(cfg, steps, sources, since, until)
+    summary = pipeline.run(cfg, steps, sources, since, until, recheck)
     _publish(summary)
     return summary.as_dict()
 
@@ -98,10 +98,10 @@ def _publish(summary: pipeline.IngestSummary) -> None:
 
 def run_ingest(cfg: Config, sources: list[str] | None = None, since: str | None = None,
                until: str | None = None, task_runner: str = "default",
-               dask_address: str | None = None) -> dict[str, Any]:
+               dask_address: str | None = None, recheck: bool = False) -> dict[str, Any]:
     """One flow run; `task_runner="dask"` uses `dask_address` or a two-worker LocalCluster."""
     runner = runners.make_task_runner(task_runner, dask_address)
     if runner is None:
-        return ingest_flow(str(cfg.path), sources, since, until)
+        return ingest_flow(str(cfg.path), sources, since, until, recheck)
     with runners.api_for_workers():
-        return ingest_flow.with_options(task_runner=runner)(str(cfg.path), sources, since, until)
+        return ingest_flow.with_options(task_runner=runner)(str(cfg.path), sources, since, until, recheck)

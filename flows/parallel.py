@@ -38,7 +38,8 @@ def _pool(workers: int) -> ProcessPoolExecutor:
 
 
 def decode_batch(items: list[bytes | Mail], list_name: str, unit: str, archive_url: str | None,
-                 batch_id: str, now: datetime) -> tuple[list[str], Records]:
+                 batch_id: str, now: datetime,
+                 permalink: tuple[str | None, str | None] = (None, None)) -> tuple[list[str], Records]:
     """Worker side: every message of the batch to rows (first copy of a repeated id only)."""
     rec = Records()
     ids: list[str] = []
@@ -50,7 +51,7 @@ def decode_batch(items: list[bytes | Mail], list_name: str, unit: str, archive_u
             continue
         seen.add(mail.message_id)
         add_mail(rec, mail, list_name=list_name, unit=unit, archive_url=archive_url, batch_id=batch_id,
-                 detected_at=now)
+                 detected_at=now, permalink=permalink)
     return ids, rec
 
 

@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from flows.archives import kind_for
+from flows.archives import kind_for, permalink_base
 from flows.archives.base import FetchContext, Fetched, Unit, UnitError
 from flows.config import Config, Source
 from transforms.mbox import Skipped
@@ -157,7 +157,7 @@ def extract_unit(fetched: Fetched, source: Source, known: Known, workers: int | 
         batches = decode_parallel(
             kind_for(source.kind).messages(fetched, source), workers, skipped,
             list_name=source.name, unit=unit.key, archive_url=mail_url(unit), batch_id=work.batch_id,
-            now=datetime.now(UTC),
+            now=datetime.now(UTC), permalink=permalink_base(source),
         )
         for ids, rec in batches:
             stats.messages += len(ids)
@@ -293,7 +293,7 @@ class Steps:
 
 
 def run(cfg: Config, steps: Steps | None = None, sources: list[str] | None = None,
-        since: str | None = None, until: str | None = None) -> IngestSummary:
+        since: str | None = None, until: str | None = None, recheck: bool = False) -> IngestSummary:
     """One ingest run: every chosen source, unit by unit, chunks validated and committed atomically."""
     steps = steps or Steps()
     chosen = [cfg.source(n) for n in sources] if sources else cfg.enabled_sources
@@ -302,7 +302,7 @@ def run(cfg: Config, steps: Steps | None = None, sources: list[str] | None = Non
     with ingest_lock(cfg.data_dir), lake_lock(cfg.lake_dir, busy=IngestBusy):  # the 2nd: remote lakes only
         lake = Lake(cfg.lake_dir).open()
         known = Known.load(lake)
-        ctx = FetchContext(raw_dir=cfg.raw_dir, previous=previous_ledger(lake))
+        ctx = FetchContext(raw_dir=cfg.raw_dir, previous=previous_ledger(lake), recheck=recheck)
         if any(s.is_remote for s in chosen):
             from flows.http import PoliteClient
 

@@ -21,6 +21,12 @@ from transforms.mbox import Skipped
 ARCHIVES = FIXTURES / "archives"
 PIPERMAIL_ROOT = "/pipermail/virt/"
 HK_ROOT = "/archives/list/kvm@lists.example.org/"
+MHONARC_FIX = ARCHIVES / "mhonarc"
+MHONARC_ROOT = "/archives/html/xen-devel/"
+# Same-host targets of hostile links: served, so following one would show up in site.hits.
+MHONARC_HOSTILE = ("/archives/html/xen-users/2008-01/index.html", "/archives/html/xen-users/2008-02/index.html",
+                   "/archives/html/xen-users/2010-11/msg00008.html", MHONARC_ROOT + "2010-11/msg00005.html",
+                   MHONARC_ROOT + "2010-11/msg00009.html", MHONARC_ROOT + "2010-13/index.html")
 FAST_HTTP = "[http]\nrequests_per_second = 0\nretries = 0\ntimeout_s = 5\n"
 
 # Same-host targets of the index's hostile links: served, so a hit would be a real download.
@@ -66,6 +72,19 @@ def pipermail_site(site: Site) -> None:
     site.add(PIPERMAIL_ROOT + "2016-March.txt.gz", (d / "error.html").read_bytes(), content_type="text/html")
     for path in PIPERMAIL_HOSTILE:
         site.add(path, gz(june), content_type="application/x-gzip")
+
+
+def mhonarc_site(site: Site) -> Site:
+    """The Xen MHonArc fixture months (2007-10 with a paged index, 2010-11) and hostile targets."""
+    site.add(MHONARC_ROOT, (MHONARC_FIX / "root.html").read_bytes(), content_type="text/html")
+    for month, names in {"2007-10": ("index.html", "mail2.html", "msg00000.html", "msg00001.html",
+                                     "msg00002.html", "msg00003.html"),
+                         "2010-11": ("index.html", "msg00000.html", "msg00001.html")}.items():
+        for name in names:
+            site.add(f"{MHONARC_ROOT}{month}/{name}", (MHONARC_FIX / month / name).read_bytes(), content_type="text/html")
+    for path in MHONARC_HOSTILE:
+        site.add(path, b"<html>not for us</html>", content_type="text/html")
+    return site
 
 
 def hk_export_path(month: str, end: str) -> str:

@@ -132,6 +132,29 @@ def test_settled_months_are_not_requested(site, tmp_path):
     assert KIND.fetch(unit, src, ctx).status == "ok" and sum(site.hits.values()) == 1
 
 
+def test_months_settle_by_default_and_recheck_or_false_asks_again(site, tmp_path):
+    hyperkitty_site(site)
+    src = _src(site, since="2016-04", until="2016-04")  # no settled_after_days: the default 7
+    unit = KIND.units(src, FetchContext(tmp_path))[0]
+    last = {"sha256": "abc", "bytes": 10, "fetched_at": datetime(2016, 5, 9, tzinfo=UTC)}
+    ctx = FetchContext(tmp_path, http=client(), previous={("kvm", unit.key): dict(last)})
+    assert KIND.fetch(unit, src, ctx).status == "unchanged" and sum(site.hits.values()) == 0
+    again = FetchContext(tmp_path, http=client(), previous={("kvm", unit.key): dict(last)}, recheck=True)
+    assert KIND.fetch(unit, src, again).status == "ok" and sum(site.hits.values()) == 1
+    never = _src(site, since="2016-04", until="2016-04", settled_after_days=False)
+    assert KIND.fetch(unit, never, ctx).status == "ok" and sum(site.hits.values()) == 2
+
+
+@pytest.mark.parametrize("bad", [-1, "7", True])
+def test_settled_after_days_is_checked(site, tmp_path, bad):
+    hyperkitty_site(site)
+    src = _src(site, since="2016-04", until="2016-04", settled_after_days=bad)
+    unit = KIND.units(src, FetchContext(tmp_path))[0]
+    ctx = FetchContext(tmp_path, http=client(), previous={("kvm", unit.key): {"fetched_at": datetime(2016, 5, 9, tzinfo=UTC)}})
+    with pytest.raises(ConfigError, match="settled_after_days"):
+        KIND.fetch(unit, src, ctx)
+
+
 def test_settled_boundary():
     end = datetime(2016, 5, 1, tzinfo=UTC)
     assert settled("2016-04", end + timedelta(days=7), 7) and not settled("2016-04", end + timedelta(days=6), 7)

@@ -6,6 +6,8 @@ import base64
 from datetime import UTC, datetime
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from transforms.dates import parse_date
 from transforms.mail import decode_message, plain_post
@@ -101,3 +103,74 @@ def test_dates(text, expected):
 def test_plain_post_has_stable_id():
     assert plain_post("a\r\nb").body == "a\nb"
     assert plain_post("x").message_id == plain_post("x").message_id != plain_post("y").message_id
+
+
+# ------------------------------------------------- From headers: the fast path equals the email package
+
+
+def _email_package_from(text: str) -> tuple[str | None, str | None]:
+    """What parse_from returned before it had a fast path (the reference)."""
+    from email.utils import getaddresses, parseaddr
+
+    try:
+        pairs = getaddresses([text])
+        name, addr = pairs[0] if pairs else parseaddr(text)
+    except Exception:
+        name, addr = text, ""
+    return (name.strip().strip('"') or None), (addr or None)
+
+
+def _from_headers() -> list[str]:
+    """Every From header of the real posts, the golden fixtures, the sample and the archive fixtures."""
+    import re
+    from pathlib import Path
+
+    from transforms.mail import header_text
+
+    root = Path(__file__).parent
+    files = [*root.glob("fixtures/real/*/*.txt"), *root.glob("parsers/fixtures/*/*.txt"),
+             *root.glob("fixtures/archives/**/*"), root.parent / "examples" / "archives" / "seeds.mbox"]
+    out = []
+    for f in files:
+        if f.is_file():
+            for raw in re.findall(rb"^From:[ \t]*+(.*(?:\r?\n[ \t].*)*)", f.read_bytes(), re.M):
+                out.append(header_text(raw.decode("latin-1")))
+    return [h for h in out if h]
+
+
+def test_fast_from_equals_the_email_package_on_every_fixture_header():
+    from transforms.mail import _plain_from
+
+    headers = _from_headers()
+    assert len(headers) > 200
+    fast = [(h, _plain_from(h)) for h in headers]
+    assert sum(r is not None for _, r in fast) > len(headers) // 2  # the fast path is the common one
+    for h, r in fast:
+        if r is not None:
+            assert r == _email_package_from(h), h
+
+
+@pytest.mark.parametrize("header, expected", [
+    ('Ian Pratt <Ian.Pratt@cl.cam.ac.uk>', ("Ian Pratt", "Ian.Pratt@cl.cam.ac.uk")),
+    ('"Pratt, Ian" <ian@example.org>', ("Pratt, Ian", "ian@example.org")),
+    ("rwhron@earthlink.net", (None, "rwhron@earthlink.net")),
+    ("avi@qumranet.com (Avi Kivity)", ("Avi Kivity", "avi@qumranet.com")),
+    ("<anthony@codemonkey.ws>", (None, "anthony@codemonkey.ws")),
+    ("A <a@x>, B <b@y>", ("A", "a@x")),  # several addresses: the email package decides
+    ('"a\\"b" <q@x>', ('a"b', "q@x")),  # an escaped quote: likewise
+])
+def test_from_shapes(header, expected):
+    from transforms.mail import parse_from
+
+    assert parse_from(header) == expected
+
+
+_FROM_CHARS = 'ab .,;:@<>()"\\\tZ\u00e9'
+
+
+@given(st.text(alphabet=_FROM_CHARS, max_size=40))
+def test_fast_from_agrees_or_steps_aside(text):
+    from transforms.mail import _plain_from
+
+    r = _plain_from(text)
+    assert r is None or r == _email_package_from(text)

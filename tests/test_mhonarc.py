@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 from datetime import UTC, datetime
 
+import httpx
 import pytest
 
 import flows.archives
@@ -12,38 +13,24 @@ from flows.archives.base import FetchContext
 from flows.archives.mhonarc import KIND, month_indexes, parse_page
 from flows.config import Source, load_config
 from flows.http import PoliteClient
-from tests.conftest import FIXTURES, SEEDS_MBOX, mbox_source, seed_text, write_config
+from tests.archive_sites import FAST_HTTP, MHONARC_FIX, MHONARC_HOSTILE, MHONARC_ROOT, mhonarc_site
+from tests.conftest import SEEDS_MBOX, mbox_source, seed_text, write_config
 from tests.httpserver import Site
 from transforms.mail import Mail
 from transforms.mbox import Skipped
 from warehouse.db import query
 
-FIX = FIXTURES / "archives" / "mhonarc"
-ROOT = "/archives/html/xen-devel/"
-HTTP = "[http]\nrequests_per_second = 0\nretries = 0\ntimeout_s = 5\n"
+FIX = MHONARC_FIX
+ROOT = MHONARC_ROOT
+HTTP = FAST_HTTP
 CAP = 20_000  # msg00003.html of 2007-10 is larger
-# Same-host targets of hostile links: served, so following one would show up in site.hits.
-HOSTILE = ("/archives/html/xen-users/2008-01/index.html", "/archives/html/xen-users/2008-02/index.html",
-           "/archives/html/xen-users/2010-11/msg00008.html", ROOT + "2010-11/msg00005.html",
-           ROOT + "2010-11/msg00009.html", ROOT + "2010-13/index.html")
+HOSTILE = MHONARC_HOSTILE
 PARDUS = "> Pardus 1*1500 74270 87.8 81596 10.0 43062  4.9 51825 68.4 95262  5.3  221.2  0.1"
 
 
 @pytest.fixture(autouse=True)
 def registered(monkeypatch):
     monkeypatch.setitem(flows.archives.KINDS, KIND.name, KIND)
-
-
-def _serve(site: Site) -> Site:
-    site.add(ROOT, (FIX / "root.html").read_bytes(), content_type="text/html")
-    for month, names in {"2007-10": ("index.html", "mail2.html", "msg00000.html", "msg00001.html",
-                                     "msg00002.html", "msg00003.html"),
-                         "2010-11": ("index.html", "msg00000.html", "msg00001.html")}.items():
-        for name in names:
-            site.add(f"{ROOT}{month}/{name}", (FIX / month / name).read_bytes(), content_type="text/html")
-    for path in HOSTILE:
-        site.add(path, b"<html>not for us</html>", content_type="text/html")
-    return site
 
 
 def _grow(site: Site) -> None:
@@ -55,7 +42,7 @@ def _grow(site: Site) -> None:
 
 @pytest.fixture
 def site():
-    s = _serve(Site()).start()
+    s = mhonarc_site(Site()).start()
     yield s
     s.stop()
 
@@ -212,7 +199,7 @@ def _one(cfg, sql):
 def test_flow_loads_months_then_reruns_add_nothing(tmp_path, prefect_api):
     from flows.ingest import run_ingest
 
-    site = _serve(Site()).start()
+    site = mhonarc_site(Site()).start()
     try:
         cfg = load_config(write_config(tmp_path, mbox_source("xen-devel", site.url(ROOT), kind="mhonarc",
                                                              max_page_bytes=CAP), extra=HTTP))
@@ -240,5 +227,20 @@ def test_flow_loads_months_then_reruns_add_nothing(tmp_path, prefect_api):
         assert _one(cfg, "SELECT value FROM benchmark_results WHERE benchmark = 'unixbench' AND system = 'Luvalley'"
                          " AND metric = 'index_score' AND params['copies'] = '1'") == 631.2
         assert all(site.hits[p] == 0 for p in HOSTILE)
+    finally:
+        site.stop()
+
+
+def test_permalink_is_the_page_read_and_it_shows_the_message(tmp_path):
+    site = mhonarc_site(Site()).start()
+    try:
+        source = Source("xen-devel", "mhonarc", site.url(ROOT), options={"max_page_bytes": 20_000})
+        mails = [m for _, items in _run(source, _ctx(tmp_path)).values() for m in items if isinstance(m, Mail)]
+        assert len(mails) == 5
+        for mail in mails:
+            assert mail.url and mail.url.startswith(site.url(ROOT)) and mail.url.endswith(".html")
+            page = httpx.get(mail.url)
+            assert page.status_code == 200
+            assert mail.message_id in page.text or (mail.subject or "")[:20] in page.text
     finally:
         site.stop()

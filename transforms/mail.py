@@ -37,6 +37,7 @@ class Mail:
     in_reply_to: str | None = None
     references: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    url: str | None = None  # the post's own page, when the archive kind read it from one
 
     @property
     def thread_root(self) -> str:
@@ -240,6 +241,27 @@ def _mail_from(get, body: str, notes: list[str]) -> Mail:
     )
 
 
+# The three shapes nearly every From header has, read without the email package (which costs
+# a fifth of decoding): `Name <addr>` / `"Name" <addr>`, `addr (Name)`, bare `addr`. Anything
+# else (groups, escapes, nested comments, several addresses) goes to `getaddresses`.
+_ADDR = r"[^\s<>()\[\]\\,;:\"@]+@[^\s<>()\[\]\\,;:\"@]+"
+_NAME_ADDR = re.compile(rf'\s*+(?:"([^"\\]*+)"|([^<>()\[\]\\,;:"@]*+))\s*+<({_ADDR})>\s*+')
+_ADDR_COMMENT = re.compile(rf"\s*+({_ADDR})\s*+\(([^()\\]*+)\)\s*+")
+_BARE_ADDR = re.compile(rf"\s*+({_ADDR})\s*+")
+
+
+def _plain_from(text: str) -> tuple[str | None, str | None] | None:
+    """(name, address) for the common shapes, exactly as `getaddresses` gives them; None otherwise."""
+    if m := _NAME_ADDR.fullmatch(text):
+        name = m.group(1) if m.group(1) is not None else " ".join(m.group(2).split())
+        return (name.strip().strip('"') or None), m.group(3)
+    if m := _ADDR_COMMENT.fullmatch(text):
+        return (" ".join(m.group(2).split()).strip().strip('"') or None), m.group(1)
+    if m := _BARE_ADDR.fullmatch(text):
+        return None, m.group(1)
+    return None
+
+
 def parse_from(value: object) -> tuple[str | None, str | None]:
     """(name, address) of a From header as archives show it; obfuscated addresses kept as they are."""
     text = header_text(value)
@@ -251,6 +273,9 @@ def parse_from(value: object) -> tuple[str | None, str | None]:
     m = re.match(r"^\s*(\S+ at \S+)\s*\((.*)\)\s*$", text)
     if m:
         return m.group(2).strip() or None, m.group(1)
+    fast = _plain_from(text)
+    if fast is not None:
+        return fast
     try:
         pairs = getaddresses([text])
         name, addr = pairs[0] if pairs else parseaddr(text)

@@ -10,6 +10,7 @@ from transforms.extract import ExtractedRun, extract
 from transforms.handmade import HANDMADE
 from transforms.mail import Mail
 from transforms.parsers import PARSERS
+from transforms.permalinks import permalink as permalink_of
 
 PARSER_VERSIONS = {name: p.version for name, p in PARSERS.items()} | {HANDMADE.name: HANDMADE.version}
 
@@ -39,8 +40,12 @@ class Records:
 
 
 def add_mail(rec: Records, mail: Mail, *, list_name: str, unit: str, archive_url: str | None,
-             batch_id: str, detected_at: Any = None) -> list[ExtractedRun]:
-    """Append the rows of one new message; returns its runs."""
+             batch_id: str, detected_at: Any = None,
+             permalink: tuple[str | None, str | None] = (None, None)) -> list[ExtractedRun]:
+    """Append the rows of one new message; returns its runs.
+
+    `permalink` is (style, base) of archives whose pages are addressed by Message-ID.
+    """
     rec.messages.append(
         {
             "message_id": mail.message_id,
@@ -51,6 +56,7 @@ def add_mail(rec: Records, mail: Mail, *, list_name: str, unit: str, archive_url
             "in_reply_to": mail.in_reply_to,
             "thread_id": mail.thread_root,
             "archive_url": archive_url,
+            "url": mail.url or permalink_of(*permalink, mail.message_id),
             "unit": unit,
             "notes": mail.notes or None,
             "batch_id": batch_id,

@@ -32,13 +32,34 @@ class WarehouseMissing(Exception):
 STORAGE_TABLE = "_listbench_storage"
 
 
-def view_sql(lake_dir: Path | str) -> str:
+def schema_dir(db_path: Path) -> Path:
+    """Beside the views file: one empty Parquet file per table with its current schema."""
+    return Path(db_path).parent / ".schema"
+
+
+def write_schema_files(folder: Path) -> None:
+    """The views read these with the lake's parts, so a column added since a part was written
+    reads as NULL instead of failing the view (old lakes keep working without a rewrite)."""
+    import pyarrow.parquet as pq
+
+    from warehouse.schema import SCHEMAS
+
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, schema in SCHEMAS.items():
+        target = folder / f"{name}.parquet"
+        tmp = folder / f".{name}.{os.getpid()}.tmp"
+        pq.write_table(schema.empty_table(), tmp)
+        os.replace(tmp, target)
+
+
+def view_sql(lake_dir: Path | str, schema: Path) -> str:
     text = resources.files("warehouse").joinpath("views.sql").read_text(encoding="utf-8")
     if storage.is_remote(lake_dir):
         lake = str(lake_dir).rstrip("/")
     else:
         lake = str(Path(storage.local_path(str(lake_dir))).resolve())
-    return text.replace("{lake}", lake.replace("'", "''"))
+    return text.replace("{lake}", lake.replace("'", "''")) \
+        .replace("{schema}", str(Path(schema).resolve()).replace("'", "''"))
 
 
 def refresh_views(db_path: Path, lake_dir: Path | str, storage_options: dict[str, Any] | None = None) -> None:
@@ -48,6 +69,7 @@ def refresh_views(db_path: Path, lake_dir: Path | str, storage_options: dict[str
     for p in (tmp, Path(str(tmp) + ".wal")):
         if p.exists():
             p.unlink()
+    write_schema_files(schema_dir(db_path))
     con = duckdb.connect(str(tmp))
     try:
         if storage.is_remote(lake_dir):
@@ -56,7 +78,7 @@ def refresh_views(db_path: Path, lake_dir: Path | str, storage_options: dict[str
             con.execute(f"CREATE TABLE {STORAGE_TABLE} (lake VARCHAR, options VARCHAR)")
             con.execute(f"INSERT INTO {STORAGE_TABLE} VALUES (?, ?)",
                         [str(lake_dir), json.dumps(storage.check_options(opts, "storage options"))])
-        con.execute(view_sql(lake_dir))
+        con.execute(view_sql(lake_dir, schema_dir(db_path)))
         con.execute("CHECKPOINT")
     finally:
         con.close()
@@ -70,8 +92,9 @@ def refresh_views_if_needed(db_path: Path, lake_dir: Path | str) -> bool:
 
     stamp = Path(db_path).with_name(f".{Path(db_path).name}.sha")
     recorded = json.dumps(storage.options_for(str(lake_dir)) or {}, sort_keys=True) if storage.is_remote(lake_dir) else ""
-    digest = hashlib.sha256((view_sql(lake_dir) + recorded).encode()).hexdigest()
-    if Path(db_path).exists() and stamp.exists() and stamp.read_text() == digest:
+    digest = hashlib.sha256((view_sql(lake_dir, schema_dir(db_path)) + recorded).encode()).hexdigest()
+    if Path(db_path).exists() and stamp.exists() and stamp.read_text() == digest \
+            and schema_dir(db_path).is_dir():
         return False
     refresh_views(db_path, lake_dir)
     stamp.write_text(digest)

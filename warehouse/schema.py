@@ -20,6 +20,7 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("in_reply_to", pa.string()),
             ("thread_id", pa.string()),
             ("archive_url", pa.string()),
+            ("url", pa.string()),  # the post's own page (permalink); NULL for local archives
             ("unit", pa.string()),
             ("notes", pa.list_(pa.string())),
             ("batch_id", pa.string()),

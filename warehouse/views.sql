@@ -1,20 +1,21 @@
--- Views over the Parquet lake. {lake} is replaced by the lake's absolute path.
+-- Views over the Parquet lake. {lake} is replaced by the lake's absolute path, {schema} by a folder
+-- of empty files with each table's current schema: columns newer than a lake's parts read as NULL.
 CREATE OR REPLACE VIEW lake_messages AS
-  SELECT * FROM read_parquet('{lake}/messages/*.parquet', union_by_name = true);
+  SELECT * FROM read_parquet(['{lake}/messages/*.parquet', '{schema}/messages.parquet'], union_by_name = true);
 CREATE OR REPLACE VIEW memberships AS
-  SELECT * FROM read_parquet('{lake}/memberships/*.parquet', union_by_name = true);
+  SELECT * FROM read_parquet(['{lake}/memberships/*.parquet', '{schema}/memberships.parquet'], union_by_name = true);
 CREATE OR REPLACE VIEW message_bodies AS
-  SELECT * FROM read_parquet('{lake}/message_bodies/*.parquet', union_by_name = true);
+  SELECT * FROM read_parquet(['{lake}/message_bodies/*.parquet', '{schema}/message_bodies.parquet'], union_by_name = true);
 CREATE OR REPLACE VIEW extractions AS
-  SELECT * FROM read_parquet('{lake}/extractions/*.parquet', union_by_name = true);
+  SELECT * FROM read_parquet(['{lake}/extractions/*.parquet', '{schema}/extractions.parquet'], union_by_name = true);
 CREATE OR REPLACE VIEW all_runs AS
-  SELECT * FROM read_parquet('{lake}/runs/*.parquet', union_by_name = true);
+  SELECT * FROM read_parquet(['{lake}/runs/*.parquet', '{schema}/runs.parquet'], union_by_name = true);
 CREATE OR REPLACE VIEW all_results AS
-  SELECT * FROM read_parquet('{lake}/results/*.parquet', union_by_name = true);
+  SELECT * FROM read_parquet(['{lake}/results/*.parquet', '{schema}/results.parquet'], union_by_name = true);
 CREATE OR REPLACE VIEW quarantine AS
-  SELECT * FROM read_parquet('{lake}/quarantine/*.parquet', union_by_name = true);
+  SELECT * FROM read_parquet(['{lake}/quarantine/*.parquet', '{schema}/quarantine.parquet'], union_by_name = true);
 CREATE OR REPLACE VIEW archives AS
-  SELECT * FROM read_parquet('{lake}/archives/*.parquet', union_by_name = true);
+  SELECT * FROM read_parquet(['{lake}/archives/*.parquet', '{schema}/archives.parquet'], union_by_name = true);
 
 -- the newest extraction of each message is the one users see (re-extraction swaps it atomically)
 CREATE OR REPLACE VIEW current_extractions AS
@@ -28,7 +29,7 @@ CREATE OR REPLACE VIEW results AS
 -- one row per message, with every list it was seen on
 CREATE OR REPLACE VIEW messages AS
   SELECT m.message_id, m.list_name, l.lists, m.posted_at, m.from_name, m.subject,
-         m.in_reply_to, m.thread_id, m.archive_url, m.unit, m.notes
+         m.in_reply_to, m.thread_id, m.archive_url, m.url, m.unit, m.notes
   FROM lake_messages m
   LEFT JOIN (SELECT message_id, list(DISTINCT list_name ORDER BY list_name) AS lists
              FROM memberships GROUP BY message_id) l USING (message_id);
@@ -49,7 +50,8 @@ CREATE OR REPLACE VIEW benchmark_results AS
          ru.tool_version, res.system, res.metric, res.metric_label, res.params, res.value,
          res.unit, res.higher_is_better, res.quoted, res.alignment, res.statistic,
          coalesce(res.layout, 'tool_output') AS layout,
-         m.thread_id, ru.attributes['platform:' || res.system] AS platform, ru.attributes AS run_attributes
+         m.thread_id, ru.attributes['platform:' || res.system] AS platform, ru.attributes AS run_attributes,
+         m.url
   FROM results res
   JOIN runs ru USING (run_id)
   JOIN lake_messages m ON m.message_id = res.message_id

@@ -9,6 +9,7 @@ from flows.archives.mbox import KIND as MBOX
 from flows.archives.mhonarc import KIND as MHONARC
 from flows.archives.pipermail import KIND as PIPERMAIL
 from flows.archives.public_inbox import KIND as PUBLIC_INBOX
+from flows.config import Source
 
 KINDS: dict[str, ArchiveKind] = {
     MBOX.name: MBOX,
@@ -18,6 +19,15 @@ KINDS: dict[str, ArchiveKind] = {
     MHONARC.name: MHONARC,
     PUBLIC_INBOX.name: PUBLIC_INBOX,
 }
+
+
+def permalink_base(source: Source) -> tuple[str | None, str | None]:
+    """(style, base URL) for kinds whose message pages are addressed by Message-ID, else (None, None)."""
+    kind = KINDS.get(source.kind)
+    style = getattr(kind, "permalink_style", None)
+    if style is None or not source.is_remote:
+        return None, None
+    return style, kind.archive_root(source.url)
 
 
 def kind_for(name: str) -> ArchiveKind:

@@ -47,6 +47,7 @@ class FetchContext:
     raw_dir: Path
     http: Any = None  # flows.http.PoliteClient, created lazily for remote sources
     previous: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
+    recheck: bool = False  # ask again for units a kind would otherwise take as settled
 
     def last(self, unit: Unit) -> dict[str, Any] | None:
         return self.previous.get((unit.source, unit.key))

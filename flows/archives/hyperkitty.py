@@ -3,8 +3,10 @@
 The export is a real mbox with full headers (the HTML views lose `>` quoting
 and blanks). HyperKitty sends no ETag for it, but writes the gzip with mtime 0,
 so an unchanged month has the same sha256 and is not parsed again. Every month
-is still downloaded each run unless `settled_after_days = N` is set: a month that
-had ended N days before its last good fetch is then not requested again.
+would still be downloaded each run, so a month that had ended `settled_after_days` (default 7)
+before its last good fetch is settled: not requested again (a 20-year list would otherwise
+re-download every month every night). `settled_after_days = false` asks for every month each
+run; `listbench ingest --recheck` does so once.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ _FQDN = re.compile(r"^([^/@]+)@([^/@]+)$")
 _MONTH = re.compile(r"^(\d{4})-(0[1-9]|1[0-2])$")
 _MONTH_LINK = re.compile(r"^(\d{4})/(\d{1,2})/$")
 DEFAULT_MONTHS = 12
+DEFAULT_SETTLED_DAYS = 7
 log = logging.getLogger("listbench.fetch")
 
 
@@ -90,12 +93,23 @@ def first_month(root: str, markup: str) -> str | None:
 
 
 def settled(month: str, fetched_at: object, days: float) -> bool:
-    """True when the month had ended `days` before its last good fetch (opt-in: no request at all)."""
+    """True when the month had ended `days` before its last good fetch (then no request at all)."""
     if not isinstance(fetched_at, dt.datetime):
         return False
     end = dt.datetime.fromisoformat(f"{next_month(month)}-01T00:00:00+00:00")
     when = fetched_at if fetched_at.tzinfo else fetched_at.replace(tzinfo=dt.UTC)
     return when >= end + dt.timedelta(days=days)
+
+
+def settled_days(source: Source) -> float | None:
+    """`settled_after_days`: a number of days (default 7), or false to ask for every month each run."""
+    value = source.option("settled_after_days", DEFAULT_SETTLED_DAYS)
+    if value is False:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+        raise ConfigError(f"source {source.name!r}: settled_after_days must be a number of days >= 0 or false, "
+                          f"got {value!r}")
+    return float(value)
 
 
 def export_unit(source: str, root: str, name: str, month: str) -> Unit:
@@ -107,6 +121,8 @@ def export_unit(source: str, root: str, name: str, month: str) -> Unit:
 
 class HyperkittyKind:
     name = "hyperkitty"
+    permalink_style = "hyperkitty"  # `<list root>message/<hash>/`
+    archive_root = staticmethod(archive_root)
 
     def units(self, source: Source, ctx: FetchContext) -> list[Unit]:
         if not source.is_remote:
@@ -134,8 +150,9 @@ class HyperkittyKind:
 
     def fetch(self, unit: Unit, source: Source, ctx: FetchContext) -> Fetched:
         last = ctx.last(unit)
-        days = source.option("settled_after_days", None)
-        if days is not None and unit.month and last and settled(unit.month, last.get("fetched_at"), float(days)):
+        days = settled_days(source)
+        if (days is not None and not ctx.recheck and unit.month and last
+                and settled(unit.month, last.get("fetched_at"), days)):
             return Fetched(unit, "unchanged", etag=last.get("etag"), last_modified=last.get("last_modified"),
                            sha256=last.get("sha256"), bytes=int(last.get("bytes") or 0))
         return ctx.http.download(unit, source, ctx)

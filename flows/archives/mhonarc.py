@@ -320,8 +320,12 @@ class MhonarcKind:
         pages = fetched.extra.get("pages")
         if pages is None:  # a Fetched built elsewhere: every cached page of the month
             pages = sorted(p for p in Path(fetched.path).parent.glob("msg*.html"))
+        remote = fetched.unit.url.startswith(("http://", "https://"))
+        folder = fetched.unit.url.rsplit("/", 1)[0] + "/" if remote else None
         for path in pages:
             mail = parse_page(Path(path).read_bytes())
+            if mail is not None and folder is not None:
+                mail.url = folder + Path(path).name  # the page it was read from is its permalink
             if mail is None:
                 yield Skipped(index, f"{Path(path).name}: not a MHonArc message page", Path(path).stat().st_size)
             else:

@@ -252,6 +252,12 @@ def _mbox_units(source: Source) -> list[Unit]:
 
 class PublicInboxKind:
     name = "public-inbox"
+    permalink_style = "public-inbox"  # `<inbox>/<message-id>/`
+
+    @staticmethod
+    def archive_root(url: str) -> str:
+        """The inbox base (`https://lore.kernel.org/kvm/`); epochs live beneath it."""
+        return url.rstrip("/") + "/"
 
     def units(self, source: Source, ctx: FetchContext) -> list[Unit]:
         if source.is_remote:

@@ -406,6 +406,29 @@ def test_pkb_omni_csv_wrapped_header():
     assert run.attributes["throughput_confid"] == "-1.000"
 
 
+def test_omni_csv_one_value_beyond_the_header_is_noted_not_fatal():
+    """UDP_RR / UDP_STREAM print a trailing `-1` the header does not name."""
+    body = fixture_body(NETPERF / "pkb_omni_csv.txt")
+    line = "2217.06,Trans/s,442,487,589,81.26,361,9688,1,-1.000"
+    assert line in body
+    extra = body.replace(line, line + ",-1")
+    assert np_rows(extra) == np_rows(body)
+    (run,) = [er.run for er in np_runs(extra)]
+    assert run.status == "ok"
+    assert any("'-1' beyond the 10 named columns" in n for n in run.notes)
+    (two,) = [er.run for er in np_runs(body.replace(line, line + ",-1,-1"))]
+    assert two.status == "unparsed"
+    assert two.reason == "omni CSV has 10 columns but 12 values"
+
+
+def test_bare_omni_csv_with_a_trailing_extra_value():
+    text = "$ netperf -P 0 -t UDP_RR -H h -- -o THROUGHPUT,THROUGHPUT_UNITS,P99_LATENCY\n4086.70,Trans/s,406,-1\n"
+    (run,) = [er.run for er in np_runs(text)]
+    assert run.status == "ok"
+    assert sorted((r.metric, r.value) for r in run.results) == [("latency_p99", 406.0), ("transaction_rate", 4086.7)]
+    assert any("beyond the 3 selectors" in n for n in run.notes)
+
+
 def test_omni_keyval_rr_with_f_m_is_mbit():
     p = {"test": "TCP_RR", "size": "742", "resp_size": "1"}
     assert_rows(

@@ -1,0 +1,234 @@
+"""fio `--output-format=json` and `json+` (fio 2.x to 3.3x), one run per document.
+
+Rows, named as the text parser names the same quantity so that the text and the JSON
+report of one run give the same rows:
+
+* per job and direction that moved data (`read`, `write`, `trim`; params.direction):
+  `bandwidth` (`bw`, KiB/s in every version), `iops`, the latency summaries
+  `slat_*`, `clat_*`, `lat_*` (min, max, avg from `mean`, stddev) in us, and
+  `<kind>_percentile` with params.percentile (`99.5`). fio 2.x prints `slat`/`clat`/`lat`
+  in us, 3.x `slat_ns`/`clat_ns`/`lat_ns` in ns (converted exactly); a latency fio did
+  not measure is all zeros and is skipped, as are the `0.00` filler percentiles of 2.x.
+  The percentile block sits under `clat` unless `lat_percentiles` moved it to `lat`.
+* JSON-only quantities: `runtime` (ms, per direction), `cpu_usr` / `cpu_sys` (% per job),
+  `disk_util` (% per device, params.disk). `json+` latency bins are not read.
+
+params: `job` (jobname), `jobs` (numjobs when `group_reporting` merged them into one entry,
+else 1, as the text header's `jobs=` says), `direction`, and the job options `rw`, `bs`
+(bytes when one size), `ioengine`, `iodepth`, `numjobs` (a job's own options over the
+global ones); `instance` (1..N) when one document holds the same job name more than once
+(numjobs without group_reporting).
+
+A document is a JSON object with a `"fio version"` string and a `jobs` list; one that does
+not decode (cut short, wrapped by a mailer) is reported `unparsed`, never guessed at.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from transforms.model import MetricSpec, Result, Run, Segment
+from transforms.parsers._common import nearest_caption, system_label
+from transforms.parsers._json import (
+    Broken,
+    Document,
+    documents,
+    number,
+    obj,
+    seq,
+    text_of,
+    to_float,
+)
+from transforms.parsers.fio.text import _bs, _percentile
+
+NAME = "fio"
+
+JSON_METRICS: dict[str, MetricSpec] = {
+    "runtime": MetricSpec("ms", False, 0.0, 1e10),
+    "cpu_usr": MetricSpec("%", False, 0.0, 100.0),
+    "cpu_sys": MetricSpec("%", False, 0.0, 100.0),
+    "disk_util": MetricSpec("%", True, 0.0, 100.0),
+}
+
+_DIRECTIONS = ("read", "write", "trim")
+_KINDS = ("slat", "clat", "lat")
+_STATS = (("min", "min"), ("max", "max"), ("mean", "avg"), ("stddev", "stddev"))
+_NS = Decimal("0.001")
+_OPTIONS = ("rw", "bs", "ioengine", "iodepth", "numjobs")
+_ALIASES = {"readwrite": "rw", "blocksize": "bs"}
+
+
+def _is_fio(doc: dict[str, Any]) -> bool:
+    return isinstance(doc.get("fio version"), str) and isinstance(doc.get("jobs"), list)
+
+
+def _looks_fio(text: str) -> bool:
+    return '"fio version"' in text
+
+
+def _options(raw: dict[str, Any]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for key, value in raw.items():
+        name = _ALIASES.get(key, key)
+        text = text_of(value)
+        if name in _OPTIONS and text is not None and len(text) <= 80:
+            out[name] = _bs(text) if name == "bs" else text
+    return out
+
+
+def _flag(options: dict[str, Any], key: str) -> bool:
+    return text_of(options.get(key)) in ("1", "true")
+
+
+class _Doc:
+    """Results of one fio JSON document."""
+
+    def __init__(self, doc: Document) -> None:
+        self.doc = doc
+        self.results: list[Result] = []
+        self.notes: list[str] = []
+        self.line = doc.start
+
+    def add(
+        self,
+        metric: str,
+        label: str,
+        value: Any,
+        unit: str,
+        params: dict[str, str],
+        factor: Decimal = Decimal(1),
+    ) -> None:
+        n = number(value)
+        out = to_float(n, factor) if n is not None else None
+        if out is None:
+            self.notes.append(f"{label}: not a number ({str(value)[:20]!r}), skipped")
+            return
+        self.results.append(Result(metric, label, out, unit, dict(params), line=self.line))
+
+    def read(self) -> None:
+        value = self.doc.value
+        global_opts = obj(value, "global options")
+        merged = _flag(global_opts, "group_reporting")
+        names = [j.get("jobname") for j in seq(value, "jobs") if isinstance(j, dict)]
+        seen: dict[str, int] = {}
+        for job in seq(value, "jobs"):
+            if not isinstance(job, dict):
+                continue
+            name = text_of(job.get("jobname")) or "?"
+            options = {**_options(global_opts), **_options(obj(job, "job options"))}
+            grouped = merged or _flag(obj(job, "job options"), "group_reporting")
+            params = {
+                **options,
+                "job": name,
+                "jobs": options.get("numjobs", "1") if grouped else "1",
+            }
+            seen[name] = seen.get(name, 0) + 1
+            if names.count(name) > 1:
+                params["instance"] = str(seen[name])
+            self._job(job, params)
+        for disk in seq(value, "disk_util"):
+            name = text_of(disk.get("name")) if isinstance(disk, dict) else None
+            if name is not None:
+                self.add("disk_util", "disk_util.util", disk.get("util"), "%", {"disk": name})
+
+    def _job(self, job: dict[str, Any], params: dict[str, str]) -> None:
+        for direction in _DIRECTIONS:
+            block = obj(job, direction)
+            moved = [number(block.get(k)) for k in ("io_bytes", "iops", "bw", "total_ios")]
+            if not any(n for n in moved if n is not None):
+                continue  # fio prints every direction; this one moved no data
+            self._direction(direction, block, {**params, "direction": direction})
+        for key, metric in (("usr_cpu", "cpu_usr"), ("sys_cpu", "cpu_sys")):
+            if key in job:
+                self.add(metric, key, job[key], "%", params)
+
+    def _direction(self, d: str, block: dict[str, Any], params: dict[str, str]) -> None:
+        self.add("bandwidth", f"{d}.bw", block.get("bw"), "KiB/s", params)
+        self.add("iops", f"{d}.iops", block.get("iops"), "IOPS", params)
+        if "runtime" in block:
+            self.add("runtime", f"{d}.runtime", block.get("runtime"), "ms", params)
+        for kind in _KINDS:
+            key, factor = (f"{kind}_ns", _NS) if f"{kind}_ns" in block else (kind, Decimal(1))
+            stats = obj(block, key)
+            values = [number(stats.get(k)) for k, _ in _STATS]
+            if any(values):
+                for (field, stat), _n in zip(_STATS, values, strict=True):
+                    self.add(
+                        f"{kind}_{stat}",
+                        f"{d}.{key}.{field}",
+                        stats.get(field),
+                        "us",
+                        params,
+                        factor,
+                    )
+            self._percentiles(d, kind, key, obj(stats, "percentile"), params, factor)
+
+    def _percentiles(
+        self,
+        d: str,
+        kind: str,
+        key: str,
+        pcts: dict[str, Any],
+        params: dict[str, str],
+        factor: Decimal,
+    ) -> None:
+        for p, v in pcts.items():
+            try:
+                finite = Decimal(p).is_finite()
+            except ArithmeticError:
+                finite = False
+            if not finite:
+                self.notes.append(f"{d}.{key}: percentile key {p[:20]!r} is not a number, skipped")
+                continue
+            pct = _percentile(p)
+            if Decimal(pct) == 0:
+                continue  # fio 2.x fills unused percentile slots with "0.00" : 0
+            label = f"{d}.{key}.percentile"
+            self.add(f"{kind}_percentile", label, v, "us", {**params, "percentile": pct}, factor)
+
+
+def _run(seg: Segment, found: Document) -> Run:
+    doc = _Doc(found)
+    doc.read()
+    caption = nearest_caption(seg, found.start)
+    version = text_of(found.value.get("fio version")) or ""
+    run = Run(
+        benchmark=NAME,
+        results=doc.results,
+        tool_version=version.removeprefix("fio-") or None,
+        system=system_label(caption),
+        caption=caption,
+        line_start=found.start,
+        line_end=found.end,
+        notes=doc.notes,
+    )
+    run.attributes["format"] = "json"
+    if found.rejoined:
+        run.notes.append(
+            f"{found.rejoined} line breaks inside JSON strings rejoined (mail wrapping)"
+        )
+    if not run.results:
+        run.status, run.reason = "unparsed", "fio JSON document without a job that moved data"
+    return run
+
+
+def parse(seg: Segment) -> list[Run]:
+    """Every fio JSON document in the segment, one run each."""
+    runs: list[Run] = []
+    for found in documents(seg.lines, _is_fio, _looks_fio):
+        if isinstance(found, Broken):
+            runs.append(
+                Run(
+                    benchmark=NAME,
+                    results=[],
+                    line_start=found.start,
+                    line_end=found.start + 1,
+                    status="unparsed",
+                    reason=found.reason,
+                    attributes={"format": "json"},
+                )
+            )
+        else:
+            runs.append(_run(seg, found))
+    return runs

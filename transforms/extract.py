@@ -12,6 +12,7 @@ import ahocorasick_rs
 
 from transforms.handmade import HANDMADE, Explained
 from transforms.handmade import read as read_handmade
+from transforms.handmade.evidence import LITERALS as EVIDENCE_LITERALS
 from transforms.handmade.evidence import has_evidence
 from transforms.model import Parser, Run, Segment
 from transforms.parsers import PARSERS
@@ -24,6 +25,8 @@ def _keyword_index() -> tuple[ahocorasick_rs.AhoCorasick | None, dict[str, list[
     for p in PARSERS.values():
         for k in p.keywords:
             owners.setdefault(k, []).append(p.name)
+    for k in EVIDENCE_LITERALS:  # the hand-made reader's gate shares the one pass
+        owners.setdefault(k, [])
     return (ahocorasick_rs.AhoCorasick(list(owners)) if owners else None), owners
 
 
@@ -32,22 +35,33 @@ _ALWAYS = [p for p in PARSERS.values() if not p.keywords]
 
 
 def candidate_parsers(body: str) -> list[Parser]:
-    """Parsers whose signature matches somewhere in the body.
+    """Parsers whose signature matches somewhere in the body."""
+    return _scan(body)[0]
 
-    One Aho-Corasick pass over the lower-cased body finds every parser keyword
-    (~500 MB/s); only parsers with a keyword hit (or none declared) run their regex.
+
+def _scan(body: str) -> tuple[list[Parser], bool]:
+    """(parsers whose signature matches, whether the body names a benchmark).
+
+    One Aho-Corasick pass over the lower-cased body finds every parser keyword and every
+    tool name (~500 MB/s); only parsers with a keyword hit (or none declared) run their regex,
+    and only a tool name standing as a word is benchmark evidence.
     """
     names: set[str] = set()
+    evident = False
     if _KEYWORDS is not None:
-        for k in set(_KEYWORDS.find_matches_as_strings(body.lower(), overlapping=True)):
+        low = body.lower()
+        hits = set(_KEYWORDS.find_matches_as_strings(low, overlapping=True))
+        for k in hits:
             names.update(_OWNERS[k])
+        if not hits.isdisjoint(EVIDENCE_LITERALS):
+            evident = has_evidence(body, None)
     maybe = [p for p in PARSERS.values() if p.name in names] + _ALWAYS
     found = [p for p in maybe if p.signature.search(body)]
     if len(found) < len(maybe) and ">" in body:
         # signatures anchored at line start miss blocks whose every line is quoted
         unquoted = strip_quotes(body)
         found += [p for p in maybe if p not in found and p.signature.search(unquoted)]
-    return found
+    return found, evident
 
 
 def has_signature(body: str) -> bool:
@@ -116,8 +130,8 @@ def extract_explained(body: str, message_id: str, subject: str | None = None,
     The benchmark parsers read first; the hand-made reader then reads the lines none of them
     claimed, and only when the post (or its subject) names a benchmark.
     """
-    parsers = candidate_parsers(body)
-    evident = has_evidence(body, subject)
+    parsers, evident = _scan(body)
+    evident = evident or bool(subject and has_evidence(subject, None))
     if not parsers and not evident:
         return [], False, []
     found: list[tuple[int, str, int, Run, Segment]] = []

@@ -51,7 +51,7 @@ def read_number(tok: str) -> tuple[str, float, str | None] | None:
     `+3.2%`, `-18%`, `(+1.2%)`, `x1.07`, `1.07x` are changes; a signed bare number is a change
     too (posters sign only deltas); `1234MB/s` carries its unit.
     """
-    if tok[:1] not in _NUMERIC_START:
+    if tok[:1] not in _NUMERIC_START or len(tok) > 40:
         return None
     t = tok.strip(",;")
     paren = t.startswith("(") and t.endswith(")")

@@ -35,6 +35,7 @@ _LITERALS: dict[str, str] = {
     "hdparm": "hdparm",
 }  # fmt: skip
 _AC = ahocorasick_rs.AhoCorasick(list(_LITERALS))
+LITERALS = frozenset(_LITERALS)
 _WORD = re.compile(r"[A-Za-z0-9_]")
 # STREAM is a common English word: only its capitalised name or its own context counts
 _STREAM_UPPER = re.compile(r"STREAM(?![A-Za-z_])")

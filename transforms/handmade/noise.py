@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 _LINE = re.compile(
-    r"^\s*(?:\[\s*\d+\.\d+\]|<\d>\[|\d+\.\d+:\s|[\w./-]+\s+\|\s+\d+\s*[-+]*$|\d+ files? changed"
+    r"^\s*(?:\[\s*\d+\.\d+\]|<\d>\[|\d+\.\d+:\s|[\w./-]++\s++\|\s++\d++\s*+[-+]*+$|\d+ files? changed"
     r"|@@ |diff --git|index [0-9a-f]{7}|--- a/|\+\+\+ b/|CONFIG_\w+[=\s]|# CONFIG_|\w+:\s+\d+ kB$"
     r"|\d+ bytes from |PING |[0-9a-f]{2,4}:[0-9a-f]{2}\.\d|Call Trace|RIP:|Code:|\w+\+0x[0-9a-f]+/"
     r"|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun),? \d|\d{1,2}:\d{2}:\d{2}\s|#\s+name\s+<)",
@@ -27,9 +27,9 @@ _BLOCK = re.compile(
 
 _ANYWHERE = re.compile(
     r"\b\d{1,2}:\d{2}:\d{2}\b|ping statistics|packets transmitted|[0-9a-f]{2}(?::[0-9a-f]{2}){5}"
-    r"|^\s*(?:[$#]\s|Index: |---\s|\+\+\+\s|\S+@\S+[:~]\S*\s*[$#]\s)|\\$|https?://"
+    r"|^\s*(?:[$#]\s|Index: |---\s|\+\+\+\s|[^\s@]{1,64}@[^\s:~]{1,64}[:~]\S{0,64}\s*+[$#]\s)|\\$|https?://"
     r"|\b(?:warmup|execute|cleanup)\s+\d+\s+sec\b|\b(?:failed|error|cannot|unable)\b"
-    r"|\b(?:bytes|packets|pkts|dropped|overruns|collisions)\b\s*:?\s*\d"
+    r"|\b(?:bytes|packets|pkts|dropped|overruns|collisions)\b\s*+:?\s*+\d"
     r"|^\s*[\w.-]+: (?:\S+ ){2,}\S+.*[,(]",
     re.I,
 )

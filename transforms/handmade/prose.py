@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from transforms.handmade.cells import cells
 
 _BEFORE_AFTER = re.compile(
-    r"\b(?P<a>before|without(?: the)? patch(?:es)?|unpatched|vanilla|baseline|base)\s*[:=]?\s*"
-    r"(?P<va>\d[\d,]{0,15}(?:\.\d+)?)\s*(?P<ua>[A-Za-z/%^µ0-9]{0,14})[\s,;]{1,6}(?:and\s+|vs\.?\s+)?"
-    r"(?P<b>after|with(?: the)? patch(?:es)?|patched)\s*[:=]?\s*"
-    r"(?P<vb>\d[\d,]{0,15}(?:\.\d+)?)\s*(?P<ub>[A-Za-z/%^µ0-9]{0,14})",
+    r"\b(?P<a>before|without(?: the)? patch(?:es)?|unpatched|vanilla|baseline|base)\s*+[:=]?\s*+"
+    r"(?P<va>\d[\d,]{0,15}(?:\.\d+)?)\s*+(?P<ua>[A-Za-z/%^µ0-9]{0,14})[\s,;]{1,6}(?:and\s+|vs\.?\s+)?"
+    r"(?P<b>after|with(?: the)? patch(?:es)?|patched)\s*+[:=]?\s*+"
+    r"(?P<vb>\d[\d,]{0,15}(?:\.\d+)?)\s*+(?P<ub>[A-Za-z/%^µ0-9]{0,14})",
     re.I,
 )
 _DIGIT = re.compile(r"\d")

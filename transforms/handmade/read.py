@@ -24,11 +24,14 @@ from transforms.parsers._common import system_label
 
 MAX_BLOCK_LINES = 600
 _NUMBERISH = re.compile(r"\d")
+# a row ending in a number (or unit, change, aside), a `key: 12` line, or a `... is 12` clause
+_CANDIDATE = re.compile(r"(?:\d|\s-{1,3}|n/a)[%*)xkKMG]?\s*+(?:[A-Za-zµ/%^]{1,12}\s*+)?\)?\s*+\|?$|[:=]\s*+\d"
+                        r"|\b(?:is|was|were|are|gets?|got|before|after)\b.{0,40}\d")
 _REST_OPTION = re.compile(r"^\s*(?:\.\. [\w-]+::|:[\w-]+:)")  # a directive's options end at a blank line
 _GENERIC_CAPTION = re.compile(r"^(?:test\s+)?(?:results?|numbers|data|output|summary|here|before|after"
                               r"|details?)\b\W*$", re.I)
 # a table row ends in a number, a change, a unit after a number, or a closing aside
-_ROW_END = re.compile(r"(?:\d|\s-{1,3}|n/a)[%*)xkKMG]?\s*(?:[A-Za-zµ/%^]{1,12}\s*)?\)?\s*\|?$")
+_ROW_END = re.compile(r"(?:\d|\s-{1,3}|n/a)[%*)xkKMG]?\s*+(?:[A-Za-zµ/%^]{1,12}\s*+)?\)?\s*+\|?$")
 
 
 @dataclass(slots=True)
@@ -82,8 +85,8 @@ def read(segs: list[Segment], subject: str | None, claimed: dict[int, str],
     for seg in segs:
         for lo, hi in _blocks(seg, claimed, hunks):
             block = seg.lines[lo:hi]
-            if not any(_NUMBERISH.search(x) for x in block):
-                continue
+            if not any(_NUMBERISH.search(x) for x in block) or not any(_CANDIDATE.search(x) for x in block):
+                continue  # no line could be a table row, a key: value line or a sentence with results
             abs_lo = seg.offset + lo
             why = noise_block("\n".join(block))
             if why:

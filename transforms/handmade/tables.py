@@ -36,16 +36,16 @@ _STAT_HEAD = {"min": "min", "max": "max", "avg": "mean", "average": "mean", "mea
               "median": "median"}
 _GENERIC_HEAD = re.compile(r"^(?:results?|values?|scores?|numbers?|data|benchmark|test|metric|name"
                            r"|item|workload|config|configuration|kernel|system|setup)s?\b\s*:?$", re.I)
-_PARAM_LABEL = re.compile(r"^(?P<word>[A-Za-z#][\w ./-]{0,20}?)\s*[=:]?\s*(?P<val>\d[\w.,/-]{0,12})$")
-_LABEL_PARAM = re.compile(r"^(?P<val>\d[\w.,/-]{0,12})\s*(?P<word>[A-Za-z][\w ./-]{0,20})$")
+_PARAM_LABEL = re.compile(r"^(?P<word>[A-Za-z#][\w ./-]{0,20}?)\s*+[=:]?\s*+(?P<val>\d[\w.,/-]{0,12})$")
+_LABEL_PARAM = re.compile(r"^(?P<val>\d[\w.,/-]{0,12})\s*+(?P<word>[A-Za-z][\w ./-]{0,20})$")
 _DIGIT = re.compile(r"\d")
 _NUMERIC_LABEL = re.compile(r"^\d[\d/x:.,+-]{0,15}$")  # `1/1`, `4x8`, `16:100`
 _UTIL_HEAD = re.compile(r"^(?:%\s?cpu|cpu\s?%|cpu\s?util\w*|util(?:i[sz]ation)?\s?%?|%\s?util|%usr|%sys)$", re.I)
-_HEAD_UNIT = re.compile(r"\s*\(([^()]{1,20})\)\s*$")
+_HEAD_UNIT = re.compile(r"\(([^()]{1,20})\)\s*+$")
 _SYSTEM_WORD = re.compile(
     r"^(?:before|after|base(?:line)?|patched|unpatched|vanilla|stock|default|orig(?:inal)?|old|new"
     r"|mainline|upstream|tip|host|guest|native|bare[- ]?metal|dom0|domu|vm|kvm|xen|qemu|lxc|docker"
-    r"|with(?:out)?\b.*|w/o?\b.*|\+\s*patch.*|v?\d+\.\d+[\w.+-]*|linux[\w.+-]*|\d\.\d+[\w.+-]*)\s*:?$", re.I)
+    r"|with(?:out)?\b.{0,60}|w/o?\b.{0,60}|\+\s*patch.{0,60}|v?\d+\.\d+[\w.+-]*|linux[\w.+-]*|\d\.\d+[\w.+-]*)\s*:?$", re.I)
 _WORDS = re.compile(r"[\s_/=:-]+")
 _SIZE = re.compile(r"^\d+(?:\.\d+)?\s*[kKmMgG]?(?:i?[bB])?$")
 
@@ -276,7 +276,7 @@ def read_tables(lines: list[str]) -> list[Table]:
 
 _CODE = re.compile(r"\(\)|->|;|[{}]|>=|<=|==|&&|\|\||\breturn\b|\bif\b\s")
 _SPREAD_ROW = re.compile(r"^(?:stddev|stdev|std|coeffvar|cv|variance|var)\b", re.I)
-_SENTENCE = re.compile(r"[a-z]{2}[.!?](?:\s|$)|\b(?:is|are|was|were|the|this|that|with|which)\b.*\b(?:is|are|was"
+_SENTENCE = re.compile(r"[a-z]{2}[.!?](?:\s|$)|\b(?:is|are|was|were|the|this|that|with|which)\b.{0,200}?\b(?:is|are|was"
                        r"|were|the|this|that|with|which)\b", re.I)
 
 
@@ -606,7 +606,7 @@ def _system_or_metric(head: str | None) -> tuple[str | None, str | None]:
     if label_votes([text]) or any_metric(text):
         return None, text
     m = _HEAD_UNIT.search(text)
-    bare = text[: m.start()] if m and unit_in(m.group(1)) else text  # `patched (MB/s)` -> `patched`
+    bare = text[: m.start()].rstrip() if m and unit_in(m.group(1)) else text  # `patched (MB/s)` -> `patched`
     if bare != text and (label_votes([bare]) or any_metric(bare)):
         return None, text
     if unit(text) is not None:

@@ -100,3 +100,14 @@ def test_prose_pairs_keep_the_printed_numbers():
     assert sorted((r["system"], r["metric"], r["value"], r["params"].get("scale")) for r in rows) == [
         ("base", "iops", 562.0, "k"), ("patch", "iops", 574.0, "k")]
     assert {r["layout"] for r in rows} == {"prose"}
+
+
+def test_pathological_lines_stay_fast():
+    import time
+
+    bad = ["before" + " " * 50_000 + "1", "1" + " " * 50_000 + "x", "a@" * 30_000, "1 " * 30_000 + "MB/s",
+           "| " * 30_000, "bytes" + " " * 50_000 + ":", "(" + " " * 50_000, "is 1 " * 20_000]
+    body = "netperf results\n\n" + "\n".join(bad) + "\n"
+    t = time.perf_counter()
+    extract_explained(body, "x", subject="netperf")
+    assert time.perf_counter() - t < 10.0

@@ -23,6 +23,7 @@ from transforms.parsers import metric_spec
 from transforms.parsers._common import system_label
 
 MAX_BLOCK_LINES = 600
+MAX_LINE = 1000  # a longer line is no table row, summary or sentence worth reading
 _NUMBERISH = re.compile(r"\d")
 # a row ending in a number (or unit, change, aside), a `key: 12` line, or a `... is 12` clause
 _CANDIDATE = re.compile(r"(?:\d|\s-{1,3}|n/a)[%*)xkKMG]?\s*+(?:[A-Za-zµ/%^]{1,12}\s*+)?\)?\s*+\|?$|[:=]\s*+\d"
@@ -84,7 +85,7 @@ def read(segs: list[Segment], subject: str | None, claimed: dict[int, str],
     out: list[HandRun] = []
     for seg in segs:
         for lo, hi in _blocks(seg, claimed, hunks):
-            block = seg.lines[lo:hi]
+            block = [x if len(x) <= MAX_LINE else "" for x in seg.lines[lo:hi]]
             if not any(_NUMBERISH.search(x) for x in block) or not any(_CANDIDATE.search(x) for x in block):
                 continue  # no line could be a table row, a key: value line or a sentence with results
             abs_lo = seg.offset + lo

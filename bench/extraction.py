@@ -6,6 +6,8 @@ Command (from the repo root):
     .venv/bin/python -m bench.extraction                  # fixtures + transforms + 20000-message corpus
     .venv/bin/python -m bench.extraction --corpus 50000   # a bigger synthetic corpus
     .venv/bin/python -m bench.extraction --corpus 0       # fixtures and transforms only
+    .venv/bin/python -m bench.extraction --real           # the real-posts corpus (tests/fixtures/real)
+    .venv/bin/python -m bench.extraction --real --split dev --show-misses   # what the reader misses
 
 What it measures
 ----------------
@@ -38,6 +40,11 @@ What it measures
    placement): share of truth messages with an ok run of that benchmark, share with
    only an unparsed run, share missed; runs found in messages the truth file does
    not list are false positives.
+
+4. Real posts (--real, bench/real_corpus.py): hand-checked facts of real mailing-list posts,
+   dev half (odd years) and test half (even years); attributed recall, value recall,
+   precision, rows on negative posts, posts with zero rows, per benchmark and per layout.
+   --show-misses prints what is missed on the dev half only: nobody tunes on the test half.
 
 Timings are reported against baselines measured in the same run: fixture extraction
 against one regex number-token scan of the same bodies; corpus extraction against
@@ -471,6 +478,33 @@ def corpus_report(n: int, fraction: float, seed: int, keep: Path | None) -> list
     return out
 
 
+# ---------------------------------------------------------------- real posts
+
+
+def real_main(ap: argparse.ArgumentParser, args: argparse.Namespace, argv: Sequence[str] | None) -> int:
+    """`--real`: the figures of SCORING on the real-posts corpus (and, for tuning, the dev misses)."""
+    import json
+
+    from bench import real_corpus
+
+    if args.show_misses and args.split != "dev" and not args.i_know:
+        ap.error("--show-misses prints posts' facts: only on --split dev (the test half is not for tuning; "
+                 "--i-know overrides)")
+    root = args.real_root or real_corpus.REAL
+    t0 = time.perf_counter()
+    data = real_corpus.summary(root, args.split)
+    data["seconds"] = round(time.perf_counter() - t0, 3)
+    if args.json:
+        print(json.dumps(data, indent=1, sort_keys=True))
+        return 0
+    print(header("bench.extraction --real: real posts", "bench.extraction", argv))
+    print("\n".join(real_corpus.report(data)))
+    if args.show_misses:
+        print("\n".join(real_corpus.misses(root, args.split)))
+    print(f"\ntotal time {time.perf_counter() - t0:.1f} s")
+    return 0
+
+
 # ---------------------------------------------------------------- main
 
 
@@ -486,7 +520,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=3, help="timing repetitions of the fixture extraction")
     ap.add_argument("--details", type=int, default=40, help="wrong-number rows to list")
     ap.add_argument("--keep", type=Path, help="write the corpus here and keep it")
+    real = ap.add_argument_group("real posts (tests/fixtures/real; see bench/real_corpus.py)")
+    real.add_argument("--real", action="store_true",
+                      help="score the real-posts corpus instead of the fixtures and the synthetic corpus")
+    real.add_argument("--split", choices=("dev", "test", "all"), default="all", help="which half (default all)")
+    real.add_argument("--json", action="store_true", help="machine-readable figures on stdout")
+    real.add_argument("--show-misses", action="store_true",
+                      help="per post: facts not attributed and rows matched to no fact (dev only)")
+    real.add_argument("--i-know", action="store_true", help="allow --show-misses on the test half")
+    real.add_argument("--real-root", type=Path, default=None, help="corpus root (default tests/fixtures/real)")
     args = ap.parse_args(argv)
+    if args.real:
+        return real_main(ap, args, argv)
     names = [t.strip() for t in args.transforms.split(",") if t.strip()]
     for t in names:
         if t not in TRANSFORMS:

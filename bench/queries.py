@@ -333,6 +333,19 @@ def time_cli(data_dir: Path, cfg_dir: Path) -> list[str]:
             f"baseline `python -c \"import duckdb\"` {t_bare:.2f} s; ratio {ratio(t_cli, t_bare):.2f}x"]
 
 
+def time_report(db_path: Path, root: Path) -> list[str]:
+    """`listbench report` on the big lake: build time (a cold and a warm Vega bundle) and page size."""
+    from flows.report import build
+    from warehouse.report_data import Filters
+
+    out = []
+    for label in ("first build (bundles the Vega runtime)", "second build"):
+        built = build(db_path, root / "report.html", Filters())
+        out.append(f"report, {label}: {built.seconds:.1f} s, {human_bytes(built.bytes)}, {built.posts} posts charted, "
+                   f"{built.points} overhead points")
+    return ["", *out]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.queries", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -345,6 +358,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--compact", action="store_true", help="then compact every table and time the queries again")
     ap.add_argument("--no-cli", dest="cli", action="store_false", help="skip the CLI end-to-end run")
     ap.add_argument("--keep", type=Path, help="build the lake in this folder and keep it")
+    ap.add_argument("--report", action="store_true", help="also time `listbench report` on the lake")
+    ap.add_argument("--no-queries", dest="queries", action="store_false", help="skip the timed queries")
     args = ap.parse_args(argv)
     t_start = time.perf_counter()
     print(header("bench.queries: docs/queries.md on a big lake", "bench.queries", argv))
@@ -372,9 +387,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"\nlake size on disk ({human_bytes(total)}; {lake_dir}):")
         print(table(["table", "files", "bytes", "size"], sizes + [["TOTAL", sum(r[1] for r in sizes), total,
                                                                    human_bytes(total)]]))
-        print()
-        lines, _ = run_queries(db_path, lake_dir, args.repeat, f"{st['batches']} parts per table")
-        print("\n".join(lines))
+        if args.queries:
+            print()
+            lines, _ = run_queries(db_path, lake_dir, args.repeat, f"{st['batches']} parts per table")
+            print("\n".join(lines))
+        if args.report:
+            print("\n".join(time_report(db_path, root)))
         if args.cli:
             print()
             print("\n".join(time_cli(data_dir, root)))

@@ -12,6 +12,8 @@ import logging
 import os
 import smtplib
 from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from typing import TYPE_CHECKING, Any
@@ -92,49 +94,65 @@ def _channels(cfg: Config) -> dict[str, Any]:
     }
 
 
+@dataclass
+class Delivery:
+    """What an alert reached: channels that accepted it, and the reason (an exception name) per failure."""
+
+    sent: list[str] = field(default_factory=list)
+    failed: dict[str, str] = field(default_factory=dict)
+
+
 def send_alert(cfg: Config, alert: dict[str, Any], timeout: float = 10.0) -> list[str]:
     """Deliver to every configured channel; returns the channels that accepted it."""
-    sent: list[str] = []
+    return deliver(cfg, alert, timeout).sent
+
+
+def deliver(cfg: Config, alert: dict[str, Any], timeout: float = 10.0) -> Delivery:
+    """Try every configured channel on its own: one broken channel (a bad URL, a refused
+    connection, a malformed address) is recorded and logged, and costs no other."""
+    out = Delivery()
     ch = _channels(cfg)
-    if ch["webhook"] and _post(ch["webhook"], alert, timeout, "webhook"):
-        sent.append("webhook")
+    tries: list[tuple[str, Callable[[], None]]] = []
+    if ch["webhook"]:
+        tries.append(("webhook", lambda: _post(ch["webhook"], alert, timeout)))
     if ch["slack"]:
-        text = f"*listbench data quality* ({alert['source']}): {alert['summary']}\n" + "\n".join(
-            f"- {f['severity']}: {f['expectation']} ({f['table']}): {f['count']}" for f in alert["failures"][:10])
-        if _post(ch["slack"], {"text": text + f"\nQuery: `{alert['query']}`"}, timeout, "slack"):
-            sent.append("slack")
-    if ch["smtp"] and _mail(ch["smtp"], alert, timeout):
-        sent.append("smtp")
-    return sent
+        tries.append(("slack", lambda: _post(ch["slack"], _slack_payload(alert), timeout)))
+    if ch["smtp"]:
+        tries.append(("smtp", lambda: _mail(ch["smtp"], alert, timeout)))
+    for name, send in tries:
+        try:
+            send()
+        except Exception as exc:  # never fatal; the name only (URLs and addresses may hold secrets)
+            log.error("alert channel %s failed: %s", name, type(exc).__name__)
+            out.failed[name] = type(exc).__name__
+        else:
+            out.sent.append(name)
+    return out
 
 
-def _post(url: str, payload: dict[str, Any], timeout: float, name: str) -> bool:
-    try:
-        r = httpx.post(url, json=payload, timeout=timeout)
-        r.raise_for_status()
-        return True
-    except httpx.HTTPError as exc:
-        log.error("alert channel %s failed: %s", name, type(exc).__name__)
-        return False
+def _slack_payload(alert: dict[str, Any]) -> dict[str, Any]:
+    text = f"*listbench data quality* ({alert['source']}): {alert['summary']}\n" + "\n".join(
+        f"- {f['severity']}: {f['expectation']} ({f['table']}): {f['count']}" for f in alert["failures"][:10])
+    return {"text": text + f"\nQuery: `{alert['query']}`"}
 
 
-def _mail(smtp: dict[str, Any], alert: dict[str, Any], timeout: float) -> bool:
+def _post(url: str, payload: dict[str, Any], timeout: float) -> None:
+    r = httpx.post(url, json=payload, timeout=timeout)
+    r.raise_for_status()
+
+
+def _mail(smtp: dict[str, Any], alert: dict[str, Any], timeout: float) -> None:
     msg = EmailMessage()
     msg["Subject"] = f"[listbench] data quality: {alert['summary'][:120]}"
     msg["From"] = smtp.get("from", "listbench@localhost")
     to = smtp.get("to", [])
     msg["To"] = ", ".join(to if isinstance(to, list) else [to])
     msg.set_content(json.dumps(alert, indent=2, default=str))
-    try:
-        with smtplib.SMTP(smtp.get("host", "127.0.0.1"), int(smtp.get("port", 25)), timeout=timeout) as s:
-            if smtp.get("starttls"):
-                s.starttls()
-            user = smtp.get("username")
-            password = os.environ.get(smtp.get("password_env", "LISTBENCH_SMTP_PASSWORD"))
-            if user and password:
-                s.login(user, password)
-            s.send_message(msg)
-        return True
-    except (OSError, smtplib.SMTPException) as exc:
-        log.error("alert channel smtp failed: %s", type(exc).__name__)
-        return False
+    with smtplib.SMTP(smtp.get("host", "127.0.0.1"), int(smtp.get("port", 25)), timeout=timeout) as s:
+        if smtp.get("starttls"):
+            s.starttls()
+        user = smtp.get("username")
+        password = os.environ.get(smtp.get("password_env", "LISTBENCH_SMTP_PASSWORD"))
+        if user and password:
+            s.login(user, password)
+        s.send_message(msg)

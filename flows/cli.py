@@ -25,6 +25,9 @@ def quiet_prefect(verbose: bool = False) -> None:
     # the default 20 s for the temporary API to answer is too tight on 2 cores
     os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "180")
     os.environ.setdefault("GX_ANALYTICS_ENABLED", "False")
+    # log lines carry unit names and error texts from archives: never markup or emoji codes
+    os.environ["PREFECT_LOGGING_MARKUP"] = "false"
+    os.environ.setdefault("PREFECT_LOGGING_HANDLERS_CONSOLE_CLASS", "flows.prefect_log.PlainConsoleHandler")
 
 
 def fail(msg: str, code: int = 1) -> None:
@@ -95,21 +98,25 @@ def ingest(
     except (IngestBusy, RunnerError) as exc:
         fail(str(exc))
     print_summary(cfg, result)
+    _alert_failures(result.get("alert_failures") or {})
     if result["failed"]:
         typer.echo(f"listbench: {result['failed']} unit(s) failed; see `listbench sql \"SELECT * FROM archives WHERE status = 'failed'\"`", err=True)
         raise typer.Exit(2)
 
 
+def _alert_failures(failed: dict[str, str]) -> None:
+    """One line per alert channel that did not accept the alert (reported, never fatal)."""
+    for channel, reason in failed.items():
+        typer.echo(f"listbench: alert channel {channel} failed ({reason}); the other channels were tried", err=True)
+
+
 @contextmanager
 def _progress() -> Iterator[None]:
     """Units and bytes as the run goes (stderr; plain terminals get no live display)."""
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-
+    from flows.console import console, progress
     from flows.pipeline import observe
 
-    bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                   TextColumn("{task.fields[mb]:.1f} MB"), transient=True, console=Console(stderr=True))
+    bar = progress(console(stderr=True))
     tasks: dict[str, Any] = {}
 
     def on(event: str, d: dict[str, Any]) -> None:
@@ -169,6 +176,7 @@ def sql(
     from flows.output import print_rows
     from warehouse.db import WarehouseMissing, error_line, export_parquet
     from warehouse.db import query as run_query
+    from warehouse.guard import Refused
 
     try:
         if fmt == "parquet":
@@ -176,7 +184,7 @@ def sql(
             typer.echo(f"{n} rows written to {out}", err=True)
             return
         cols, rows = run_query(cfg.db_path, query)  # a lake on object storage is read through fsspec
-    except WarehouseMissing as exc:
+    except (WarehouseMissing, Refused) as exc:
         fail(str(exc))
     except duckdb.Error as exc:
         fail(f"query failed: {error_line(exc)}")
@@ -192,15 +200,11 @@ def sql(
 
 @app.command()
 def shell(config: ConfigOpt = None) -> None:
-    """An interactive SQL prompt on the warehouse (DuckDB's CLI when installed)."""
-    import shutil
-
+    """An interactive SQL prompt on the warehouse (read statements only, like `sql`)."""
     cfg = _config(config)
     if not cfg.db_path.exists():
         fail(f"no warehouse at {cfg.db_path}: run `listbench ingest` first")
-    exe = shutil.which("duckdb")
-    if exe:
-        os.execv(exe, [exe, "-readonly", str(cfg.db_path)])
+    # not DuckDB's own CLI: it would run COPY ... TO and friends (read_only guards the catalog only)
     from flows.repl import repl
 
     repl(cfg.db_path)
@@ -300,6 +304,7 @@ def reextract(
         fail(str(exc))
     typer.echo(f"messages re-extracted: {rep.messages}; rows added {rep.added}, changed {rep.changed}, "
                f"removed {rep.removed}, unchanged {rep.unchanged}; quarantined {rep.quarantined}")
+    _alert_failures(rep.alert_failures)
     for lost in rep.lost_rows:
         typer.echo(f"listbench: parser lost rows in {lost['message_id']}: {lost['before']} -> {lost['after']}", err=True)
 
@@ -392,6 +397,9 @@ def serve(config: ConfigOpt = None) -> None:
                    "(schedules need a persistent `prefect server start`)", err=True)
     quiet_prefect()
     from flows.deploy import serve as run_serve
+    from flows.prefect_api import ensure_api
+
+    ensure_api()  # a temporary API dies with this process
 
     run_serve(cfg)
 

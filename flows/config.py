@@ -8,6 +8,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 from warehouse import storage
 
@@ -56,6 +57,8 @@ class Config:
     quality: dict[str, Any] = field(default_factory=dict)
     data_url: str | None = None  # remote data_dir (fsspec URL) holding the lake
     storage: dict[str, Any] = field(default_factory=dict)  # [storage]: non-secret fsspec options
+    # user and password per origin, taken out of the source URLs (see split_credentials)
+    credentials: dict[str, tuple[str, str]] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def remote(self) -> bool:
@@ -123,13 +126,17 @@ def load_config(path: str | os.PathLike[str] | None = None) -> Config:
         data_dir = _resolve(str(local_dir), base) if local_dir else _default_local_dir(data_url)
     else:
         data_dir = storage.local_path(data_dir)
+    if "?" in str(data_dir):  # DuckDB reads it as the start of options: its WAL would go elsewhere
+        raise ConfigError(f"{p}: the local data folder {data_dir} has a '?', which DuckDB cannot keep "
+                          "a database under; choose a name without it")
     sources: list[Source] = []
     seen: set[str] = set()
+    credentials: dict[str, tuple[str, str]] = {}
     raw_sources = data.get("sources", [])
     if not isinstance(raw_sources, list):
         raise ConfigError(f"{p}: [[sources]] must be an array of tables")
     for i, s in enumerate(raw_sources):
-        sources.append(_source(s, i, base, p, seen))
+        sources.append(_source(s, i, base, p, seen, credentials))
     return Config(
         path=p,
         data_dir=Path(data_dir),
@@ -140,7 +147,33 @@ def load_config(path: str | os.PathLike[str] | None = None) -> Config:
         quality=dict(data.get("quality", {})),
         data_url=data_url,
         storage=storage_opts if data_url else {},
+        credentials=credentials,
     )
+
+
+def split_credentials(url: str) -> tuple[str, tuple[str, str] | None]:
+    """`https://user:pass@host/x` -> (`https://host/x`, (user, pass)); other URLs unchanged.
+
+    The URL without them is what the ledger, logs, Prefect and alerts see; only the HTTP
+    client holds the pair (flows.http), for requests to that origin.
+    """
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or "@" not in parts.netloc:
+        return url, None
+    userinfo, _, hostport = parts.netloc.rpartition("@")
+    user, _, password = userinfo.partition(":")
+    return urlunsplit(parts._replace(netloc=hostport)), (unquote(user), unquote(password))
+
+
+def origin(url: str) -> str:
+    """scheme://host:port of an http(s) URL (the default port spelled out)."""
+    parts = urlsplit(url)
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    port = port or (443 if parts.scheme == "https" else 80)
+    return f"{parts.scheme}://{(parts.hostname or '').lower()}:{port}"
 
 
 def _default_local_dir(data_url: str) -> str:
@@ -159,7 +192,8 @@ def _resolve(value: str, base: Path) -> str:
     return str(q if q.is_absolute() else (base / q).resolve())
 
 
-def _source(s: Any, i: int, base: Path, p: Path, seen: set[str]) -> Source:
+def _source(s: Any, i: int, base: Path, p: Path, seen: set[str],
+            credentials: dict[str, tuple[str, str]]) -> Source:
     if not isinstance(s, dict):
         raise ConfigError(f"{p}: sources[{i}] must be a table")
     name = s.get("name")
@@ -178,4 +212,9 @@ def _source(s: Any, i: int, base: Path, p: Path, seen: set[str]) -> Source:
     if not isinstance(enabled, bool):
         raise ConfigError(f"{p}: source {name!r}: enabled must be true or false")
     options = {k: v for k, v in s.items() if k not in {"name", "kind", "url", "enabled"}}
+    url, pair = split_credentials(url)
+    if pair is not None:
+        key = origin(url)
+        if credentials.setdefault(key, pair) != pair:
+            raise ConfigError(f"{p}: source {name!r} gives other credentials for {key} than an earlier source")
     return Source(name=name, kind=kind, url=_resolve(url, base), enabled=enabled, options=options)

@@ -22,7 +22,7 @@ from urllib.parse import urljoin, urlsplit
 
 import httpx
 
-from flows.config import Config, Source
+from flows.config import Config, Source, origin
 
 if TYPE_CHECKING:  # flows.archives imports this module; import its types lazily
     from flows.archives.base import FetchContext, Fetched, Unit
@@ -84,7 +84,8 @@ class PoliteClient:
     def __init__(self, user_agent: str = "listbench/0.1", contact: str | None = None,
                  requests_per_second: float = 1.0, max_connections_per_host: int = 2,
                  timeout_s: float = 30.0, retries: int = 3, backoff_s: float = 1.0,
-                 max_retry_after_s: float = 120.0, sleep: Callable[[float], None] = time.sleep) -> None:
+                 max_retry_after_s: float = 120.0, sleep: Callable[[float], None] = time.sleep,
+                 credentials: dict[str, tuple[str, str]] | None = None) -> None:
         ua = f"{user_agent} ({contact})" if contact else user_agent
         self.client = httpx.Client(headers={"User-Agent": ua}, timeout=httpx.Timeout(timeout_s),
                                    follow_redirects=False)
@@ -95,6 +96,7 @@ class PoliteClient:
         self._hosts: dict[str, _Host] = {}
         self._hosts_lock = threading.Lock()
         self.requests = 0  # counted for tests and run summaries
+        self._auth = {k: httpx.BasicAuth(u, pw) for k, (u, pw) in (credentials or {}).items()}
 
     @classmethod
     def from_config(cls, cfg: Config) -> PoliteClient:
@@ -107,7 +109,19 @@ class PoliteClient:
             timeout_s=float(h.get("timeout_s", 30)),
             retries=int(h.get("retries", 3)),
             backoff_s=float(h.get("backoff_s", 1.0)),
+            credentials=cfg.credentials,
         )
+
+    def auth_for(self, url: str) -> httpx.BasicAuth | None:
+        """The configured login for `url`'s origin (scheme, host and port all equal), if any."""
+        return self._auth.get(origin(url)) if self._auth else None
+
+    def auth_header(self, url: str) -> str | None:
+        """The Authorization header value for `url` (for git, which runs outside this client)."""
+        auth = self.auth_for(url)
+        if auth is None:
+            return None
+        return next(auth.auth_flow(httpx.Request("GET", url))).headers["Authorization"]
 
     def close(self) -> None:
         self.client.close()
@@ -146,7 +160,8 @@ class PoliteClient:
             self._wait_turn(host)
             resp: httpx.Response | None = None
             try:
-                with host.slots, self.client.stream("GET", url, headers=headers or {}) as resp:
+                with host.slots, self.client.stream("GET", url, headers=headers or {},
+                                                    auth=self.auth_for(url) or httpx.USE_CLIENT_DEFAULT) as resp:
                     self.requests += 1
                     if resp.status_code in RETRY_STATUS and attempt < self.retries:
                         last_exc = f"HTTP {resp.status_code}"

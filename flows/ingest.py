@@ -100,7 +100,10 @@ def run_ingest(cfg: Config, sources: list[str] | None = None, since: str | None 
                until: str | None = None, task_runner: str = "default",
                dask_address: str | None = None, recheck: bool = False) -> dict[str, Any]:
     """One flow run; `task_runner="dask"` uses `dask_address` or a two-worker LocalCluster."""
+    from flows.prefect_api import ensure_api
+
     runner = runners.make_task_runner(task_runner, dask_address)
+    ensure_api()  # a temporary API (no PREFECT_API_URL) dies with this process, even on kill -9
     if runner is None:
         return ingest_flow(str(cfg.path), sources, since, until, recheck)
     with runners.api_for_workers():

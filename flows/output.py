@@ -55,12 +55,13 @@ def print_rows(columns: Sequence[str], rows: Sequence[Sequence[Any]], fmt: str, 
         for r in rows:
             w.writerow([_cell(v) for v in r])
     else:
-        from rich.console import Console
         from rich.table import Table
 
-        t = Table(title=title, show_lines=False, header_style="bold")
+        from flows.console import console, plain
+
+        t = Table(title=plain(title) if title is not None else None, show_lines=False, header_style="bold")
         for c in columns:
-            t.add_column(c, overflow="fold")
+            t.add_column(plain(c), overflow="fold")
         for r in rows:
-            t.add_row(*[_cell(v) for v in r], )
-        Console(file=out, width=max(120, min(240, 18 * len(columns)))).print(t)
+            t.add_row(*[plain(_cell(v)) for v in r])
+        console(file=out, width=max(120, min(240, 18 * len(columns)))).print(t)

@@ -261,6 +261,7 @@ class IngestSummary:
     units: list[dict[str, Any]] = field(default_factory=list)
     findings: list[dict[str, Any]] = field(default_factory=list)
     alerted: list[str] = field(default_factory=list)
+    alert_failures: dict[str, str] = field(default_factory=dict)  # channel -> reason (never fatal)
     docs: str | None = None
     seconds: dict[str, float] = field(default_factory=dict)  # wall time per stage
 
@@ -278,7 +279,8 @@ class IngestSummary:
 
     def as_dict(self) -> dict[str, Any]:
         return {"run": self.run, "units": self.units, "failed": len(self.failed), "findings": self.findings,
-                "alerted": self.alerted, "docs": self.docs, "seconds": {k: round(v, 3) for k, v in self.seconds.items()}}
+                "alerted": self.alerted, "alert_failures": self.alert_failures, "docs": self.docs,
+                "seconds": {k: round(v, 3) for k, v in self.seconds.items()}}
 
 
 @dataclass
@@ -301,6 +303,8 @@ def run(cfg: Config, steps: Steps | None = None, sources: list[str] | None = Non
     list_names = [s.name for s in cfg.sources]
     with ingest_lock(cfg.data_dir), lake_lock(cfg.lake_dir, busy=IngestBusy):  # the 2nd: remote lakes only
         lake = Lake(cfg.lake_dir).open()
+        with summary.timed("views"):  # queryable from the first committed batch (the views glob the lake)
+            refresh_views_if_needed(cfg.db_path, cfg.lake_dir)
         known = Known.load(lake)
         ctx = FetchContext(raw_dir=cfg.raw_dir, previous=previous_ledger(lake), recheck=recheck)
         if any(s.is_remote for s in chosen):
@@ -394,4 +398,5 @@ def _quality(cfg: Config, lake: Lake, summary: IngestSummary, sources: list[str]
     docs = build_docs(cfg.docs_dir)
     summary.findings, summary.docs = findings, str(docs) if docs else None
     if findings:
-        summary.alerted = alerts.send_alert(cfg, alerts.build_alert(summary.run, sources, findings, summary.docs))
+        got = alerts.deliver(cfg, alerts.build_alert(summary.run, sources, findings, summary.docs))
+        summary.alerted, summary.alert_failures = got.sent, got.failed

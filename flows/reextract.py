@@ -34,6 +34,7 @@ class ReextractReport:
     quarantined: int = 0
     lost_rows: list[dict[str, Any]] = field(default_factory=list)  # messages whose row count fell
     findings: list[dict[str, Any]] = field(default_factory=list)
+    alert_failures: dict[str, str] = field(default_factory=dict)  # channel -> reason
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -124,7 +125,8 @@ def _alert(cfg: Config, report: ReextractReport) -> None:
                          "severity": "warning", "table": "results", "count": len(report.lost_rows),
                          "examples": report.lost_rows[:5]})
     if findings:
-        alerts.send_alert(cfg, alerts.build_alert("reextract", [s.name for s in cfg.sources], findings, None))
+        got = alerts.deliver(cfg, alerts.build_alert("reextract", [s.name for s in cfg.sources], findings, None))
+        report.alert_failures = got.failed
 
 
 def _kept_runs(lake: Lake, old_batch: str | None, kept: list[dict[str, Any]], batch_id: str) -> list[dict[str, Any]]:

@@ -11,7 +11,8 @@ def repl(db_path: Path) -> None:
     import duckdb
 
     from flows.output import print_rows
-    from warehouse.db import connect_readonly
+    from warehouse import guard
+    from warehouse.db import connect_readonly, error_line
 
     try:
         import readline
@@ -38,11 +39,13 @@ def repl(db_path: Path) -> None:
                 continue
             stmt, buf = "\n".join(buf), []
             try:
-                cur = con.execute(stmt)
-                if cur.description:
+                cur = guard.run(con, stmt)
+                if cur is not None and cur.description:
                     print_rows([d[0] for d in cur.description], cur.fetchall(), "table")
+            except guard.Refused as exc:
+                print(f"error: {exc}")
             except duckdb.Error as exc:
-                print(f"error: {str(exc).splitlines()[0]}")
+                print(f"error: {error_line(exc)}")
     finally:
         con.close()
         if readline is not None and hist:

@@ -10,6 +10,7 @@ through Jinja's autoescaping or as JSON inside script elements with `<`, `>` and
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import time
@@ -64,13 +65,23 @@ def _filter_expr(fields: set[str]) -> str:
     return " && ".join(parts) or "true"
 
 
+ROWS = alt.Data(name="rows")  # the chart's rows, attached after altair built the spec
+
+
+def _with_rows(spec: dict[str, Any], rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Attach the rows as a named dataset: altair walks inline data row by row, which is slow."""
+    spec["datasets"] = {"rows": rows}
+    return spec
+
+
 def _chart(rows: list[dict[str, Any]], mark: alt.Chart, fields: set[str]) -> dict[str, Any]:
-    return mark.add_params(*_filter_params()).transform_filter(_filter_expr(fields)).to_dict()
+    spec = mark.add_params(*_filter_params()).transform_filter(_filter_expr(fields)).to_dict(validate=False)
+    return _with_rows(spec, rows)
 
 
 def _bar(rows: list[dict[str, Any]], x: str, y: str, color: str, title: str,
          horizontal: bool = False) -> dict[str, Any]:
-    data = alt.Data(values=rows)
+    data = ROWS
     enc = dict(x=alt.X(f"sum({y}):Q", title=y), y=alt.Y(f"{x}:N", title=None, sort="-x")) if horizontal \
         else dict(x=alt.X(f"{x}:O", title=None), y=alt.Y(f"sum({y}):Q", title=y))
     chart = alt.Chart(data, title=title).mark_bar().encode(
@@ -96,24 +107,34 @@ def coverage_specs(cov: dict[str, list[dict[str, Any]]]) -> list[tuple[str, dict
     ]
 
 
+@functools.cache
+def _post_template() -> str:
+    """One post chart built by altair (~0.1 s); each post gets a copy with its own title, order and rows."""
+    chart = alt.Chart(ROWS).mark_bar().encode(
+        x=alt.X("metric:N", title=None, sort=None, axis=alt.Axis(labelAngle=-40, labelLimit=180)),
+        xOffset=alt.XOffset("system:N", sort=["first"]),
+        y=alt.Y("ratio:Q", title="ratio (log)", scale=alt.Scale(type="log")),
+        color=alt.Color("system:N", sort=["first"]),
+        tooltip=["metric:N", "system:N", alt.Tooltip("ratio:Q", format=".3f"),
+                 alt.Tooltip("value:Q", format=",.4~g"), "unit:N"],
+    ).properties(title="title", width=alt.Step(14), height=220)
+    rule = alt.Chart(alt.Data(values=[{"one": 1}])).mark_rule(strokeDash=[4, 3]).encode(y="one:Q")
+    spec = alt.layer(chart, rule).add_params(*_filter_params()).to_dict(validate=False)
+    spec["layer"][0]["transform"] = [{"filter": _filter_expr({"system"})}]
+    return json.dumps(spec)
+
+
 def post_spec(post: dict[str, Any]) -> dict[str, Any] | None:
+    """A grouped bar per metric: each system's ratio to the post's first system (> 1 is better)."""
     rows = post["ratios"]
     if not rows:
         return None
-    first = post["systems"][0]
-    chart = alt.Chart(alt.Data(values=rows), title=f"Ratio to {first} (> 1 is better)").mark_bar().encode(
-        x=alt.X("metric:N", title=None, sort=None, axis=alt.Axis(labelAngle=-40, labelLimit=180)),
-        xOffset=alt.XOffset("system:N", sort=post["systems"]),
-        y=alt.Y("ratio:Q", title="ratio (log)", scale=alt.Scale(type="log")),
-        color=alt.Color("system:N", sort=post["systems"]),
-        tooltip=["metric:N", "system:N", alt.Tooltip("ratio:Q", format=".3f"),
-                 alt.Tooltip("value:Q", format=",.4~g"), "unit:N"],
-    ).properties(width=alt.Step(14), height=220)
-    rule = alt.Chart(alt.Data(values=[{"one": 1}])).mark_rule(strokeDash=[4, 3]).encode(y="one:Q")
-    layered = alt.layer(chart, rule).add_params(*_filter_params())
-    spec = layered.to_dict()
-    spec["layer"][0]["transform"] = [{"filter": _filter_expr({"system"})}]
-    return spec
+    spec = json.loads(_post_template())
+    bars = spec["layer"][0]
+    bars["title"] = f"Ratio to {post['systems'][0]} (> 1 is better)"
+    bars["encoding"]["xOffset"]["sort"] = list(post["systems"])
+    bars["encoding"]["color"]["sort"] = list(post["systems"])
+    return _with_rows(spec, rows)
 
 
 def overhead_spec(rows: list[dict[str, Any]]) -> dict[str, Any] | None:
@@ -121,7 +142,7 @@ def overhead_spec(rows: list[dict[str, Any]]) -> dict[str, Any] | None:
         return None
     for r in rows:
         r["year"] = int(r["posted"][:4]) if r.get("posted") else None
-    base = alt.Chart(alt.Data(values=rows)).mark_point(filled=True, size=70).encode(
+    base = alt.Chart(ROWS).mark_point(filled=True, size=70).encode(
         x=alt.X("posted:T", title="posted"),
         y=alt.Y("ratio:Q", title="guest / native (> 1: guest better)", scale=alt.Scale(type="log")),
         color=alt.Color("hypervisor:N"),
@@ -161,9 +182,10 @@ def _vega_bundle(cache_dir: Path | None = None) -> str:
 def render(con: Any, filters: rd.Filters, *, max_posts: int = 40, cap: int = 5000,
            title: str = "listbench report", cache_dir: Path | None = None) -> tuple[str, int, int]:
     """(HTML, posts shown, overhead points) for the warehouse behind `con`."""
+    rd.snapshot(con, filters)
     cov = rd.coverage(con, filters)
-    posts = rd.posts(con, filters, max_posts=max_posts)
-    over = rd.overhead(con, filters, cap=cap)
+    posts = rd.posts(con, max_posts=max_posts)
+    over = rd.overhead(con, cap=cap)
     specs: dict[str, dict[str, Any]] = {}
     coverage = []
     for i, (name, spec) in enumerate(coverage_specs(cov)):
@@ -185,8 +207,8 @@ def render(con: Any, filters: rd.Filters, *, max_posts: int = 40, cap: int = 500
     html = _ENV.get_template("report.html.j2").render(
         title=title,
         generated=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
-        totals=rd.totals(con, filters),
-        choices=rd.choices(con, filters),
+        totals=rd.totals(con),
+        choices=rd.choices(con),
         coverage=coverage,
         posts=post_items,
         posts_total=posts.total,

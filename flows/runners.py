@@ -89,14 +89,16 @@ def api_for_workers() -> Iterator[None]:
     if get_current_settings().api.url:
         yield
         return
-    from prefect.server.api.server import SubprocessASGIServer
+    from flows.prefect_api import ensure_api
 
-    server = SubprocessASGIServer()
-    server.start()
+    url = ensure_api()
+    if url is None:  # no temporary API allowed: the flow run fails with Prefect's own message
+        yield
+        return
     old = os.environ.get("PREFECT_API_URL")
-    os.environ["PREFECT_API_URL"] = server.api_url
+    os.environ["PREFECT_API_URL"] = url
     try:
-        with temporary_settings({PREFECT_API_URL: server.api_url}):
+        with temporary_settings({PREFECT_API_URL: url}):
             yield
     finally:
         if old is None:

@@ -8,18 +8,18 @@ from flows.config import Config
 
 
 def print_summary(cfg: Config, result: dict[str, Any]) -> None:
-    from rich.console import Console
     from rich.table import Table
 
+    from flows.console import console, plain
     from warehouse.db import query
 
-    con = Console()
+    con = console()
     t = Table(title="This run", header_style="bold")
     for c in ("source", "unit", "status", "messages", "added", "runs", "rows", "quarantined", "error"):
         t.add_column(c)
     for u in result["units"]:
-        t.add_row(u["source"], u["unit"], u["status"], str(u["messages"]), str(u["messages_added"]),
-                  str(u["runs"]), str(u["results"]), str(u["quarantined"]), (u.get("error") or "")[:80])
+        t.add_row(*[plain(v) for v in (u["source"], u["unit"], u["status"], u["messages"], u["messages_added"],
+                                       u["runs"], u["results"], u["quarantined"], (u.get("error") or "")[:80])])
     con.print(t)
     _, [(msgs, rows, quarantined)] = query(
         cfg.db_path,
@@ -31,10 +31,10 @@ def print_summary(cfg: Config, result: dict[str, Any]) -> None:
         "SELECT benchmark, count(DISTINCT run_id) AS blocks, count(*) AS rows FROM benchmark_results"
         " GROUP BY benchmark ORDER BY benchmark",
     )
-    w = Table(title=f"Warehouse {cfg.db_path}", header_style="bold")
+    w = Table(title=plain(f"Warehouse {cfg.db_path}"), header_style="bold")
     for c in ("benchmark", "blocks", "result rows"):
         w.add_column(c)
     for b, blocks, n in per_bench:
-        w.add_row(b, str(blocks), str(n))
+        w.add_row(plain(b), plain(blocks), plain(n))
     con.print(w)
-    con.print(f"messages: {msgs}   result rows: {rows}   quarantined rows: {quarantined}")
+    con.print(plain(f"messages: {msgs}   result rows: {rows}   quarantined rows: {quarantined}"))

@@ -4,6 +4,7 @@ Last-Modified and 304s, plus scripted misbehaviour (flaky 500s, slow answers).
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import hashlib
 import threading
@@ -26,6 +27,7 @@ class Route:
     delay_s: float = 0.0
     headers: dict[str, str] = field(default_factory=dict)
     mtime: float = 1_200_000_000.0
+    auth: str | None = None  # "user:password": answer 401 without that Basic authorization
     served: int = 0
 
 
@@ -37,6 +39,7 @@ class Site:
         self.hits: Counter[str] = Counter()
         self.full_bodies: Counter[str] = Counter()  # 200 answers with a body
         self.user_agents: set[str] = set()
+        self.authorizations: list[str | None] = []  # the Authorization header of every request
         self.server: ThreadingHTTPServer | None = None
 
     def add(self, path: str, body: bytes | str, **kw) -> Route:
@@ -64,8 +67,16 @@ class Site:
                 path = self.path
                 route = site.routes.get(path) or site.routes.get(urlsplit(path).path)
                 site.hits[path] += 1
+                site.authorizations.append(self.headers.get("Authorization"))
                 if route is None:
                     self.send_error(404)
+                    return
+                if route.auth is not None and self.headers.get("Authorization") != (
+                        "Basic " + base64.b64encode(route.auth.encode()).decode()):
+                    self.send_response(401)
+                    self.send_header("WWW-Authenticate", 'Basic realm="list"')
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
                     return
                 if route.delay_s:
                     time.sleep(route.delay_s)

@@ -65,3 +65,41 @@ def test_progress_events_follow_the_run(sample_cfg):
     finally:
         stop()
     assert events == [("source", "sample", 1, None), ("unit", "sample", None, "unchanged")]
+
+
+def test_credentials_in_a_source_url_reach_no_prefect_record(tmp_path, prefect_api):
+    """Flow and task runs (names, parameters, tags), artifacts and logs hold no password."""
+    import json
+
+    from prefect.client.orchestration import get_client
+    from prefect.client.schemas.filters import (
+        FlowRunFilter,
+        FlowRunFilterId,
+        LogFilter,
+        LogFilterFlowRunId,
+    )
+
+    from flows.ingest import run_ingest
+    from tests.httpserver import Site
+
+    secret = "flow-pa55-SECRET"
+    site = Site().start()
+    try:
+        site.add("/list/current.mbox", SEEDS_MBOX.read_bytes(), auth=f"bob:{secret}")
+        site.add("/list/gone.mbox", b"", status=404)
+        src = "".join(mbox_source(n, site.url(f"/list/{n}.mbox").replace("http://", f"http://bob:{secret}@"))
+                      for n in ("current", "gone"))
+        cfg = load_config(write_config(tmp_path, src, "[http]\nrequests_per_second = 0\nretries = 0\n"))
+        out = run_ingest(cfg)
+    finally:
+        site.stop()
+    assert [u["status"] for u in out["units"]] == ["ok", "failed"]
+    assert secret not in json.dumps(out)
+    with get_client(sync_client=True) as client:
+        (run,) = [r for r in client.read_flow_runs(limit=200) if r.parameters.get("config_path") == str(cfg.path)]
+        tasks = client.read_task_runs(flow_run_filter=FlowRunFilter(id=FlowRunFilterId(any_=[run.id])))
+        artifacts = client.read_artifacts(flow_run_filter=FlowRunFilter(id=FlowRunFilterId(any_=[run.id])))
+        logs = client.read_logs(log_filter=LogFilter(flow_run_id=LogFilterFlowRunId(any_=[run.id])))
+    assert tasks and artifacts
+    for rec in [run, *tasks, *artifacts, *logs]:
+        assert secret not in rec.model_dump_json(), type(rec).__name__

@@ -110,3 +110,54 @@ def test_requests_to_one_host_are_spaced(site, tmp_path):
         c.get_text(site.url("/a"))
     # slots are reserved at 0.5 s steps; the fake sleep returns at once, so the waits add up
     assert len(waits) == 2 and 0.4 < waits[0] <= 0.5 and 0.9 < waits[1] <= 1.0
+
+
+SECRET = "pa55-w0rd-SECRET"
+
+
+def test_credentials_leave_the_source_url_and_go_only_to_their_own_origin(tmp_path):
+    from flows.config import load_config
+    from tests.conftest import mbox_source, write_config
+
+    cfg = load_config(write_config(tmp_path, mbox_source("s", f"https://bob:{SECRET}@lists.example.org:8443/l/")
+                                   + mbox_source("t", "https://other.example.org/l/")))
+    assert cfg.source("s").url == "https://lists.example.org:8443/l/"
+    assert SECRET not in repr(cfg) and SECRET not in repr(cfg.sources)
+    client = PoliteClient.from_config(cfg)
+    assert client.auth_for("https://lists.example.org:8443/l/2024-01.txt") is not None
+    assert client.auth_for("https://lists.example.org/l/") is None  # another port: another origin
+    assert client.auth_for("http://lists.example.org:8443/l/") is None
+    assert client.auth_for("https://other.example.org/l/") is None
+    assert SECRET not in repr(client)
+
+
+def test_ingest_from_a_url_with_credentials_stores_and_logs_none(tmp_path, caplog):
+    import json
+
+    from flows.config import load_config
+    from tests.conftest import SEEDS_MBOX, mbox_source, plain_ingest, write_config
+    from warehouse.lake import Lake
+    from warehouse.schema import TABLES
+
+    s = Site().start()
+    try:
+        s.add("/list/current.mbox", SEEDS_MBOX.read_bytes(), auth=f"bob:{SECRET}")
+        url = s.url("/list/current.mbox").replace("http://", f"http://bob:{SECRET}@")
+        cfg_path = write_config(tmp_path, mbox_source("auth", url), "[http]\nrequests_per_second = 0\nretries = 0\n")
+        caplog.set_level("DEBUG")
+        out = plain_ingest(cfg_path)
+        assert (out["units"][0]["status"], out["units"][0]["messages_added"]) == ("ok", 5)
+        assert s.authorizations and all(a and a.startswith("Basic ") for a in s.authorizations)
+        s.routes["/list/current.mbox"].auth = "bob:wrong"  # a refused login: the error names no secret
+        out = plain_ingest(cfg_path)
+        assert out["units"][0]["status"] == "failed" and "401" in out["units"][0]["error"]
+        assert SECRET not in json.dumps(out)
+    finally:
+        s.stop()
+    cfg = load_config(cfg_path)
+    lake = Lake(cfg.lake_dir)
+    for t in TABLES:
+        assert SECRET not in json.dumps(lake.read(t).to_pylist(), default=str), t
+    assert lake.read("archives").column("url").to_pylist()[0] == s.url("/list/current.mbox")
+    assert SECRET not in caplog.text
+    assert not [p for p in cfg.data_dir.rglob("*") if SECRET in p.name]

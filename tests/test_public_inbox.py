@@ -218,3 +218,28 @@ def test_flow_reads_each_commit_once(inbox, tmp_path, prefect_api):
     assert [(u["status"], u["messages"], u["messages_added"]) for u in third["units"]] == [("ok", 1, 1)]
     assert _one(cfg, "SELECT count(*) FROM messages") == 4
     assert _one(cfg, "SELECT count(DISTINCT message_id) FROM benchmark_results WHERE benchmark = 'lmbench'") == 1
+
+
+def test_a_login_from_the_config_reaches_git_too(inbox, tmp_path):
+    from flows.config import origin
+
+    site = Site().start()
+    try:
+        _publish(site, inbox, "/kvm/0")
+        site.add("/kvm/manifest.js.gz", gzip.compress(json.dumps({"/kvm/git/0.git": {"modified": 1}}).encode()))
+        for route in site.routes.values():
+            route.auth = "bob:s3cret-git"
+        source = _source(site.url("/kvm"))
+        http = PoliteClient(requests_per_second=0, retries=0, timeout_s=5,
+                            credentials={origin(site.base): ("bob", "s3cret-git")})
+        ctx = FetchContext(tmp_path / "raw", http)
+        (epoch,) = KIND.units(source, ctx)
+        f = KIND.fetch(epoch, source, ctx)
+        assert f.status == "ok", f.error
+        assert len(list(KIND.messages(f, source))) == 3
+        assert all(a for a in site.authorizations)  # git sent the login on every request
+        nologin = FetchContext(tmp_path / "raw2", PoliteClient(requests_per_second=0, retries=0, timeout_s=5))
+        bad = KIND.fetch(epoch, source, nologin)
+        assert bad.status == "failed" and "s3cret" not in (bad.error or "")
+    finally:
+        site.stop()

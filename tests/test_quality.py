@@ -129,3 +129,42 @@ def test_clean_sample_sends_no_alert_and_planted_post_sends_one(flow_env):
     names = {f["expectation"] for f in hook.posts[0]["failures"]}
     assert "unixbench index = result / baseline x 10" in names
     assert out["alerted"] == ["webhook"]
+
+
+def test_one_broken_channel_costs_no_other(tmp_path, monkeypatch, caplog):
+    slack, smtp = WebhookReceiver(), SmtpReceiver()
+    try:
+        monkeypatch.setenv("LISTBENCH_WEBHOOK_URL", "http://127.0.0.1:9/secret-token-456\r")  # a pasted CR
+        extra = (f'[alerts]\nslack_webhook_url = "{slack.url}"\n'
+                 f'[alerts.smtp]\nhost = "127.0.0.1"\nport = {smtp.port}\nto = ["dq@example.org"]\n')
+        cfg = load_config(write_config(tmp_path, mbox_source("sample", SEEDS_MBOX), extra))
+        findings = [{"expectation": "unit known", "severity": "error", "table": "results", "count": 1,
+                     "examples": []}]
+        got = alerts.deliver(cfg, alerts.build_alert("run1", ["sample"], findings, None), timeout=2)
+        assert got.sent == ["slack", "smtp"]
+        assert got.failed == {"webhook": "InvalidURL"}
+        assert alerts.send_alert(cfg, alerts.build_alert("run2", ["sample"], findings, None), timeout=2) == ["slack", "smtp"]
+        assert len(slack.posts) == 2 and len(smtp.messages) == 2
+        assert "alert channel webhook failed: InvalidURL" in caplog.text
+        assert "secret-token-456" not in caplog.text
+    finally:
+        slack.close()
+        smtp.close()
+
+
+def test_a_run_with_a_broken_channel_records_it_and_ends(tmp_path):
+    from tests.conftest import plain_ingest
+
+    hook = WebhookReceiver()
+    try:
+        bad = SEEDS_MBOX.read_text().split("From listbench-sample ")[1]
+        bad = bad.replace("Pipe Throughput 12440.0 803044.2 645.5", "Pipe Throughput 12440.0 803044.2 745.5")
+        (tmp_path / "planted.mbox").write_text("From listbench-sample " + bad)
+        extra = (f'[alerts]\nwebhook_url = "http://127.0.0.1:9/hook\\r"\nslack_webhook_url = "{hook.url}"\n'
+                 '[alerts.smtp]\nhost = "127.0.0.1"\nport = 9\nto = ["dq@example.org\\r\\nBcc: x@example.org"]\n')
+        out = plain_ingest(write_config(tmp_path, mbox_source("planted", "planted.mbox"), extra))
+        assert out["failed"] == 0 and out["findings"]
+        assert out["alerted"] == ["slack"] and len(hook.posts) == 1
+        assert set(out["alert_failures"]) == {"webhook", "smtp"}
+    finally:
+        hook.close()

@@ -66,6 +66,11 @@ def specs_of(html: str) -> dict[str, dict]:
     return {k: json.loads(v) for k, v in found}
 
 
+def rows_of(spec: dict) -> list[dict]:
+    """A chart's rows: its named dataset."""
+    return spec["datasets"]["rows"]
+
+
 def test_page_is_self_contained(page):
     built, html = page
     assert built.bytes == len(html.encode("utf-8"))
@@ -81,22 +86,21 @@ def test_hostile_text_is_escaped(page):
     assert "<img/src=x" not in html  # neither in the tables nor in the chart data
     assert "&#34;&gt;&lt;img/src=x/onerror=alert(1)&gt; Linux 2.6.8.1" in html
     specs = specs_of(html)
-    datasets = [d for s in specs.values() for d in [s.get("data", {}), *(x.get("data", {}) for x in s.get("layer", []))]]
-    systems = {r["system"] for d in datasets for r in d.get("values", []) if "system" in r}
+    systems = {r["system"] for s in specs.values() for r in rows_of(s) if "system" in r}
     assert f"{HOSTILE_HOST} Linux 2.6.8.1" in systems  # the data keeps the text, as text
 
 
 def test_coverage_and_overhead_values(page):
     _, html = page
     specs = specs_of(html)
-    messages = {(r["list_name"], r["year"]): r["messages"] for r in specs["cov0"]["data"]["values"]}
+    messages = {(r["list_name"], r["year"]): r["messages"] for r in rows_of(specs["cov0"])}
     assert messages == {("sample", 2004): 1, ("sample", 2007): 3, ("sample", 2009): 1, ("evil", 2007): 1,
                         ("xen-devel", 2007): 2, ("xen-devel", 2009): 1, ("xen-devel", 2010): 2}
     blocks: dict[tuple, int] = {}
-    for r in specs["cov1"]["data"]["values"]:
+    for r in rows_of(specs["cov1"]):
         blocks[(r["benchmark"], r["year"])] = blocks.get((r["benchmark"], r["year"]), 0) + r["blocks"]
     assert blocks[("netperf", 2007)] == 2 and blocks[("unixbench", 2009)] == 4
-    points = specs["overhead"]["data"]["values"]
+    points = rows_of(specs["overhead"])
     xen_fork = [p for p in points if p["headline"] == "lmbench fork" and p["hypervisor"] == "xen"
                 and p["list_name"] == "sample"]
     # seed 003: fork 26-xR1301 (Xen) vs the first native system; lower is better, so native / guest
@@ -107,8 +111,8 @@ def test_posts_are_ratios_to_the_first_system(page):
     _, html = page
     specs = specs_of(html)
     netperf = next(s for k, s in specs.items() if k.startswith("post")
-                   and any(r["benchmark"] == "netperf" for r in s["layer"][0]["data"]["values"]))
-    rows = netperf["layer"][0]["data"]["values"]
+                   and any(r["benchmark"] == "netperf" for r in rows_of(s)))
+    rows = rows_of(netperf)
     first = {r["ratio"] for r in rows if r["system"] == rows[0]["system"]}
     assert first == {1.0}  # the first system is the yardstick
     assert all(r["ratio"] > 0 for r in rows)

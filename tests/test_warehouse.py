@@ -174,3 +174,119 @@ def test_a_grown_archive_adds_only_its_new_messages(tmp_path):
         assert query(cfg.db_path, "SELECT count(*), count(DISTINCT message_id) FROM messages")[1] == [(5, 5)]
     finally:
         site.stop()
+
+
+@pytest.mark.parametrize("name", ["data[1]", "d*ta[x"])
+def test_glob_characters_in_data_dir_are_plain_characters(tmp_path, name):
+    shutil.copy(SEEDS_MBOX, tmp_path / "seeds.mbox")
+    (tmp_path / "data1").mkdir()  # what `data[1]` would match as a glob
+    cfg_path = write_config(tmp_path, mbox_source("sample", "seeds.mbox"))
+    cfg_path.write_text(cfg_path.read_text().replace('data_dir = "data"', f'data_dir = "{name}"'))
+    out = plain_ingest(cfg_path)
+    assert out["failed"] == 0
+    cfg = load_config(cfg_path)
+    assert cfg.data_dir.name == name
+    assert query(cfg.db_path, "SELECT count(*) FROM messages")[1] == [(5,)]
+    r = run_cli("sql", "SELECT count(*) AS n FROM benchmark_results", "--config", str(cfg_path), "--format", "csv")
+    assert r.returncode == 0, r.stderr.decode()
+    assert int(r.stdout.decode().split()[1]) > 500
+
+
+def test_a_question_mark_in_data_dir_is_one_clear_line(tmp_path):
+    cfg_path = write_config(tmp_path, mbox_source("sample", SEEDS_MBOX))
+    cfg_path.write_text(cfg_path.read_text().replace('data_dir = "data"', 'data_dir = "data?1"'))
+    r = run_cli("ingest", "--config", str(cfg_path))
+    err = r.stderr.decode()
+    assert r.returncode == 1 and "has a '?', which DuckDB cannot keep a database under" in err
+    assert len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "data?1").exists()
+
+
+def _tagged_servers(tag: str) -> list[int]:
+    """Pids of Prefect API servers whose environment carries `tag` (inherited from one test's ingest)."""
+    from pathlib import Path
+
+    found = []
+    for d in Path("/proc").iterdir():
+        if not d.name.isdigit():
+            continue
+        try:
+            env = (d / "environ").read_bytes()
+            cmd = (d / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if f"LISTBENCH_TEST_TAG={tag}".encode() in env.split(b"\0") and b"create_app" in cmd:
+            found.append(int(d.name))
+    return found
+
+
+def test_kill_9_of_a_first_ingest_leaves_a_queryable_warehouse_and_no_prefect_server(tmp_path):
+    import time
+    import uuid
+
+    cfg_path = _setup(tmp_path)
+    tag = uuid.uuid4().hex
+    env = {k: v for k, v in os.environ.items() if k != "PREFECT_API_URL"}
+    env.update({"LISTBENCH_FAILPOINT": "commit:published", "LISTBENCH_TEST_TAG": tag})
+    err = tmp_path / "stderr.txt"
+    try:
+        with open(err, "wb") as f:  # a file, not a pipe: a server left behind would hold a pipe open
+            p = subprocess.run([sys.executable, "-m", "flows.cli", "ingest", "--config", str(cfg_path)], cwd=ROOT,
+                               env=env, stdout=subprocess.DEVNULL, stderr=f, timeout=600)
+        assert p.returncode == -signal.SIGKILL, err.read_text()[-2000:]
+        deadline = time.monotonic() + 5
+        while _tagged_servers(tag) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert _tagged_servers(tag) == []
+    finally:
+        for pid in _tagged_servers(tag):  # what this test started, should the assertion fail
+            os.kill(pid, signal.SIGKILL)
+    # the first unit was committed before the kill: it can be queried already
+    r = run_cli("sql", "SELECT count(*) AS n FROM messages", "--config", str(cfg_path), "--format", "csv")
+    assert r.returncode == 0, r.stderr.decode()
+    assert r.stdout.decode().split() == ["n", "5"]
+
+
+def test_the_temporary_api_dies_with_its_parent(tmp_path):
+    import time
+    from pathlib import Path
+
+    code = ("import os, sys, time\nfrom flows.cli import quiet_prefect\nquiet_prefect()\n"
+            "from flows.prefect_api import ensure_api\nurl = ensure_api()\n"
+            "from prefect.server.api.server import SubprocessASGIServer\n"
+            "print(SubprocessASGIServer().server_process.pid, url, flush=True)\ntime.sleep(600)\n")
+    env = {k: v for k, v in os.environ.items() if k != "PREFECT_API_URL"}
+    parent = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE)
+    server = None
+    try:
+        line = parent.stdout.readline().decode().split()
+        assert line, parent.stderr.read().decode()[-2000:]
+        server, url = int(line[0]), line[1]
+        import httpx
+
+        assert httpx.get(f"{url}/health", timeout=10).status_code == 200
+        cmdline = Path(f"/proc/{server}/cmdline").read_bytes().split(b"\0")
+        assert b"uvicorn" in cmdline and b"-c" not in cmdline  # the launcher exec'd the server itself
+        parent.kill()
+        parent.wait(10)
+        deadline = time.monotonic() + 5
+        while _alive(server) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not _alive(server)
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+        if server and _alive(server):
+            os.kill(server, signal.SIGKILL)
+
+
+def _alive(pid: int) -> bool:
+    """Running (a zombie waiting for a reaper is gone already)."""
+    from pathlib import Path
+
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"

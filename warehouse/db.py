@@ -10,6 +10,9 @@ DuckDB extension is downloaded. The file records the lake URL and the
 non-secret storage options in a one-row table `_listbench_storage`;
 `connect_readonly` uses it (or the options configured in this process, which
 win) to register the filesystem. Credentials come from the environment only.
+
+Every file also records its lake in `_listbench_lake`: a read-only connection may
+read files there and nowhere else, and runs only read statements (warehouse.guard).
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from typing import Any
 
 import duckdb
 
-from warehouse import storage
+from warehouse import guard, storage
 
 
 class WarehouseMissing(Exception):
@@ -30,6 +33,15 @@ class WarehouseMissing(Exception):
 
 
 STORAGE_TABLE = "_listbench_storage"
+LAKE_TABLE = "_listbench_lake"
+LAYOUT = "2"  # bumped when the views file gains a table: existing files are rebuilt
+
+
+def lake_location(lake_dir: Path | str) -> str:
+    """The lake as the views name it: a URL, or an absolute local path."""
+    if storage.is_remote(lake_dir):
+        return str(lake_dir).rstrip("/")
+    return str(Path(storage.local_path(str(lake_dir))).resolve())
 
 
 def schema_dir(db_path: Path) -> Path:
@@ -53,13 +65,12 @@ def write_schema_files(folder: Path) -> None:
 
 
 def view_sql(lake_dir: Path | str, schema: Path) -> str:
+    """The views, globbing the lake's parts; the lake's own path is escaped so that `[`, `*`
+    or `?` in a folder name (`data[1]`) match themselves (the schema files' folder likewise)."""
     text = resources.files("warehouse").joinpath("views.sql").read_text(encoding="utf-8")
-    if storage.is_remote(lake_dir):
-        lake = str(lake_dir).rstrip("/")
-    else:
-        lake = str(Path(storage.local_path(str(lake_dir))).resolve())
-    return text.replace("{lake}", lake.replace("'", "''")) \
-        .replace("{schema}", str(Path(schema).resolve()).replace("'", "''"))
+    lake = guard.escape_glob(lake_location(lake_dir))
+    schema_path = guard.escape_glob(str(Path(schema).resolve()))
+    return text.replace("{lake}", lake.replace("'", "''")).replace("{schema}", schema_path.replace("'", "''"))
 
 
 def refresh_views(db_path: Path, lake_dir: Path | str, storage_options: dict[str, Any] | None = None) -> None:
@@ -78,6 +89,8 @@ def refresh_views(db_path: Path, lake_dir: Path | str, storage_options: dict[str
             con.execute(f"CREATE TABLE {STORAGE_TABLE} (lake VARCHAR, options VARCHAR)")
             con.execute(f"INSERT INTO {STORAGE_TABLE} VALUES (?, ?)",
                         [str(lake_dir), json.dumps(storage.check_options(opts, "storage options"))])
+        con.execute(f"CREATE TABLE {LAKE_TABLE} (lake VARCHAR)")
+        con.execute(f"INSERT INTO {LAKE_TABLE} VALUES (?)", [lake_location(lake_dir)])
         con.execute(view_sql(lake_dir, schema_dir(db_path)))
         con.execute("CHECKPOINT")
     finally:
@@ -92,7 +105,7 @@ def refresh_views_if_needed(db_path: Path, lake_dir: Path | str) -> bool:
 
     stamp = Path(db_path).with_name(f".{Path(db_path).name}.sha")
     recorded = json.dumps(storage.options_for(str(lake_dir)) or {}, sort_keys=True) if storage.is_remote(lake_dir) else ""
-    digest = hashlib.sha256((view_sql(lake_dir, schema_dir(db_path)) + recorded).encode()).hexdigest()
+    digest = hashlib.sha256((LAYOUT + view_sql(lake_dir, schema_dir(db_path)) + recorded).encode()).hexdigest()
     if Path(db_path).exists() and stamp.exists() and stamp.read_text() == digest \
             and schema_dir(db_path).is_dir():
         return False
@@ -102,15 +115,28 @@ def refresh_views_if_needed(db_path: Path, lake_dir: Path | str) -> bool:
 
 
 def connect_readonly(db_path: Path) -> duckdb.DuckDBPyConnection:
+    """A read-only connection that can read the lake and no other file (see warehouse.guard);
+    run user SQL on it through `guard.run`."""
     if not Path(db_path).exists():
         raise WarehouseMissing(f"no warehouse at {db_path}: run `listbench ingest` first")
     con = duckdb.connect(str(db_path), read_only=True)
     try:
-        register_lake(con)
+        remote = register_lake(con)
+        guard.lock_down(con, remote or _local_lake(con, Path(db_path)),
+                        also=(str(schema_dir(Path(db_path)).resolve()),))
     except BaseException:
         con.close()
         raise
     return con
+
+
+def _local_lake(con: duckdb.DuckDBPyConnection, db_path: Path) -> str:
+    """The lake recorded in the file; a file written before it was recorded sits beside its lake."""
+    try:
+        row = con.execute(f"SELECT lake FROM {LAKE_TABLE}").fetchone()
+    except duckdb.CatalogException:
+        row = None
+    return row[0] if row else str(db_path.resolve().parent / "lake")
 
 
 def register_lake(con: duckdb.DuckDBPyConnection) -> str | None:
@@ -136,10 +162,11 @@ def error_line(exc: BaseException) -> str:
 
 
 def query(db_path: Path, sql: str, params: list[Any] | None = None) -> tuple[list[str], list[tuple]]:
+    guard.read_statements(sql)  # refuse before opening anything
     con = connect_readonly(db_path)
     try:
-        cur = con.execute(sql, params or [])
-        if cur.description is None:
+        cur = guard.run(con, sql, params)
+        if cur is None or cur.description is None:
             return [], []
         cols = [d[0] for d in cur.description]
         return cols, cur.fetchall()
@@ -151,9 +178,13 @@ def export_parquet(db_path: Path, sql: str, out: str | Path) -> int:
     """Write a query's result to a Parquet file (via Arrow; no DuckDB COPY path games)."""
     import pyarrow.parquet as pq
 
+    guard.read_statements(sql)
     con = connect_readonly(db_path)
     try:
-        tbl = con.sql(sql).to_arrow_table()
+        cur = guard.run(con, sql)
+        if cur is None or cur.description is None:
+            raise guard.Refused("nothing to export: the SQL returns no rows")
+        tbl = cur.to_arrow_table()
     finally:
         con.close()
     pq.write_table(tbl, out, compression="zstd")

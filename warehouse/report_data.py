@@ -99,33 +99,46 @@ def _dicts(cur: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
     return [dict(zip(cols, row, strict=True)) for row in cur.fetchall()]
 
 
-def _url_sql(con: duckdb.DuckDBPyConnection, alias: str) -> str:
-    """The post's own page when the warehouse knows it, else nothing (a month file is no permalink)."""
-    if has_column(con, "messages", "url"):
-        return f"CASE WHEN regexp_matches({alias}.url, '^https?://') THEN {alias}.url END"
-    return "NULL::VARCHAR"
-
-
 def _layout_sql(con: duckdb.DuckDBPyConnection) -> str:
-    return "coalesce(layout, 'unrecorded')" if has_column(con, "benchmark_results", "layout") \
+    return "coalesce(b.layout, 'unrecorded')" if has_column(con, "benchmark_results", "layout") \
         else "'unrecorded'"
+
+
+SNAPSHOT = "report_rows"
+
+
+def snapshot(con: duckdb.DuckDBPyConnection, f: Filters) -> int:
+    """Read the filtered `benchmark_results` once into memory and register it as `report_rows`.
+
+    The view stack (current extraction, duplicates, joins) costs a full scan per query; every
+    chart below reads this one copy instead. Returns its row count.
+    """
+    w, args = _where(f, "b")
+    table = con.sql(
+        f"SELECT b.message_id, b.list_name, b.posted_at, b.subject, b.run_id, r.block_index, b.benchmark, "
+        f"b.system, b.metric, b.metric_label, "
+        f"array_to_string(list_sort(list_transform(map_entries(b.params), lambda e: e.key || '=' || e.value)), ' ') "
+        f"AS params, b.value, b.unit, b.higher_is_better, b.statistic, b.platform, {_layout_sql(con)} AS layout, "
+        f"CASE WHEN regexp_matches(b.url, '^https?://') THEN b.url END AS url "
+        f"FROM benchmark_results b JOIN lake_runs r USING (run_id) WHERE {w}", params=args).to_arrow_table()
+    con.register(SNAPSHOT, table)
+    return table.num_rows
 
 
 def coverage(con: duckdb.DuckDBPyConnection, f: Filters) -> dict[str, list[dict[str, Any]]]:
     """Messages per list and year, blocks per benchmark and year, rows per layout, quarantine."""
     w_msg, a_msg = _where(f, with_benchmark=False)
-    w_res, a_res = _where(f, "b")
     w_q, a_q = _where(f, "q", date_col="detected_at")
     out = {
         "messages": _dicts(con.execute(
             f"SELECT list_name, year(posted_at) AS year, count(*) AS messages FROM messages "
             f"WHERE {w_msg} GROUP BY ALL ORDER BY ALL", a_msg)),
         "blocks": _dicts(con.execute(
-            f"SELECT b.list_name, b.benchmark, year(b.posted_at) AS year, count(DISTINCT b.run_id) AS blocks "
-            f"FROM benchmark_results b WHERE {w_res} GROUP BY ALL ORDER BY ALL", a_res)),
+            f"SELECT list_name, benchmark, year(posted_at) AS year, count(DISTINCT run_id) AS blocks "
+            f"FROM {SNAPSHOT} GROUP BY ALL ORDER BY ALL")),
         "layouts": _dicts(con.execute(
-            f"SELECT b.list_name, b.benchmark, year(b.posted_at) AS year, {_layout_sql(con)} AS layout, "
-            f"count(*) AS rows FROM benchmark_results b WHERE {w_res} GROUP BY ALL ORDER BY ALL", a_res)),
+            f"SELECT list_name, benchmark, year(posted_at) AS year, layout, count(*) AS rows "
+            f"FROM {SNAPSHOT} GROUP BY ALL ORDER BY ALL")),
         "quarantine": _dicts(con.execute(
             f"SELECT q.list_name, coalesce(q.benchmark, '') AS benchmark, year(q.detected_at) AS year, "
             f"q.expectation, q.severity, count(*) AS rows FROM quarantine q WHERE {w_q} "
@@ -137,34 +150,26 @@ def coverage(con: duckdb.DuckDBPyConnection, f: Filters) -> dict[str, list[dict[
     return out
 
 
-def posts(con: duckdb.DuckDBPyConnection, f: Filters, max_posts: int = 40,
-          max_metrics: int = 60) -> Capped:
+def posts(con: duckdb.DuckDBPyConnection, max_posts: int = 40, max_metrics: int = 60) -> Capped:
     """Posts that compare systems, most compared first: ratios to the post's first system."""
-    w, args = _where(f, "b")
     ids = con.execute(
-        f"SELECT b.message_id, count(DISTINCT b.system) AS systems, count(*) AS n, min(b.posted_at) AS t "
-        f"FROM benchmark_results b WHERE {w} AND b.system IS NOT NULL AND b.value IS NOT NULL "
-        f"GROUP BY b.message_id HAVING count(DISTINCT b.system) > 1 "
-        f"ORDER BY n DESC, t NULLS LAST, b.message_id", args).fetchall()
+        f"SELECT message_id FROM {SNAPSHOT} WHERE system IS NOT NULL AND value IS NOT NULL "
+        f"GROUP BY message_id HAVING count(DISTINCT system) > 1 "
+        f"ORDER BY count(*) DESC, min(posted_at) NULLS LAST, message_id").fetchall()
     chosen = [r[0] for r in ids[:max_posts]]
-    out: list[Post] = []
-    url = _url_sql(con, "m")
-    for mid in chosen:
-        head = con.execute(
-            f"SELECT m.subject, m.list_name, strftime(m.posted_at, '%Y-%m-%d') AS posted, {url} AS url "
-            f"FROM messages m WHERE m.message_id = ?", [mid]).fetchone() or (None, None, None, None)
-        rows = _dicts(con.execute(
-            "SELECT b.run_id, b.benchmark, b.system, b.metric, b.metric_label, "
-            "array_to_string(list_sort(list_transform(map_entries(b.params), lambda e: e.key || '=' || e.value)), ' ') "
-            "AS params, b.value, b.unit, b.higher_is_better, b.statistic "
-            "FROM benchmark_results b JOIN runs r USING (run_id) "
-            "WHERE b.message_id = ? AND b.system IS NOT NULL AND b.value IS NOT NULL "
-            "ORDER BY r.block_index, b.benchmark, b.metric, params, b.system", [mid]))
-        out.append(_post(mid, head, rows, max_metrics))
+    rows = _dicts(con.execute(
+        f"SELECT message_id, subject, list_name, strftime(posted_at, '%Y-%m-%d') AS posted, url, benchmark, "
+        f"system, metric, metric_label, params, value, unit, higher_is_better, statistic FROM {SNAPSHOT} "
+        f"WHERE message_id IN (SELECT unnest(?::VARCHAR[])) AND system IS NOT NULL AND value IS NOT NULL "
+        f"ORDER BY message_id, block_index, benchmark, metric, params, system", [chosen]))
+    by_post: dict[str, list[dict[str, Any]]] = {}
+    for r in rows:
+        by_post.setdefault(r["message_id"], []).append(r)
+    out = [_post(mid, by_post[mid], max_metrics) for mid in chosen if mid in by_post]
     return Capped(rows=[asdict(p) for p in out], total=len(ids))
 
 
-def _post(mid: str, head: tuple, rows: list[dict[str, Any]], max_metrics: int) -> Post:
+def _post(mid: str, rows: list[dict[str, Any]], max_metrics: int) -> Post:
     systems: list[str] = []
     for r in rows:
         if r["system"] not in systems:
@@ -187,55 +192,57 @@ def _post(mid: str, head: tuple, rows: list[dict[str, Any]], max_metrics: int) -
                            "value": r["value"], "unit": r["unit"]})
     values = [{k: r[k] for k in ("benchmark", "system", "metric_label", "params", "value", "unit")}
               for r in rows]
-    subject, list_name, posted, url = head
-    return Post(message_id=mid, subject=subject, list_name=list_name, posted_at=posted, url=url,
-                benchmarks=sorted({r["benchmark"] for r in rows}), systems=systems, ratios=ratios,
-                values=values, metrics_total=len(compared))
+    head = rows[0]
+    return Post(message_id=mid, subject=head["subject"], list_name=head["list_name"], posted_at=head["posted"],
+                url=head["url"], benchmarks=sorted({r["benchmark"] for r in rows}), systems=systems,
+                ratios=ratios, values=values, metrics_total=len(compared))
 
 
-def overhead(con: duckdb.DuckDBPyConnection, f: Filters, cap: int = 5000) -> Capped:
+def overhead(con: duckdb.DuckDBPyConnection, cap: int = 5000) -> Capped:
     """Guest vs native per hypervisor over time for the headline metrics: one point per post,
-    metric and hypervisor (the median over params), > 1 meaning the guest did better."""
-    w, args = _where(f, "o")
+    metric and hypervisor (the median over params), > 1 meaning the guest did better.
+
+    The `overhead` view's rule (a virtualized system against a native one measured in the same
+    post on the same metric, params, statistic and unit), applied to the headline rows only.
+    """
     cases = []
+    args: list[Any] = []
     for label, bench, metrics, test in HEADLINE:
-        cond = "o.benchmark = ? AND o.metric IN (SELECT unnest(?::VARCHAR[]))"
-        cargs: list[Any] = [bench, list(metrics)]
+        cond = "benchmark = ? AND metric IN (SELECT unnest(?::VARCHAR[]))"
+        args += [bench, list(metrics)]
         if test:
-            cond += " AND o.params['test'] = ?"
-            cargs.append(test)
-        cases.append((label, cond, cargs))
-    when = " ".join(f"WHEN {c} THEN ?" for _, c, _ in cases)
-    when_args: list[Any] = []
-    for label, _, cargs in cases:
-        when_args += [*cargs, label]
-    url = _url_sql(con, "m")
+            cond += " AND (' ' || params || ' ') LIKE ?"  # the `test` param, whole
+            args.append(f"% test={test} %")
+        cases.append(f"WHEN {cond} THEN ?")
+        args.append(label)
     sql = (
-        f"SELECT * FROM (SELECT CASE {when} END AS headline, o.message_id, o.list_name, o.benchmark, "
-        f"o.hypervisor, strftime(o.posted_at, '%Y-%m-%d') AS posted, median(o.ratio) AS ratio, "
-        f"count(*) AS n, any_value(m.subject) AS subject, any_value({url}) AS url "
-        f"FROM overhead o JOIN messages m USING (message_id) "
-        f"WHERE {w} AND o.ratio IS NOT NULL AND o.posted_at IS NOT NULL GROUP BY ALL) "
-        f"WHERE headline IS NOT NULL ORDER BY posted, headline, hypervisor"
+        f"WITH h AS (SELECT * FROM (SELECT *, CASE {' '.join(cases)} END AS headline FROM {SNAPSHOT} "
+        f"  WHERE posted_at IS NOT NULL AND platform IS NOT NULL AND value <> 0) WHERE headline IS NOT NULL) "
+        f"SELECT a.headline, a.message_id, a.list_name, a.benchmark, a.platform AS hypervisor, "
+        f"strftime(a.posted_at, '%Y-%m-%d') AS posted, "
+        f"median(CASE WHEN a.higher_is_better THEN a.value / b.value ELSE b.value / a.value END) AS ratio, "
+        f"count(*) AS n, any_value(a.subject) AS subject, any_value(a.url) AS url "
+        f"FROM h a JOIN h b ON a.message_id = b.message_id AND a.benchmark = b.benchmark "
+        f"AND a.metric = b.metric AND a.params = b.params AND a.statistic = b.statistic AND a.unit = b.unit "
+        f"AND a.system <> b.system "
+        f"WHERE b.platform = 'native' AND a.platform <> 'native' AND a.higher_is_better IS NOT NULL "
+        f"GROUP BY ALL ORDER BY posted, a.headline, hypervisor"
     )
-    rows = _dicts(con.execute(sql, when_args + args))
+    rows = _dicts(con.execute(sql, args))
     return Capped(rows=rows[:cap], total=len(rows))
 
 
-def choices(con: duckdb.DuckDBPyConnection, f: Filters) -> dict[str, list[str]]:
+def choices(con: duckdb.DuckDBPyConnection) -> dict[str, list[str]]:
     """The values the page's filters offer."""
-    w, args = _where(f, "b")
     return {
         "lists": [r[0] for r in con.execute(
-            f"SELECT DISTINCT b.list_name FROM benchmark_results b WHERE {w} ORDER BY 1", args).fetchall()],
+            f"SELECT DISTINCT list_name FROM {SNAPSHOT} WHERE list_name IS NOT NULL ORDER BY 1").fetchall()],
         "benchmarks": [r[0] for r in con.execute(
-            f"SELECT DISTINCT b.benchmark FROM benchmark_results b WHERE {w} ORDER BY 1", args).fetchall()],
+            f"SELECT DISTINCT benchmark FROM {SNAPSHOT} ORDER BY 1").fetchall()],
     }
 
 
-def totals(con: duckdb.DuckDBPyConnection, f: Filters) -> dict[str, int]:
-    w, args = _where(f, "b")
+def totals(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
     row = con.execute(
-        f"SELECT count(DISTINCT b.message_id), count(DISTINCT b.run_id), count(*) "
-        f"FROM benchmark_results b WHERE {w}", args).fetchone()
+        f"SELECT count(DISTINCT message_id), count(DISTINCT run_id), count(*) FROM {SNAPSHOT}").fetchone()
     return {"messages": row[0], "blocks": row[1], "rows": row[2]}

@@ -51,19 +51,29 @@ _COMMIT = re.compile(r"^[0-9a-f]{40}(?:[0-9a-f]{24})?$")
 # ---------------------------------------------------------------- git plumbing
 
 
-def _env(remote: bool) -> dict[str, str]:
-    """No prompts, no user or system config (an `insteadOf` could swap the URL), no redirects, one protocol."""
-    return {**os.environ, "GIT_TERMINAL_PROMPT": "0", "GIT_CONFIG_NOSYSTEM": "1",
-            "GIT_CONFIG_GLOBAL": os.devnull, "GIT_ALLOW_PROTOCOL": "http:https" if remote else "file",
-            "GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "http.followRedirects", "GIT_CONFIG_VALUE_0": "false",
-            "LC_ALL": "C"}
+def _env(remote: bool, authorization: str | None = None) -> dict[str, str]:
+    """No prompts, no user or system config (an `insteadOf` could swap the URL), no redirects, one protocol.
+
+    A login from the config goes in as an extra HTTP header through the environment (never
+    the command line or the URL, which error lines and `ps` show).
+    """
+    env = {**os.environ, "GIT_TERMINAL_PROMPT": "0", "GIT_CONFIG_NOSYSTEM": "1",
+           "GIT_CONFIG_GLOBAL": os.devnull, "GIT_ALLOW_PROTOCOL": "http:https" if remote else "file",
+           "GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "http.followRedirects", "GIT_CONFIG_VALUE_0": "false",
+           "LC_ALL": "C"}
+    if remote and authorization:
+        env.update({"GIT_CONFIG_COUNT": "2", "GIT_CONFIG_KEY_1": "http.extraHeader",
+                    "GIT_CONFIG_VALUE_1": f"Authorization: {authorization}"})
+    return env
 
 
-def git(args: list[str], *, remote: bool = False, timeout: float = DEFAULT_GIT_TIMEOUT_S) -> str:
+def git(args: list[str], *, remote: bool = False, timeout: float = DEFAULT_GIT_TIMEOUT_S,
+        authorization: str | None = None) -> str:
     """Run git with an argument list (never a shell); a failure is a UnitError naming the command."""
     what = "git " + " ".join(a for a in args if not a.startswith("--git-dir="))[:160]
     try:
-        p = subprocess.run(["git", *args], capture_output=True, timeout=timeout, env=_env(remote), check=False)
+        p = subprocess.run(["git", *args], capture_output=True, timeout=timeout,
+                           env=_env(remote, authorization), check=False)
     except subprocess.TimeoutExpired:
         raise UnitError(f"{what}: timed out after {timeout:g} s") from None
     except FileNotFoundError:
@@ -94,11 +104,11 @@ def has_commit(git_dir: Path, commit: str) -> bool:
     return True
 
 
-def mirror(url: str, dest: Path, *, remote: bool, timeout: float) -> None:
+def mirror(url: str, dest: Path, *, remote: bool, timeout: float, authorization: str | None = None) -> None:
     """Clone once (into a temp folder, renamed when complete), then fetch from the configured URL."""
     if is_git_dir(dest):
         git([f"--git-dir={dest}", "fetch", "--quiet", "--prune", "--no-tags", "--", url,
-             "+refs/heads/*:refs/heads/*"], remote=remote, timeout=timeout)
+             "+refs/heads/*:refs/heads/*"], remote=remote, timeout=timeout, authorization=authorization)
         return
     if dest.exists():
         shutil.rmtree(dest)  # a half-written mirror from an interrupted run
@@ -106,7 +116,8 @@ def mirror(url: str, dest: Path, *, remote: bool, timeout: float) -> None:
     shutil.rmtree(tmp, ignore_errors=True)
     dest.parent.mkdir(parents=True, exist_ok=True)
     try:
-        git(["clone", "--mirror", "--quiet", "--", url, str(tmp)], remote=remote, timeout=timeout)
+        git(["clone", "--mirror", "--quiet", "--", url, str(tmp)], remote=remote, timeout=timeout,
+            authorization=authorization)
         os.replace(tmp, dest)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -275,7 +286,8 @@ class PublicInboxKind:
             return f
         dest = fhttp.cache_path(ctx.raw_dir, source.name, f"{unit.key}.git")
         try:
-            mirror(unit.url, dest, remote=source.is_remote, timeout=_timeout(source))
+            login = ctx.http.auth_header(unit.url) if source.is_remote and ctx.http is not None else None
+            mirror(unit.url, dest, remote=source.is_remote, timeout=_timeout(source), authorization=login)
         except (UnitError, OSError) as exc:
             return Fetched(unit, "failed", error=str(exc))
         head = head_commit(dest)

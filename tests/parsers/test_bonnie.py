@@ -79,6 +79,14 @@ def _latency(tests: tuple[str, ...], printed: str) -> dict[str, float]:
     return out
 
 
+def test_version_labels_and_blank_lines_between_groups_of_rows():
+    runs = _by_run(_fixture("lkml_2003_kernel_column_grouped_rows"))
+    assert [(system, repeat) for system, repeat, _, _ in runs] == [
+        (k, str(n)) for k in ("2.4.21", "22pre6", "22pre6aa2") for n in (1, 2, 3)
+    ]
+    assert runs[1][3]["random_seeks"] == 1254.3 and runs[-1][3]["seq_input_block"] == 36599.0
+
+
 # --- the seed post (Bonnie 1.4, xen-users 2007) -------------------------------------------------
 
 
@@ -397,7 +405,11 @@ def test_bonnie_pp_102b_csv2txt_chunk_and_two_runs():
 
 def test_bonnie_pp_eff_digest_is_not_read_but_the_real_tables_are():
     runs = _by_run(_fixture("bonnie_pp_102b_digest_then_tables"))
-    assert [(r[0], r[1]) for r in runs] == [("merlin", str(k)) for k in range(1, 7)]
+    # one machine under two kernel captions: the kernels are the systems compared, merlin the host
+    assert [(r[0], r[1]) for r in runs] == [
+        (kernel, str(k)) for kernel in ("Linux 2.5.3-dj1", "Linux 2.5.3-dj1-radix-pagecache") for k in (1, 2, 3)
+    ]
+    assert {r["params"]["host"] for r in _rows(_fixture("bonnie_pp_102b_digest_then_tables"))} == {"merlin"}
     printed = [
         ("_ _ 22038 13 11768 8 _ _ 19219 6 183.9 0", "2015 99 +++++ +++ +++++ +++ 2526 99 +++++ +++ 8514 99"),
         ("_ _ 22495 13 11216 6 _ _ 22390 6 183.9 0", "2354 99 +++++ +++ +++++ +++ 2656 99 +++++ +++ 10195 100"),

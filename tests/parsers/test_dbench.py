@@ -33,7 +33,7 @@ SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[Healt
 
 
 def rows(name: str) -> list[dict]:
-    return [r for r in rows_of(fixture_body(DIR / f"{name}.txt")) if r["benchmark"] == "dbench"]
+    return [r for r in rows_of(fixture_body(DIR / f"{name}.txt")) if r["benchmark"] in ("dbench", "tbench")]
 
 
 def pick(found: list[dict], metric: str, **params: str) -> list[dict]:
@@ -111,9 +111,40 @@ def test_commented_summary_takes_clients_from_command_line():
 def test_tbench_is_marked_as_tbench():
     found = rows("coreidle_tbench_turbostat")
     assert {r["params"]["tool"] for r in found} == {"tbench"}
+    assert {r["benchmark"] for r in found} == {"tbench"}  # tbench is scored as a benchmark of its own
     assert [r["system"] for r in pick(found, "throughput")] == ["default scheduler", "sched_mc/smt=1", "coreidle/ondemand"]
     runs = extract_runs(fixture_body(DIR / "coreidle_tbench_turbostat.txt"), "m")
     assert {er.run.attributes["tool"] for er in runs} == {"tbench"}
+
+
+def test_a_label_before_the_summary_is_its_system():
+    # lkml 2003-09, "Re: 2.6.0-test5-mm1" (Con Kolivas): one tbench line per kernel
+    text = ("tbench 192\n\n2.6.0-test5:\tThroughput 224.949 MB/sec 192 procs\n"
+            "2.6.0-test5-mm1:\tThroughput 329.827 MB/sec 192 procs\n")
+    found = [r for r in rows_of(text) if r["metric"] == "throughput"]
+    assert [(r["benchmark"], r["system"], r["value"], r["params"]["procs"]) for r in found] == [
+        ("tbench", "2.6.0-test5", 224.949, "192"), ("tbench", "2.6.0-test5-mm1", 329.827, "192"),
+    ]  # fmt: skip
+
+
+def test_a_label_after_the_summary_and_captions_over_prompts():
+    # https://lore.kernel.org/lkml/m3ad9snxo6.fsf@bzzz.home.net/
+    text = (" ES> Throughput 221.812 MB/sec 16 procs    ext2\n"
+            " ES> Throughput 159.495 MB/sec 16 procs    ext3-extents (definitely enabled)\n\n"
+            "w/o extents:\n[root@zefir root]# /root/db2.sh 2 16\nThroughput 119.199 MB/sec 16 procs\n"
+            "Average: 112.64450\n\n\nwith extents:\n[root@zefir root]# /root/db2.sh 2 16\n"
+            "Throughput 156.846 MB/sec 16 procs\n")
+    got = [(r["system"], r["value"]) for r in rows_of(text)]
+    assert got == [("ext2", 221.812), ("ext3-extents (definitely enabled)", 159.495),
+                   ("w/o extents", 119.199), ("with extents", 156.846)]
+
+
+def test_a_remark_after_the_summary_is_not_a_number_of_it():
+    text = ("Throughput 22.6915 MB/sec (NB=28.3644 MB/sec  226.915 MBit/sec) - .5sec hiccup in xmms\n"
+            "Throughput 20.5148 MB/sec (NB=25.6435 MB/sec  205.148 MBit/sec) - 2sec and .5sec in xmms\n")
+    assert [r["value"] for r in rows_of(text) if r["metric"] == "throughput"] == [22.6915, 20.5148]
+    # an unexplained number without a remark marker still makes the line unreadable
+    assert rows_of("Throughput 22.6915 MB/sec 16 procs 7\n") == []
 
 
 @pytest.mark.parametrize("name", [p.stem for p in sorted(DIR.glob("neg_*.txt"))])

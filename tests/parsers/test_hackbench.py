@@ -90,6 +90,45 @@ def test_negative_fixtures_give_no_rows(name):
     assert rows(name) == []
 
 
+def test_underlined_config_headings_name_the_systems_and_the_script_gives_params():
+    found = rows("linuxmm_2011_rt_tests_config_headings")
+    by_system = {}
+    for r in found:
+        by_system.setdefault(r["system"], []).append(r["value"])
+    assert by_system == {
+        "bzImage_nocgroups_nopreempt": [14.940, 14.883, 14.959],
+        "bzImage_cgroups_nopreempt": [15.857, 15.745, 15.588],
+        "bzImage_cgroups_preempt": [15.632, 15.221, 15.443],
+        "bzImage_nocgroups_preempt": [14.488, 14.390, 14.310],
+    }
+    assert all(r["params"]["loops"] == "1000" for r in found)  # `./hackbench -l 1000` in the loop
+
+
+def test_a_loop_command_reads_the_bare_numbers_below_it():
+    text = "$ for i in 1 2 3; do ./hackbench 10 | grep Time | cut -d' ' -f2; done\n2.741\n2.802\n2.9\n\nok\n4\n"
+    found = rows_of(text)
+    assert [(r["value"], r["params"]["groups"], r["params"]["repeat"]) for r in found] == [
+        (2.741, "10", "1"), (2.802, "10", "2"), (2.9, "10", "3"),
+    ]  # fmt: skip
+    # without a loop or a pipe hackbench prints `Time:`; a bare number below is not its output
+    assert rows_of("$ ./hackbench 10\n2.5\n") == []
+
+
+def test_rt_tests_banner_wrapped_by_the_mailer():
+    # https://lore.kernel.org/linux-mm/1609862862-3573-1-git-send-email-imran.f.khan@oracle.com/
+    text = ("Without this change:\n    # hackbench process 10 1000 -s 100000\n"
+            "    Running in process mode with 10 groups using 40 file descriptors\n"
+            "    each (== 400 tasks)\n    Each sender will pass 100 messages of 100000 bytes\n"
+            "    Time: 4.401\n\nWith this change:\n    # hackbench process 10 1000 -s 100000\n"
+            "    Running in process mode with 10 groups using 40 file descriptors\n"
+            "    each (== 400 tasks)\n    Each sender will pass 100 messages of 100000 bytes\n"
+            "    Time: 3.782\n")
+    found = rows_of(text)
+    assert [(r["system"], r["value"]) for r in found] == [("Without this change", 4.401), ("With this change", 3.782)]
+    assert found[0]["params"] == {"ipc": "socket", "mode": "process", "groups": "10", "tasks": "400",
+                                  "loops": "100", "datasize": "100000", "variant": "rt-tests"}
+
+
 def test_time_line_without_hackbench_context_is_not_a_row():
     assert rows_of("hackbench was mentioned above\n\nsomething else\nTime: 3.2\n") == []
     assert [r["value"] for r in rows_of("hackbench gives:\nTime: 3.2\n")] == [3.2]

@@ -761,3 +761,26 @@ def test_make_see_summary_then_relative_tables():
     relative = fixture_body(FIX / "neg_best_of_breed.txt")
     rows = _lm(summary + "\n" + relative)
     assert _canon(rows) == _canon(_rows("seed_003.txt"))
+
+
+def test_captions_between_raw_lines_name_their_systems():
+    # https://lore.kernel.org/lkml/c11e7b8f-3647-c34e-808a-27c0e83b4b1d@huawei.com/ (lat_syscall null)
+    text = ("Before:\nSimple syscall: 0.4311 microseconds\nSimple syscall: 0.4313 microseconds\n\n"
+            "After:\nSimple syscall: 0.4249 microseconds\n\nbw_mem.c: In function 'main':\n")
+    got = [(r["system"], r["value"]) for r in rows_of(text)]
+    assert got == [("Before", 0.4311), ("Before", 0.4313), ("After", 0.4249)]
+
+
+def test_raw_fork_exit_lines_under_before_and_after():
+    # https://lore.kernel.org/lkml/20030326015026.GA25091@work.bitmover.com/
+    text = ("OK, is a bit more stable now ... before:\n\nProcess fork+exit: 294.4118 microseconds\n"
+            "Process fork+exit: 279.1500 microseconds\n\nafter:\n\nProcess fork+exit: 298.4124 microseconds\n")
+    got = [(r["system"], r["metric"], r["value"]) for r in rows_of(text)]
+    assert got == [("before", "fork_proc", 294.4118), ("before", "fork_proc", 279.15), ("after", "fork_proc", 298.4124)]
+
+
+def test_retyped_raw_line_under_a_bare_version_line():
+    # https://lore.kernel.org/lkml/41FF33E5.4070107@yahoo.com.au/
+    text = "in\n2.6.10\n\nI got\nProcess fork+exit:164.8438 microseconds.\n\nin 2.6.11-rc2\nProcess fork+exit:183.8621 microseconds.\n"
+    got = [(r["system"], r["metric"], r["value"]) for r in rows_of(text)]
+    assert got == [("2.6.10", "fork_proc", 164.8438), ("2.6.11-rc2", "fork_proc", 183.8621)]

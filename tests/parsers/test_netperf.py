@@ -104,20 +104,21 @@ def rr_cpu(
     sd_l: float,
     sd_r: float,
     quoted: bool = False,
+    system: str | None = None,
 ) -> list[tuple]:
     p = {"test": test, "size": req, "resp_size": resp}
     return [
-        row("transaction_rate", rate, "trans/s", quoted=quoted, **p),
-        row("cpu_util_local", cpu_l, "%CPU", quoted=quoted, **p),
-        row("cpu_util_remote", cpu_r, "%CPU", quoted=quoted, **p),
-        row("service_demand_per_tran_local", sd_l, "us/Tr", quoted=quoted, **p),
-        row("service_demand_per_tran_remote", sd_r, "us/Tr", quoted=quoted, **p),
+        row("transaction_rate", rate, "trans/s", system, quoted=quoted, **p),
+        row("cpu_util_local", cpu_l, "%CPU", system, quoted=quoted, **p),
+        row("cpu_util_remote", cpu_r, "%CPU", system, quoted=quoted, **p),
+        row("service_demand_per_tran_local", sd_l, "us/Tr", system, quoted=quoted, **p),
+        row("service_demand_per_tran_remote", sd_r, "us/Tr", system, quoted=quoted, **p),
     ]
 
 
-def rr(test: str, req: str, resp: str, rate: float, quoted: bool = False) -> tuple:
+def rr(test: str, req: str, resp: str, rate: float, quoted: bool = False, system: str | None = None) -> tuple:
     return row(
-        "transaction_rate", rate, "trans/s", quoted=quoted, test=test, size=req, resp_size=resp
+        "transaction_rate", rate, "trans/s", system, quoted=quoted, test=test, size=req, resp_size=resp
     )
 
 
@@ -255,8 +256,9 @@ def test_lkml_2006_mbytes_split_unit_and_wrapped_banner():
 def test_netdev_2019_quoted_rr_and_super_netperf_numbers_ignored():
     rows = fixture_rows("netdev_2019_rr_quoted")
     assert_rows(
-        rows, [rr("TCP_RR", "1", "1", 17665.59, True), rr("TCP_RR", "1", "1", 18829.31, True)]
-    )
+        rows,
+        [rr("TCP_RR", "1", "1", 17665.59, True, "Before patch"), rr("TCP_RR", "1", "1", 18829.31, True, "After patch")],
+    )  # the captions `Before patch:` / `After patch:` name the systems compared
     assert 26797.0 not in {
         r["value"] for r in rows
     }  # super_netperf sums: no -P 0 command above them
@@ -266,8 +268,8 @@ def test_netdev_2019_quoted_rr_and_super_netperf_numbers_ignored():
 def test_netdev_2022_rr_cpu():
     assert_rows(
         fixture_rows("netdev_2022_rr_cpu"),
-        rr_cpu("TCP_RR", "70000", "70000", 6591.45, 0.86, 1.34, 62.490, 97.446)
-        + rr_cpu("TCP_RR", "70000", "70000", 8383.95, 0.95, 1.01, 54.432, 57.584),
+        rr_cpu("TCP_RR", "70000", "70000", 6591.45, 0.86, 1.34, 62.490, 97.446, system="Before")
+        + rr_cpu("TCP_RR", "70000", "70000", 8383.95, 0.95, 1.01, 54.432, 57.584, system="After"),
     )
 
 
@@ -380,7 +382,7 @@ def test_collapsed_rr_header_without_blank_line():
 def test_mail_damaged_quoted_collapsed_wrapped():
     assert_rows(
         fixture_rows("damaged_quoted_collapsed_wrapped"),
-        rr_cpu("TCP_RR", "70000", "70000", 6591.45, 0.86, 1.34, 62.490, 97.446, quoted=True)
+        rr_cpu("TCP_RR", "70000", "70000", 6591.45, 0.86, 1.34, 62.490, 97.446, quoted=True, system="Before")
         + stream_cpu(
             "TCP_STREAM", "131072", 897.16, "Mbit/s", 34.07, 35.00, 3.111, 3.196, quoted=True
         ),

@@ -8,6 +8,12 @@ golden fixtures pin both:
 * `caption_above` (kernbench, sysbench, stream, dd/hdparm): only a line standing alone above
   the block counts, and it is cleaned of decoration.
 
+Over both sits one rule for every parser (`naming_caption`, `printout_system`): a line naming what
+was measured (a kernel version, a patch, `Unpatched`/`Patched`, `guest`/`host`, an underlined
+configuration heading) is the system of the printouts below it, even with prose or other output in
+between; a device, host name or address the tool prints is a parameter, and stands in as the system
+only when no caption names one.
+
 Likewise `number_repeated_results` numbers single results, `number_repeated_runs` whole runs.
 Everything here is a pure function of its arguments (the numbering ones fill in
 ``params["repeat"]`` on the results they are given, and nothing else).
@@ -30,7 +36,7 @@ _CAPTION_STOP = re.compile(
     r"|notes?|update|here|numbers|data|vs\.?|versus)\s*:?\s*$",
     re.I,
 )
-_SHELL = re.compile(r"^\s*(?:[#$%]\s+\S|\S+@\S+?[:~]\S*\s*[#$]\s)")
+_SHELL = re.compile(r"^\s*(?:[#$%]\s+\S|\S+@\S+?[:~]\S*\s*[#$]\s|\[[^\]\s]+@[^\]]{1,80}\][#$]\s)")
 _LIST = re.compile(r"^(?:\d+[.)]\s+|\d+\)|[-*+]\s+)")
 _BULLET = re.compile(r"^(?:\d+[.)]\s+|\d+\)|[-*+]\s+|#+\s*)")
 _LABEL = re.compile(r"^(?=.*[A-Za-z])(?=.*\d)[\w.+/=-]{3,40}$")  # one token: `linux-2.4.10-pre12`
@@ -118,6 +124,8 @@ def _clean_caption(text: str, underlined: bool) -> str | None:
         return None
     if any(ch in core for ch in "=|$") or "://" in core or _PROMPT.match(text):
         return None
+    if _SHELL.match(text) and re.search(r"[/<>]|\s-\w", text):
+        return None  # `# echo 1 > /proc/sys/vm/drop_caches`: a command, not a caption
     words = core.split()
     if {w.lower().strip(",") for w in words} <= _CAPTION_STOPWORDS:
         return None
@@ -188,3 +196,130 @@ def number_repeated_runs(runs: Sequence[Run]) -> None:
         for n, run in enumerate(same, start=1):
             for r in run.results:
                 r.params["repeat"] = str(n)
+
+
+# --- the caption names the system; what the printout names is a parameter ---------------------------
+
+# What posters measure and name on a line of its own: a kernel or release version, a tree, a
+# patch state, a virtualisation layer. `2.6.24-rc3:`, `Under 2.4.21:`, `Unpatched`, `guest:`, `v5`.
+_NAMES_SYSTEM = re.compile(
+    r"(?i)(?<![\w/.-])(?:(?:linux-?|kernel-?|v)?\d{1,3}\.\d{1,3}(?:\.\d{1,4}){0,2}(?:[-+~][\w.+~-]{1,30})?"
+    r"|v\d{1,3}|(?:un)?patched|vanilla|baseline|stock|mainline|upstream|guest|host|bare[- ]metal|native"
+    r"|dom[0u]|kvm|xen|qemu|vmware|hyper-?v|virtualbox|before|after|with(?:out)?\s+(?:the\s+)?patch\w{0,5}"
+    r"|(?:tip|linux-next|net-next|mm)(?:/[\w.-]{1,30}){0,3})(?![\w/-])"
+)
+# a tool's own banner or connection line names its version or peer, not the system measured
+_BANNER = re.compile(r"(?i)\b(?:copyright|version|port|connect(?:ing|ed)|pid|listening|bound)\b")
+_LABEL_REMARK = re.compile(r"^([^:()]{1,40}):\s+\(")
+_NUMERIC = re.compile(r"^[-+]?\d+(?:[.,]\d+)?%?$")  # `2.4.31` is a version, not a number
+_IPV4 = re.compile(r"(?<![\d.])(?:[1-9]\d|[12]\d\d)(?:\.\d{1,3}){3}(?![\d.])")
+_PREPOSITION = re.compile(r"(?i)^(?:under|on|in|running|using)\s+(?=\S)")
+_NAMING_REACH = 30  # lines above a printout searched for the line naming it
+
+
+def names_system(text: str) -> str | None:
+    """The system a caption line names (`Under 2.4.21:` -> `2.4.21`), or None when it names none."""
+    core = text.strip().strip("#*=~").strip()
+    colon = core.endswith(":")
+    if colon:
+        core = core[:-1].strip()
+    if colon and (cut := max(core.rfind(". "), core.rfind(", "))) >= 0:
+        tail = core[cut + 2 :].strip(". ")  # `OK, is a bit more stable now ... before:`
+        if tail and len(tail.split()) <= 3 and _NAMES_SYSTEM.search(tail):
+            core = tail
+    if m := _LABEL_REMARK.match(core):
+        core = m.group(1)  # `Before: (not enabling bigger TSO/GRO packets)`
+    if (cut := core.rfind("(")) > 0 and ")" not in core[cut:]:
+        core = core[:cut].strip()  # `2.4.10-pre6 with the preempt patch (pre5 patches` wraps on
+    if not core or len(core) > 72 or "=" in core or "://" in core or not _NAMES_SYSTEM.search(core):
+        return None
+    if core.startswith(("/", "$", "#", ">", "[")) or _PROMPT.match(core) or _BANNER.search(core):
+        return None
+    if len(core.split()) > (10 if colon or _NAMES_SYSTEM.match(core) else 6):
+        return None  # a long line names a system only as a label (`2.6.24 with the patch:`)
+    if core.endswith(".") and len(core.split()) <= 3:
+        core = core[:-1]  # `Linux 2.4.31-si.`: a short caption with a full stop
+    if re.search(r"[.!?,;。]$|[.!?]\s|。", core):  # the tail of a sentence, not a caption
+        return None
+    words = core.split()
+    if 2 * sum(bool(_NUMERIC.match(w)) for w in words) > len(words) or _IPV4.search(core):
+        return None  # a row of numbers, or an address: printout, not a caption
+    if ":" in core or "：" in core:
+        return None  # `key: value`: a setting or a listing, not a caption
+    return _PREPOSITION.sub("", core) or None
+
+
+def _heading(text: str) -> str | None:
+    """`bzImage_cgroups_preempt:` over a `-----` rule: a short label, not a generic title."""
+    if _MARKUP.match(text):
+        return None
+    core = text.strip("#*=~ ").rstrip(":").strip()
+    if not core or len(core.split()) > 5 or core.endswith((".", ",", "?", "!")) or "=" in core:
+        return None
+    if _CAPTION_STOP.search(core + ":") or core.lower() in _CAPTION_STOPWORDS:
+        return None
+    return core
+
+
+def _is_prose(text: str) -> bool:
+    """A line of sentence words (not a printout line: those carry numbers, `=` or columns)."""
+    words = text.split()
+    if len(words) < 5 or "=" in text or "|" in text:
+        return False
+    return sum(w.strip(".,;:!?()'\"").isalpha() for w in words) >= 0.7 * len(words)
+
+
+def naming_caption(
+    lines: Sequence[str], start: int, floor: int = 0, before: Sequence[str] = ()
+) -> str | None:
+    """The nearest caption above a printout that names what was measured (see `names_system`).
+
+    Only a line of its own counts: it ends with a colon, or a blank line (or the top of the
+    segment) is above it. Prose, tool output and other captions in between are passed over, up to
+    `_NAMING_REACH` lines; a printout's own device or host line never names a system.
+    """
+    low = max(floor, start - _NAMING_REACH, 0)
+    prose = 0
+    for k in range(start - 1, low - 1, -1):
+        text = lines[k].strip()
+        if not text:
+            prose = 0
+            continue
+        alone = text.endswith(":") or k == 0 or not lines[k - 1].strip()
+        if alone and (name := names_system(text)):
+            return name
+        underlined = k + 1 < start and _UNDERLINE.match(lines[k + 1].strip())
+        if underlined and (k == 0 or not lines[k - 1].strip()) and (name := _heading(text)):
+            return name  # an underlined heading names the configuration below it
+        prose = prose + 1 if _is_prose(text) else 0
+        if prose >= 2:
+            return None  # a paragraph of prose between: the poster moved on (`Then I applied ...`)
+    if floor <= 0 and start - _NAMING_REACH < 0:
+        for b in reversed(before[-3:]):
+            if b.strip().endswith(":") and (name := names_system(b)):
+                return name
+    return None
+
+
+def caption_system(seg: Segment, start: int) -> str | None:
+    """The system of a printout starting at `start`: a label-like caption right above it, else the
+    nearest line above that names what was measured (a kernel, a patch, a VM; see `naming_caption`)."""
+    return system_label(nearest_caption(seg, start)) or naming_caption(seg.lines, start, 0, seg.before)
+
+
+def printout_system(
+    caption_system: str | None, inner: Mapping[str, str | None], params: dict[str, str]
+) -> str | None:
+    """One rule for every parser: a caption names the system; what the tool printed is a parameter.
+
+    `inner` holds what the printout itself names (`device`: `/dev/sda`, `host`: an address or host
+    name, `job`: a fio job): each goes into `params` under its key. The caption's system wins;
+    only without one does the first inner name stand in as the system, so that two printouts of
+    the same post (two devices, two hosts) stay apart.
+    """
+    first = None
+    for key, value in inner.items():
+        if value:
+            params.setdefault(key, value)
+            first = first or value
+    return caption_system or first

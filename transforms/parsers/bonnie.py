@@ -45,6 +45,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from transforms.model import EXACT, INFERRED, MetricSpec, Parser, Result, Run, Segment
+from transforms.parsers._common import names_system, naming_caption
 
 # --------------------------------------------------------------------------- metric registry
 
@@ -320,6 +321,21 @@ class _B1Context:
     last: int = 0
 
 
+_B1_VERSION = re.compile(r"\d+\.\d+\.\d+")
+
+
+def _b1_row_at(lines: list[str], k: int) -> bool:
+    """A full Bonnie row (label, MB and twelve cells) at line k, maybe wrapped onto the next line:
+    posters group rows with blank lines between."""
+    split = _b1_split(lines[k])
+    if split is not None and len(split[3]) >= 13:
+        return True
+    if split is None or k + 1 >= len(lines) or not _NUMERIC_LINE.fullmatch(lines[k + 1]):
+        return False
+    joined = _b1_split(f"{lines[k]} {lines[k + 1].strip()}")
+    return joined is not None and len(joined[3]) >= 13
+
+
 def _b1_split(text: str) -> tuple[str, str | None, list[str], list[str]] | None:
     """Split a table row into (label, volumes, numeric tokens, atoms); glued fields become atoms.
 
@@ -328,8 +344,8 @@ def _b1_split(text: str) -> tuple[str, str | None, list[str], list[str]] | None:
     """
     toks = text.split()
     k = len(toks)
-    while k > 0 and re.fullmatch(r"[\d.]+", toks[k - 1]):
-        k -= 1
+    while k > 0 and re.fullmatch(r"[\d.]+", toks[k - 1]) and not (k == 1 and _B1_VERSION.fullmatch(toks[0])):
+        k -= 1  # a leading `2.4.21` is the machine label (glued cells such as `0.010000.0` come later)
     head, nums = toks[:k], toks[k:]
     vol = None
     if head and (m := re.fullmatch(r"(\d+)\*(\d*)", head[-1])):
@@ -408,7 +424,7 @@ def _b1_done_draft(ctx: _B1Context, lines: list[str]) -> _Draft:
             d.cells.append(_cell(f"{test}_cpu", f"{inverse[test]} %CPU", cpu, "cpu", line))
     d.notes.append("values from the progress lines: random seeks not reported")
     machine = ctx.attributes.get("machine_arg")
-    d.system = machine or _caption_system(_caption_above(lines, start))
+    d.system = machine or _caption_system(_caption_above(lines, start)) or naming_caption(lines, start)
     return d
 
 
@@ -555,7 +571,10 @@ def _b1_table(lines: list[str], h: int, ctx: _B1Context) -> tuple[list[_Draft], 
         j += 1  # the header wrapped onto the next line, or a blank line before the rows
     drafts: list[_Draft] = []
     first = True
-    while j < n and lines[j].strip():
+    while j < n and (lines[j].strip() or (drafts and j + 1 < n and _b1_row_at(lines, j + 1))):
+        if not lines[j].strip():
+            j += 1  # a blank line between groups of rows of the same table
+            continue
         text, used = lines[j], 1
         split = _b1_split(text)
         while split and len(split[3]) < 13 and j + used < n and lines[j + used].strip() \
@@ -586,7 +605,8 @@ def _b1_table(lines: list[str], h: int, ctx: _B1Context) -> tuple[list[_Draft], 
             d = _b1_row_draft(label, vol, fields[0], fields[1], j, ctx, start if first else j, end)
             d.caption = caption
             if d.system is None:
-                d.system = _caption_system(caption) if first else None
+                # no machine label: a caption naming a kernel or a patch further up names the system
+                d.system = (_caption_system(caption) or naming_caption(lines, start)) if first else None
             if done:
                 d.reason = _check_done(d, done)
                 d.attributes["progress_lines"] = "agree" if d.reason is None else "disagree"
@@ -1224,6 +1244,9 @@ def _merge(text_drafts: list[_Draft], csv_drafts: list[_Draft]) -> list[_Draft]:
         t.system = c.system
         text_cells = {x.metric: x for x in t.cells if x.status == OK}
         t.cells = [text_cells.get(x.metric, x) if x.status == CUT else x for x in c.cells]
+        for x in t.cells:  # the table's column names label the values, not the CSV field names
+            if x.metric in text_cells:
+                x.label = text_cells[x.metric].label
         t.io_params = {**t.io_params, **c.io_params}
         t.file_params = c.file_params or t.file_params
         t.tool_version = t.tool_version or c.tool_version
@@ -1276,8 +1299,28 @@ def parse(seg: Segment) -> list[Run]:
         text = [d for d in text if d.reason != _PP_SPLIT_OFF]
     drafts += _merge(text, csv)
     drafts.sort(key=lambda d: d.line_start)
+    _captions_over_hosts(drafts, lines, seg.before)
     _number_repeats(drafts)
     return [_to_run(d) for d in drafts]
+
+
+def _captions_over_hosts(drafts: list[_Draft], lines: list[str], before: tuple[str, ...]) -> None:
+    """One machine name under captions naming different kernels (or patches, VMs): the post
+    compares what the captions name, so each caption is the system and the machine a param `host`."""
+    named: dict[int, str | None] = {}
+    by_machine: dict[str, set[str | None]] = {}
+    for k, d in enumerate(drafts):
+        if d.reason or not d.system or names_system(d.system):
+            continue
+        named[k] = naming_caption(lines, d.line_start, 0, before)
+        by_machine.setdefault(d.system, set()).add(named[k])
+    for k, caption in named.items():
+        d = drafts[k]
+        captions = by_machine[d.system]
+        if caption is None or None in captions or len(captions) < 2:
+            continue
+        d.io_params["host"] = d.file_params["host"] = d.system
+        d.system = caption
 
 
 # Every alternative contains one of KEYWORDS (lower-cased), so the driver's substring test can skip

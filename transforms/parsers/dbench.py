@@ -26,7 +26,9 @@ prefix or version line says tbench (tbench prints the same lines; the run attrib
 `tool` is always set, `dbench` by default), `op`, `repeat` (same key seen more than
 once in a segment, e.g. three listings of the same kernel).
 
-`system` is the caption just above a block when it reads like a label (`2.4.16:`,
+Runs of tbench (the command, prefix or version line says so) carry benchmark `tbench`.
+A label before a summary (`2.6.0-test5:   Throughput 224.949 MB/sec 192 procs`) is the
+system of that line. Otherwise `system` is the caption just above a block when it reads like a label (`2.4.16:`,
 `Before:`, `- default scheduler`, `linux-2.4.10-pre12`); prose, attributions and
 generic headings are kept as `Run.caption` only.
 """
@@ -37,7 +39,7 @@ import re
 from dataclasses import dataclass, field
 
 from transforms.model import MetricSpec, Parser, Result, Run, Segment
-from transforms.parsers._common import nearest_caption, number_repeated_results, system_label
+from transforms.parsers._common import caption_system, nearest_caption, number_repeated_results
 
 NAME = "dbench"
 
@@ -52,10 +54,11 @@ METRICS: dict[str, MetricSpec] = {
 }
 
 _N = r"\d+(?:\.\d+)?"
+_LABEL = r"[A-Za-z0-9][\w.+/~-]{0,39}"  # `2.6.0-test5:` before a Throughput line names its kernel
 # The driver also scans the raw body, where quoted lines still carry their `> ` prefix.
 _Q = r"^(?:[ \t]{0,2}[A-Za-z]{0,3}>)*"
 THROUGHPUT = re.compile(
-    rf"^\s*(?:\*+\s*)?#?\s*(?:(?P<tool>[dt]bench)\s+(?P<n>\d+)\s*:\s*)?Throughput\s+(?P<tp>{_N}(?:[eE][-+]?\d+)?)\s*MB/sec(?P<rest>.*)$"
+    rf"^\s*(?:\*+\s*)?#?\s*(?:(?P<tool>[dt]bench)\s+(?P<n>\d+)\s*:\s*|(?P<label>{_LABEL}):\s+)?Throughput\s+(?P<tp>{_N}(?:[eE][-+]?\d+)?)\s*MB/sec(?P<rest>.*)$"
 )
 NB = re.compile(rf"\(\s*NB\s*=\s*(?P<nb>{_N})\s*MB/sec\s+(?P<mbit>{_N})\s*MBit/sec\s*\)")
 SYNC = re.compile(r"\(\s*sync\s+(?P<what>open|dirs)\s*\)")
@@ -86,7 +89,7 @@ _FLAG_OPTS = frozenset(
 )
 
 SIGNATURE = re.compile(
-    rf"{_Q}\s*(?:\*+\s*)?#?\s*(?:[dt]bench\s+\d+\s*:\s*)?Throughput\s+{_N}\s*MB/sec|{_Q}\s*Operation\s+Count\s+AvgLat\s+MaxLat",
+    rf"{_Q}\s*(?:\*+\s*)?#?\s*(?:[dt]bench\s+\d+\s*:\s*|{_LABEL}:\s+)?Throughput\s+{_N}\s*MB/sec|{_Q}\s*Operation\s+Count\s+AvgLat\s+MaxLat",
     re.M,
 )
 
@@ -135,9 +138,35 @@ class _Block:
     client: str | None = None  # the op table below belongs to this client (--per-client-results)
 
 
-def _summary_params(block: _Block, m: re.Match[str]) -> tuple[dict[str, str], str]:
-    """Params of one `Throughput` line, and what is left once every known piece is removed."""
-    rest = m["rest"]
+_REMARK = re.compile(r"\s(?:--?|#|<-+|<=+)\s")
+_WORDY = re.compile(r"[A-Za-z]{3}")
+
+
+def _without_remark(rest: str) -> str:
+    """`... MBit/sec) - .5sec hiccup in xmms`: a poster's remark after a summary holds none of its numbers."""
+    m = _REMARK.search(rest)
+    if m is not None and _WORDY.search(rest, m.end()) is not None:
+        return rest[: m.start()]
+    return rest
+
+
+_GAP = re.compile(r"\s{2,}")
+_TAIL_LABEL = re.compile(r"[A-Za-z][\w.+/-]*(?: [\w.+/()-]+){0,5}")
+
+
+def _tail_label(rest: str) -> tuple[str, str | None]:
+    """`Throughput 221.812 MB/sec 16 procs    ext2`: a label after a wide gap names the system."""
+    pieces = _GAP.split(rest.rstrip())
+    if len(pieces) < 2 or not _TAIL_LABEL.fullmatch(pieces[-1]) or pieces[-1].split()[0] in ("procs", "clients"):
+        return rest, None
+    cut = rest.rstrip().rfind(pieces[-1])
+    return rest[:cut], pieces[-1]
+
+
+def _summary_params(block: _Block, m: re.Match[str]) -> tuple[dict[str, str], str, str | None]:
+    """Params of one `Throughput` line, what is left once every known piece is removed, and the
+    label written after it."""
+    rest, label = _tail_label(_without_remark(m["rest"]))
     params: dict[str, str] = {}
     clients, procs = CLIENTS.search(rest), PROCS.search(rest)
     if clients:
@@ -158,11 +187,12 @@ def _summary_params(block: _Block, m: re.Match[str]) -> tuple[dict[str, str], st
     left = rest
     for pattern in (NB, SYNC, CLIENTS, PROCS, MAX_LAT):
         left = pattern.sub(" ", left)
-    return params, left
+    return params, left, label
 
 
 def _summary(block: _Block, i: int, m: re.Match[str]) -> None:
-    params, left = _summary_params(block, m)
+    params, left, label = _summary_params(block, m)
+    system = m["label"] or label
     if re.search(r"\d", left):
         block.bad = block.bad or f"unreadable Throughput line {i}: {left.strip()!r}"
         return
@@ -171,14 +201,17 @@ def _summary(block: _Block, i: int, m: re.Match[str]) -> None:
         return
     if m["tool"]:
         block.tool = m["tool"]
-    out = [Result("throughput", "Throughput", float(m["tp"]), "MB/s", dict(params), line=i)]
+    out = [Result("throughput", "Throughput", float(m["tp"]), "MB/s", dict(params), system=system, line=i)]
     lat = MAX_LAT.search(m["rest"])
     if lat:
-        out.append(Result("max_latency", "max_latency", float(lat["v"]), "ms", dict(params), line=i))
+        out.append(Result("max_latency", "max_latency", float(lat["v"]), "ms", dict(params), system=system,
+                          line=i))
     nb = NB.search(m["rest"])
     if nb:
-        out.append(Result("netbench_throughput", "NB", float(nb["nb"]), "MB/s", dict(params), statistic="derived", line=i))
-        out.append(Result("netbench_mbit", "MBit/sec", float(nb["mbit"]), "Mbit/s", dict(params), statistic="derived", line=i))
+        out.append(Result("netbench_throughput", "NB", float(nb["nb"]), "MB/s", dict(params), system=system,
+                          statistic="derived", line=i))
+        out.append(Result("netbench_mbit", "MBit/sec", float(nb["mbit"]), "Mbit/s", dict(params), system=system,
+                          statistic="derived", line=i))
     for op in block.ops:
         op.params = {**params, **op.params}
     block.results.extend(block.ops + out)
@@ -261,10 +294,10 @@ def _blocks(lines: list[str]) -> list[_Block]:
 def _run_for(seg: Segment, block: _Block) -> Run:
     caption = nearest_caption(seg, block.start)
     run = Run(
-        benchmark=NAME,
+        benchmark="tbench" if block.tool == "tbench" else NAME,  # tbench is a benchmark of its own
         results=block.results + block.ops,
         tool_version=block.version,
-        system=system_label(caption),
+        system=caption_system(seg, block.start),
         caption=caption,
         line_start=block.start,
         line_end=max(block.end, block.start + 1),
@@ -290,5 +323,5 @@ KEYWORDS = (
     "avglat",
 )
 
-PARSER = Parser(name=NAME, version="1", signature=SIGNATURE, parse=parse, metrics=METRICS, keywords=KEYWORDS,
-                emits=("tbench",))  # hand-made tables name tbench on its own
+PARSER = Parser(name=NAME, version="1", signature=SIGNATURE, parse=parse, metrics=METRICS, emits=("tbench",),
+                keywords=KEYWORDS)

@@ -12,7 +12,8 @@ space ("114.9MB/s" is MiB/s: 41943040000 B / 347.99 s = 114.9 MiB/s); BSD
 prints bytes/sec, stored here as MB/s.  Each line is checked against
 bytes / seconds, so a line whose rate does not follow from its own byte count
 and time is reported unparsed instead of stored.  Rows carry benchmark "dd":
-metric ``throughput`` and ``elapsed`` (s), param ``bytes``.
+metric ``throughput`` and ``elapsed`` (s), param ``bytes``, and the command's ``bs``, ``count``,
+``iflag``/``oflag``/``conv`` when its ``dd if=... of=...`` line is printed just above.
 
 hdparm -tT prints, under a ``/dev/sda:`` line::
 
@@ -21,7 +22,8 @@ hdparm -tT prints, under a ``/dev/sda:`` line::
 
 hdparm's "MB" is 1024*1024 bytes (``TIMING_BUF_BYTES = TIMING_BUF_MB * 1024 *
 1024`` in hdparm.c, and its ``kB/sec`` is ``t / e * 1024``), so the canonical
-unit is MiB/s.  Rows carry benchmark "hdparm", system = the device.
+unit is MiB/s.  Rows carry benchmark "hdparm" and param ``device``; the system is what a
+caption above names (``Under 2.6.24:``, ``patched:``), else the device.
 """
 
 from __future__ import annotations
@@ -32,7 +34,13 @@ from decimal import Decimal, InvalidOperation
 
 from transforms.model import MetricSpec, Parser, Result, Run, Segment
 from transforms.numbers import parse_number
-from transforms.parsers._common import caption_above, number_repeated_runs
+from transforms.parsers._common import (
+    caption_above,
+    names_system,
+    naming_caption,
+    number_repeated_runs,
+    printout_system,
+)
 
 NAME = "ddhdparm"
 
@@ -82,6 +90,7 @@ _TIMING_VALUES = re.compile(
 _HDPARM_METRIC = {"cached": "cached_reads", "buffer-cache": "cached_reads", "buffered disk": "buffered_disk_reads",
                   "o_direct cached": "direct_cached_reads", "o_direct disk": "direct_disk_reads"}  # fmt: skip
 _HDPARM_UNIT = {"k": "KiB/s", "m": "MiB/s", "g": "GiB/s"}
+_HDPARM_SETTING = re.compile(r"^\s*(?:setting\s+\S.*|[\w/ .-]{1,30}=\s*\S.*)$")
 _SUSPICIOUS = re.compile(r"suspicious results", re.I)
 
 # command lines and tool chatter between a caption and the output it labels
@@ -152,9 +161,11 @@ def _dd_runs(lines: Sequence[str], before: Sequence[str]) -> list[Run]:
         nbytes, secs, rate, unit, label = reading
         run = Run("dd", [], line_start=i, line_end=i + 1)
         _, run.caption = caption_above(lines, i, floor, skip=_DD_CHATTER.search, before=before)
-        run.system = run.caption
+        run.system = run.caption or naming_caption(lines, i, 0, before)
+        params = {"bytes": str(nbytes)}
         if command := _command_above(lines, i, floor):
             run.attributes["command"] = command
+            params.update(_command_params(command))
         floor = i + 1
         if not _consistent(nbytes, secs, rate, unit):
             run.status, run.reason = (
@@ -163,13 +174,27 @@ def _dd_runs(lines: Sequence[str], before: Sequence[str]) -> list[Run]:
             )
             runs.append(run)
             continue
-        params = {"bytes": str(nbytes)}
         run.results = [
             Result("throughput", label, float(rate), unit, dict(params), line=i),
             Result("elapsed", label, float(secs), "s", dict(params), line=i),
         ]
         runs.append(run)
     return runs
+
+
+_DD_OPERANDS = frozenset({"bs", "ibs", "obs", "count", "oflag", "iflag", "conv"})
+_OPERAND_VALUE = re.compile(r"^[\w.,]{1,40}$")
+
+
+def _command_params(command: str) -> dict[str, str]:
+    """What the printed `dd ... bs=1M count=1024 oflag=direct` measured at (not the file names)."""
+    out: dict[str, str] = {}
+    for tok in command.split()[:40]:
+        key, sep, value = tok.partition("=")
+        value = value.rstrip(";&")
+        if sep and key in _DD_OPERANDS and _OPERAND_VALUE.match(value):
+            out[key] = value  # a literal; `count=$((256*1024))` is the shell's, not a value
+    return out
 
 
 def _command_above(lines: Sequence[str], index: int, floor: int) -> str | None:
@@ -183,6 +208,7 @@ def _command_above(lines: Sequence[str], index: int, floor: int) -> str | None:
 
 def _hdparm_runs(lines: Sequence[str], before: Sequence[str]) -> list[Run]:
     runs: list[Run] = []
+    lines = _join_wrapped_timings(lines)
     device: str | None = None
     device_line = -1
     run: Run | None = None
@@ -195,6 +221,9 @@ def _hdparm_runs(lines: Sequence[str], before: Sequence[str]) -> list[Run]:
             run.notes.append(line.strip())
             continue
         t = _TIMING.match(line)
+        if t is None and device is not None and i == device_line + 1 and _HDPARM_SETTING.match(line):
+            device_line = i  # `hdparm -m16 -tT` prints its settings between the device and the timings
+            continue
         if t is None:
             if line.strip():
                 run = None
@@ -203,13 +232,19 @@ def _hdparm_runs(lines: Sequence[str], before: Sequence[str]) -> list[Run]:
             continue
         if run is None:
             top = device_line if device is not None else i
-            run = Run("hdparm", [], system=device, line_start=top, line_end=i + 1)
+            run = Run("hdparm", [], line_start=top, line_end=i + 1)
             _, run.caption = caption_above(
                 lines, top, floor, skip=_HDPARM_CHATTER.search, before=before
             )
+            params: dict[str, str] = {}
             if device is None:
                 run.system = run.caption
             else:
+                # the device is a parameter; a caption naming a kernel or a patch is the system
+                named = (names_system(run.caption) if run.caption else None) or naming_caption(
+                    lines, top, 0, before
+                )
+                run.system = printout_system(named, {"device": device}, params)
                 run.attributes["device"] = device
             runs.append(run)
         run.line_end = floor = i + 1
@@ -217,8 +252,22 @@ def _hdparm_runs(lines: Sequence[str], before: Sequence[str]) -> list[Run]:
         if result is None:
             run.status, run.reason = "unparsed", f"unreadable hdparm timing: {line.strip()!r}"
         else:
+            result.params.update(params)
             run.results.append(result)
     return runs
+
+
+_UNIT_ONLY = re.compile(r"^\s*[kMG]B/sec\s*$")
+
+
+def _join_wrapped_timings(lines: Sequence[str]) -> list[str]:
+    """`Timing buffered disk reads:  64 MB in  3.05 seconds = 20.98` + `MB/sec`: a mailer's wrap
+    is undone (the unit line is left blank, so line numbers stay)."""
+    out = list(lines)
+    for i in range(len(out) - 1):
+        if "/sec" not in out[i] and _UNIT_ONLY.match(out[i + 1]) and _TIMING.match(out[i]):
+            out[i], out[i + 1] = f"{out[i].rstrip()} {out[i + 1].strip()}", ""
+    return out
 
 
 def _hdparm_result(t: re.Match[str], i: int) -> Result | None:

@@ -16,6 +16,8 @@ params (only what is printed):
   `ipc` (`pipe`|`socket`) from the command line (`-p`/`--pipe`; socket is every
   variant's default when a command line is shown without it).
 * `instance` from lkp's `Instance: N` markers.
+* A command run in a shell loop or a pipe (`for i in 1 2 3; do ./hackbench 10 | grep Time |
+  cut -d' ' -f2; done`) may print bare numbers: those right below it are its times.
 * `repeat`: 1..N in order when the same system and params are timed more than once
   in a segment (ten `Time:` lines of one configuration -> repeat 1..10).
 
@@ -30,7 +32,7 @@ import re
 from dataclasses import dataclass, field
 
 from transforms.model import MetricSpec, Parser, Result, Run, Segment
-from transforms.parsers._common import nearest_caption, number_repeated_results, system_label
+from transforms.parsers._common import caption_system, nearest_caption, number_repeated_results
 
 NAME = "hackbench"
 
@@ -44,13 +46,21 @@ RT = re.compile(
     r"^\s*Running in (?P<mode>process|threaded) mode with (?P<groups>\d+) groups? using (?P<fds>\d+) "
     r"file descriptors each \(==\s*(?P<tasks>\d+) tasks\)"
 )
+# the same banner wrapped by a mailer after `descriptors`: the head, then `each (== 400 tasks)`
+RT_HEAD = re.compile(
+    r"^\s*Running in (?P<mode>process|threaded) mode with (?P<groups>\d+) groups? using (?P<fds>\d+) "
+    r"file descriptors\s*$"
+)
+RT_TAIL = re.compile(r"^\s*each \(==\s*(?P<tasks>\d+) tasks\)\s*$")
 SENDER = re.compile(r"^\s*Each sender (?:will pass|passed) (?P<loops>\d+) messages of (?P<size>\d+) bytes")
 TIME = re.compile(rf"^\s*Time:\s*(?P<t>{_N})\s*$")
 PERF_RUN = re.compile(r"^\s*#\s*Running\s+'?(?P<bench>[\w/-]+)'?\s+benchmark")
 PERF_PER_GROUP = re.compile(r"^\s*#\s*(?P<n>\d+) sender and receiver (?P<kind>process|thread)(?:es|s)? per group")
 PERF_GROUPS = re.compile(r"^\s*#\s*(?P<groups>\d+) groups? == (?P<tasks>\d+) (?:process|thread)(?:es|s)? run")
 PERF_TOTAL = re.compile(rf"^\s*Total time:\s*(?P<t>{_N})\s*\[sec\]")
-HACKBENCH_CMD = re.compile(r"(?:^|[\s/$#>:])hackbench(?P<args>(?:\s+\S+)*)\s*$")
+HACKBENCH_CMD = re.compile(r"(?:^|[\s/$#>:])hackbench(?P<args>(?:\s+[^\s;|&]+)*)\s*(?P<tail>[;|&].*)?$")
+LOOP = re.compile(r"\b(?:for|while|seq)\b")
+BARE = re.compile(rf"^\s*(?P<t>{_N})\s*$")  # `for i in 1 2 3; do ./hackbench 10 | awk ...; done` prints these
 PERF_CMD = re.compile(r"\bperf\s+bench\s+sched\s+(?P<sub>messaging|all)(?P<args>(?:\s+\S+)*)")
 INSTANCE = re.compile(r"^\s*Instance:\s*(?P<n>\d+)\s*$")
 NOISE = re.compile(
@@ -82,7 +92,7 @@ _FLAGS = {
     "-P": ("mode", "process"), "--process": ("mode", "process"), "process": ("mode", "process"),
     "-F": ("", ""), "--fifo": ("", ""),
 }  # fmt: skip
-_PROMPT = re.compile(r"^[\w\s:./$#>~@\[\]()-]*$")
+_PROMPT = re.compile(r"^[\w\s:./$#>~@\[\]();`-]*$")  # a prompt, maybe a shell loop's head
 
 
 def _command_params(args: str) -> dict[str, str] | None:
@@ -125,6 +135,7 @@ class _State:
     variant: str | None = None
     perf_bench: str | None = None
     named: bool = False  # the last text line named hackbench (a command or "hackbench gives:")
+    reshaped: bool = False  # that command ran in a loop or a pipe: its output may be bare numbers
     instance: str | None = None
 
     def command(self, line: str) -> bool:
@@ -134,13 +145,17 @@ class _State:
             if params is not None:
                 self.params, self.banner, self.named = params, {}, True
                 return True
+        if line.strip().lower() in ("hackbench", "hackbench:") and self.params:
+            self.named = True  # a script's `echo hackbench` label: the last command's output follows
+            return True
         m = HACKBENCH_CMD.search(line)
         if m and _PROMPT.match(line[: m.start("args")]):
             params = _command_params(m["args"])
             if params is not None:
                 self.params, self.banner, self.named = params, {}, True
+                self.reshaped = bool(m["tail"]) or bool(LOOP.search(line[: m.start("args")]))
                 return True
-        self.named = bool(MENTION.search(line))
+        self.named, self.reshaped = bool(MENTION.search(line)), False
         return False
 
     @property
@@ -198,12 +213,20 @@ class _Reader:
             st.variant = "rt-tests"
             mode = "thread" if m["mode"] == "threaded" else "process"
             st.banner = {"groups": m["groups"], "tasks": m["tasks"], "mode": mode}
+        elif (m := RT_HEAD.match(line)) is not None:
+            st.variant = "rt-tests"
+            mode = "thread" if m["mode"] == "threaded" else "process"
+            st.banner = {"groups": m["groups"], "mode": mode}
+        elif (m := RT_TAIL.match(line)) is not None and st.variant == "rt-tests":
+            st.banner["tasks"] = m["tasks"]
         elif (m := SENDER.match(line)) is not None:
             st.banner.update(loops=m["loops"], datasize=m["size"])
         elif (m := TIME.match(line)) is not None:
             if not st.context:
                 self._close()
                 return
+            self._time(i, m["t"], "Time")
+        elif (m := BARE.match(line)) is not None and st.named and st.reshaped:
             self._time(i, m["t"], "Time")
         elif (m := PERF_RUN.match(line)) is not None:
             st.perf_bench, st.banner = m["bench"], {}
@@ -237,7 +260,7 @@ def _run_for(seg: Segment, block: _Block) -> Run:
     return Run(
         benchmark=NAME,
         results=block.results,
-        system=system_label(caption),
+        system=caption_system(seg, block.start),
         caption=caption,
         line_start=block.start,
         line_end=max(block.end, block.start + 1),

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from transforms.model import MetricSpec, Parser, Result, Run, Segment
 from transforms.numbers import parse_number
-from transforms.parsers._common import caption_above, number_repeated_runs
+from transforms.parsers._common import caption_above, naming_caption, number_repeated_runs
 
 NAME = "kernbench"
 
@@ -217,6 +217,9 @@ def _system_above(
         return True, caption, kernel
     if kernel is not None:
         return True, kernel, kernel
+    named = naming_caption(lines, k + 1, 0, before)
+    if named is not None:
+        return True, named, None
     return blocked, None, None
 
 

@@ -81,6 +81,7 @@ from dataclasses import dataclass, field
 
 from transforms.model import EXACT, INFERRED, MetricSpec, Parser, Result, Run, Segment
 from transforms.numbers import parse_number
+from transforms.parsers._common import names_system, system_label
 
 BENCH = "lmbench"
 
@@ -1147,8 +1148,8 @@ _RAW_ATTR = re.compile(
     r"^\s*\[(MB|MHZ|OS|PROCESSORS|SYNC_MAX|LMBENCH VERSION|LMBENCH_SCHED): *([^\]]+?)\s*\]\s*$"
 )
 _RAW_SCALAR = re.compile(
-    r"^\s*(?P<label>[A-Za-z][^:]*?):\s+(?P<value>[-+]?\d+(?:\.\d*)?(?:[eE][-+]?\d+)?)\s+"
-    r"(?P<unit>microseconds|nanoseconds|MB/sec|KB/sec)\s*$"
+    r"^\s*(?P<label>[A-Za-z][^:]*?):\s*(?P<value>[-+]?\d+(?:\.\d*)?(?:[eE][-+]?\d+)?)\s+"
+    r"(?P<unit>microseconds|nanoseconds|MB/sec|KB/sec)\.?\s*$"  # re-typed: `fork+exit:164.8 microseconds.`
 )
 _RAW_UNITS = {"microseconds": "us", "nanoseconds": "ns", "MB/sec": "MB/s", "KB/sec": "KB/s"}
 _RAW_NAMES = {
@@ -1255,6 +1256,18 @@ def _raw_metric(label: str) -> tuple[str, dict[str, str]] | None:
     return None
 
 
+_RAW_LABEL_START = re.compile(r"^(?:Simple|Signal|Protection|Pipe|AF_UNIX|Process|Select|File|Mmap|Pagefaults"
+                              r"|UDP|TCP|RPC|Memory)")  # a raw result line's own label, not a caption
+_RAW_LINE_START = re.compile(rf"{_RAW_LABEL_START.pattern}|^(?:\d|\")")  # ... or a raw data line
+
+
+def _raw_caption(text: str) -> bool:
+    """`Before:`, `2.6.24-rc3:`: a short label line; not a raw line, not a compiler's `file.c: In ...:`."""
+    core = text[:-1]
+    return (text.endswith(":") and not _RAW_LINE_START.match(text) and ":" not in core
+            and not any(q in core for q in "'\"`") and len(core.split()) <= 5)
+
+
 class _RawRuns:
     """Accumulates raw result lines into runs: a `[lmbench... results for` header starts a new one."""
 
@@ -1287,6 +1300,14 @@ def _raw_runs(lines: list[str]) -> list[Run]:
     acc = _RawRuns()
     i = 0
     while i < len(lines):
+        text = lines[i].strip()
+        alone = i == 0 or not lines[i - 1].strip() or len(text.split()) == 1
+        label = (system_label(text) if _raw_caption(text) else None) or (
+            names_system(text) if (text.endswith(":") or alone) and not _RAW_LABEL_START.match(text) else None)
+        if label:
+            acc.start(i, None, label)  # `Before:` above raw lines names the system they measure
+            i += 1
+            continue
         i = _raw_line(lines, i, acc)
     return [r for r in acc.runs if r.results]
 
@@ -1409,7 +1430,7 @@ def _signature() -> re.Pattern[str]:
         _LINE
         + r"(?:Simple (?:syscall|read|write|stat|fstat|open/close)|Select on \d+ (?:tcp )?fd's"
         r"|Signal handler (?:installation|overhead)|Protection fault|Pipe (?:latency|bandwidth)"
-        r"|AF_UNIX sock stream|Process fork\+|Pagefaults on|(?:UDP|TCP|RPC/udp|RPC/tcp) latency using"
+        r"|AF_UNIX sock stream|Process fork\+(?:exit|execve|/bin/sh -c)|Pagefaults on|(?:UDP|TCP|RPC/udp|RPC/tcp) latency using"
         r"|TCP/IP connection cost to|(?:integer|int64|uint64|float|double) (?:bit|add|mul|div|mod|bogomflops)):",
         _LINE
         + r'"(?:size=\d|stride=\d|mappings|read bandwidth|Mmap read|libc bcopy|unrolled|File system latency)',

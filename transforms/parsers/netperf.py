@@ -25,7 +25,8 @@ Stable choices (documented contract of this parser):
   socket sizes, `elapsed_s`, CPU method letters, the unit label, UDP message counts,
   the banner and command line.
 - system: the hand-made table column, a `--- label` line between data rows, or the
-  `-B` brand of a `-P 0` line; otherwise None (the caption goes to `Run.caption`).
+  `-B` brand of a `-P 0` line; else a caption naming a kernel, patch or VM (`guest:`,
+  `2.6.24-rc3:`; see `_common.naming_caption`); otherwise None (the caption goes to `Run.caption`).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from dataclasses import dataclass, field
 
 from transforms.model import MetricSpec, Parser, Result, Run, Segment
 from transforms.numbers import parse_number
+from transforms.parsers._common import names_system, naming_caption
 
 BENCH = "netperf"
 
@@ -971,8 +973,11 @@ def _new_run(
         attrs["banner"] = banner.text
     if cmd:
         attrs["command"] = cmd.text
+    caption = _caption(seg.lines, start)
+    # a caption naming a kernel, patch or VM is the system of rows the table did not label
+    system = (names_system(caption) if caption else None) or naming_caption(seg.lines, start, 0, seg.before)
     return Run(benchmark=BENCH, results=block.results, tool_version=_tool_version(seg, start),
-               caption=_caption(seg.lines, start), line_start=start, line_end=end,
+               system=system, caption=caption, line_start=start, line_end=end,
                attributes=attrs, notes=list(block.notes))  # fmt: skip
 
 

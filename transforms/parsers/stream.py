@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 from transforms.model import MetricSpec, Parser, Result, Run, Segment
 from transforms.numbers import parse_number
-from transforms.parsers._common import caption_above, number_repeated_runs
+from transforms.parsers._common import caption_above, naming_caption, number_repeated_runs
 
 NAME = "stream"
 
@@ -196,7 +196,7 @@ def parse(seg: Segment) -> list[Run]:
             before=seg.before,
         )
         run.caption = caption
-        run.system = margin or caption
+        run.system = margin or caption or naming_caption(lines, _table_top(lines, table, prev_end), 0, seg.before)
         if not ok:
             run.status, run.reason = "unparsed", "STREAM rows with text in the margin"
         if run.status == "ok":

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 
 from transforms.model import MetricSpec, Parser, Result, Run, Segment
 from transforms.numbers import parse_number
-from transforms.parsers._common import caption_above, number_repeated_runs
+from transforms.parsers._common import caption_above, naming_caption, number_repeated_runs
 
 NAME = "sysbench"
 
@@ -442,7 +442,7 @@ def _finish(seg: Segment, found: list[_Run]) -> list[Run]:
             NAME,
             r.results,
             tool_version=r.version,
-            system=caption,
+            system=caption or naming_caption(seg.lines, r.start, 0, context),
             caption=caption,
             line_start=r.start,
             line_end=max(r.end, r.start + 1),

@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 
 from transforms.model import MetricSpec, Parser, Result, Run, Segment
 from transforms.numbers import parse_number
+from transforms.parsers._common import naming_caption
 
 BENCHMARK = "unixbench"
 
@@ -454,8 +455,8 @@ class _Reader:
         caption = _caption(self.lines, i, self.seg.before)
         rep = _Report(i, version, caption, _system_name(caption) if caption else None)
         j = self.header(i + 1, rep)
-        if rep.system is None:
-            rep.system = rep.attributes.get("hostname")
+        if rep.system is None:  # a kernel or patch named further up, else the report's own host
+            rep.system = naming_caption(self.lines, i, 0, self.seg.before) or rep.attributes.get("hostname")
         self.report = rep
         self.pending_copies = self.command_copies = None
         return j

@@ -47,10 +47,10 @@ from decimal import Decimal
 from transforms.model import MetricSpec, Parser, Result, Run, Segment
 from transforms.numbers import parse_number
 from transforms.parsers._common import (
+    caption_system,
     nearest_caption,
     number_repeated_results,
     scaled,
-    system_label,
 )
 
 NAME = "fio"
@@ -409,7 +409,7 @@ def _finish(seg: Segment, fr: _FioRun) -> Run:
         benchmark=NAME,
         results=fr.results,
         tool_version=fr.version,
-        system=system_label(caption),
+        system=caption_system(seg, fr.start),
         caption=caption,
         line_start=fr.start,
         line_end=max(fr.end, fr.start + 1),

@@ -39,10 +39,10 @@ from decimal import Decimal
 
 from transforms.model import MetricSpec, Parser, Result, Run, Segment
 from transforms.parsers._common import (
+    caption_system,
     nearest_caption,
     number_repeated_results,
     scaled,
-    system_label,
 )
 
 NAME = "iperf"
@@ -339,7 +339,7 @@ def _run_for(seg: Segment, test: _Test, version: str | None, variant: str | None
         benchmark=NAME,
         results=[],
         tool_version=version,
-        system=system_label(caption),
+        system=caption_system(seg, test.start),
         caption=caption,
         line_start=test.start,
         line_end=test.end,

@@ -1,0 +1,83 @@
+"""The caption rule every parser shares (transforms/parsers/_common.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from transforms.parsers._common import names_system, naming_caption, printout_system
+
+
+@pytest.mark.parametrize(
+    ("line", "system"),
+    [
+        ("Under 2.4.21:", "2.4.21"),
+        ("2.6.24-rc3:", "2.6.24-rc3"),
+        ("Unpatched", "Unpatched"),
+        ("guest:", "guest"),
+        ("with the patch:", "with the patch"),
+        ("tip/sched/core:", "tip/sched/core"),
+        ("v5.15-rc1", "v5.15-rc1"),
+        ("linux-2.4.10-pre6 with the preempt patch (pre5 patches", "linux-2.4.10-pre6 with the preempt patch"),
+    ],
+)
+def test_a_caption_naming_what_was_measured(line, system):
+    assert names_system(line) == system
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "And some performance numbers, maybe these are helpful:",
+        "/dev/hdc:",
+        " Timing buffered disk reads:  64 MB in  2.22 seconds = 28.83 MB/sec",
+        "# hdparm -tT /dev/hda",
+        "That's a bit disappointing.  Running 2.6.9-rc2-mm2(!) with a",
+        "I tried this on 2.6.9 and it is slower than 2.6.8 on every run I made today, sadly.",
+        "hda: ST320413A, ATA DISK drive",
+    ],
+)
+def test_lines_that_name_no_system(line):
+    assert names_system(line) is None
+
+
+def test_naming_caption_passes_over_prose_and_other_printouts():
+    lines = [
+        "Under 2.4.21:",
+        "",
+        "And some numbers:",
+        "",
+        "/dev/md1:",
+        " Timing buffered disk reads:  64 MB in  2.22 seconds = 28.83 MB/sec",
+        "",
+        "/dev/hdc:",
+    ]
+    assert naming_caption(lines, 7) == "2.4.21"
+    assert naming_caption(lines, 7, floor=2) is None  # nothing names a system below the floor
+    # a version inside a sentence's last line is not a caption
+    assert naming_caption(["I ran it on a box with", "kernel 2.6.9 today", "/dev/sda:"], 2) is None
+
+
+def test_printout_names_become_params_and_the_caption_wins():
+    params: dict[str, str] = {}
+    assert printout_system("2.6.24", {"device": "/dev/sda"}, params) == "2.6.24"
+    assert params == {"device": "/dev/sda"}
+    params = {}
+    assert printout_system(None, {"host": "10.0.0.2"}, params) == "10.0.0.2"  # two hosts stay apart
+    assert params == {"host": "10.0.0.2"}
+    params = {}
+    assert printout_system(None, {"host": None}, params) is None and params == {}
+
+
+def test_versions_are_not_numbers_and_short_captions_may_end_with_a_stop():
+    assert names_system("2.4.31:") == "2.4.31"
+    assert names_system("Linux 2.4.31-si.") == "Linux 2.4.31-si"
+    assert names_system("212992 212992 1        1       10.00    95965.18") is None
+    assert names_system("Client connecting to 10.128.0.2, UDP port 25000") is None
+    assert names_system("Before: (not enabling bigger TSO/GRO packets)") == "Before"
+    assert names_system("- Distro: openEuler 23.03 RISC-V Preview V1") is None
+
+
+def test_a_sentence_ending_in_a_label_names_it():
+    assert names_system("OK, is a bit more stable now ... before:") == "before"
+    assert names_system("Then the numbers with my change applied are, roughly, after:") == "after"
+    assert names_system("OK, is a bit more stable now ... before") is None  # no colon: prose

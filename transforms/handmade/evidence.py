@@ -106,7 +106,7 @@ class Attribution:
 
 
 # benchmarks the project does not read: a table captioned with one of them is not ours
-_OTHER = re.compile(r"\b(?:\w+bench|sdet|aim\d|reaim|specjbb|specpower|spec\s?cpu|ebizzy|will-it-scale"
+_OTHER = re.compile(r"\b(?:\w+bench|\w+[ _-]bench(?:mark)?|sdet|aim\d|reaim|specjbb|specpower|spec\s?cpu|ebizzy|will-it-scale"
                     r"|netpipe|sockperf|tiobench|iozone|postmark|fs_?mark|ffsb|pgbench|redis|memcached"
                     r"|tpc-?\w|lkp|phoronix|stress-ng|perf\s+bench\s+(?!sched)"
                     r"|vmstat|vmmon|iostat|mpstat|pidstat|sar|top|slabtop|numastat|perf\s+stat|perf\s+top"

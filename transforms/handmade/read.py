@@ -256,6 +256,8 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
     if not t.header and all(v.system is None for v in t.values):
         legend = _legend(plain[max(0, abs_lo + t.start - 4):abs_lo + t.start])
     for v in t.values:
+        if v.label is None and v.row and evidence.benchmarks_in(v.row):
+            v.label = v.row  # `tbench-loopback`: the row names the test that was measured
         system = v.system or (legend[v.col] if legend and 0 <= v.col < len(legend) else None) or default_sys
         params = dict(v.params)
         if t.change and baseline:

@@ -40,7 +40,7 @@ _PARAM_LABEL = re.compile(r"^(?P<word>[A-Za-z#][\w ./-]{0,20}?)\s*+[=:]?\s*+(?P<
 _LABEL_PARAM = re.compile(r"^(?P<val>\d[\w.,/-]{0,12})\s*+(?P<word>[A-Za-z][\w ./-]{0,20})$")
 _DIGIT = re.compile(r"\d")
 _NUMERIC_LABEL = re.compile(r"^\d[\d/x:.,+-]{0,15}$")  # `1/1`, `4x8`, `16:100`
-_UTIL_HEAD = re.compile(r"^(?:%\s?cpu|cpu\s?%|cpu\s?util\w*|util(?:i[sz]ation)?\s?%?|%\s?util|%usr|%sys)$", re.I)
+_UTIL_HEAD = re.compile(r"^(?:cpu|%\s?cpu|cpu\s?%|cpu\s?util\w*|util(?:i[sz]ation)?\s?%?|%\s?util|%usr|%sys)$", re.I)
 _HEAD_UNIT = re.compile(r"\(([^()]{1,20})\)\s*+$")
 _SYSTEM_WORD = re.compile(
     r"^(?:before|after|base(?:line)?|patched|unpatched|vanilla|stock|default|orig(?:inal)?|old|new"

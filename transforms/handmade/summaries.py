@@ -11,12 +11,14 @@ import re
 from dataclasses import dataclass, field
 
 from transforms.handmade.cells import cells
-from transforms.handmade.metrics import label_votes, norm
+from transforms.handmade.metrics import any_metric, label_votes, norm
 
 _KV = re.compile(r"^\s{0,12}(?:[-*+•]\s{1,4})?(?P<key>[A-Za-z#][^:=]{0,60}?)\s{0,8}(?P<sep>:|=|\.{3,})\s*(?P<rest>\S.*)$")
 BULLET_KV = re.compile(r"^\s{0,8}[-*+•]\s{1,4}[\w.+/-]{1,40}\s{0,4}:\s{0,8}\d")
 _LABEL_LINE = re.compile(r"^\s{0,8}(?:[-*+•]\s{1,4})?\[?(?P<label>[\w.+/() -]{1,40}?)\]?\s{0,4}:?\s*$")
 _SYSTEM_KEY = re.compile(r"^[\w.+/-]{1,40}(?: [\w.+/-]{1,20}){0,2}$")
+_IS_LINE = re.compile(r"^\s{0,8}(?P<key>[A-Za-z][\w/-]{0,20}(?: [\w/-]{1,20}){0,2}) (?:is|was|are|were)(?= \d)")
+_SYSTEM_LINE = re.compile(r"^(?:with|without|w/o?|before|after)\b[\w ./+-]{0,40}:?$", re.I)
 _RUN_KEY = re.compile(r"^(?:run|try|pass|iteration|iter|round|test)\s*#?\s*(?P<n>\d{1,3})$", re.I)
 _STOP_KEYS = frozenset({
     "date", "from", "to", "cc", "subject", "message-id", "cpu", "cpus", "model", "model name", "memory",
@@ -54,6 +56,13 @@ def read_summaries(lines: list[str], taken: set[int]) -> tuple[list[KeyValue], l
         text = line.strip()
         if not text:
             continue
+        verb = _IS_LINE.match(line)
+        if verb:  # `BW is 1950MB`: the verb stands for the colon
+            line = line[: verb.end("key")] + ":" + line[verb.end():]
+        if _SYSTEM_LINE.match(text):
+            system = text.rstrip(":").strip()
+            used_labels.append(i)
+            continue
         m = _LABEL_LINE.match(line)
         if m and text.endswith(":") and not any(ch.isdigit() for ch in text[:1]) or (
             m and text.endswith(":") and len(text) <= 24
@@ -80,7 +89,7 @@ def read_summaries(lines: list[str], taken: set[int]) -> tuple[list[KeyValue], l
         run = _RUN_KEY.match(key)
         if run:
             params["run"] = run.group("n")
-        if u not in _MEASURE_UNITS and not label_votes([key]):
+        if u not in _MEASURE_UNITS and not label_votes([key]) and not (verb and any_metric(key)):
             if _SYSTEM_KEY.match(key) and len(rest) == 1 and not run and kv.group("sep") == ":":
                 listed.append(KeyValue(i, rest[0].value, u, "", key, params))
             continue

@@ -61,6 +61,7 @@ def results_frame(rows: list[dict[str, Any]], versions: dict[str, str | None] | 
     params = col["params"]
     frame = {c: col[c] for c in ("message_id", "run_id", "benchmark", "metric", "unit", "system")}
     frame["statistic"] = stat
+    frame["layout"] = [r.get("layout") or "tool_output" for r in rows]
     frame["value"] = np.asarray(values, dtype="float64")
     frame["row_id"] = np.arange(n)
     frame["metric_known"] = [sp is not None for sp in spec_col]

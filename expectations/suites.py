@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from transforms.model import LAYOUTS
 from transforms.parsers import known_benchmarks
 from transforms.units import KNOWN_UNITS
 
@@ -35,6 +36,7 @@ def results_expectations() -> list[Any]:
         gxe.ExpectColumnValuesToBeInSet(column="unit", value_set=sorted(KNOWN_UNITS), meta=_meta("unit known")),
         gxe.ExpectColumnValuesToBeInSet(column="benchmark", value_set=sorted(known_benchmarks()), meta=_meta("benchmark known")),
         gxe.ExpectColumnValuesToBeInSet(column="metric_known", value_set=[True], meta=_meta("metric known", "warning")),
+        gxe.ExpectColumnValuesToBeInSet(column="layout", value_set=list(LAYOUTS), meta=_meta("layout known")),
         gxe.ExpectColumnValuesToBeInSet(column="unit_allowed", value_set=[True], meta=_meta("unit allowed for metric")),
         gxe.ExpectColumnValuesToBeBetween(column="range_pos", min_value=0.0, max_value=1.0, meta=_meta("value plausible for metric")),
         gxe.ExpectColumnValuesToBeBetween(column="nonneg_value", min_value=0.0, meta=_meta("value non-negative")),

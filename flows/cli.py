@@ -139,6 +139,7 @@ def _progress() -> Iterator[None]:
 def extract(
     path: Annotated[str, typer.Argument(help="A post (plain text), an .eml, an mbox (.gz ok), or - for stdin")],
     fmt: FormatOpt = "table",
+    explain: Annotated[bool, typer.Option("--explain", help="Say, on stderr, what each block was taken for and why")] = False,
 ) -> None:
     """Parse one post or mbox and print the rows (no warehouse, no Prefect)."""
     fmt = _fmt(fmt)
@@ -146,12 +147,17 @@ def extract(
     from flows.output import print_rows
 
     problems: list[str] = []
+    notes: list[str] | None = [] if explain else None
     try:
-        rows = extract_rows(path, problems)
+        rows = extract_rows(path, problems, explain=notes)
     except (OSError, ValueError) as exc:
         fail(str(exc))
     for line in problems:  # messages that were skipped or read with damage; their neighbours still count
         typer.echo(line, err=True)
+    for line in notes or []:
+        typer.echo(line, err=True)
+    if not rows:
+        typer.echo(f"{path}: no benchmark results found", err=True)
     print_rows(EXTRACT_COLUMNS, [[r.get(c) for c in EXTRACT_COLUMNS] for r in rows], fmt)
 
 

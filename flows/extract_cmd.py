@@ -14,13 +14,14 @@ from pathlib import Path
 from typing import Any
 
 from flows.config import Limits
-from transforms.extract import extract_runs, result_rows
+from transforms.extract import extract_explained, result_rows
 from transforms.mail import Mail, decode_message, plain_post, raw_mail
 from transforms.mbox import Skipped, looks_like_mbox, normalise_chunks, split_mbox
 
 EXTRACT_COLUMNS = (
     "message_id", "subject", "posted_at", "run_id", "benchmark", "tool_version", "system", "metric",
     "metric_label", "params", "value", "unit", "higher_is_better", "statistic", "quoted", "alignment",
+    "layout",
 )  # fmt: skip
 _HEADER = re.compile(rb"^(From|Subject|Date|Message-I[Dd]|Received|Return-Path|To|MIME-Version|Content-Type|Delivered-To|X-[\w-]+):", re.I)
 _QUIET_NOTES = ("text taken from HTML",)  # notes that are not a problem worth a line
@@ -102,9 +103,10 @@ def read_input(path: str, *, max_expanded: int = Limits.max_expanded_bytes,
     return data, name
 
 
-def extract_rows(path: str, problems: list[str] | None = None, *,
+def extract_rows(path: str, problems: list[str] | None = None, *, explain: list[str] | None = None,
                  max_message_bytes: int = Limits.max_message_bytes) -> list[dict[str, Any]]:
-    """Rows of every message; what could not be read (and why) is appended to `problems`."""
+    """Rows of every message; what could not be read (and why) is appended to `problems`;
+    with `explain`, one line per block looked at."""
     problems = [] if problems is None else problems
     data, name = read_input(path)
     notes: list[str] = []
@@ -114,7 +116,18 @@ def extract_rows(path: str, problems: list[str] | None = None, *,
     for mail in iter_mails(data, name, problems, max_message_bytes=max_message_bytes):
         meta = {"message_id": mail.message_id, "subject": mail.subject, "posted_at": mail.posted_at}
         try:
-            rows.extend(result_rows(extract_runs(mail.body, mail.message_id), meta))
+            runs, _, explained = extract_explained(mail.body, mail.message_id, subject=mail.subject)
         except Exception as exc:  # a parser bug: this message only
             problems.append(f"<{mail.message_id}>: extraction failed: {type(exc).__name__}: {exc}")
+            continue
+        rows.extend(result_rows(runs, meta))
+        if explain is not None:
+            explain.append(f"message {mail.message_id}: {mail.subject or ''}".rstrip())
+            if not explained:
+                explain.append("  no block read: the post names no benchmark and no tool output matched")
+            for e in explained:
+                where = f"lines {e.line_start + 1}-{e.line_end}" + (" (quoted)" if e.quoted else "")
+                evidence = f"benchmark {e.benchmark} ({e.evidence})" if e.benchmark else "no benchmark"
+                systems = f"; systems {', '.join(e.systems)}" if e.systems else ""
+                explain.append(f"  {where}: {e.taken_for}; {evidence}{systems} -> {e.outcome}")
     return rows

@@ -69,7 +69,7 @@ def reextract(cfg: Config, benchmark: str | None = None, since: str | None = Non
     with ingest_lock(cfg.data_dir):
         lake = Lake(cfg.lake_dir).open()
         current, versions = _current(lake)
-        msgs = {r["message_id"]: r for r in lake.read("messages", ["message_id", "list_name", "posted_at", "notes"]).to_pylist()}
+        msgs = {r["message_id"]: r for r in lake.read("messages", ["message_id", "list_name", "posted_at", "subject", "notes"]).to_pylist()}
         bodies = lake.read("message_bodies", ["message_id", "body"])
         old_results = lake.read("results")
         old_by_msg: dict[str, list[dict[str, Any]]] = defaultdict(list)
@@ -90,7 +90,7 @@ def reextract(cfg: Config, benchmark: str | None = None, since: str | None = Non
             seen.add(mid)
             try:
                 with message_budget(cfg.limits.message_timeout_s):
-                    runs = extract_runs(body, mid)
+                    runs = extract_runs(body, mid, subject=m["subject"])  # as ingest read it
             except MessageTimeout:
                 report.timed_out.append(mid)
                 continue

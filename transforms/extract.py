@@ -10,6 +10,10 @@ from typing import Any
 
 import ahocorasick_rs
 
+from transforms.handmade import HANDMADE, Explained
+from transforms.handmade import read as read_handmade
+from transforms.handmade.evidence import LITERALS as EVIDENCE_LITERALS
+from transforms.handmade.evidence import has_evidence
 from transforms.model import Parser, Run, Segment
 from transforms.parsers import PARSERS
 from transforms.platform import classify, legend
@@ -21,6 +25,8 @@ def _keyword_index() -> tuple[ahocorasick_rs.AhoCorasick | None, dict[str, list[
     for p in PARSERS.values():
         for k in p.keywords:
             owners.setdefault(k, []).append(p.name)
+    for k in EVIDENCE_LITERALS:  # the hand-made reader's gate shares the one pass
+        owners.setdefault(k, [])
     return (ahocorasick_rs.AhoCorasick(list(owners)) if owners else None), owners
 
 
@@ -29,22 +35,33 @@ _ALWAYS = [p for p in PARSERS.values() if not p.keywords]
 
 
 def candidate_parsers(body: str) -> list[Parser]:
-    """Parsers whose signature matches somewhere in the body.
+    """Parsers whose signature matches somewhere in the body."""
+    return _scan(body)[0]
 
-    One Aho-Corasick pass over the lower-cased body finds every parser keyword
-    (~500 MB/s); only parsers with a keyword hit (or none declared) run their regex.
+
+def _scan(body: str) -> tuple[list[Parser], bool]:
+    """(parsers whose signature matches, whether the body names a benchmark).
+
+    One Aho-Corasick pass over the lower-cased body finds every parser keyword and every
+    tool name (~500 MB/s); only parsers with a keyword hit (or none declared) run their regex,
+    and only a tool name standing as a word is benchmark evidence.
     """
     names: set[str] = set()
+    evident = False
     if _KEYWORDS is not None:
-        for k in set(_KEYWORDS.find_matches_as_strings(body.lower(), overlapping=True)):
+        low = body.lower()
+        hits = set(_KEYWORDS.find_matches_as_strings(low, overlapping=True))
+        for k in hits:
             names.update(_OWNERS[k])
+        if not hits.isdisjoint(EVIDENCE_LITERALS):
+            evident = has_evidence(body, None)
     maybe = [p for p in PARSERS.values() if p.name in names] + _ALWAYS
     found = [p for p in maybe if p.signature.search(body)]
     if len(found) < len(maybe) and ">" in body:
         # signatures anchored at line start miss blocks whose every line is quoted
         unquoted = strip_quotes(body)
         found += [p for p in maybe if p not in found and p.signature.search(unquoted)]
-    return found
+    return found, evident
 
 
 def has_signature(body: str) -> bool:
@@ -95,31 +112,61 @@ def _parse_segment(parser: Parser, seg: Segment) -> list[Run]:
         ]
 
 
-def extract_runs(body: str, message_id: str) -> list[ExtractedRun]:
+def extract_runs(body: str, message_id: str, subject: str | None = None) -> list[ExtractedRun]:
     """Every benchmark block of one decoded body, quoted ones included."""
-    return extract(body, message_id)[0]
+    return extract(body, message_id, subject=subject)[0]
 
 
-def extract(body: str, message_id: str) -> tuple[list[ExtractedRun], bool]:
+def extract(body: str, message_id: str, subject: str | None = None) -> tuple[list[ExtractedRun], bool]:
     """(runs, whether any parser's signature matched): one pass serves both questions."""
-    parsers = candidate_parsers(body)
-    if not parsers:
-        return [], False
+    runs, hit, _ = extract_explained(body, message_id, subject=subject)
+    return runs, hit
+
+
+def extract_explained(body: str, message_id: str, subject: str | None = None,
+                      ) -> tuple[list[ExtractedRun], bool, list[Explained]]:
+    """Runs, whether anything matched, and what each block was taken for (`--explain`).
+
+    The benchmark parsers read first; the hand-made reader then reads the lines none of them
+    claimed, and only when the post (or its subject) names a benchmark.
+    """
+    parsers, evident = _scan(body)
+    evident = evident or bool(subject and has_evidence(subject, None))
+    if not parsers and not evident:
+        return [], False, []
     found: list[tuple[int, str, int, Run, Segment]] = []
-    for seg in segments(body):
-        text = seg.text
-        for parser in parsers:
-            if not parser.signature.search(text):
-                continue
-            for k, run in enumerate(_parse_segment(parser, seg)):
-                if run.status == "ok" and not run.results:
+    segs = segments(body)
+    if parsers:
+        for seg in segs:
+            text = seg.text
+            for parser in parsers:
+                if not parser.signature.search(text):
                     continue
-                found.append((seg.offset + run.line_start, parser.name, k, run, seg))
+                for k, run in enumerate(_parse_segment(parser, seg)):
+                    if run.status == "ok" and not run.results:
+                        continue
+                    found.append((seg.offset + run.line_start, parser.name, k, run, seg))
+    explained = [
+        Explained(seg.offset + run.line_start, seg.offset + max(run.line_end, run.line_start + 1),
+                  f"tool_output ({name} parser)", benchmark=run.benchmark, evidence="the tool's own printout",
+                  systems=sorted({s for s in (run.system, *(r.system for r in run.results)) if s}),
+                  outcome=(f"{len(run.results)} rows" if run.status == "ok" else f"quarantine: {run.reason}"),
+                  rows=len(run.results) if run.status == "ok" else 0, quoted=seg.quoted)
+        for _, name, _, run, seg in found
+    ]
+    claimed = {seg.offset + i: run.benchmark for _, _, _, run, seg in found for i in _claimed_lines(run)}
+    hand, hand_explained = read_handmade(segs, subject, claimed) if evident else ([], [])
+    explained += hand_explained
+    for k, hr in enumerate(hand):
+        found.append((hr.segment.offset + hr.run.line_start, HANDMADE.name, k, hr.run, hr.segment))
+    if not found:
+        return [], bool(parsers), explained
     found.sort(key=lambda t: (t[0], t[1], t[2]))
+    explained.sort(key=lambda e: (e.line_start, e.line_end))
     _describe_platforms(body, [f[3] for f in found])
     out: list[ExtractedRun] = []
     for idx, (_, name, _, run, seg) in enumerate(found):
-        parser = PARSERS[name]
+        parser = PARSERS.get(name, HANDMADE)
         _fill_defaults(run, parser)
         lo, hi = run.line_start, max(run.line_end, run.line_start + 1)
         out.append(
@@ -137,7 +184,12 @@ def extract(body: str, message_id: str) -> tuple[list[ExtractedRun], bool]:
             )
         )
     _number_repeats(out)
-    return out, True
+    return out, True, explained
+
+
+def _claimed_lines(run: Run) -> range:
+    """The lines a parser's run read (its whole span: what it left there is its call)."""
+    return range(run.line_start, max(run.line_end, run.line_start + 1))
 
 
 def _number_repeats(runs: list[ExtractedRun]) -> None:
@@ -227,6 +279,7 @@ def result_rows(runs: Iterable[ExtractedRun], meta: Mapping[str, Any] | None = N
                     "statistic": r.statistic,
                     "quoted": er.quoted,
                     "alignment": r.alignment,
+                    "layout": r.layout,
                 }
             )
     return rows

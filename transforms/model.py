@@ -15,6 +15,9 @@ from dataclasses import dataclass, field
 EXACT = "exact"
 INFERRED = "inferred"
 
+# How a value was read: a tool's own printout, or one of the hand-made layouts of issue posts.
+LAYOUTS = ("tool_output", "hand_table", "key_value", "prose", "change_table")
+
 
 @dataclass(frozen=True, slots=True)
 class MetricSpec:
@@ -46,6 +49,7 @@ class Result:
     alignment: str = EXACT
     statistic: str = "value"  # value | index | mean | stddev | min | max | derived | score
     line: int | None = None  # index into Segment.lines
+    layout: str = "tool_output"  # one of LAYOUTS: users may trust only tool output
 
 
 @dataclass(slots=True)

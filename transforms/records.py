@@ -7,12 +7,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from transforms.extract import ExtractedRun, extract
+from transforms.handmade import HANDMADE
 from transforms.mail import WHITESPACE_COLLAPSED, Mail
 from transforms.model import INFERRED
 from transforms.parsers import PARSERS
 from transforms.permalinks import permalink as permalink_of
 
-PARSER_VERSIONS = {name: p.version for name, p in PARSERS.items()}
+PARSER_VERSIONS = {name: p.version for name, p in PARSERS.items()} | {HANDMADE.name: HANDMADE.version}
 
 
 @dataclass(slots=True)
@@ -63,7 +64,7 @@ def add_mail(rec: Records, mail: Mail, *, list_name: str, unit: str, archive_url
         }
     )
     add_membership(rec, mail.message_id, list_name=list_name, unit=unit, archive_url=archive_url, batch_id=batch_id)
-    runs, hit = extract(mail.body, mail.message_id)
+    runs, hit = extract(mail.body, mail.message_id, subject=mail.subject)
     flag_collapsed(runs, mail.notes)
     if runs or hit:
         rec.message_bodies.append({"message_id": mail.message_id, "body": mail.body, "batch_id": batch_id})
@@ -120,6 +121,7 @@ def add_runs(rec: Records, runs: list[ExtractedRun], message_id: str, *, list_na
                         "higher_is_better": r.higher_is_better,
                         "statistic": r.statistic,
                         "alignment": r.alignment,
+                        "layout": r.layout,
                         "quoted": er.quoted,
                         "batch_id": batch_id,
                     }

@@ -17,5 +17,7 @@ KNOWN_UNITS: frozenset[str] = frozenset(
         "trans/s", "/sec", "ops/s", "IOPS", "events/s", "count", "packets",
         # cpu / ratios
         "%CPU", "%", "MHz", "bytes", "KB", "MB",
+        # hand-made tables: a ratio (`x1.07`), or no unit printed nor implied
+        "x", "",
     }
 )  # fmt: skip

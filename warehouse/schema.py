@@ -76,6 +76,7 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("higher_is_better", pa.bool_()),
             ("statistic", pa.string()),
             ("alignment", pa.string()),
+            ("layout", pa.string()),
             ("quoted", pa.bool_()),
             ("batch_id", pa.string()),
         ]

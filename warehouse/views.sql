@@ -49,6 +49,7 @@ CREATE OR REPLACE VIEW benchmark_results AS
   SELECT res.message_id, m.list_name, m.posted_at, m.subject, res.run_id, res.benchmark,
          ru.tool_version, res.system, res.metric, res.metric_label, res.params, res.value,
          res.unit, res.higher_is_better, res.quoted, res.alignment, res.statistic,
+         coalesce(res.layout, 'tool_output') AS layout,
          m.thread_id, ru.attributes['platform:' || res.system] AS platform, ru.attributes AS run_attributes,
          m.url
   FROM results res

@@ -1,0 +1,23 @@
+"""Benchmark evidence: tool names as words only, and with/without phrasing."""
+
+from transforms.handmade.evidence import benchmarks_in, has_evidence, other_benchmark, with_without
+
+
+def test_tool_names_count_only_as_words():
+    text = "upstream TCP_STREAM portfolio address; I ran STREAM triad and dd if=/dev/zero with fio"
+    assert benchmarks_in(text) == ["netperf", "stream", "dd", "fio"]
+
+
+def test_plain_english_stream_is_no_evidence():
+    assert not has_evidence("a stream of packets went upstream", None)
+    assert has_evidence("see numbers below", "[PATCH] sched: hackbench regression")
+
+
+def test_with_and_without_wrapped_over_two_lines():
+    lines = ["SELinux enabled with and without these", "patches."]
+    assert with_without(lines) == ("with these patches", "without these patches")
+
+
+def test_caption_naming_another_benchmark():
+    assert other_benchmark("schbench  99.0th tail latency") == "schbench"
+    assert other_benchmark("tbench throughput") is None

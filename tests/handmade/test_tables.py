@@ -1,0 +1,140 @@
+"""Hand-made tables read from real posts, and their invariants under re-spacing and quoting."""
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from transforms.extract import extract_runs, result_rows
+
+# https://lore.kernel.org/linux-security-module/202309220851.620EFFCC7C@keescook/
+CHANGE_ONLY = """\
+Here are the results of the relevant Unixbench system benchmarks with BPF LSM
+and SELinux enabled with default policies enabled with and without these
+patches.
+
+Benchmark                                               Delta(%): (+ is better)
+===============================================================================
+Execl Throughput                                             +1.9356
+File Write 1024 bufsize 2000 maxblocks                       +6.5953
+Pipe Throughput                                              +9.5499
+Pipe-based Context Switching                                 +3.0209
+Process Creation                                             +2.3246
+Shell Scripts (1 concurrent)                                 +1.4975
+System Call Overhead                                         +2.7815
+System Benchmarks Index Score (Partial Only):                +3.4859
+"""
+
+# https://lore.kernel.org/lkml/ (lkml 2003, "Re: gcc -O2 vs gcc -Os performance")
+KERNBENCH = """\
+Kernbench-2: (make -j N vmlinux, where N = 2 x num_cpus)
+                                   Elapsed        User      System         CPU
+          2.5.59-mjb3-gcc32-O2       45.86      564.75      110.91     1472.67
+          2.5.59-mjb3-gcc32-Os       45.74      563.96      111.06     1475.17
+"""
+
+# https://lore.kernel.org/lkml/ (2023, "Re: [PATCH v3 7/7] sched: Shard per-LLC shared runqueues")
+NORMALISED = """\
+there is overall slight stable improvement on tbench:
+
+tbench throughput
+======
+case            \tload    \tbaseline(std%)\tcompare%( std%)
+loopback        \t56-threads\t 1.00 (  0.85)\t +4.35 (  0.23)
+loopback        \t112-threads\t 1.00 (  0.38)\t +0.91 (  0.05)
+loopback        \t168-threads\t 1.00 (  0.03)\t +2.96 (  0.06)
+"""
+
+
+def rows(text: str, subject: str | None = None) -> list[dict]:
+    return result_rows(extract_runs(text, "m", subject=subject))
+
+
+def facts(text: str, subject: str | None = None) -> list[tuple]:
+    return sorted((r["benchmark"], r["system"], r["metric"], r["value"], r["unit"], r["layout"],
+                   tuple(sorted(r["params"].items()))) for r in rows(text, subject))
+
+
+def test_change_only_table_keeps_changes_against_the_baseline():
+    got = rows(CHANGE_ONLY)
+    assert len(got) == 8
+    assert {r["layout"] for r in got} == {"change_table"}
+    assert {r["unit"] for r in got} == {"%"}
+    assert {r["system"] for r in got} == {"with these patches"}
+    assert {r["params"]["baseline"] for r in got} == {"without these patches"}
+    execl = next(r for r in got if r["metric_label"] == "Execl Throughput")
+    assert (execl["benchmark"], execl["metric"], execl["value"]) == ("unixbench", "execl_throughput_change_pct", 1.9356)
+
+
+def test_rows_of_systems_columns_of_metrics():
+    got = {(r["system"], r["metric"]): r["value"] for r in rows(KERNBENCH)}
+    assert got[("2.5.59-mjb3-gcc32-O2", "elapsed_time")] == 45.86
+    assert got[("2.5.59-mjb3-gcc32-Os", "system_time")] == 111.06
+    assert got[("2.5.59-mjb3-gcc32-Os", "percent_cpu")] == 1475.17
+    assert len(got) == 8
+    assert {r["layout"] for r in rows(KERNBENCH)} == {"hand_table"}
+
+
+def test_normalised_baseline_column_makes_a_change_table():
+    got = rows(NORMALISED)
+    assert sorted(r["value"] for r in got) == [0.91, 2.96, 4.35]  # never the 1.00s nor the std%
+    assert {r["benchmark"] for r in got} == {"tbench"}
+    assert {r["layout"] for r in got} == {"change_table"}
+    assert {r["params"]["baseline"] for r in got} == {"baseline"}
+
+
+def test_table_without_benchmark_evidence_gives_nothing():
+    table = KERNBENCH.replace("Kernbench-2", "Build-2")
+    assert rows(table) == []
+
+
+def test_same_rows_when_quoted():
+    quoted = "\n".join("> " + line for line in KERNBENCH.splitlines())
+    strip = [f[:-1] for f in facts(quoted)]
+    assert strip == [f[:-1] for f in facts(KERNBENCH)]
+
+
+@settings(max_examples=40, deadline=None)
+@given(gap=st.integers(min_value=2, max_value=9), tabs=st.booleans(), quote=st.booleans())
+def test_same_rows_under_other_spacing(gap, tabs, quote):
+    lines = []
+    for line in KERNBENCH.splitlines():
+        cells = line.split()
+        sep = "\t" if tabs else " " * gap
+        lines.append(("  " if line.startswith(" ") else "") + sep.join(cells) if len(cells) > 1 else line)
+    text = "\n".join(("> " + ln) if quote else ln for ln in lines)
+    assert [f[:-1] for f in facts(text)] == [f[:-1] for f in facts(KERNBENCH)]
+
+
+# https://lore.kernel.org/linux-mm/ (2009, "Re: [PATCH 2.6.28 1/2] memory: improve find_vma")
+SLASHED = """\
+I ran an lmbench test on the 2.6.28 kernel and on the same kernel
+after applying the patch.  Here's a portion of the results with the
+format of
+test : standard kernel / kernel after patch
+
+Simple syscall: 0.7419 / 0.4244 microseconds
+Simple read: 1.2071 / 0.7270 microseconds
+Pipe latency: 6.0052 / 5.6193 microseconds
+"""
+
+# https://lore.kernel.org/lkml/ (2025, "Re: [PATCH v13 00/13] nommu UML")
+CSV_TABLE = """\
+.. csv-table:: lmbench (usec)
+  :header: ,native,um,um-mmu(s),um-nommu(s)
+
+  select-10    ,0.5319,36.1214,24.2795,2.9174
+  syscall      ,0.1644,35.0321,53.2119,2.5981
+"""
+
+
+def test_slash_columns_take_their_systems_from_the_legend():
+    got = {(r["system"], r["metric_label"]): (r["value"], r["unit"], r["layout"]) for r in rows(SLASHED)}
+    assert got[("standard kernel", "Simple syscall")] == (0.7419, "us", "key_value")
+    assert got[("kernel after patch", "Pipe latency")] == (5.6193, "us", "key_value")
+    assert len(got) == 6
+
+
+def test_rest_csv_table():
+    got = {(r["system"], r["metric_label"]): (r["value"], r["unit"]) for r in rows(CSV_TABLE)}
+    assert got[("native", "select-10")] == (0.5319, "us")
+    assert got[("um-nommu(s)", "syscall")] == (2.5981, "us")
+    assert len(got) == 8 and {r["benchmark"] for r in rows(CSV_TABLE)} == {"lmbench"}

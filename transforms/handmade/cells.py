@@ -1,0 +1,156 @@
+"""Lines of a hand-made layout cut into cells: labels, numbers (with a unit after them or glued
+on), changes (`+3.2%`, `-18`, `x1.07`), and what never holds a result (stdev in parentheses).
+
+Every pattern here is linear: tokens are found with `\\S+` and tested one at a time.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from transforms.handmade.metrics import unit
+
+_NUMBER = re.compile(r"[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?\.?|[-+]?\.\d+")
+_RATIO = re.compile(r"[xX×](\d+(?:\.\d+)?)|(\d+(?:\.\d+)?)[xX×]")
+_GLUED = re.compile(r"((?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)([A-Za-zµ%/^][A-Za-z/µ%^0-9]{0,14})")
+_MISSING = frozenset({"-", "--", "---", "n/a", "na", "n.a.", "?", "*", "x", "fail", "failed", "err"})
+_TOKEN = re.compile(r"\S+")
+RULE = re.compile(r"^[\s=_+*~#|:.-]*$")  # separator lines: ====, ----, +----+, |---|---|
+
+
+@dataclass(slots=True)
+class Cell:
+    text: str
+    start: int  # column where the cell begins
+    end: int
+    kind: str  # label | abs | chg | miss
+    value: float | None = None
+    unit: str | None = None
+
+
+def number(tok: str) -> float | None:
+    """A complete printed number (`137,214`, `150.`, `+1.93`), never a version or a date."""
+    if not _NUMBER.fullmatch(tok):
+        return None
+    try:
+        return float(tok.replace(",", "").rstrip("."))
+    except ValueError:
+        return None
+
+
+_PAREN_CHANGE = re.compile(r"^\([-+]\d[\d.,]*%?\)$|^\(\d[\d.,]*%\)$")  # (+3.2%), (-18), (4%)
+_SCALE = {"k": "k", "K": "k", "M": "M", "G": "G"}  # thousands, millions, billions of the metric's unit
+_NUMERIC_START = frozenset("0123456789+-.(xX×")
+
+
+def read_number(tok: str) -> tuple[str, float, str | None] | None:
+    """(kind, value, unit) of one token, or None when it is no number.
+
+    `+3.2%`, `-18%`, `(+1.2%)`, `x1.07`, `1.07x` are changes; a signed bare number is a change
+    too (posters sign only deltas); `1234MB/s` carries its unit.
+    """
+    if tok[:1] not in _NUMERIC_START or len(tok) > 40:
+        return None
+    t = tok.strip(",;")
+    paren = t.startswith("(") and t.endswith(")")
+    if paren:
+        t = t[1:-1]
+    if t.endswith("%"):
+        v = number(t[:-1])
+        return ("chg", v, "%") if v is not None else None
+    m = _RATIO.fullmatch(t)
+    if m:
+        return "chg", float(m.group(1) or m.group(2)), "x"
+    v = number(t)
+    if v is not None:
+        return ("chg" if paren or t[0] in "+-" else "abs"), v, None
+    if t[-1:] in _SCALE and len(t) > 1:
+        v = number(t[:-1])
+        if v is not None:  # `84k`, `1.2M`: kept as printed, the multiplier in the unit slot
+            return ("chg" if t[0] in "+-" else "abs"), v, _SCALE[t[-1]]
+    m = _GLUED.fullmatch(t)
+    if m and not paren:
+        u = unit(m.group(2))
+        if u is not None:
+            v = number(m.group(1))
+            if v is not None:
+                return ("chg" if u == "%" else "abs"), v, u
+    return None
+
+
+@lru_cache(maxsize=4096)
+def cells(line: str) -> list[Cell]:
+    """Cut one line: numbers are cells of their own, a unit right after a number joins it,
+    words separated by single blanks form one label cell, a parenthesised aside after a number
+    (`(stdev: 1.2 us)`, `(+-0.3)`) is dropped. Cached (tables and prose read the same lines):
+    callers must not modify the cells."""
+    out: list[Cell] = []
+    toks: list[tuple[str, int, int]] = []
+    for m in _TOKEN.finditer(line):
+        tok, s0 = m.group(0), m.start()
+        if tok.strip("*") == "":
+            continue  # mmtests marks significant changes with `*`
+        if tok.endswith("%*") or tok.endswith("*") and tok[:1].isdigit():
+            tok = tok.rstrip("*")
+        cut = tok.find("(")
+        if cut > 0 and tok[0].isdigit():  # `13.358(+/-` : the number, then its aside
+            toks += [(tok[:cut], s0, s0 + cut), (tok[cut:], s0 + cut, m.end())]
+        else:
+            toks.append((tok, s0, m.end()))
+    i = 0
+    while i < len(toks):
+        tok, s, e = toks[i]
+        if tok.startswith("(") and out and out[-1].kind in ("abs", "chg") and not _PAREN_CHANGE.match(tok):
+            # an aside after a number: skip to its closing parenthesis (at most 8 tokens)
+            j = i
+            while j < len(toks) and j < i + 8 and not toks[j][0].endswith(")"):
+                j += 1
+            if j < len(toks) and j < i + 8:
+                i = j + 1
+                continue
+        read = read_number(tok)
+        if read is not None:
+            kind, value, u = read
+            out.append(Cell(tok, s, e, kind, value, u))
+            i += 1
+            if u is None and i < len(toks) and out[-1].kind == "abs":
+                nxt = unit(toks[i][0])
+                if nxt is not None and nxt != "x":
+                    out[-1].unit = nxt
+                    out[-1].end = toks[i][2]
+                    out[-1].kind = "chg" if nxt == "%" else "abs"
+                    i += 1
+            continue
+        if tok == "/" and out and out[-1].kind == "abs" and i + 1 < len(toks) and number(toks[i + 1][0]) is not None:
+            i += 1  # `0.7419 / 0.4244`: two columns typed with a slash between them
+            continue
+        if tok.lower() in _MISSING and out and out[-1].kind in ("abs", "chg", "miss"):
+            out.append(Cell(tok, s, e, "miss"))
+            i += 1
+            continue
+        if out and out[-1].kind == "label" and s - out[-1].end == 1:
+            out[-1].text += " " + tok
+            out[-1].end = e
+        else:
+            out.append(Cell(tok, s, e, "label"))
+        i += 1
+    return out
+
+
+def words(line: str) -> list[Cell]:
+    """Every blank-separated token as a cell (headers typed with single blanks)."""
+    return [Cell(m.group(0), m.start(), m.end(), "label") for m in _TOKEN.finditer(line)]
+
+
+def split_wide(line: str) -> list[Cell]:
+    """Cells separated by two or more blanks (headers with multi-word column names)."""
+    out: list[Cell] = []
+    for m in _TOKEN.finditer(line):
+        if out and m.start() - out[-1].end < 2:
+            out[-1].text += " " + m.group(0)
+            out[-1].end = m.end()
+        else:
+            out.append(Cell(m.group(0), m.start(), m.end(), "label"))
+    return out

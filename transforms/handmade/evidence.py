@@ -1,0 +1,196 @@
+"""Which benchmark a hand-made table belongs to, and which system it measures.
+
+Posters name the tool somewhere near their numbers: in the table's caption or header, on the
+command line they ran, in the paragraph above, in the subject, or in the post's opening. One
+Aho-Corasick pass over the lower-cased text finds every candidate mention (cheap enough to gate
+every message); a word-boundary check then drops hits inside other words (`fio` in `portfolio`,
+`stream` in `upstream` or `TCP_STREAM`, `dd` in `add`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+import ahocorasick_rs
+
+# literal (lower case) -> benchmark; a literal must stand as a word to count
+_LITERALS: dict[str, str] = {
+    "unixbench": "unixbench", "unix bench": "unixbench", "byte unix": "unixbench",
+    "lmbench": "lmbench", "lat_ctx": "lmbench", "bw_mem": "lmbench", "lat_mem_rd": "lmbench",
+    "lat_syscall": "lmbench", "bw_pipe": "lmbench", "lat_proc": "lmbench",
+    "netperf": "netperf", "super_netperf": "netperf", "netserver": "netperf", "tcp_stream": "netperf", "tcp_rr": "netperf",
+    "udp_stream": "netperf", "udp_rr": "netperf", "tcp_crr": "netperf", "tcp_maerts": "netperf",
+    "tcp_sendfile": "netperf",
+    "bonnie": "bonnie", "bonnie++": "bonnie",
+    "iperf": "iperf", "iperf3": "iperf",
+    "fio": "fio",
+    "dbench": "dbench", "tbench": "tbench",
+    "kernbench": "kernbench",
+    "hackbench": "hackbench", "sched messaging": "hackbench", "sched/messaging": "hackbench",
+    "sysbench": "sysbench",
+    "stream": "stream",
+    "dd if=": "dd", "dd of=": "dd",
+    "hdparm": "hdparm",
+}  # fmt: skip
+_AC = ahocorasick_rs.AhoCorasick(list(_LITERALS))
+LITERALS = frozenset(_LITERALS)
+_WORD = re.compile(r"[A-Za-z0-9_]")
+# STREAM is a common English word: only its capitalised name or its own context counts
+_STREAM_UPPER = re.compile(r"STREAM(?![A-Za-z_])")
+_STREAM_CONTEXT = re.compile(r"stream(?:\s+(?:benchmark|bench\b|test\b|results?\b|triad|copy)|\.c\b|_c\b)", re.I)
+
+BENCHMARKS = tuple(sorted(set(_LITERALS.values())))
+
+
+@dataclass(frozen=True, slots=True)
+class Mention:
+    """A tool named in the text: where (character offset) and which benchmark."""
+
+    pos: int
+    benchmark: str
+    text: str
+
+
+def mentions(text: str) -> list[Mention]:
+    """Every word-bounded tool mention in `text`, in order."""
+    return list(_mentions(text))
+
+
+def _mentions(text: str) -> Iterator[Mention]:
+    low = text.lower()
+    if len(low) != len(text):  # a few characters change length when lower-cased
+        text = low
+    for idx, start, end in _AC.find_matches_as_indexes(low, overlapping=True):
+        lit = _AC_LITERALS[idx]
+        if start > 0 and _WORD.match(low[start - 1]):
+            continue
+        if end < len(low) and lit[-1] != "=" and _WORD.match(low[end]):
+            continue
+        bench = _LITERALS[lit]
+        if bench == "stream" and not (_STREAM_UPPER.match(text, start) or _STREAM_CONTEXT.match(low, start)):
+            continue
+        if bench == "fio" and start > 0 and low[start - 1] in "-./":
+            continue  # a path or an option (`libfio`, `--fio`) names no run
+        yield Mention(start, bench, text[start:end])
+
+
+_AC_LITERALS = list(_LITERALS)
+
+
+def benchmarks_in(text: str) -> list[str]:
+    """Distinct benchmarks named in `text`, in order of first mention."""
+    seen: list[str] = []
+    for m in mentions(text):
+        if m.benchmark not in seen:
+            seen.append(m.benchmark)
+    return seen
+
+
+def has_evidence(body: str, subject: str | None) -> bool:
+    """The cheap gate: does the post name any benchmark at all?"""
+    return next(_mentions(body), None) is not None or bool(subject and next(_mentions(subject), None))
+
+
+# ----------------------------------------------------------------------------- attribution
+
+_COMMAND = re.compile(r"(?:^|[$#>]\s*|\./|/)(?P<tool>netperf|iperf3?|fio|dbench|tbench|hackbench|sysbench"
+                      r"|kernbench|bonnie\+\+|bonnie|hdparm|lmbench|unixbench|stream)\b(?=\s|$)", re.I)
+
+
+@dataclass(frozen=True, slots=True)
+class Attribution:
+    benchmark: str
+    evidence: str  # where it was found, for --explain
+
+
+# benchmarks the project does not read: a table captioned with one of them is not ours
+_OTHER = re.compile(r"\b(?:\w+bench|\w+[ _-]bench(?:mark)?|sdet|aim\d|reaim|specjbb|specpower|spec\s?cpu|ebizzy|will-it-scale"
+                    r"|netpipe|sockperf|tiobench|iozone|postmark|fs_?mark|ffsb|pgbench|redis|memcached"
+                    r"|tpc-?\w|lkp|phoronix|stress-ng|perf\s+bench\s+(?!sched)"
+                    r"|vmstat|vmmon|iostat|mpstat|pidstat|sar|top|slabtop|numastat|perf\s+stat|perf\s+top"
+                    r"|/proc/\w+|meminfo|slabinfo|blktrace|ftrace|trace-cmd|compilation|compile|build)\b", re.I)
+
+
+def other_benchmark(caption: str | None) -> str | None:
+    """A benchmark outside the project named in a table's caption (`schbench 99.0th ...`)."""
+    if not caption or benchmarks_in(caption):
+        return None  # a caption naming one of ours (`fio randwrite test to build ...`) is ours
+    for m in _OTHER.finditer(caption):
+        word = m.group(0)
+        if not benchmarks_in(word):
+            return word
+    return None
+
+
+def attribute(lines: Sequence[str], start: int, end: int, subject: str | None,
+              label_votes: dict[str, int] | None = None, reach: int = 60) -> Attribution | None:
+    """The benchmark of the block lines[start:end], from the nearest evidence.
+
+    Order: the block itself (caption, header, command line); the lines above it, nearest
+    first, up to `reach` lines; the metric labels of the block; the subject; the post's
+    opening; the only benchmark the whole post names.
+    """
+    inside = benchmarks_in("\n".join(lines[start:end]))
+    if len(inside) == 1:
+        return Attribution(inside[0], f"named in the block: {inside[0]}")
+    if len(inside) > 1 and label_votes:
+        best = max(inside, key=lambda b: label_votes.get(b, 0))
+        if label_votes.get(best, 0):
+            return Attribution(best, f"named in the block, its labels fit: {best}")
+    votes = label_votes or {}
+    strong = [b for b, n in votes.items() if n >= 2]
+    if len(strong) == 1:
+        return Attribution(strong[0], f"row/column labels are {strong[0]} metrics")
+    for k in range(start - 1, max(-1, start - 1 - reach), -1):
+        found = benchmarks_in(lines[k])
+        if not found:
+            continue
+        if len(found) > 1 and votes:
+            ranked = sorted(found, key=lambda b: -votes.get(b, 0))
+            if votes.get(ranked[0], 0):
+                return Attribution(ranked[0], f"line {k + 1} above names {ranked[0]}")
+        return Attribution(found[0], f"line {k + 1} above names {found[0]}")
+    if votes:
+        b = max(votes, key=lambda x: votes[x])
+        return Attribution(b, f"row/column labels are {b} metrics")
+    if subject:
+        found = benchmarks_in(subject)
+        if found:
+            return Attribution(found[0], f"subject names {found[0]}")
+    whole = benchmarks_in("\n".join(lines))
+    if len(whole) == 1:
+        return Attribution(whole[0], f"the post names only {whole[0]}")
+    return None
+
+
+# ----------------------------------------------------------------------------- system evidence
+
+_WITH_WITHOUT = re.compile(
+    r"\bwith(?P<neg1>out)?\s+and\s+with(?P<neg2>out)?\s+(?P<what>(?:the\s+|this\s+|these\s+|my\s+|our\s+)?"
+    r"(?:patch(?:es|set|-set)?|series|change|changes|fix)\b)",
+    re.I,
+)
+
+
+def with_without(lines: Iterable[str]) -> tuple[str, str] | None:
+    """`with and without these patches` -> (`with these patches`, `without these patches`)."""
+    prev = ""
+    for line in lines:
+        m = _WITH_WITHOUT.search(prev + " " + line)  # the phrase may wrap onto the next line
+        prev = line[-60:]
+        if m and (m.group("neg1") is None) != (m.group("neg2") is None):
+            what = " ".join(m.group("what").split())
+            return f"with {what}", f"without {what}"
+    return None
+
+
+_BASELINE_WORDS = re.compile(r"\b(?:vs\.?|versus|against|compared\s+(?:to|with)|relative\s+to|over)\s+"
+                             r"(?P<base>[\w.+-]{2,40})", re.I)
+
+
+def baseline_named(text: str) -> str | None:
+    """`(patched vs. vanilla)`, `relative to base`: the baseline a change is measured against."""
+    m = _BASELINE_WORDS.search(text)
+    return m.group("base") if m else None

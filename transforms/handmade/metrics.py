@@ -1,0 +1,259 @@
+"""Printed labels and units to the registry's canonical metrics and units.
+
+A poster types `Pipe Throughput`, `max udp bandwidth`, `Throughput 10^6bits/sec` or `MB/sec`;
+the lake keys rows by the parser registry's metric names (transforms/parsers/*.py) and the
+canonical units of transforms.units. A label that matches no synonym keeps its printed form in
+`metric_label` and a slug in `metric` (validation warns, it does not reject).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from transforms.parsers import PARSERS
+from transforms.parsers.lmbench import _LABELS as _LMBENCH_LABELS
+from transforms.parsers.unixbench import _TESTS as _UNIXBENCH_TESTS
+
+_SPACE = re.compile(r"[\s_]+")
+_SLUG = re.compile(r"[^a-z0-9]+")
+
+
+def norm(label: str) -> str:
+    """Lower case, one space between words, no decoration."""
+    return _SPACE.sub(" ", label.lower().strip(" \t:*=-.")).strip()
+
+
+def slug(label: str) -> str:
+    return _SLUG.sub("_", label.lower()).strip("_")[:60] or "value"
+
+
+# benchmark -> {normalised label: canonical metric}
+_SYNONYMS: dict[str, dict[str, str]] = {
+    "netperf": {
+        "throughput": "throughput", "tcp stream": "throughput", "tcp_stream": "throughput",
+        "udp stream": "throughput", "udp_stream": "throughput", "tcp maerts": "throughput",
+        "tcp sendfile": "throughput", "bandwidth": "throughput", "max udp bandwidth": "throughput",
+        "udp bandwidth": "throughput", "tcp bandwidth": "throughput", "10^6bits/sec": "throughput",
+        "throughput 10^6bits/sec": "throughput", "mbit/s": "throughput", "mbps": "throughput",
+        "tcp rr": "transaction_rate", "tcp_rr": "transaction_rate", "udp rr": "transaction_rate",
+        "udp_rr": "transaction_rate", "tcp crr": "transaction_rate", "tcp_crr": "transaction_rate",
+        "trans/s": "transaction_rate", "trans rate": "transaction_rate",
+        "transaction rate": "transaction_rate", "trans. rate per sec": "transaction_rate",
+        "transactions/sec": "transaction_rate", "tps": "transaction_rate",
+        "latency": "rt_latency", "rr latency": "rt_latency",
+        "cpu util": "cpu_util_local", "local cpu": "cpu_util_local", "remote cpu": "cpu_util_remote",
+    },
+    "iperf": {"throughput": "throughput", "bandwidth": "throughput", "bitrate": "throughput",
+              "jitter": "jitter", "loss": "datagram_loss", "lost": "datagram_loss"},
+    "dbench": {"throughput": "throughput", "mb/sec": "throughput", "mb/s": "throughput",
+               "max latency": "max_latency", "max_latency": "max_latency", "latency": "max_latency"},
+    "tbench": {"throughput": "throughput", "mb/sec": "throughput", "mb/s": "throughput",
+               "max latency": "max_latency", "max_latency": "max_latency"},
+    "kernbench": {"elapsed": "elapsed_time", "elapsed time": "elapsed_time", "real": "elapsed_time",
+                  "wall": "elapsed_time", "user": "user_time", "user time": "user_time",
+                  "system": "system_time", "system time": "system_time", "sys": "system_time",
+                  "percent cpu": "percent_cpu", "cpu": "percent_cpu",
+                  "context switches": "context_switches", "sleeps": "sleeps"},
+    "hackbench": {"time": "time", "seconds": "time", "sec": "time", "runtime": "time",
+                  "run time": "time", "elapsed": "time", "hackbench": "time"},
+    "sysbench": {"events/s": "events_per_second", "events per second": "events_per_second",
+                 "eps": "events_per_second", "tps": "transactions_per_second",
+                 "transactions": "transactions_per_second", "trans/s": "transactions_per_second",
+                 "transactions/s": "transactions_per_second", "qps": "queries_per_second",
+                 "queries": "queries_per_second", "total time": "total_time",
+                 "latency": "latency", "avg latency": "latency", "95th percentile": "latency_percentile",
+                 "ops/s": "ops_per_second", "throughput": "throughput"},
+    "stream": {"copy": "copy", "scale": "scale", "add": "add", "triad": "triad"},
+    "fio": {"bw": "bandwidth", "bandwidth": "bandwidth", "iops": "iops", "lat": "lat_avg",
+            "latency": "lat_avg", "avg lat": "lat_avg", "clat": "clat_avg", "slat": "slat_avg"},
+    "bonnie": {"sequential output block": "seq_output_block", "seq output block": "seq_output_block",
+               "block write": "seq_output_block", "sequential output per char": "seq_output_char",
+               "per char write": "seq_output_char", "rewrite": "seq_rewrite",
+               "sequential input block": "seq_input_block", "block read": "seq_input_block",
+               "sequential input per char": "seq_input_char", "per char read": "seq_input_char",
+               "random seeks": "random_seeks", "seeks": "random_seeks",
+               "sequential create": "seq_create", "random create": "random_create"},
+    "dd": {"throughput": "throughput", "speed": "throughput", "rate": "throughput",
+           "bandwidth": "throughput", "copied": "throughput"},
+    "hdparm": {"cached reads": "cached_reads", "timing cached reads": "cached_reads",
+               "buffered disk reads": "buffered_disk_reads", "disk reads": "buffered_disk_reads",
+               "timing buffered disk reads": "buffered_disk_reads"},
+    "lmbench": {},
+    "unixbench": {"index": "index_score", "index score": "index_score", "score": "index_score",
+                  "system benchmarks index score": "index_score",
+                  "system benchmarks index score (partial only)": "partial_index_score",
+                  "system benchmarks partial index": "partial_index_score"},
+}  # fmt: skip
+
+for _kind, _labels in _LMBENCH_LABELS.items():
+    for _label, (_role, _metric) in _labels.items():
+        if _metric in PARSERS["lmbench"].metrics:
+            _SYNONYMS["lmbench"].setdefault(norm(_label), _metric)
+
+
+def _registry(benchmark: str) -> dict:
+    for p in PARSERS.values():
+        if benchmark in p.benchmarks:
+            return dict(p.metrics)
+    return {}
+
+
+# the registry's own names read as words: `pipe_throughput` <- `pipe throughput`
+for _bench in list(_SYNONYMS):
+    for _metric in _registry(_bench):
+        _SYNONYMS[_bench].setdefault(norm(_metric), _metric)
+
+# benchmark -> metric when the table names none (one value per system, the tool's headline)
+DEFAULT_METRIC = {
+    "netperf": "throughput", "iperf": "throughput", "dbench": "throughput", "tbench": "throughput",
+    "hackbench": "time", "kernbench": "elapsed_time", "sysbench": "events_per_second",
+    "dd": "throughput", "fio": "bandwidth", "unixbench": "index_score",
+}  # fmt: skip
+_BY_UNIT = {  # benchmark -> unit -> metric, when the unit tells the headline apart
+    "netperf": {"trans/s": "transaction_rate", "Mbit/s": "throughput", "Gbit/s": "throughput",
+                "Kbit/s": "throughput", "us": "rt_latency"},
+    "fio": {"IOPS": "iops", "us": "lat_avg", "ms": "lat_avg", "ns": "lat_avg"},
+    "sysbench": {"trans/s": "transactions_per_second", "ms": "latency", "s": "total_time",
+                 "MiB/s": "throughput", "MB/s": "throughput"},
+    "dbench": {"ms": "max_latency"},
+    "tbench": {"ms": "max_latency"},
+}  # fmt: skip
+
+
+@lru_cache(maxsize=8192)
+def canonical(benchmark: str, label: str) -> str | None:
+    """The registry metric a printed label means for `benchmark`, or None."""
+    n = norm(label)
+    if not n:
+        return None
+    if benchmark == "unixbench":
+        for pattern, template, _unit in _UNIXBENCH_TESTS:
+            m = pattern.match(label.strip())
+            if m and m.end() >= len(label.strip()) - 1:
+                name = template.format(*(g.lower() for g in m.groups()))
+                if name in _registry("unixbench"):
+                    return name
+    table = _SYNONYMS.get(benchmark, {})
+    if n in table:
+        return table[n]
+    bare = n.replace("(", "").replace(")", "").strip()
+    return table.get(bare)
+
+
+def metric_for(benchmark: str, label: str | None, unit: str) -> tuple[str, str]:
+    """(metric, metric_label): canonical when a synonym matches, else a slug of the label."""
+    if label:
+        found = canonical(benchmark, label)
+        if found is not None:
+            return found, label
+        return slug(label), label
+    by_unit = _BY_UNIT.get(benchmark, {}).get(unit)
+    metric = by_unit or DEFAULT_METRIC.get(benchmark) or "value"
+    return metric, metric.replace("_", " ")
+
+
+def label_votes(labels: list[str]) -> dict[str, int]:
+    """How many labels read as a metric of each benchmark (table attribution from its labels)."""
+    votes: dict[str, int] = {}
+    for lbl in labels:
+        if len(norm(lbl)) < 3:
+            continue
+        for bench in _SYNONYMS:
+            if canonical(bench, lbl) is not None and norm(lbl) not in _GENERIC:
+                votes[bench] = votes.get(bench, 0) + 1
+    return votes
+
+
+def metric_in(benchmark: str, text: str | None) -> str | None:
+    """The words of a caption that name a metric of `benchmark` (`average eps show:` -> `eps`)."""
+    if not text or len(text) > 800:
+        return None
+    words = [w.strip("():,;.[]") for w in text.split()]
+    for size in (3, 2, 1):
+        for i in range(len(words) - size + 1):
+            gram = " ".join(words[i:i + size])
+            if gram and canonical(benchmark, gram) is not None and not gram.isdigit():
+                return gram
+    return None
+
+
+def any_metric(label: str) -> bool:
+    """Whether a label reads as a metric of some benchmark (generic words included)."""
+    return len(norm(label)) >= 2 and any(canonical(b, label) is not None for b in _SYNONYMS)
+
+
+_GENERIC = frozenset({"throughput", "bandwidth", "latency", "time", "seconds", "sec", "rate", "speed",
+                      "user", "system", "sys", "real", "cpu", "index", "score", "add", "copy", "lat",
+                      "bw", "elapsed", "loss", "lost", "tps", "iops", "stat", "pipe", "tcp", "udp",
+                      "transactions", "queries", "mhz", "runtime", "run time", "wall"})
+
+
+def spec_unit(benchmark: str, metric: str) -> str | None:
+    spec = _registry(benchmark).get(metric)
+    return spec.unit if spec is not None else None
+
+
+def allows(benchmark: str, metric: str, unit: str) -> bool:
+    """Whether the registry accepts `unit` for a canonical metric (unknown metrics accept any)."""
+    spec = _registry(benchmark).get(metric)
+    return spec is None or spec.allows(unit)
+
+
+# ----------------------------------------------------------------------------- units
+
+_UNITS: dict[str, str] = {
+    "mb/s": "MB/s", "mb/sec": "MB/s", "mbytes/s": "MB/s", "mbytes/sec": "MB/s", "mbyte/s": "MB/s",
+    "mbyte/sec": "MB/s", "megabytes/s": "MB/s",
+    "gb/s": "GB/s", "gb/sec": "GB/s", "gbytes/s": "GB/s", "gbytes/sec": "GB/s",
+    "kb/s": "KB/s", "kb/sec": "KB/s", "kbytes/s": "KB/s", "kbytes/sec": "KB/s", "kbps": "KBps",
+    "k/sec": "K/sec", "k/s": "K/sec",
+    "kib/s": "KiB/s", "kib/sec": "KiB/s", "mib/s": "MiB/s", "mib/sec": "MiB/s",
+    "gib/s": "GiB/s", "gib/sec": "GiB/s",
+    "mbit/s": "Mbit/s", "mbit/sec": "Mbit/s", "mbits/s": "Mbit/s", "mbits/sec": "Mbit/s", "mbps": "Mbit/s",
+    "gbit/s": "Gbit/s", "gbit/sec": "Gbit/s", "gbits/s": "Gbit/s", "gbits/sec": "Gbit/s", "gbps": "Gbit/s",
+    "kbit/s": "Kbit/s", "kbits/sec": "Kbit/s", "kbits/s": "Kbit/s",
+    "10^6bits/sec": "Mbit/s", "10^6bits/s": "Mbit/s", "10^6 bits/sec": "Mbit/s", "10^3bits/sec": "Kbit/s",
+    "us": "us", "usec": "us", "usecs": "us", "µs": "us", "microseconds": "us", "microsec": "us",
+    "ns": "ns", "nsec": "ns", "nsecs": "ns", "nanoseconds": "ns",
+    "ms": "ms", "msec": "ms", "msecs": "ms", "milliseconds": "ms",
+    "s": "s", "sec": "s", "secs": "s", "seconds": "s", "second": "s",
+    "iops": "IOPS", "trans/s": "trans/s", "trans/sec": "trans/s", "tps": "trans/s",
+    "transactions/s": "trans/s", "transactions/sec": "trans/s", "tr/s": "trans/s",
+    "ops/s": "ops/s", "ops/sec": "ops/s", "op/s": "ops/s", "events/s": "events/s",
+    "events/sec": "events/s", "lps": "lps", "lpm": "lpm", "mwips": "MWIPS",
+    "%": "%", "%cpu": "%CPU", "x": "x",
+}  # fmt: skip
+_MB_CASE = re.compile(r"^[kmg]b(?:/|ps)", re.I)
+
+
+def unit(token: str) -> str | None:
+    """A unit as posters spell it (`Mib/s`, `MB/sec`, `usec`, `K/sec`) to its canonical form."""
+    t = token.strip().strip("()[],;:")
+    if not t or len(t) > 16:
+        return None
+    low = t.lower()
+    if _MB_CASE.match(t) and t[1] == "b" and low not in ("kbps",):
+        # lower-case b: bits (`Mb/s`), upper-case B: bytes (`MB/s`)
+        return {"k": "Kbit/s", "m": "Mbit/s", "g": "Gbit/s"}[low[0]]
+    return _UNITS.get(low)
+
+
+_IN_TEXT = re.compile(r"10\^[36]\s?bits/sec|[A-Za-z%µ][A-Za-z%/µ]{0,12}")
+
+
+_PER_SEC = re.compile(r"\btrans(?:actions?|\.)?\s*(?:rate\s+)?per\s+sec", re.I)
+
+
+def unit_in(text: str) -> str | None:
+    """The first unit spelled anywhere in a header or caption (`(MB/s)`, `usec`, `Mbit/s`)."""
+    if _PER_SEC.search(text):
+        return "trans/s"
+    for m in _IN_TEXT.finditer(text):
+        word = m.group(0)
+        if len(word) == 1 and word.lower() not in ("%",):
+            continue
+        found = unit(word)
+        if found and found not in ("x",) and not (found == "s" and word.lower() == "s"):
+            return found
+    return None

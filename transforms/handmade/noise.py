@@ -1,0 +1,62 @@
+"""Numbers in mail that are never benchmark results: diffstats, patch hunks, kernel logs,
+vmstat/iostat/perf stat/top/free dumps, /proc files, config listings, ping and lspci lines.
+
+A block that reads as one of these gives no rows even when the post names a benchmark.
+"""
+
+from __future__ import annotations
+
+import re
+
+_LINE = re.compile(
+    r"^\s*(?:\[\s*\d+\.\d+\]|<\d>\[|\d+\.\d+:\s|[\w./-]++\s++\|\s++\d++\s*+[-+]*+$|\d+ files? changed"
+    r"|@@ |diff --git|index [0-9a-f]{7}|--- a/|\+\+\+ b/|CONFIG_\w+[=\s]|# CONFIG_|\w+:\s+\d+ kB$"
+    r"|\d+ bytes from |PING |[0-9a-f]{2,4}:[0-9a-f]{2}\.\d|Call Trace|RIP:|Code:|\w+\+0x[0-9a-f]+/"
+    r"|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun),? \d|\d{1,2}:\d{2}:\d{2}\s|#\s+name\s+<)",
+    re.I,
+)
+_BLOCK = re.compile(
+    r"procs\s+-+memory|r\s+b\s+swpd\s+free|avg-cpu:|rrqm/s|Device:?\s+tps|Performance counter stats"
+    r"|task-clock|cpu-migrations|page-faults\s|PID\s+USER\s+PR|total\s+used\s+free|slabinfo"
+    r"|total:\s+used:\s+free:|MemTotal:|Active\(anon\)|CPU\s+%usr|%user\s+%nice|\bkB_read/s|instructions\s+#"
+    r"|\bcycles\s+#|Reported-by:|Signed-off-by:|^\s*Bug\s+\d|\bCVE-\d{4}"
+    r"|^\s*(?:Name|Status|Assignee|Priority|Severity|Component)\s*\|",
+    re.I | re.M,
+)
+
+
+_ANYWHERE = re.compile(
+    r"\b\d{1,2}:\d{2}:\d{2}\b|ping statistics|packets transmitted|[0-9a-f]{2}(?::[0-9a-f]{2}){5}"
+    r"|^\s*(?:[$#]\s|Index: |---\s|\+\+\+\s|[^\s@]{1,64}@[^\s:~]{1,64}[:~]\S{0,64}\s*+[$#]\s)|\\$|https?://"
+    r"|\b(?:warmup|execute|cleanup)\s+\d+\s+sec\b|\b(?:failed|error|cannot|unable)\b"
+    r"|\b(?:bytes|packets|pkts|dropped|overruns|collisions)\b\s*+:?\s*+\d"
+    r"|^\s*[\w.-]+: (?:\S+ ){2,}\S+.*[,(]",
+    re.I,
+)
+
+
+def noise_line(line: str) -> bool:
+    """Log, diff, prompt and address lines never hold a result row."""
+    return bool(_LINE.match(line) or _ANYWHERE.search(line))
+
+
+def noise_block(text: str) -> str | None:
+    """Why a block is not benchmark output (a short name), or None."""
+    m = _BLOCK.search(text)
+    return m.group(0).strip() if m else None
+
+
+def hunk_lines(lines: list[str]) -> set[int]:
+    """Lines of patch hunks (from an `@@` or `diff --git` line to the next blank or prose line)."""
+    out: set[int] = set()
+    inside = False
+    for i, line in enumerate(lines):
+        if line.startswith(("@@ ", "diff --git", "--- a/", "+++ b/", "index ")):
+            inside = True
+            out.add(i)
+            continue
+        if inside and (line[:1] in ("+", "-", " ") or not line):
+            out.add(i)
+            continue
+        inside = False
+    return out

@@ -1,0 +1,314 @@
+"""The hand-made layouts of one post: tables, summaries and prose no benchmark parser claimed.
+
+Runs only when the post names a benchmark (`evidence.has_evidence`). Each paragraph of unclaimed
+lines is read as tables first, then key: value summaries, then prose; every number found is
+attributed to a benchmark from the nearest evidence, or dropped. What was looked at, and why
+it became rows or nothing, is returned as `Explained` records for `listbench extract --explain`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from transforms.handmade import evidence, metrics
+from transforms.handmade.cells import RULE
+from transforms.handmade.noise import hunk_lines, noise_block, noise_line
+from transforms.handmade.prose import read_prose
+from transforms.handmade.summaries import BULLET_KV, read_summaries
+from transforms.handmade.tables import Table, read_tables
+from transforms.model import Result, Run, Segment
+from transforms.parsers import metric_spec
+from transforms.parsers._common import system_label
+
+MAX_BLOCK_LINES = 600
+MAX_LINE = 1000  # a longer line is no table row, summary or sentence worth reading
+_NUMBERISH = re.compile(r"\d")
+# a row ending in a number (or unit, change, aside), a `key: 12` line, or a `... is 12` clause
+_CANDIDATE = re.compile(r"(?:\d|\s-{1,3}|n/a)[%*)xkKMG]?\s*+(?:[A-Za-zµ/%^]{1,12}\s*+)?\)?\s*+\|?$|[:=]\s*+\d"
+                        r"|\b(?:is|was|were|are|gets?|got|before|after)\b.{0,40}\d")
+_REST_OPTION = re.compile(r"^\s*(?:\.\. [\w-]+::|:[\w-]+:)")  # a directive's options end at a blank line
+_GENERIC_CAPTION = re.compile(r"^(?:test\s+)?(?:results?|numbers|data|output|summary|here|before|after"
+                              r"|details?)\b\W*$", re.I)
+# a table row ends in a number, a change, a unit after a number, or a closing aside
+_ROW_END = re.compile(r"(?:\d|\s-{1,3}|n/a)[%*)xkKMG]?\s*+(?:[A-Za-zµ/%^]{1,12}\s*+)?\)?\s*+\|?$")
+
+
+@dataclass(slots=True)
+class Explained:
+    """One block or table the reader looked at, for `--explain`."""
+
+    line_start: int  # absolute body lines, end exclusive
+    line_end: int
+    taken_for: str
+    benchmark: str | None = None
+    evidence: str = ""
+    systems: list[str] = field(default_factory=list)
+    outcome: str = ""
+    rows: int = 0
+    quoted: bool = False
+
+
+@dataclass(slots=True)
+class HandRun:
+    segment: Segment
+    run: Run
+
+
+def _blocks(seg: Segment, claimed: dict[int, str], hunks: set[int]) -> Iterable[tuple[int, int]]:
+    """Paragraphs (start, end) of the segment's unclaimed lines."""
+    start = None
+    n = len(seg.lines)
+    lines = seg.lines
+    for i in range(n + 1):
+        free = (i < n and (seg.offset + i) not in claimed and (seg.offset + i) not in hunks
+                and (lines[i].strip() or 0 < i < n - 1 and BULLET_KV.match(lines[i - 1])
+                     and BULLET_KV.match(lines[i + 1])
+                     or 0 < i < n - 1 and _REST_OPTION.match(lines[i - 1]) and lines[i + 1].strip()))
+        if free and start is None:
+            start = i
+        elif not free and start is not None:
+            yield start, min(i, start + MAX_BLOCK_LINES)
+            start = None
+
+
+def read(segs: list[Segment], subject: str | None, claimed: dict[int, str],
+         ) -> tuple[list[HandRun], list[Explained]]:
+    """Runs of hand-made layouts outside `claimed` (absolute line number -> benchmark a parser read).
+
+    The caller gates: only posts with benchmark evidence (`evidence.has_evidence`) come here.
+    """
+    explained: list[Explained] = []
+    plain = [line for seg in segs for line in seg.lines]
+    hunks = {k for k in hunk_lines(plain)}
+    out: list[HandRun] = []
+    for seg in segs:
+        for lo, hi in _blocks(seg, claimed, hunks):
+            block = [x if len(x) <= MAX_LINE else "" for x in seg.lines[lo:hi]]
+            if not any(_NUMBERISH.search(x) for x in block) or not any(_CANDIDATE.search(x) for x in block):
+                continue  # no line could be a table row, a key: value line or a sentence with results
+            abs_lo = seg.offset + lo
+            why = noise_block("\n".join(block))
+            if why:
+                explained.append(Explained(abs_lo, seg.offset + hi, "not results", outcome=f"nothing: looks like {why!r}",
+                                          quoted=seg.quoted))
+                continue
+            clean = ["" if noise_line(x) else x for x in block]
+            beside = {claimed[k] for k in (abs_lo - 1, seg.offset + hi)
+                      if k in claimed}
+            runs = _read_block(seg, lo, clean, plain, subject, explained)
+            if beside:  # what a parser left of its own tool's output is its call, not a hand table
+                kept = [r for r in runs if r.benchmark not in beside or r.results[0].layout == "key_value"]
+                for r in runs:
+                    if r not in kept:
+                        explained.append(Explained(seg.offset + r.line_start, seg.offset + r.line_end,
+                                                   "beside tool output", r.benchmark,
+                                                   f"the {r.benchmark} parser read the lines next to it",
+                                                   outcome="nothing: left to the parser", quoted=seg.quoted))
+                runs = kept
+            out.extend(HandRun(seg, r) for r in runs)
+    return out, explained
+
+
+def _caption_system(lines: list[str], start: int, seg: Segment, lo: int) -> str | None:
+    """A label line standing just above a table (`2.6.24-rc3:`, `guest:`)."""
+    k = start - 1
+    cands = list(lines[:start]) if start > 0 else []
+    if not cands:
+        above = seg.lines[max(0, lo - 3):lo]
+        cands = [x for x in above if x.strip()]
+    for text in reversed(cands[-1:]):
+        label = system_label(text.strip())
+        if label and not evidence.benchmarks_in(label) and len(label.split()) <= 4:
+            return label
+    del k
+    return None
+
+
+def _read_block(seg: Segment, lo: int, block: list[str], plain: list[str], subject: str | None,
+                explained: list[Explained]) -> list[Run]:
+    abs_lo = seg.offset + lo
+    runs: list[Run] = []
+    taken: set[int] = set()
+    rows_like = sum(1 for x in block if _ROW_END.search(x))
+    for t in read_tables(block) if rows_like else ():
+        taken.update(range(t.start, t.end))
+        table_runs, ex = _table_run(seg, lo, block, t, plain, subject)
+        explained.append(ex)
+        runs.extend(table_runs)
+    kvs, labels = read_summaries(block, taken)
+    if kvs:
+        span = (min(k.line for k in kvs), max(k.line for k in kvs) + 1)
+        att = evidence.attribute(plain, abs_lo + span[0], abs_lo + span[1], subject,
+                                 metrics.label_votes([k.key for k in kvs]))
+        ex = Explained(abs_lo + span[0], abs_lo + span[1], "key_value summary", quoted=seg.quoted,
+                       systems=sorted({k.system for k in kvs if k.system}))
+        if att is None:
+            ex.outcome = "nothing: no benchmark evidence"
+        else:
+            ex.benchmark, ex.evidence = att.benchmark, att.evidence
+            caption = metrics.metric_in(att.benchmark, _line_above(plain[max(0, abs_lo - 3):abs_lo + span[0]],
+                                                                   3 + span[0]))
+            results = [_result(att.benchmark, lo + k.line, k.key or caption, k.value, k.unit, k.system,
+                               k.params, "key_value") for k in kvs]
+            runs.append(_run(att.benchmark, results, lo + span[0], lo + span[1]))
+            ex.rows, ex.outcome = len(results), f"{len(results)} rows"
+        explained.append(ex)
+        taken.update(k.line for k in kvs)
+        taken.update(labels)
+    prose = read_prose(block, taken)
+    for line in sorted({p.line for p in prose}):
+        vals = [p for p in prose if p.line == line]
+        att = evidence.attribute(plain, abs_lo + line, abs_lo + line + 1, subject, None, reach=15)
+        ex = Explained(abs_lo + line, abs_lo + line + 1, "prose", quoted=seg.quoted,
+                       systems=[p.system for p in vals if p.system])
+        if att is None:
+            ex.outcome = "nothing: no benchmark evidence"
+        else:
+            ex.benchmark, ex.evidence = att.benchmark, att.evidence
+            results = [_result(att.benchmark, lo + line, p.label, p.value, p.unit or p.scale, p.system, {}, "prose")
+                       for p in vals]
+            runs.append(_run(att.benchmark, results, lo + line, lo + line + 1))
+            ex.rows, ex.outcome = len(results), f"{len(results)} rows"
+        explained.append(ex)
+    return runs
+
+
+_LEGEND = re.compile(r"^[^\d:]{0,40}:\s*(?P<names>[^\d/]{1,40}(?:/[^\d/]{1,40}){1,5})$")
+
+
+def _legend(lines: list[str]) -> list[str] | None:
+    """`test : standard kernel / kernel after patch`: the systems of slash-separated columns."""
+    for line in reversed(lines):
+        m = _LEGEND.match(line.strip())
+        if m:
+            return [x.strip() for x in m.group("names").split("/")]
+    return None
+
+
+def _line_above(block: list[str], start: int) -> str | None:
+    for k in range(min(start, len(block)) - 1, -1, -1):
+        text = block[k].strip().strip("#*").strip()
+        if text and not RULE.match(text):
+            return text
+    return None
+
+
+def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[str], subject: str | None,
+               ) -> tuple[list[Run], Explained]:
+    abs_lo = seg.offset + lo
+    layout = "change_table" if t.change else "key_value" if t.kind == "key_value" else "hand_table"
+    ex = Explained(abs_lo + t.start, abs_lo + t.end, f"{layout} ({t.kind}, {t.orientation})", quoted=seg.quoted)
+    if not t.values:
+        ex.outcome = "nothing: no value columns (only changes or deviations beside absolute values?)"
+        return [], ex
+    votes = metrics.label_votes(t.all_labels())
+    cap_lo = max(0, t.start - 2)
+    row_bench = _row_benchmarks(t)
+    att = evidence.attribute(plain, abs_lo + cap_lo, abs_lo + t.end, subject, votes)
+    if row_bench:  # `tbench-loopback ...` / `TCP_RR ...`: each row names its tool
+        first = next(iter(row_bench.values()))
+        att = evidence.Attribution(first, "each row names its benchmark")
+    if att is None:
+        ex.outcome = "nothing: unattributed table (no benchmark evidence)"
+        return [], ex
+    bench = att.benchmark
+    ex.benchmark, ex.evidence = bench, att.evidence
+    other = evidence.other_benchmark(t.caption or _line_above(block, t.start)
+                                     or _line_above(plain[max(0, abs_lo - 3):abs_lo], 3))
+    if other and bench == "kernbench" and re.match(r"(?i)compil|build", other):
+        other = None  # kernbench is a kernel build
+    if other and not att.evidence.startswith("named in the block"):
+        ex.outcome = f"nothing: its caption names {other!r}, a benchmark not read here"
+        return [], ex
+    near = bool(evidence.benchmarks_in("\n".join(plain[max(0, abs_lo + t.start - 10):abs_lo + t.end])))
+    has_unit = any(v.unit for v in t.values)
+    mapped = sum(metrics.canonical(bench, v.label or "") is not None for v in t.values)
+    if t.change and not (t.baseline or any(v.unit in ("%", "x") for v in t.values)
+                         or any(re.search(r"%|diff|delta|change|gain|improv|speedup|ratio", h, re.I)
+                                for h in t.header)):
+        ex.outcome = "nothing: signed numbers without a %, a ratio or a change header are no changes"
+        return [], ex
+    if not (near or has_unit or mapped or votes.get(bench) or t.change):
+        ex.outcome = f"nothing: {bench} named at a distance, but no unit or {bench} metric in the table"
+        return [], ex
+    caption_sys = _caption_system(block, t.start, seg, lo)
+    baseline = None
+    default_sys = caption_sys
+    if t.change:
+        where = " ".join(x for x in (t.caption or "", *t.header) if x)
+        baseline = t.baseline or evidence.baseline_named(where)
+        with_without = evidence.with_without(plain[: seg.offset + lo + t.start])
+        if with_without is not None:
+            default_sys = default_sys or with_without[0]
+            baseline = baseline or with_without[1]
+    results: list[Result] = []
+    caption_metric = None
+    if any(v.label is None for v in t.values):
+        above = t.caption or _line_above(block, t.start) or _line_above(plain[max(0, abs_lo - 3):abs_lo], 3) or ""
+        caption_metric = metrics.metric_in(bench, above) or metrics.metric_in(
+            bench, " ".join(x.strip(" #*") for x in plain[max(0, abs_lo + t.start - 8):abs_lo + t.start]))
+        if caption_metric is None and above and above != caption_sys and len(above.split()) <= 5 \
+                and not _GENERIC_CAPTION.match(above):
+            caption_metric = above.rstrip(":")  # `hackbench -g $group`: what was measured
+    legend = None
+    if not t.header and all(v.system is None for v in t.values):
+        legend = _legend(plain[max(0, abs_lo + t.start - 4):abs_lo + t.start])
+    for v in t.values:
+        if v.label is None and v.row and evidence.benchmarks_in(v.row):
+            v.label = v.row  # `tbench-loopback`: the row names the test that was measured
+        system = v.system or (legend[v.col] if legend and 0 <= v.col < len(legend) else None) or default_sys
+        params = dict(v.params)
+        if t.change and baseline:
+            params["baseline"] = baseline
+        results.append(_result(row_bench.get(v.row, bench), lo + v.line, v.label or caption_metric, v.value,
+                               v.unit, system, params, layout, change=t.change, statistic=v.statistic))
+    ex.systems = sorted({r.system for r in results if r.system})
+    ex.rows, ex.outcome = len(results), f"{len(results)} rows"
+    by_bench: dict[str, list[Result]] = {}
+    for v, r in zip(t.values, results, strict=True):
+        by_bench.setdefault(row_bench.get(v.row, bench), []).append(r)
+    return [_run(b, rs, lo + t.start, lo + t.end, caption=t.caption) for b, rs in by_bench.items()], ex
+
+
+def _row_benchmarks(t: Table) -> dict[str, str]:
+    """Row label -> benchmark, when rows name two or more benchmarks (a mixed table)."""
+    named: dict[str, str] = {}
+    current = None
+    for label in dict.fromkeys(v.row for v in t.values):
+        found = evidence.benchmarks_in(label)
+        current = found[0] if found else current
+        if current:
+            named[label] = current
+    return named if len(set(named.values())) >= 2 else {}
+
+
+
+
+
+def _result(bench: str, line: int, label: str | None, value: float, unit: str | None, system: str | None,
+            params: dict[str, str], layout: str, change: bool = False, statistic: str = "value") -> Result:
+    u = unit or ""
+    if u in ("k", "K", "M", "G"):  # `84k` is kept as printed: 84, at the scale the poster chose
+        params = {**params, "scale": "k" if u == "K" else u}
+        u = ""
+    metric, metric_label = metrics.metric_for(bench, label, u)
+    if change:
+        suffix = "ratio" if u == "x" else "change_pct"
+        u = u or "%"
+        metric = f"{metric}_{suffix}"
+    else:
+        implied = metrics.spec_unit(bench, metric)
+        if not u and implied is not None:
+            u = implied
+        elif implied is not None and not metrics.allows(bench, metric, u):
+            metric = metrics.slug(metric_label) + "_" + metrics.slug(u)
+    spec = None if change else metric_spec(bench, metric)
+    return Result(metric=metric, metric_label=metric_label, value=value, unit=u, params=params,
+                  system=system, higher_is_better=spec.higher_is_better if spec else None,
+                  statistic=statistic, line=line, layout=layout)
+
+
+def _run(bench: str, results: list[Result], start: int, end: int, caption: str | None = None) -> Run:
+    return Run(benchmark=bench, results=results, line_start=start, line_end=end, caption=caption)

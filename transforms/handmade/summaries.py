@@ -1,0 +1,99 @@
+"""Re-typed summaries: a label line (`host:`, `2.6.24-rc3:`) and `KEY : value unit (stdev: x)`
+lines below it; also one `run 1: 1234 MB/s` line per run.
+
+The value is the number before any parenthesis (the stdev inside is never read); thousands
+separators are removed; units are spelled loosely and normalised.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from transforms.handmade.cells import cells
+from transforms.handmade.metrics import any_metric, label_votes, norm
+
+_KV = re.compile(r"^\s{0,12}(?:[-*+•]\s{1,4})?(?P<key>[A-Za-z#][^:=]{0,60}?)\s{0,8}(?P<sep>:|=|\.{3,})\s*(?P<rest>\S.*)$")
+BULLET_KV = re.compile(r"^\s{0,8}[-*+•]\s{1,4}[\w.+/-]{1,40}\s{0,4}:\s{0,8}\d")
+_LABEL_LINE = re.compile(r"^\s{0,8}(?:[-*+•]\s{1,4})?\[?(?P<label>[\w.+/() -]{1,40}?)\]?\s{0,4}:?\s*$")
+_SYSTEM_KEY = re.compile(r"^[\w.+/-]{1,40}(?: [\w.+/-]{1,20}){0,2}$")
+_IS_LINE = re.compile(r"^\s{0,8}(?P<key>[A-Za-z][\w/-]{0,20}(?: [\w/-]{1,20}){0,2}) (?:is|was|are|were)(?= \d)")
+_SYSTEM_LINE = re.compile(r"^(?:with|without|w/o?|before|after)\b[\w ./+-]{0,40}:?$", re.I)
+_RUN_KEY = re.compile(r"^(?:run|try|pass|iteration|iter|round|test)\s*#?\s*(?P<n>\d{1,3})$", re.I)
+_STOP_KEYS = frozenset({
+    "date", "from", "to", "cc", "subject", "message-id", "cpu", "cpus", "model", "model name", "memory",
+    "mem", "ram", "kernel", "version", "os", "distro", "hardware", "hw", "machine", "host", "disk",
+    "nic", "link", "reported-by", "signed-off-by", "tested-by", "acked-by", "reviewed-by", "fixes",
+    "bogomips", "cpu mhz", "cache size", "stepping", "family", "processor", "address sizes",
+    "in-reply-to", "references", "boot", "cmdline", "config", "compiler", "gcc", "size", "total",
+    "free", "used", "swap", "buffers", "cached", "load average", "uptime", "file", "note", "patch",
+})  # fmt: skip
+_MEASURE_UNITS = frozenset({
+    "MB/s", "GB/s", "KB/s", "K/sec", "KiB/s", "MiB/s", "GiB/s", "Mbit/s", "Gbit/s", "Kbit/s", "us", "ns",
+    "ms", "s", "IOPS", "trans/s", "ops/s", "events/s", "lps", "lpm", "MWIPS", "KBps",
+})  # fmt: skip
+
+
+@dataclass(slots=True)
+class KeyValue:
+    line: int
+    value: float
+    unit: str | None
+    key: str
+    system: str | None
+    params: dict[str, str] = field(default_factory=dict)
+
+
+def read_summaries(lines: list[str], taken: set[int]) -> tuple[list[KeyValue], list[int]]:
+    """Key: value lines of a block (lines in `taken` belong to tables): values and label lines used."""
+    out: list[KeyValue] = []
+    system: str | None = None
+    used_labels: list[int] = []
+    listed: list[KeyValue] = []
+    for i, line in enumerate(lines):
+        if i in taken:
+            continue
+        text = line.strip()
+        if not text:
+            continue
+        verb = _IS_LINE.match(line)
+        if verb:  # `BW is 1950MB`: the verb stands for the colon
+            line = line[: verb.end("key")] + ":" + line[verb.end():]
+        if _SYSTEM_LINE.match(text):
+            system = text.rstrip(":").strip()
+            used_labels.append(i)
+            continue
+        m = _LABEL_LINE.match(line)
+        if m and text.endswith(":") and not any(ch.isdigit() for ch in text[:1]) or (
+            m and text.endswith(":") and len(text) <= 24
+        ):
+            label = m.group("label").strip()
+            if label and norm(label) not in _STOP_KEYS and len(label.split()) <= 5:
+                system = label
+                used_labels.append(i)
+            continue
+        kv = _KV.match(line)
+        if not kv:
+            continue
+        key = kv.group("key").strip().strip("*_")
+        nkey = norm(key)
+        if not nkey or nkey in _STOP_KEYS or len(key.split()) > 8:
+            continue
+        rest = cells(kv.group("rest"))
+        if not rest or rest[0].kind != "abs" or rest[0].value is None:
+            continue
+        if any(c.kind == "label" and not c.text.startswith("(") for c in rest[1:3]) and rest[0].unit is None:
+            continue  # `key: 12 of them were ...` is prose
+        u = rest[0].unit
+        params: dict[str, str] = {}
+        run = _RUN_KEY.match(key)
+        if run:
+            params["run"] = run.group("n")
+        if u not in _MEASURE_UNITS and not label_votes([key]) and not (verb and any_metric(key)):
+            if _SYSTEM_KEY.match(key) and len(rest) == 1 and not run and kv.group("sep") == ":":
+                listed.append(KeyValue(i, rest[0].value, u, "", key, params))
+            continue
+        out.append(KeyValue(i, rest[0].value, u, key, system, params))
+    if len(listed) >= 2:  # `- nopernode-nopie: 3938.7` / `- pernode-nopie: 4062.2`: one value per system
+        out.extend(listed)
+    return out, used_labels

@@ -1,0 +1,614 @@
+"""Hand-made tables: whitespace-aligned, pipe (Markdown), `+----+` box and reST grid/simple
+tables, including tables of relative changes only.
+
+A table is a header line (configuration names, metric names, or a parameter name first)
+followed by rows that end in the same number of value cells. The reader decides what rows
+and columns mean (parameters, metrics or systems) from the labels themselves; attribution to
+a benchmark and mapping to canonical metrics happen in `transforms.handmade.read`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from transforms.handmade.cells import RULE, Cell, cells, read_number, split_wide, words
+from transforms.handmade.metrics import any_metric, label_votes, norm, unit, unit_in
+
+MAX_ROWS = 400
+_PARAM_WORDS = frozenset({
+    "size", "msg size", "message size", "msgsize", "bytes", "procs", "processes", "threads", "thread",
+    "clients", "client", "tasks", "groups", "loops", "jobs", "numjobs", "iodepth", "qd", "bs",
+    "block size", "blocksize", "record size", "reclen", "copies", "cpus", "cpu", "nr", "n", "streams",
+    "instances", "connections", "conns", "users", "load", "rw", "mode", "run", "#", "workers",
+    "pairs", "flows", "sessions", "req size", "request size", "packet size", "pkt size", "len",
+    "length", "test", "case", "iteration", "iter", "nproc", "np", "vcpus", "queues", "depth",
+    "group", "g", "samples", "runs", "rings", "#rings", "nr_threads", "nthreads", "parallel", "p",
+    "j", "-j", "count", "sample", "num", "number",
+})  # fmt: skip
+_CHANGE_HEAD = re.compile(r"^(?:%|\(%\)|diff|delta|change|chg|\+/-%?|gain|improvement|impr|speedup"
+                          r"|ratio|regression|Δ|%\s*diff|%\s*change|diff\s*%|delta\s*%|%\s*delta"
+                          r"|% improvement|% gain|rel|relative|vs\.?.*|difference)\b", re.I)
+_STDEV_HEAD = re.compile(r"^(?:stdev|stddev|std\.?dev|std|sd|σ|\+/-|±|err|error|cv|var|variance|noise)\b",
+                         re.I)
+_STAT_HEAD = {"min": "min", "max": "max", "avg": "mean", "average": "mean", "mean": "mean",
+              "median": "median"}
+_GENERIC_HEAD = re.compile(r"^(?:results?|values?|scores?|numbers?|data|benchmark|test|metric|name"
+                           r"|item|workload|config|configuration|kernel|system|setup)s?\b\s*:?$", re.I)
+_PARAM_LABEL = re.compile(r"^(?P<word>[A-Za-z#][\w ./-]{0,20}?)\s*+[=:]?\s*+(?P<val>\d[\w.,/-]{0,12})$")
+_LABEL_PARAM = re.compile(r"^(?P<val>\d[\w.,/-]{0,12})\s*+(?P<word>[A-Za-z][\w ./-]{0,20})$")
+_DIGIT = re.compile(r"\d")
+_NUMERIC_LABEL = re.compile(r"^\d[\d/x:.,+-]{0,15}$")  # `1/1`, `4x8`, `16:100`
+_UTIL_HEAD = re.compile(r"^(?:cpu|%\s?cpu|cpu\s?%|cpu\s?util\w*|util(?:i[sz]ation)?\s?%?|%\s?util|%usr|%sys)$", re.I)
+_HEAD_UNIT = re.compile(r"\(([^()]{1,20})\)\s*+$")
+_SYSTEM_WORD = re.compile(
+    r"^(?:before|after|base(?:line)?|patched|unpatched|vanilla|stock|default|orig(?:inal)?|old|new"
+    r"|mainline|upstream|tip|host|guest|native|bare[- ]?metal|dom0|domu|vm|kvm|xen|qemu|lxc|docker"
+    r"|with(?:out)?\b.{0,60}|w/o?\b.{0,60}|\+\s*patch.{0,60}|v?\d+\.\d+[\w.+-]*|linux[\w.+-]*|\d\.\d+[\w.+-]*)\s*:?$", re.I)
+_WORDS = re.compile(r"[\s_/=:-]+")
+_SIZE = re.compile(r"^\d+(?:\.\d+)?\s*[kKmMgG]?(?:i?[bB])?$")
+
+
+@dataclass(slots=True)
+class TableValue:
+    """One number of a table, with what its row and column say about it."""
+
+    line: int  # index into the block's lines
+    value: float
+    unit: str | None
+    system: str | None
+    label: str | None  # metric label as printed (None: the table names none)
+    params: dict[str, str] = field(default_factory=dict)
+    statistic: str = "value"
+    change: bool = False
+    col: int = -1  # value column (0-based), when the table has no header to name it
+    row: str = ""  # the row's label as printed
+
+
+@dataclass(slots=True)
+class Table:
+    """A table read from lines[start:end] of a block."""
+
+    start: int
+    end: int
+    kind: str  # whitespace | pipe | box | grid
+    header: list[str]
+    labels: list[str]  # row labels
+    values: list[TableValue]
+    caption: str | None = None
+    unit: str | None = None
+    orientation: str = ""  # rows=metrics | rows=systems | rows=params
+    change: bool = False
+    note: str = ""
+    baseline: str | None = None  # the column every change is measured against, when printed
+
+    def all_labels(self) -> list[str]:
+        return [*self.header, *self.labels]
+
+
+def _pipe_cells(line: str) -> list[Cell] | None:
+    """`| a | b |` or `a | b` (box and grid rows too) as cells; None for a separator line."""
+    if RULE.match(line):
+        return None
+    body = line.strip()
+    if body.startswith("|"):
+        body = body[1:]
+    if body.endswith("|"):
+        body = body[:-1]
+    out: list[Cell] = []
+    pos = line.find(body) if body else 0
+    for part in body.split("|"):
+        text = part.strip()
+        start = pos + (len(part) - len(part.lstrip()))
+        pos += len(part) + 1
+        if not text:
+            out.append(Cell("", start, start, "miss"))
+            continue
+        inner = cells(text)
+        nums = [c for c in inner if c.kind in ("abs", "chg")]
+        if len(nums) == 1 and inner[0] is nums[0] and len(inner) == 1 or nums and inner[0] is nums[0] and all(c.kind != "label" or unit(c.text) for c in inner[1:]):
+            c = nums[0]
+            out.append(Cell(c.text, start, start + len(text), c.kind, c.value, c.unit))
+        else:
+            out.append(Cell(text, start, start + len(text), "label"))
+    return out
+
+
+def is_pipe_block(lines: list[str]) -> bool:
+    rows = [ln for ln in lines if not RULE.match(ln)
+            and (ln.count("|") >= 2 or (ln.count("|") == 1 and not ln.strip().startswith("|")))]
+    return len(rows) >= 2 and len(rows) * 2 >= len([ln for ln in lines if ln.strip() and not RULE.match(ln)])
+
+
+def _grid(lines: list[str], pipe: bool) -> list[list[Cell] | None]:
+    return [(_pipe_cells(ln) if pipe else (None if RULE.match(ln) else cells(ln))) if ln.strip() else None
+            for ln in lines]
+
+
+def _values_tail(row: list[Cell]) -> tuple[list[Cell], list[Cell]]:
+    """(label cells, value cells): value cells are the trailing numbers, missing marks and changes."""
+    k = len(row)
+    if k >= 3 and row[-1].kind == "label" and row[-2].kind == "abs" and row[-3].kind in ("abs", "chg") \
+            and _is_param_name(row[-1].text):
+        k -= 2  # `... 179.243 MB/sec 16 procs`: a parameter typed after the values
+    end = k
+    while k > 0 and row[k - 1].kind in ("abs", "chg", "miss"):
+        k -= 1
+    return row[:k], row[k:end]
+
+
+def _tail_param(row: list[Cell]) -> dict[str, str]:
+    if len(row) >= 3 and row[-1].kind == "label" and row[-2].kind == "abs" and row[-3].kind in ("abs", "chg") \
+            and _is_param_name(row[-1].text):
+        return {norm(row[-1].text): row[-2].text}
+    return {}
+
+
+def _header_cells(line: str, n: int, pipe: bool) -> list[Cell]:
+    if pipe:
+        return [c for c in (_pipe_cells(line) or [])]
+    wide = split_wide(line)
+    if len(wide) in (n, n + 1) or len(wide) >= 3:
+        return wide
+    narrow = words(line)
+    if len(narrow) in (n, n + 1):
+        return narrow
+    return wide
+
+
+def _by_position(header: list[Cell], vals: list[Cell]) -> list[Cell | None]:
+    """The header cell each value sits under (ragged or missing cells): nearest by overlap, then centre."""
+    out: list[Cell | None] = []
+    for v in vals:
+        best, score = None, None
+        vc = (v.start + v.end) / 2
+        for h in header:
+            overlap = min(v.end, h.end) - max(v.start, h.start)
+            dist = abs((h.start + h.end) / 2 - vc)
+            key = (-(overlap > 0), dist)
+            if score is None or key < score:
+                best, score = h, key
+        out.append(best)
+    return out
+
+
+def _is_param_name(text: str) -> bool:
+    """`threads`, `#rings`, `msg size`, `fio jobs` (a parameter word last in a short name)."""
+    n = norm(text).strip("()=: ")
+    if n in _PARAM_WORDS or n.lstrip("#") in _PARAM_WORDS:
+        return True
+    words = n.split()
+    return 1 < len(words) <= 3 and words[-1] in _PARAM_WORDS and words[-1] not in ("test", "case", "mode", "n")
+
+
+_CSV_TABLE = re.compile(r"^\s*\.\. csv-table::\s*(?P<caption>.*)$")
+_CSV_HEADER = re.compile(r"^\s*:header:\s*(?P<cells>.*)$")
+
+
+def _csv_table(lines: list[str]) -> list[Table] | None:
+    """A reST `.. csv-table:: caption` with a `:header:` option and comma-separated rows."""
+    m = _CSV_TABLE.match(lines[0]) if lines else None
+    if not m:
+        return None
+    header: list[str] = []
+    t = Table(start=0, end=len(lines), kind="rest-csv", header=[], labels=[], values=[],
+              caption=m.group("caption").strip() or None, orientation="rows=metrics")
+    t.unit = unit_in(t.caption) if t.caption else None
+    for i, line in enumerate(lines[1:], start=1):
+        h = _CSV_HEADER.match(line)
+        if h:
+            header = [c.strip().strip('"') for c in h.group("cells").split(",")]
+            t.header = header
+            continue
+        if not line.strip() or line.strip().startswith(":"):
+            continue
+        cells_ = [c.strip().strip('"') for c in line.split(",")]
+        if len(cells_) < 2:
+            continue
+        label = cells_[0]
+        t.labels.append(label)
+        heads = header[1:] if len(header) == len(cells_) else [None] * (len(cells_) - 1)
+        for head, text in zip(heads, cells_[1:], strict=False):
+            read = read_number(text) if text else None
+            if read is None or read[0] != "abs":
+                continue
+            system, extra = _system_or_metric(head)
+            t.values.append(TableValue(i, read[1], read[2] or t.unit, system, label or extra))
+    return [t] if t.values else []
+
+
+_BRACKETS = re.compile(r"\[[^\[\]]{0,40}\]")
+
+
+def _grouped(lines: list[str]) -> bool:
+    """A pipe table whose cells hold several numbers each."""
+    for ln in lines:
+        for part in ln.split("|"):
+            if sum(1 for c in cells(part) if c.kind in ("abs", "chg")) >= 2:
+                return True
+    return False
+
+
+def read_tables(lines: list[str]) -> list[Table]:
+    """Every table in a block of lines (one paragraph of one quote depth)."""
+    csv = _csv_table(lines)
+    if csv is not None:
+        return csv
+    pipe = is_pipe_block(lines)
+    if pipe and _grouped(lines):
+        # `| 1/1  508.5 [0.2%] 2.1% | 504.7 ... |`: groups of sub-columns; read it as an aligned table
+        lines = [_BRACKETS.sub(lambda m: " " * len(m.group(0)), ln).replace("|", " ") for ln in lines]
+        pipe = False
+    grid = _grid(lines, pipe)
+    out: list[Table] = []
+    i = 0
+    n_lines = len(lines)
+    while i < n_lines:
+        row = grid[i]
+        if row is None:
+            i += 1
+            continue
+        _, vals = _values_tail(row)
+        if not vals:
+            i += 1
+            continue
+        # a run of data rows from i
+        j = i
+        rows: list[int] = []
+        while j < n_lines and len(rows) < MAX_ROWS:
+            r = grid[j]
+            if r is None:
+                if lines[j].strip() and RULE.match(lines[j]):
+                    j += 1
+                    continue
+                break
+            if not _values_tail(r)[1]:
+                break
+            rows.append(j)
+            j += 1
+        table = _table_from(lines, grid, rows, pipe)
+        if table is not None:
+            out.append(table)
+        i = max(j, i + 1)
+    return out
+
+
+_CODE = re.compile(r"\(\)|->|;|[{}]|>=|<=|==|&&|\|\||\breturn\b|\bif\b\s")
+_SPREAD_ROW = re.compile(r"^(?:stddev|stdev|std|coeffvar|cv|variance|var)\b", re.I)
+_SENTENCE = re.compile(r"[a-z]{2}[.!?](?:\s|$)|\b(?:is|are|was|were|the|this|that|with|which)\b.{0,200}?\b(?:is|are|was"
+                       r"|were|the|this|that|with|which)\b", re.I)
+
+
+def _header_index(lines: list[str], grid: list[list[Cell] | None], first: int) -> int | None:
+    k = first - 1
+    while k >= 0 and lines[k].strip() and RULE.match(lines[k]):
+        k -= 1
+    if k < 0 or not lines[k].strip():
+        return None
+    row = grid[k]
+    if row is None or len(lines[k].split()) > 14 or (len(lines[k].split()) >= 6 and _SENTENCE.search(lines[k])):
+        return None  # a sentence above the rows is a caption, not a header
+    _, vals = _values_tail(row)
+    return None if vals and len(vals) == len(row) else k
+
+
+def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int], pipe: bool) -> Table | None:
+    if not rows:
+        return None
+    h = _header_index(lines, grid, rows[0])
+    parsed: list[tuple[int, str, list[Cell]]] = []
+    for r in rows:
+        lab, vals = _values_tail(grid[r])  # type: ignore[arg-type]
+        label = " ".join(c.text for c in lab).strip(" :|")
+        if not pipe and lab and vals:
+            label = lines[r][: vals[0].start].strip(" :|")
+        parsed.append((r, label, vals))
+    transposed = _transposed(parsed)
+    if transposed is not None:
+        return _read_transposed(lines, rows, parsed, transposed, h)
+    counts = Counter(len(v) for _, _, v in parsed)
+    n = counts.most_common(1)[0][0]
+    if len(rows) < 2 and (h is None or n < 2 or len(_header_cells(lines[h], n, pipe)) < n):
+        return None  # one row makes a table only under a header naming each of its columns
+    header = _header_cells(lines[h], n, pipe) if h is not None else []
+    caption_lines = [ln.strip() for ln in lines[: (h if h is not None else rows[0])]
+                     if ln.strip() and not RULE.match(ln)]
+    caption = caption_lines[-1] if caption_lines else None
+    start = h if h is not None else rows[0]
+    t = Table(start=start, end=rows[-1] + 1, kind="pipe" if pipe else "whitespace",
+              header=[c.text for c in header], labels=[], values=[], caption=caption)
+    t.unit = unit_in(lines[h]) if h is not None else None
+    if t.unit is None and caption:
+        t.unit = unit_in(caption)
+
+    # does the first value column hold a parameter (sizes, procs, groups) rather than a measurement?
+    first_is_param = False
+    param_name = None
+    label_name: str | None = None  # the label column's head, when it names no parameter
+    if all(not lab for _, lab, _ in parsed):
+        ints = [v[0].value for _, _, v in parsed if v and v[0].kind == "abs" and v[0].value is not None]
+        head0 = header[0].text if header else ""
+        if n >= 2 and len(ints) == len(parsed) and all(float(x).is_integer() for x in ints) and (
+            _is_param_name(head0) or (len(set(ints)) == len(ints) and len(header) in (n, n - 1, 0))
+        ):
+            first_is_param = True
+            param_name = norm(head0).strip("#=: ") if header and _is_param_name(head0) or len(header) == n \
+                else "size"
+    if not first_is_param and len(parsed) > 3 and all(not lab for _, lab, _ in parsed):
+        return None  # unlabelled rows of numbers: samples over time (vmstat-like), not results
+    if first_is_param:
+        parsed = [(r, v[0].text, v[1:]) for r, _, v in parsed]
+        n -= 1
+        if header and (len(header) == n + 1 or _is_param_name(header[0].text)):
+            header = header[1:]
+    elif header and len(header) == n + 1:
+        label_head = header[0]
+        header = header[1:]
+        if _is_param_name(label_head.text):
+            param_name = norm(label_head.text)
+        else:
+            label_name = label_head.text.strip(" :|")
+    if n <= 0:
+        return None
+    if header and len(header) < n:
+        # trailing change cells with no header of their own (`+4%` after the two systems)
+        extra = n - len(header)
+        if all(len(v) >= len(header) and all(c.kind in ("chg", "miss") for c in v[len(header):])
+               for _, _, v in parsed):
+            parsed = [(r, lab, v[: len(header)]) for r, lab, v in parsed]
+            n -= extra
+    parsed = [(r, lab.rstrip(",;"), v) for r, lab, v in parsed
+              if len(lab.split()) <= 8 and not (lab.endswith((".", ",")) and len(lab.split()) > 3)
+              and not lab.endswith("=") and not _CODE.search(lab) and not _SPREAD_ROW.match(lab)]
+    if not parsed or (len(parsed) < 2 and h is None):
+        return None  # long labels are sentences: prose, not table rows
+    if sum(lab.endswith("=") or lab.endswith(" =") for _, lab, _ in parsed) * 2 > len(parsed):
+        return None  # `multcount = 16`: a settings listing, not measurements
+    col_heads: list[str | None]
+    if len(header) == n:
+        col_heads = [c.text for c in header]
+    elif header:
+        col_heads = []  # aligned by position per row
+    else:
+        col_heads = [None] * n
+    row_labels = [lab for _, lab, _ in parsed]
+    t.labels = row_labels
+    if h is None and not pipe and all(v and lines[r][: v[0].start].rstrip().endswith(":") for r, _, v in parsed):
+        t.kind = "key_value"  # `Simple syscall: 0.7419 / 0.4244 microseconds` lines, no header
+
+    placed: dict[int, list[Cell | None]] = {}
+
+    def head_of(vals: list[Cell], k: int) -> str | None:
+        if col_heads:
+            off = k - (len(vals) - n)
+            return col_heads[off] if 0 <= off < len(col_heads) else None
+        pos = placed.get(id(vals))
+        if pos is None:
+            pos = placed[id(vals)] = _by_position(header, vals)
+        return pos[k].text if pos[k] is not None else None
+
+    # which columns hold changes, deviations, statistics, parameters
+    kinds: dict[str, str] = {}
+    chg_votes: Counter[str] = Counter()
+    abs_votes: Counter[str] = Counter()
+    fractional: Counter[str] = Counter()
+    for _, _, vals in parsed:
+        for k, c in enumerate(vals):
+            hd = head_of(vals, k) or f"#{k - (len(vals) - n)}"
+            if c.kind == "chg":
+                chg_votes[hd] += 1
+            elif c.kind == "abs":
+                abs_votes[hd] += 1
+                if c.value is not None and not float(c.value).is_integer():
+                    fractional[hd] += 1
+    for hd in set(chg_votes) | set(abs_votes):
+        if _UTIL_HEAD.match(hd):
+            kinds[hd] = "util"
+        elif _STDEV_HEAD.match(hd):
+            kinds[hd] = "stdev"
+        elif _is_param_name(hd) and not chg_votes[hd] and not fractional[hd]:
+            kinds[hd] = "param"
+        elif _CHANGE_HEAD.match(hd) or chg_votes[hd] > abs_votes[hd]:
+            kinds[hd] = "change"
+        else:
+            kinds[hd] = "abs"
+    absolute = [hd for hd, kd in kinds.items() if kd == "abs"]
+    norm_cols = [hd for hd in absolute if _normalised(parsed, hd, head_of)]
+    if norm_cols and len(norm_cols) < len(kinds) and any(kinds[hd] == "change" for hd in kinds):
+        for hd in norm_cols:  # `baseline 1.00 | compare% +4.35`: the baseline column is no result
+            kinds[hd] = "baseline"
+        t.baseline = norm_cols[0].split("(")[0].strip() or None
+        absolute = [hd for hd in absolute if hd not in norm_cols]
+    t.change = not absolute and any(kd == "change" for kd in kinds.values())
+
+    # orientation: do row labels or column heads name metrics (or statistics of one metric)?
+    heads = [h for h in col_heads if h] if col_heads else [c.text for c in header]
+    row_votes = sum(any_metric(lab) for lab in row_labels if lab)
+    col_votes = sum(any_metric(hd) for hd in heads)
+    stat_heads = sum(norm(hd) in _STAT_HEAD or bool(_STDEV_HEAD.match(hd)) or kinds.get(hd) == "param"
+                     for hd in heads)
+    row_params = [_row_param(lab, param_name) or (
+        (label_name or "case", lab) if _NUMERIC_LABEL.match(lab) else None) for lab in row_labels]
+    head_params = {hd: _row_param(hd, None) for hd in heads}
+    cols_are_params = bool(heads) and all(p is not None and p[0] != "case" for p in head_params.values())
+    if first_is_param or (row_labels and all(p is not None for p in row_params)):
+        t.orientation = "rows=params"
+    elif cols_are_params:
+        t.orientation = "rows=systems"  # `1 cpu   16 cpus`: the columns are parameter values
+    elif row_labels and sum(bool(_SYSTEM_WORD.match(lab)) for lab in row_labels) * 2 >= len(row_labels) \
+            and row_votes == 0:
+        t.orientation = "rows=systems"  # `Before 102 Mbits/sec` / `After 279 Mbits/sec`
+    elif col_votes > row_votes and col_votes * 2 >= max(1, len(heads)) or heads and stat_heads * 2 > len(heads) and row_votes == 0:
+        t.orientation = "rows=systems"
+    else:
+        t.orientation = "rows=metrics"
+
+    owner: dict[str, str | None] = {}  # a sub-column head -> the system head before it
+    current: str | None = None
+    for hd in heads:
+        if kinds.get(hd) == "util":
+            owner[hd] = current
+        elif kinds.get(hd) in (None, "abs"):
+            current = _system_or_metric(hd)[0] or current
+    for (r, label, vals), rp in zip(parsed, row_params, strict=True):
+        if len(vals) > n and not first_is_param:
+            vals = vals[len(vals) - n:]
+        row_units = {c.unit for c in vals if c.kind == "abs" and c.unit}
+        row_unit = row_units.pop() if len(row_units) == 1 else None  # `0.74 / 0.42 microseconds`
+        row_extra: dict[str, str] = _tail_param(grid[r] or [])
+        for k, c in enumerate(vals):
+            hd = head_of(vals, k)
+            if kinds.get(hd or "") == "param" and c.value is not None:
+                row_extra[norm(hd or "")] = c.text
+        for k, c in enumerate(vals):
+            if c.kind == "miss" or c.value is None:
+                continue
+            hd = head_of(vals, k)
+            kind = kinds.get(hd or f"#{k - (len(vals) - n)}", "abs")
+            if kind in ("stdev", "baseline", "param") or (kind == "change" and not t.change):
+                continue
+            if kind == "abs" and c.kind == "chg":
+                continue  # a change typed into a column of absolute values
+            if kind == "util":
+                c = Cell(c.text, c.start, c.end, "abs", c.value, "%CPU")
+            u = c.unit or (unit_in(hd) if hd else None) or t.unit or (row_unit if c.kind == "abs" else None)
+            stat = _STAT_HEAD.get(norm(hd or ""), "value")
+            system: str | None
+            metric_label: str | None
+            params: dict[str, str] = dict(row_extra)
+            if t.orientation == "rows=params":
+                if first_is_param or rp is None:
+                    params[param_name or "size"] = label
+                else:
+                    params[rp[0]] = rp[1]
+                system, metric_label = _system_or_metric(hd)
+                if rp is not None and rp[0] == "case" and not metric_label and any(
+                        any_metric(w) for w in label.split()):
+                    metric_label = label  # `TCP_RR 56-threads`: the case names the metric
+            elif t.orientation == "rows=systems":
+                system, metric_label = (label or None), (hd if stat == "value" else None)
+                if cols_are_params and hd in head_params:
+                    name, val = head_params[hd]  # type: ignore[misc]
+                    params[name] = val
+                    metric_label = None
+            else:
+                metric_label = label or None
+                system, extra = _system_or_metric(hd)
+                if extra and not metric_label:
+                    metric_label = extra
+                elif extra and metric_label and stat == "value":
+                    metric_label = f"{metric_label} {extra}"
+            if stat != "value" and t.orientation != "rows=systems":
+                system = None
+            if kind == "util" and t.orientation != "rows=systems":
+                system, metric_label = owner.get(hd or ""), hd  # `cpu%` after `vanilla-SMT`: its cpu%
+            if t.change and u is None:
+                u = "%" if "%" in (hd or "") + (t.caption or "") else None
+            t.values.append(TableValue(r, c.value, u, system, metric_label, params, stat, t.change,
+                                       k - (len(vals) - n), label))
+    if t.orientation == "rows=systems":
+        _split_runs(t)
+    return t
+
+
+_RUN_LABEL = re.compile(r"^(?P<sys>.{1,40}?)[-_ #](?P<n>\d{1,2})$")
+
+
+def _split_runs(t: Table) -> None:
+    """`a-1`, `a-2`, `b-1`: repeated runs of systems `a` and `b` (params run = 1, 2)."""
+    found = [_RUN_LABEL.match(lab) for lab in t.labels]
+    if not t.labels or not all(found):
+        return
+    prefixes = Counter(m.group("sys") for m in found if m)
+    if max(prefixes.values()) < 2:
+        return
+    for v in t.values:
+        m = _RUN_LABEL.match(v.system or "")
+        if m and m.group("sys") in prefixes:
+            v.system = m.group("sys")
+            v.params.setdefault("run", m.group("n"))
+
+
+def _transposed(parsed: list[tuple[int, str, list[Cell]]]) -> str | None:
+    """`g=  2  4  6` / `clients 1 2 4 8` on the first row: the columns are parameter values."""
+    if len(parsed) < 2:
+        return None
+    _, label, vals = parsed[0]
+    name = label.strip(" =:")
+    if not name or not _is_param_name(name) or len(vals) < 2:
+        return None
+    if not all(c.kind == "abs" and c.value is not None and float(c.value).is_integer() for c in vals):
+        return None
+    return norm(name)
+
+
+def _read_transposed(lines: list[str], rows: list[int], parsed: list[tuple[int, str, list[Cell]]],
+                     name: str, h: int | None) -> Table | None:
+    keys = [c.text for c in parsed[0][2]]
+    caption = None
+    for ln in reversed(lines[: rows[0]]):
+        if ln.strip() and not RULE.match(ln):
+            caption = ln.strip()
+            break
+    t = Table(start=rows[0], end=rows[-1] + 1, kind="whitespace", header=[parsed[0][1], *keys],
+              labels=[], values=[], caption=caption, orientation="cols=params")
+    t.unit = unit_in(caption) if caption else None
+    for r, label, vals in parsed[1:]:
+        if not label or all(c.kind != "abs" for c in vals) or len(vals) > len(keys):
+            continue  # a row of changes under the systems
+        system = label.strip(" :=") or None
+        t.labels.append(label)
+        off = len(keys) - len(vals)  # a short row is aligned to the right
+        for k, c in enumerate(vals):
+            if c.kind != "abs" or c.value is None:
+                continue
+            t.values.append(TableValue(r, c.value, c.unit or t.unit, system, None, {name: keys[off + k]}))
+    return t if t.values else None
+
+
+def _normalised(parsed: list, head: str, head_of) -> bool:
+    """A column whose every value is 1.00 or 100 is the baseline the others are relative to."""
+    seen = 0
+    for _, _, vals in parsed:
+        for k, c in enumerate(vals):
+            if (head_of(vals, k) or f"#{k - (len(vals) - len(vals))}") == head and c.kind == "abs":
+                if c.value not in (1.0, 100.0):
+                    return False
+                seen += 1
+    return seen >= 2
+
+
+def _row_param(label: str, default_name: str | None) -> tuple[str, str] | None:
+    """`procs 8`, `8 threads`, `bs=4k`, or a bare size under a parameter-named label column."""
+    if not label:
+        return None
+    m = _PARAM_LABEL.match(label)
+    if m and _is_param_name(m.group("word")):
+        return norm(m.group("word")), m.group("val")
+    m = _LABEL_PARAM.match(label)
+    if m and _is_param_name(m.group("word")):
+        return norm(m.group("word")), m.group("val")
+    if default_name and _SIZE.match(label):
+        return default_name, label
+    if _DIGIT.search(label) and any(_is_param_name(w) for w in _WORDS.split(label.lower()) if w):
+        return "case", label  # `4 instances each 12 threads`, `loopback 56-threads`
+    return None
+
+
+def _system_or_metric(head: str | None) -> tuple[str | None, str | None]:
+    """A column head names a system (`patched`), a metric (`Throughput (MB/s)`), or nothing."""
+    if not head:
+        return None, None
+    text = head.strip(" :|")
+    if _GENERIC_HEAD.match(text) or _CHANGE_HEAD.match(text) or norm(text) in _STAT_HEAD:
+        return None, None
+    if label_votes([text]) or any_metric(text):
+        return None, text
+    m = _HEAD_UNIT.search(text)
+    bare = text[: m.start()].rstrip() if m and unit_in(m.group(1)) else text  # `patched (MB/s)` -> `patched`
+    if bare != text and (label_votes([bare]) or any_metric(bare)):
+        return None, text
+    if unit(text) is not None:
+        return None, None
+    return (bare or text), None

@@ -155,12 +155,17 @@ def test_kvm_devel_ingest_loads_the_seed_netperf_table(site, tmp_path):
     assert {u["unit"]: (u["status"], u["messages_added"], u["skipped"]) for u in first["units"]} == {
         "00000-00999": ("ok", 3, 4)}
     rows = dict(_one(cfg, "SELECT params['test'] || '/' || params['size'] || '/' || system, value"
-                          " FROM benchmark_results WHERE benchmark = 'netperf'"))
+                          " FROM benchmark_results WHERE benchmark = 'netperf' AND layout = 'tool_output'"))
     assert rows["TCP_RR/1/xen.pv"] == 18052.37
     assert rows["TCP_RR/16384/kvm.lo"] == 17460.30
     assert rows["TCP_STREAM/131072/kvm.pv"] == 520.87
     assert len([k for k in rows if k.startswith("TCP_RR/")]) == 50  # 10 sizes x 5 systems
     assert len([k for k in rows if k.startswith("TCP_STREAM/")]) == 35  # 7 sizes x 5 systems
+    # msg00000's hand-made latency table (`kvm.rtl  <10  456.3  1200`: the bound holds its column)
+    latency = _one(cfg, "SELECT system, statistic, value FROM benchmark_results WHERE layout = 'hand_table'"
+                        " ORDER BY system, value")
+    assert latency == [("kvm.pv", "mean", 104.9), ("kvm.pv", "max", 310.0),
+                       ("kvm.rtl", "mean", 456.3), ("kvm.rtl", "max", 1200.0)]
     url = _one(cfg, f"SELECT url FROM messages WHERE message_id = '{SEED_ID}'")[0][0]
     assert url == site.url(MA_ROOT + "msg00002.html")
     bodies = dict(site.full_bodies)
@@ -200,7 +205,7 @@ def test_a_body_outside_pre_loads_inferred_rows_and_reextract_keeps_them(site, t
     cfg = write_config(tmp_path, mbox_source("kvm-devel", site.url(MA_ROOT), kind="mail-archive",
                                              max_page_bytes=PAGE_CAP), extra=FAST_HTTP)
     plain_ingest(cfg)
-    sql = ("SELECT alignment, count(*) FROM benchmark_results WHERE benchmark = 'netperf' GROUP BY 1")
+    sql = f"SELECT alignment, count(*) FROM benchmark_results WHERE message_id = '{SEED_ID}' GROUP BY 1"
     assert _one(cfg, sql) == [("inferred", 85)]
     notes = _one(cfg, f"SELECT notes FROM runs WHERE message_id = '{SEED_ID}'")
     assert notes and all(any(n.startswith(WHITESPACE_COLLAPSED) for n in row[0]) for row in notes)

@@ -305,11 +305,11 @@ def test_reextract_stops_a_message_over_its_budget_and_goes_on(tmp_path, monkeyp
     cfg = load_config(cfg_path)
     real = reextract.extract_runs
 
-    def changed_parsers(body, mid):  # every message differs from its stored extraction; p3 loops
+    def changed_parsers(body, mid, **kw):  # every message differs from its stored extraction; p3 loops
         if slow_plant.MARK_SLOW in body:
             while True:
                 pass
-        return real(body, mid)[:-1]
+        return real(body, mid, **kw)[:-1]
 
     monkeypatch.setattr(reextract, "extract_runs", changed_parsers)
     rep = reextract.reextract(cfg)

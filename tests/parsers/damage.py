@@ -172,8 +172,10 @@ CANON_KEYS = ("system", "metric", "statistic", "unit", "value")
 
 
 def bench_rows(body: str, *benchmarks: str) -> list[dict[str, Any]]:
-    """The result rows of `benchmarks` only: other parsers may read the same post."""
-    return [r for r in result_rows(extract_runs(body, "t")) if r["benchmark"] in benchmarks]
+    """The tool-output rows of `benchmarks` only: other parsers (and the reader of hand-made
+    tables, tested on its own under tests/handmade/) may read the same post."""
+    return [r for r in result_rows(extract_runs(body, "t"))
+            if r["benchmark"] in benchmarks and r["layout"] == "tool_output"]
 
 
 def parser_runs(body: str, name: str) -> list[Run]:

@@ -21,7 +21,8 @@ SEED = fixture_body(HERE / "seed_000.txt")
 
 
 def _rows(body: str) -> list[dict]:
-    return [r for r in result_rows(extract_runs(body, "t")) if r["benchmark"] == "unixbench"]
+    return [r for r in result_rows(extract_runs(body, "t"))
+            if r["benchmark"] == "unixbench" and r["layout"] == "tool_output"]  # the parser's rows
 
 
 def _runs(body: str) -> list:

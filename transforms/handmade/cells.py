@@ -17,6 +17,7 @@ _RATIO = re.compile(r"[xX×](\d+(?:\.\d+)?)|(\d+(?:\.\d+)?)[xX×]")
 _GLUED = re.compile(r"((?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)([A-Za-zµ%/^][A-Za-z/µ%^0-9]{0,14})")
 _MISSING = frozenset({"-", "--", "---", "n/a", "na", "n.a.", "?", "*", "x", "fail", "failed", "err"})
 _TOKEN = re.compile(r"\S+")
+_BOUND = re.compile(r"^[<>]=?\d+(?:\.\d+)?$")  # `<10`: a bound the tool printed, not a measurement
 RULE = re.compile(r"^[\s=_+*~#|:.-]*$")  # separator lines: ====, ----, +----+, |---|---|
 
 
@@ -125,6 +126,10 @@ def cells(line: str) -> list[Cell]:
             continue
         if tok == "/" and out and out[-1].kind == "abs" and i + 1 < len(toks) and number(toks[i + 1][0]) is not None:
             i += 1  # `0.7419 / 0.4244`: two columns typed with a slash between them
+            continue
+        if _BOUND.match(tok) and any(read_number(t[0]) is not None for t in toks[i + 1:i + 12]):
+            out.append(Cell(tok, s, e, "miss"))  # it holds its column's place among the values
+            i += 1
             continue
         if tok.lower() in _MISSING and out and out[-1].kind in ("abs", "chg", "miss"):
             out.append(Cell(tok, s, e, "miss"))

@@ -20,7 +20,8 @@ _BLOCK = re.compile(
     r"|task-clock|cpu-migrations|page-faults\s|PID\s+USER\s+PR|total\s+used\s+free|slabinfo"
     r"|total:\s+used:\s+free:|MemTotal:|Active\(anon\)|CPU\s+%usr|%user\s+%nice|\bkB_read/s|instructions\s+#"
     r"|\bcycles\s+#|Reported-by:|Signed-off-by:|^\s*Bug\s+\d|\bCVE-\d{4}"
-    r"|^\s*(?:Name|Status|Assignee|Priority|Severity|Component)\s*\|",
+    r"|^\s*(?:Name|Status|Assignee|Priority|Severity|Component)\s*\|"
+    r"|^(?:raid[56]|xor):\s|\bchecksumm?ing speed\b|\bDownload speed from\b",  # boot calibration, VPS scripts
     re.I | re.M,
 )
 

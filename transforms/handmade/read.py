@@ -252,6 +252,9 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
         if caption_metric is None and above and above != caption_sys and len(above.split()) <= 5 \
                 and not _GENERIC_CAPTION.match(above):
             caption_metric = above.rstrip(":")  # `hackbench -g $group`: what was measured
+    if any(v.system is not None and not re.search(r"[A-Za-z]", v.system) for v in t.values):
+        ex.outcome = "nothing: a column read as a system has no name (`111`, `/`): the table was misread"
+        return [], ex
     legend = None
     if not t.header and all(v.system is None for v in t.values):
         legend = _legend(plain[max(0, abs_lo + t.start - 4):abs_lo + t.start])

@@ -236,6 +236,7 @@ def read_tables(lines: list[str]) -> list[Table]:
     if csv is not None:
         return csv
     pipe = is_pipe_block(lines)
+    md_heads = {k for k in range(len(lines)) if _md_header(lines, k)}  # before any rewriting below
     if pipe and _grouped(lines):
         # `| 1/1  508.5 [0.2%] 2.1% | 504.7 ... |`: groups of sub-columns; read it as an aligned table
         lines = [_BRACKETS.sub(lambda m: " " * len(m.group(0)), ln).replace("|", " ") for ln in lines]
@@ -250,8 +251,8 @@ def read_tables(lines: list[str]) -> list[Table]:
             i += 1
             continue
         _, vals = _values_tail(row)
-        if not vals:
-            i += 1
+        if not vals or i in md_heads:
+            i += 1  # a Markdown header row (`| | count=1024 |` over `|---|`) names columns, holds no data
             continue
         # a run of data rows from i
         j = i
@@ -267,7 +268,7 @@ def read_tables(lines: list[str]) -> list[Table]:
                 break
             rows.append(j)
             j += 1
-        table = _table_from(lines, grid, rows, pipe)
+        table = _table_from(lines, grid, rows, pipe, md_heads)
         if table is not None:
             out.append(table)
         i = max(j, i + 1)
@@ -280,12 +281,23 @@ _SENTENCE = re.compile(r"[a-z]{2}[.!?](?:\s|$)|\b(?:is|are|was|were|the|this|tha
                        r"|were|the|this|that|with|which)\b", re.I)
 
 
-def _header_index(lines: list[str], grid: list[list[Cell] | None], first: int) -> int | None:
+_MD_RULE = re.compile(r"^\s*+\|?(?:\s*+:?-{3,}+:?\s*+\|)++\s*+(?::?-{3,}+:?\s*+)?$")
+
+
+def _md_header(lines: list[str], k: int) -> bool:
+    """The row right above a Markdown `|---|---|` rule is the table's header."""
+    return k + 1 < len(lines) and bool(_MD_RULE.match(lines[k + 1]))
+
+
+def _header_index(lines: list[str], grid: list[list[Cell] | None], first: int,
+                  md_heads: frozenset[int] | set[int] = frozenset()) -> int | None:
     k = first - 1
     while k >= 0 and lines[k].strip() and RULE.match(lines[k]):
         k -= 1
     if k < 0 or not lines[k].strip():
         return None
+    if k in md_heads:
+        return k
     row = grid[k]
     if row is None or len(lines[k].split()) > 14 or (len(lines[k].split()) >= 6 and _SENTENCE.search(lines[k])):
         return None  # a sentence above the rows is a caption, not a header
@@ -293,10 +305,11 @@ def _header_index(lines: list[str], grid: list[list[Cell] | None], first: int) -
     return None if vals and len(vals) == len(row) else k
 
 
-def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int], pipe: bool) -> Table | None:
+def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int], pipe: bool,
+                md_heads: frozenset[int] | set[int] = frozenset()) -> Table | None:
     if not rows:
         return None
-    h = _header_index(lines, grid, rows[0])
+    h = _header_index(lines, grid, rows[0], md_heads)
     parsed: list[tuple[int, str, list[Cell]]] = []
     for r in rows:
         lab, vals = _values_tail(grid[r])  # type: ignore[arg-type]
@@ -441,6 +454,8 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
         t.orientation = "rows=systems"  # `Before 102 Mbits/sec` / `After 279 Mbits/sec`
     elif col_votes > row_votes and col_votes * 2 >= max(1, len(heads)) or heads and stat_heads * 2 > len(heads) and row_votes == 0:
         t.orientation = "rows=systems"
+    elif row_votes == 0 and heads and sum(unit_in(hd) is not None for hd in heads) * 2 >= len(heads) + 1:
+        t.orientation = "rows=systems"  # `power(W/s)  throughput(MB/s)` heads: measured quantities
     else:
         t.orientation = "rows=metrics"
 

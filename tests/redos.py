@@ -1,0 +1,581 @@
+"""A static check that a regular expression runs in linear time under Python's backtracking engine.
+
+The engine backtracks through every way a pattern can match a string before it gives up, so a
+pattern costs more than linear time exactly when some string can be matched in many ways and
+then made to fail. In automaton terms: a pattern is exponential when one state can loop back to
+itself along two different paths on the same word (EDA), and polynomial when two different
+looping states p != q can each loop on a word w while p also reaches q on w (IDA): `\\s*\\s*x`,
+`(a+)+`, `.*?\\s+`. A search (`re.search`, `finditer`, `sub`, ...) tries every start position, so
+it is checked as if prefixed by a lazy `[\\s\\S]*?`; that loop catches `\\s*x` searched over a long
+run of blanks.
+
+The check builds a Thompson automaton from the `re._parser` parse tree over a small alphabet of
+representative characters (those the pattern names, plus blanks, letters, digits and a few
+others), with anchors, word boundaries, single-character lookarounds and possessive loops as
+guards on the previous and next character. Bounded repeats are cut to a few copies: they can
+cost a constant factor, never a higher degree. A state from which the pattern ends with no
+further condition counts as a success and is not explored: the engine stops there.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+try:  # Python 3.11+
+    import re._constants as C
+    import re._parser as P
+except ImportError:  # pragma: no cover
+    import sre_constants as C  # type: ignore[no-redef]
+    import sre_parse as P  # type: ignore[no-redef]
+
+BOS = -1  # "previous character" before the first one
+END = -2  # "next character" after the last one
+_REPEAT_CAP = 3  # copies kept of a bounded repeat's body
+_NODE_CAP = 200_000  # product states explored per question before giving up
+
+_FIXED_REPS = " \t\n\r\x0b\x0c\xa0\u2028azAZ09_-.,:;/()[]%+*=<>#@!?'\"~\x00\xe9\u0660\u4e00"
+
+Guard = Callable[[int, int], bool]
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    kind: str  # "exponential", "polynomial", "empty-loop", "too-complex"
+    detail: str
+
+
+def _is_word(code: int) -> bool:
+    if code < 0:
+        return False
+    ch = chr(code)
+    return ch.isalnum() or ch == "_"
+
+
+def _category(cat, code: int, ascii_only: bool) -> bool:
+    ch = chr(code)
+    if ascii_only and code > 127 and cat in (C.CATEGORY_DIGIT, C.CATEGORY_SPACE, C.CATEGORY_WORD):
+        return False
+    if ascii_only and code > 127:
+        return cat in (C.CATEGORY_NOT_DIGIT, C.CATEGORY_NOT_SPACE, C.CATEGORY_NOT_WORD)
+    table = {
+        C.CATEGORY_DIGIT: lambda: ch.isdecimal(),
+        C.CATEGORY_NOT_DIGIT: lambda: not ch.isdecimal(),
+        C.CATEGORY_SPACE: lambda: ch.isspace(),
+        C.CATEGORY_NOT_SPACE: lambda: not ch.isspace(),
+        C.CATEGORY_WORD: lambda: ch.isalnum() or ch == "_",
+        C.CATEGORY_NOT_WORD: lambda: not (ch.isalnum() or ch == "_"),
+    }
+    return table[cat]()
+
+
+def _variants(code: int, icase: bool) -> set[int]:
+    if not icase:
+        return {code}
+    ch = chr(code)
+    return {code} | {ord(c) for c in (ch.lower(), ch.upper(), ch.swapcase()) if len(c) == 1}
+
+
+class _Automaton:
+    """Thompson automaton over representative characters; guards sit on epsilon edges."""
+
+    def __init__(self, pattern: re.Pattern) -> None:
+        self.pattern = pattern
+        tree = P.parse(pattern.pattern, pattern.flags)
+        self.flags = tree.state.flags
+        self.reps = self._representatives(tree)
+        self.eps: list[list[tuple[int, Guard | None]]] = []
+        self.chars: list[list[tuple[frozenset[int], int]]] = []
+        self._sets: list[frozenset[int]] = []
+        self.start = self._new()
+        self.final = self._build(tree, self.start, self.flags)
+        self.reps = self._classes()
+
+    def _classes(self) -> tuple[int, ...]:
+        """One representative per class of characters no set or guard of the pattern tells apart."""
+        kept: dict[tuple, int] = {}
+        for c in self.reps:
+            sig = (c == 10, _is_word(c), *(c in s for s in self._sets))
+            kept.setdefault(sig, c)
+        return tuple(sorted(kept.values()))
+
+    # --- alphabet -----------------------------------------------------------------------------
+
+    def _representatives(self, tree) -> tuple[int, ...]:
+        codes = {ord(c) for c in _FIXED_REPS}
+
+        def walk(items):
+            for op, av in items:
+                if op in (C.LITERAL, C.NOT_LITERAL):
+                    codes.add(av)
+                elif op is C.RANGE:
+                    codes.update((av[0], av[1]))
+                elif op is C.IN:
+                    walk(av)
+                elif op in (C.MAX_REPEAT, C.MIN_REPEAT, C.POSSESSIVE_REPEAT):
+                    walk(av[2])
+                elif op is C.SUBPATTERN:
+                    walk(av[3])
+                elif op is C.ATOMIC_GROUP:
+                    walk(av)
+                elif op in (C.ASSERT, C.ASSERT_NOT):
+                    walk(av[1])
+                elif op is C.BRANCH:
+                    for alt in av[1]:
+                        walk(alt)
+                elif op is C.GROUPREF_EXISTS:
+                    walk(av[1])
+                    if av[2] is not None:
+                        walk(av[2])
+
+        walk(tree)
+        more = set()
+        for c in codes:
+            more |= _variants(c, True)
+        return tuple(sorted(c for c in codes | more if c < 0x110000))
+
+    def _charset(self, op, av, flags: int) -> frozenset[int]:
+        cs = self._charset_of(op, av, flags)
+        self._sets.append(cs)
+        return cs
+
+    def _charset_of(self, op, av, flags: int) -> frozenset[int]:
+        icase = bool(flags & re.I)
+        ascii_only = bool(flags & re.A) or isinstance(self.pattern.pattern, bytes)
+        if op is C.LITERAL:
+            want = _variants(av, icase)
+            return frozenset(c for c in self.reps if c in want)
+        if op is C.NOT_LITERAL:
+            want = _variants(av, icase)
+            return frozenset(c for c in self.reps if c not in want)
+        if op is C.ANY:
+            dotall = bool(flags & re.S)
+            return frozenset(c for c in self.reps if dotall or c != 10)
+        assert op is C.IN
+        negate = bool(av) and av[0][0] is C.NEGATE
+        items = av[1:] if negate else av
+
+        def member(code: int) -> bool:
+            for it_op, it_av in items:
+                for v in _variants(code, icase):
+                    if it_op is C.LITERAL and v == it_av:
+                        return True
+                    if it_op is C.RANGE and it_av[0] <= v <= it_av[1]:
+                        return True
+                    if it_op is C.CATEGORY and _category(it_av, v, ascii_only):
+                        return True
+            return False
+
+        return frozenset(c for c in self.reps if member(c) != negate)
+
+    # --- construction -------------------------------------------------------------------------
+
+    def _new(self) -> int:
+        self.eps.append([])
+        self.chars.append([])
+        return len(self.eps) - 1
+
+    def _e(self, a: int, b: int, guard: Guard | None = None) -> None:
+        self.eps[a].append((b, guard))
+
+    @staticmethod
+    def _single(items) -> tuple | None:
+        """The one character item a subpattern consists of, if that is all it is."""
+        items = list(items)
+        while len(items) == 1 and items[0][0] is C.SUBPATTERN:
+            items = list(items[0][1][3])
+        if len(items) == 1 and items[0][0] in (C.LITERAL, C.NOT_LITERAL, C.ANY, C.IN):
+            return items[0]
+        return None
+
+    def _build(self, items, cur: int, flags: int) -> int:
+        for op, av in items:
+            cur = self._item(op, av, cur, flags)
+        return cur
+
+    def _item(self, op, av, cur: int, flags: int) -> int:
+        if op in (C.LITERAL, C.NOT_LITERAL, C.ANY, C.IN):
+            nxt = self._new()
+            self.chars[cur].append((self._charset(op, av, flags), nxt))
+            return nxt
+        if op is C.SUBPATTERN:
+            _group, add, dele, body = av
+            return self._build(body, cur, (flags | add) & ~dele)
+        if op is C.BRANCH:
+            end = self._new()
+            for alt in av[1]:
+                s = self._new()
+                self._e(cur, s)
+                self._e(self._build(alt, s, flags), end)
+            return end
+        if op is C.GROUPREF_EXISTS:
+            end = self._new()
+            for alt in (av[1], av[2] or []):
+                s = self._new()
+                self._e(cur, s)
+                self._e(self._build(alt, s, flags), end)
+            return end
+        if op in (C.MAX_REPEAT, C.MIN_REPEAT, C.POSSESSIVE_REPEAT):
+            return self._repeat(op, av, cur, flags)
+        if op is C.ATOMIC_GROUP:
+            body = list(av)
+            if len(body) == 1 and body[0][0] in (C.MAX_REPEAT, C.POSSESSIVE_REPEAT):
+                return self._repeat(C.POSSESSIVE_REPEAT, body[0][1], cur, flags)
+            return self._build(body, cur, flags)
+        if op is C.AT:
+            nxt = self._new()
+            self._e(cur, nxt, self._at(av, flags))
+            return nxt
+        if op in (C.ASSERT, C.ASSERT_NOT):
+            nxt = self._new()
+            self._e(cur, nxt, self._look(op is C.ASSERT_NOT, av[0], av[1], flags))
+            return nxt
+        if op is C.GROUPREF:  # any text: a loop on every character
+            loop = self._new()
+            self._e(cur, loop)
+            self.chars[loop].append((frozenset(self.reps), loop))
+            return loop
+        raise ValueError(f"unhandled regex op {op}")
+
+    def _repeat(self, op, av, cur: int, flags: int) -> int:
+        lo, hi, body = av
+        unbounded = hi is C.MAXREPEAT
+        keep = min(lo, _REPEAT_CAP)
+        for _ in range(keep):
+            cur = self._build(body, cur, flags)
+        if unbounded:
+            loop = self._new()
+            self._e(cur, loop)
+            s = self._new()
+            self._e(loop, s)
+            self._e(self._build(body, s, flags), loop)
+            out = self._new()
+            single = self._single(body)
+            if op is C.POSSESSIVE_REPEAT and single is not None:
+                cs = self._charset(*single, flags)
+                self._e(loop, out, lambda prev, nxt, cs=cs: nxt not in cs)
+            else:
+                self._e(loop, out)
+            return out
+        extra = min(hi, keep + _REPEAT_CAP) - keep
+        for _ in range(max(extra, 0)):
+            s = self._new()
+            out = self._new()
+            self._e(cur, s)
+            self._e(self._build(body, s, flags), out)
+            self._e(cur, out)
+            cur = out
+        return cur
+
+    def _at(self, code, flags: int) -> Guard:
+        multiline = bool(flags & re.M)
+        if code is C.AT_BEGINNING:
+            return (lambda prev, nxt: prev in (BOS, 10)) if multiline else (lambda prev, nxt: prev == BOS)
+        if code is C.AT_BEGINNING_STRING:
+            return lambda prev, nxt: prev == BOS
+        if code is C.AT_END:
+            return lambda prev, nxt: nxt in (END, 10)
+        if code is C.AT_END_STRING:
+            return lambda prev, nxt: nxt == END
+        if code is C.AT_BOUNDARY:
+            return lambda prev, nxt: _is_word(prev) != _is_word(nxt)
+        if code is C.AT_NON_BOUNDARY:
+            return lambda prev, nxt: _is_word(prev) == _is_word(nxt)
+        return lambda prev, nxt: True
+
+    def _look(self, negative: bool, direction: int, body, flags: int) -> Guard:
+        body = list(body)
+        if direction == 1:
+            item = self._single(body)
+            if item is None and body and not negative:
+                item = self._single(body[:1])
+            if item is None:
+                return lambda prev, nxt: True
+            cs = self._charset(*item, flags)
+            if negative:
+                return lambda prev, nxt, cs=cs: nxt not in cs
+            return lambda prev, nxt, cs=cs: nxt in cs
+        item = self._single(body) or (self._single(body[-1:]) if body and not negative else None)
+        if item is None:
+            return lambda prev, nxt: True
+        cs = self._charset(*item, flags)
+        if negative:
+            return lambda prev, nxt, cs=cs: prev not in cs
+        return lambda prev, nxt, cs=cs: prev in cs
+
+
+class _Analysis:
+    """The automaton's steps between consuming states, and the ambiguity questions on them."""
+
+    def __init__(self, auto: _Automaton, search: bool, full: bool) -> None:
+        self.a = auto
+        self.full = full
+        self.search = search
+        self.findings: list[Finding] = []
+        self._steps: dict[tuple[int, int, int], list[int]] = {}
+        self.safe = self._safe_states()
+
+    def _safe_states(self) -> set[int]:
+        """States that reach the end with no condition: the engine succeeds there."""
+        if self.full:
+            return set()
+        rev: dict[int, list[int]] = {}
+        for s, edges in enumerate(self.a.eps):
+            for t, g in edges:
+                if g is None:
+                    rev.setdefault(t, []).append(s)
+        safe, todo = {self.a.final}, [self.a.final]
+        while todo:
+            for s in rev.get(todo.pop(), ()):
+                if s not in safe:
+                    safe.add(s)
+                    todo.append(s)
+        return safe
+
+    def step(self, p: int, prev: int, nxt: int) -> list[int]:
+        """Landing states after `nxt` from p, one entry per distinct path (multiplicity kept)."""
+        key = (p, prev, nxt)
+        got = self._steps.get(key)
+        if got is not None:
+            return got
+        out: list[int] = []
+        if self.search and p == -1:  # the search loop: stay, or enter the pattern
+            out.append(-1)
+            out += self.step(self.a.start, prev, nxt)
+            self._steps[key] = out
+            return out
+        stack: list[tuple[int, frozenset[int]]] = [(p, frozenset((p,)))]
+        while stack:
+            s, path = stack.pop()
+            for cs, t in self.a.chars[s]:
+                if nxt in cs:
+                    out.append(t)
+            for t, g in self.a.eps[s]:
+                if g is not None and not g(prev, nxt):
+                    continue
+                if t in path:
+                    self._empty_loop()
+                    continue
+                stack.append((t, path | {t}))
+        self._steps[key] = out
+        return out
+
+    def _empty_loop(self) -> None:
+        f = Finding("empty-loop", "a repeated group can match the empty string")
+        if f not in self.findings:
+            self.findings.append(f)
+
+    def begin(self) -> int:
+        return -1 if self.search else self.a.start
+
+    def nodes(self) -> dict[tuple[int, int], list[tuple[int, int, int]]]:
+        """Reachable (state, previous char) nodes and their edges (char, target state, multiplicity index)."""
+        reps = self.a.reps
+        graph: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
+        todo = [(self.begin(), BOS)]
+        while todo:
+            node = todo.pop()
+            if node in graph:
+                continue
+            edges: list[tuple[int, int, int]] = []
+            graph[node] = edges
+            if node[0] in self.safe:
+                continue
+            for c in reps:
+                for i, t in enumerate(self.step(node[0], node[1], c)):
+                    edges.append((c, t, i))
+                    if (t, c) not in graph:
+                        todo.append((t, c))
+            if len(graph) > _NODE_CAP:
+                self.findings.append(Finding("too-complex", "automaton too large to check"))
+                break
+        return graph
+
+    def run(self) -> list[Finding]:
+        graph = self.nodes()
+        if self.findings:
+            return self.findings
+        self._exponential(graph)
+        if not self.findings:
+            self._polynomial(graph)
+        return self.findings
+
+    def _pair_edges(self, node, graph) -> Iterator[tuple[tuple, bool]]:
+        p, q, prev = node
+        if p in self.safe or q in self.safe:
+            return
+        for c in self.a.reps:
+            a = self.step(p, prev, c)
+            if not a:
+                continue
+            b = self.step(q, prev, c)
+            for i, u in enumerate(a):
+                for j, v in enumerate(b):
+                    yield (u, v, c), (p == q and u == v and i != j)
+
+    def _exponential(self, graph) -> None:
+        """Two different paths from one state back to itself on the same word."""
+        starts = [(p, p, prev) for (p, prev) in graph if p not in self.safe]
+        adj: dict[tuple, list[tuple]] = {}
+        split: list[tuple[tuple, tuple]] = []
+        todo = list(starts)
+        while todo:
+            n = todo.pop()
+            if n in adj:
+                continue
+            adj[n] = []
+            for m, diverge in self._pair_edges(n, graph):
+                adj[n].append(m)
+                if diverge:
+                    split.append((n, m))
+                if m not in adj:
+                    todo.append(m)
+            if len(adj) > _NODE_CAP:
+                self.findings.append(Finding("too-complex", "pair automaton too large to check"))
+                return
+        comp = _scc(adj)
+        by_comp: dict[int, list[tuple]] = {}
+        for n, k in comp.items():
+            by_comp.setdefault(k, []).append(n)
+        for members in by_comp.values():
+            if len(members) < 2:
+                continue
+            diag = [n for n in members if n[0] == n[1]]
+            off = [n for n in members if n[0] != n[1]]
+            if diag and off:
+                self.findings.append(
+                    Finding("exponential", f"two paths loop on the same text through {_show(self.a, off[0])}")
+                )
+                return
+        for n, m in split:
+            if comp[n] == comp[m]:
+                self.findings.append(Finding("exponential", "a loop can be entered two ways on the same text"))
+                return
+
+    def _polynomial(self, graph) -> None:
+        """Loops p != q with p->p, p->q, q->q on one word: the engine tries every split point."""
+        comp = _scc({n: [(t, c) for c, t, _ in e] for n, e in graph.items()})
+        loops: dict[int, list[tuple[int, int]]] = {}
+        for n, k in comp.items():
+            loops.setdefault(k, []).append(n)
+        cyclic = {k for k, ms in loops.items() if len(ms) > 1}
+        for n, edges in graph.items():
+            if any((t, c) == n for c, t, _ in edges):
+                cyclic.add(comp[n])
+        looping = [n for n in graph if comp[n] in cyclic and n[0] not in self.safe]
+        reach = _reachability(graph)
+        for pn in looping:
+            for qn in looping:
+                if comp[pn] == comp[qn] or qn not in reach[pn] or pn[1] != qn[1]:
+                    continue
+                if self._triple(pn[0], qn[0], pn[1]):
+                    self.findings.append(
+                        Finding("polynomial", f"overlapping loops: {_show(self.a, (pn[0], qn[0]))}")
+                    )
+                    return
+
+    def _triple(self, p: int, q: int, prev: int) -> bool:
+        start = (p, p, q, prev)
+        seen = {start}
+        todo = [start]
+        while todo:
+            x, y, z, pv = todo.pop()
+            if x in self.safe or y in self.safe or z in self.safe:
+                continue
+            for c in self.a.reps:
+                xs = self.step(x, pv, c)
+                if not xs:
+                    continue
+                ys = self.step(y, pv, c)
+                if not ys:
+                    continue
+                zs = self.step(z, pv, c)
+                for u in set(xs):
+                    for v in set(ys):
+                        for w in set(zs):
+                            n = (u, v, w, c)
+                            if u == p and v == q and w == q:
+                                return True
+                            if n not in seen:
+                                seen.add(n)
+                                todo.append(n)
+            if len(seen) > _NODE_CAP:
+                self.findings.append(Finding("too-complex", "triple automaton too large to check"))
+                return False
+        return False
+
+
+def _show(auto: _Automaton, states) -> str:
+    return f"states {states[0]}/{states[1]} of {auto.pattern.pattern!r}"[:200]
+
+
+def _scc(adj: dict) -> dict:
+    """Tarjan's strongly connected components, iterative: node -> component id."""
+    index: dict = {}
+    low: dict = {}
+    comp: dict = {}
+    stack: list = []
+    on: set = set()
+    counter = 0
+    for root in adj:
+        if root in index:
+            continue
+        work = [(root, iter(adj.get(root, ())))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on.add(root)
+        while work:
+            v, it = work[-1]
+            advanced = False
+            for w in it:
+                if w not in index:
+                    index[w] = low[w] = counter
+                    counter += 1
+                    stack.append(w)
+                    on.add(w)
+                    work.append((w, iter(adj.get(w, ()))))
+                    advanced = True
+                    break
+                if w in on:
+                    low[v] = min(low[v], index[w])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                while True:
+                    w = stack.pop()
+                    on.discard(w)
+                    comp[w] = index[v]
+                    if w == v:
+                        break
+    return comp
+
+
+def _reachability(graph) -> dict:
+    """Nodes reachable from each node by one step or more."""
+    out: dict = {}
+    for n in graph:
+        seen: set = set()
+        todo = [(t, c) for c, t, _ in graph[n]]
+        while todo:
+            m = todo.pop()
+            if m in seen:
+                continue
+            seen.add(m)
+            todo.extend((t, c) for c, t, _ in graph.get(m, ()))
+        out[n] = seen
+    return out
+
+
+def check(pattern: re.Pattern, mode: str = "search") -> list[Finding]:
+    """Findings for `pattern` used as `mode`: "search" (any start), "match" or "fullmatch"."""
+    auto = _Automaton(pattern)
+    if mode == "fullmatch":
+        end = auto._new()
+        auto._e(auto.final, end, lambda prev, nxt: nxt == END)
+        auto.final = end
+    return _Analysis(auto, search=mode == "search", full=mode == "fullmatch").run()

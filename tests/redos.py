@@ -80,10 +80,12 @@ def _variants(code: int, icase: bool) -> set[int]:
 class _Automaton:
     """Thompson automaton over representative characters; guards sit on epsilon edges."""
 
-    def __init__(self, pattern: re.Pattern) -> None:
+    def __init__(self, pattern: re.Pattern, tree=None, flags: int | None = None) -> None:
         self.pattern = pattern
-        tree = P.parse(pattern.pattern, pattern.flags)
-        self.flags = tree.state.flags
+        if tree is None:
+            tree = P.parse(pattern.pattern, pattern.flags)
+            flags = tree.state.flags
+        self.flags = flags
         self.reps = self._representatives(tree)
         self.eps: list[list[tuple[int, Guard | None]]] = []
         self.chars: list[list[tuple[frozenset[int], int]]] = []
@@ -258,15 +260,15 @@ class _Automaton:
             else:
                 self._e(loop, out)
             return out
-        extra = min(hi, keep + _REPEAT_CAP) - keep
-        for _ in range(max(extra, 0)):
-            s = self._new()
-            out = self._new()
-            self._e(cur, s)
-            self._e(self._build(body, s, flags), out)
+        # x{0,3} nests as (x(x(x)?)?)?: a count matches k copies in one way only
+        out = self._new()
+        for _ in range(max(min(hi, keep + _REPEAT_CAP) - keep, 0)):
             self._e(cur, out)
-            cur = out
-        return cur
+            s = self._new()
+            self._e(cur, s)
+            cur = self._build(body, s, flags)
+        self._e(cur, out)
+        return out
 
     def _at(self, code, flags: int) -> Guard:
         multiline = bool(flags & re.M)
@@ -274,8 +276,8 @@ class _Automaton:
             return (lambda prev, nxt: prev in (BOS, 10)) if multiline else (lambda prev, nxt: prev == BOS)
         if code is C.AT_BEGINNING_STRING:
             return lambda prev, nxt: prev == BOS
-        if code is C.AT_END:
-            return lambda prev, nxt: nxt in (END, 10)
+        if code is C.AT_END:  # without MULTILINE it also matches before a final newline: not modelled
+            return (lambda prev, nxt: nxt in (END, 10)) if multiline else (lambda prev, nxt: nxt == END)
         if code is C.AT_END_STRING:
             return lambda prev, nxt: nxt == END
         if code is C.AT_BOUNDARY:
@@ -315,6 +317,7 @@ class _Analysis:
         self.findings: list[Finding] = []
         self._steps: dict[tuple[int, int, int], list[int]] = {}
         self.safe = self._safe_states()
+        self.safe_nodes: set[tuple[int, int]] = set()
 
     def _safe_states(self) -> set[int]:
         """States that reach the end with no condition: the engine succeeds there."""
@@ -392,10 +395,44 @@ class _Analysis:
                 break
         return graph
 
+    def accepts(self, p: int, prev: int, nxt: int) -> bool:
+        """Whether the pattern ends at p before `nxt` (a character or END)."""
+        seen, stack = {p}, [p]
+        while stack:
+            s = stack.pop()
+            if s == self.a.final:
+                return True
+            for t, g in self.a.eps[s]:
+                if t not in seen and (g is None or g(prev, nxt)):
+                    seen.add(t)
+                    stack.append(t)
+        return False
+
+    def _universal(self, graph) -> set[tuple[int, int]]:
+        """Nodes from which every continuation of the text succeeds (greatest fixpoint)."""
+        live = {n for n in graph if n[0] != -1}
+        changed = True
+        while changed:
+            changed = False
+            for n in list(live):
+                p, prev = n
+                ok = self.accepts(p, prev, END) and all(
+                    self.accepts(p, prev, c) or any((t, c) in live for t in self.step(p, prev, c))
+                    for c in self.a.reps
+                )
+                if not ok:
+                    live.discard(n)
+                    changed = True
+        return live
+
     def run(self) -> list[Finding]:
         graph = self.nodes()
         if self.findings:
             return self.findings
+        if not self.full:
+            done = self._universal(graph)
+            self.safe_nodes = done
+            graph = {n: ([] if n in done else e) for n, e in graph.items()}
         self._exponential(graph)
         if not self.findings:
             self._polynomial(graph)
@@ -403,7 +440,7 @@ class _Analysis:
 
     def _pair_edges(self, node, graph) -> Iterator[tuple[tuple, bool]]:
         p, q, prev = node
-        if p in self.safe or q in self.safe:
+        if p in self.safe or q in self.safe or (p, prev) in self.safe_nodes or (q, prev) in self.safe_nodes:
             return
         for c in self.a.reps:
             a = self.step(p, prev, c)
@@ -416,7 +453,7 @@ class _Analysis:
 
     def _exponential(self, graph) -> None:
         """Two different paths from one state back to itself on the same word."""
-        starts = [(p, p, prev) for (p, prev) in graph if p not in self.safe]
+        starts = [(p, p, prev) for (p, prev) in graph if p not in self.safe and graph[(p, prev)]]
         adj: dict[tuple, list[tuple]] = {}
         split: list[tuple[tuple, tuple]] = []
         todo = list(starts)
@@ -456,32 +493,40 @@ class _Analysis:
     def _polynomial(self, graph) -> None:
         """Loops p != q with p->p, p->q, q->q on one word: the engine tries every split point."""
         comp = _scc({n: [(t, c) for c, t, _ in e] for n, e in graph.items()})
-        loops: dict[int, list[tuple[int, int]]] = {}
-        for n, k in comp.items():
-            loops.setdefault(k, []).append(n)
-        cyclic = {k for k, ms in loops.items() if len(ms) > 1}
+        size: dict[int, int] = {}
+        for k in comp.values():
+            size[k] = size.get(k, 0) + 1
+        cyclic = {k for k, n in size.items() if n > 1}
         for n, edges in graph.items():
             if any((t, c) == n for c, t, _ in edges):
                 cyclic.add(comp[n])
-        looping = [n for n in graph if comp[n] in cyclic and n[0] not in self.safe]
-        reach = _reachability(graph)
+        looping = [n for n in graph if comp[n] in cyclic and n[0] not in self.safe and graph[n]]
+        prevs: dict[int, set[int]] = {}
+        for n in looping:
+            prevs.setdefault(n[0], set()).add(n[1])
+        below = _comp_reach(graph, comp)
+        pairs: dict[tuple[int, int], set[int]] = {}
         for pn in looping:
             for qn in looping:
-                if comp[pn] == comp[qn] or qn not in reach[pn] or pn[1] != qn[1]:
-                    continue
-                if self._triple(pn[0], qn[0], pn[1]):
-                    self.findings.append(
-                        Finding("polynomial", f"overlapping loops: {_show(self.a, (pn[0], qn[0]))}")
-                    )
-                    return
+                if qn[0] != pn[0] and comp[qn] != comp[pn] and below[comp[pn]] >> comp[qn] & 1:
+                    if pn[1] in prevs.get(qn[0], ()):
+                        pairs.setdefault((pn[0], qn[0]), set()).add(pn[1])
+        for (p, q), starts in pairs.items():
+            if self._triple(p, q, starts):
+                self.findings.append(Finding("polynomial", f"overlapping loops: {_show(self.a, (p, q))}"))
+                return
+            if self.findings:
+                return
 
-    def _triple(self, p: int, q: int, prev: int) -> bool:
-        start = (p, p, q, prev)
-        seen = {start}
-        todo = [start]
+    def _triple(self, p: int, q: int, starts: set[int]) -> bool:
+        """Whether some word w loops p->p, leads p->q and loops q->q (pumped: w ends as it began)."""
+        todo = [(p, p, q, prev, prev) for prev in starts]
+        seen = set(todo)
         while todo:
-            x, y, z, pv = todo.pop()
+            x, y, z, pv, first = todo.pop()
             if x in self.safe or y in self.safe or z in self.safe:
+                continue
+            if {(x, pv), (y, pv), (z, pv)} & self.safe_nodes:
                 continue
             for c in self.a.reps:
                 xs = self.step(x, pv, c)
@@ -494,9 +539,9 @@ class _Analysis:
                 for u in set(xs):
                     for v in set(ys):
                         for w in set(zs):
-                            n = (u, v, w, c)
-                            if u == p and v == q and w == q:
+                            if u == p and v == q and w == q and c == first:
                                 return True
+                            n = (u, v, w, c, first)
                             if n not in seen:
                                 seen.add(n)
                                 todo.append(n)
@@ -504,6 +549,35 @@ class _Analysis:
                 self.findings.append(Finding("too-complex", "triple automaton too large to check"))
                 return False
         return False
+
+
+def _comp_reach(graph, comp: dict) -> dict[int, int]:
+    """For each component, a bit mask of the components reachable from it (itself included)."""
+    succ: dict[int, set[int]] = {}
+    for n, edges in graph.items():
+        succ.setdefault(comp[n], set()).update(comp[(t, c)] for c, t, _ in edges if (t, c) in comp)
+    memo: dict[int, int] = {}
+
+    def mask(k: int) -> int:
+        stack = [k]
+        while stack:
+            top = stack[-1]
+            if top in memo:
+                stack.pop()
+                continue
+            todo = [c for c in succ.get(top, ()) if c not in memo and c != top]
+            if todo:
+                stack.extend(todo)
+                continue
+            m = 1 << top
+            for c in succ.get(top, ()):
+                if c != top:
+                    m |= memo[c]
+            memo[top] = m
+            stack.pop()
+        return memo[k]
+
+    return {k: mask(k) for k in set(comp.values())}
 
 
 def _show(auto: _Automaton, states) -> str:
@@ -555,27 +629,32 @@ def _scc(adj: dict) -> dict:
     return comp
 
 
-def _reachability(graph) -> dict:
-    """Nodes reachable from each node by one step or more."""
-    out: dict = {}
-    for n in graph:
-        seen: set = set()
-        todo = [(t, c) for c, t, _ in graph[n]]
-        while todo:
-            m = todo.pop()
-            if m in seen:
-                continue
-            seen.add(m)
-            todo.extend((t, c) for c, t, _ in graph.get(m, ()))
-        out[n] = seen
-    return out
+def _alternatives(tree, flags: int):
+    """A top-level alternation's branches: the engine tries them one after another, so their
+    costs add up and each can be checked alone."""
+    items = list(tree)
+    while len(items) == 1 and items[0][0] is C.SUBPATTERN:
+        _group, add, dele, body = items[0][1]
+        flags = (flags | add) & ~dele
+        items = list(body)
+    if len(items) == 1 and items[0][0] is C.BRANCH:
+        for alt in items[0][1][1]:
+            yield from _alternatives(alt, flags)
+    else:
+        yield items, flags
 
 
 def check(pattern: re.Pattern, mode: str = "search") -> list[Finding]:
     """Findings for `pattern` used as `mode`: "search" (any start), "match" or "fullmatch"."""
-    auto = _Automaton(pattern)
-    if mode == "fullmatch":
-        end = auto._new()
-        auto._e(auto.final, end, lambda prev, nxt: nxt == END)
-        auto.final = end
-    return _Analysis(auto, search=mode == "search", full=mode == "fullmatch").run()
+    tree = P.parse(pattern.pattern, pattern.flags)
+    findings: list[Finding] = []
+    for items, flags in _alternatives(tree, tree.state.flags):
+        auto = _Automaton(pattern, items, flags)
+        if mode == "fullmatch":
+            end = auto._new()
+            auto._e(auto.final, end, lambda prev, nxt: nxt == END)
+            auto.final = end
+        findings += _Analysis(auto, search=mode == "search", full=mode == "fullmatch").run()
+        if findings:
+            break
+    return findings

@@ -55,7 +55,7 @@ _N = r"\d+(?:\.\d+)?"
 # The driver also scans the raw body, where quoted lines still carry their `> ` prefix.
 _Q = r"^(?:[ \t]{0,2}[A-Za-z]{0,3}>)*"
 THROUGHPUT = re.compile(
-    rf"^\s*(?:\*+\s*)?#?\s*(?:(?P<tool>[dt]bench)\s+(?P<n>\d+)\s*:\s*)?Throughput\s+(?P<tp>{_N}(?:[eE][-+]?\d+)?)\s*MB/sec(?P<rest>.*)$"
+    rf"^\s*+(?:\*+\s*+)?#?\s*+(?:(?P<tool>[dt]bench)\s+(?P<n>\d+)\s*:\s*+)?Throughput\s+(?P<tp>{_N}(?:[eE][-+]?\d+)?)\s*MB/sec(?P<rest>.*)$"
 )
 NB = re.compile(rf"\(\s*NB\s*=\s*(?P<nb>{_N})\s*MB/sec\s+(?P<mbit>{_N})\s*MBit/sec\s*\)")
 SYNC = re.compile(r"\(\s*sync\s+(?P<what>open|dirs)\s*\)")
@@ -75,9 +75,9 @@ CHATTER = re.compile(
     r"|Waiting for child processes|Per client results:|\+ |dbench version|tbench version)"
 )
 PER_CLIENT = re.compile(r"^\s*Client (?P<n>\d+) did \d+ lines and \d+ bytes")  # --per-client-results
-TIME_LINE = re.compile(r"\d(?:\.\d+)?s\s+user\s.*\bsystem\b.*\bcpu\b.*\btotal\b")
+TIME_LINE = re.compile(r"(?<![\d.])\d(?:\.\d+)?s\s+user\s(?>.*?\bsystem\b)(?>.*?\bcpu\b).*\btotal\b")
 VERSION = re.compile(r"\b(?P<tool>[dt]bench) version (?P<v>\d[\w.-]*)")
-COMMAND = re.compile(r"(?:^|[\s/$#>])(?P<tool>[dt]bench)\s+(?P<args>\S.*)$")
+COMMAND = re.compile(r"(?:^|[\s/$#>])(?P<tool>[dt]bench)\s++(?P<args>\S.*)$")
 # dbench options that take no value; every other option is followed by its value.
 _FLAG_OPTS = frozenset(
     ("-s", "-S", "-F", "-x", "--sync", "--sync-dir", "--fsync", "--xattr", "--no-resolve", "--run-once")
@@ -86,7 +86,8 @@ _FLAG_OPTS = frozenset(
 )
 
 SIGNATURE = re.compile(
-    rf"{_Q}\s*(?:\*+\s*)?#?\s*(?:[dt]bench\s+\d+\s*:\s*)?Throughput\s+{_N}\s*MB/sec|{_Q}\s*Operation\s+Count\s+AvgLat\s+MaxLat",
+    rf"{_Q}[^\S\n]*+(?:\*+\s*+)?#?\s*+(?:[dt]bench\s+\d+\s*:\s*+)?Throughput\s+{_N}\s*MB/sec"
+    rf"|{_Q}[^\S\n]*+Operation\s+Count\s+AvgLat\s+MaxLat",
     re.M,
 )
 

@@ -75,7 +75,22 @@ CHATTER = re.compile(
     r"|Waiting for child processes|Per client results:|\+ |dbench version|tbench version)"
 )
 PER_CLIENT = re.compile(r"^\s*Client (?P<n>\d+) did \d+ lines and \d+ bytes")  # --per-client-results
-TIME_LINE = re.compile(r"(?<![\d.])\d(?:\.\d+)?s\s+user\s(?>.*?\bsystem\b)(?>.*?\bcpu\b).*\btotal\b")
+# `time` output: `1.2s user ... system ... cpu ... total`, one search per word in order (a single
+# pattern with `.*` between the words rescans the line from every candidate start)
+_TIME_WORDS = tuple(
+    re.compile(p) for p in (r"\d(?:\.\d+)?s\s+user\s", r"\bsystem\b", r"\bcpu\b", r"\btotal\b")
+)
+
+
+def _time_line(line: str) -> bool:
+    pos = 0
+    for word in _TIME_WORDS:
+        m = word.search(line, pos)
+        if m is None:
+            return False
+        pos = m.end()
+    return True
+
 VERSION = re.compile(r"\b(?P<tool>[dt]bench) version (?P<v>\d[\w.-]*)")
 COMMAND = re.compile(r"(?:^|[\s/$#>])(?P<tool>[dt]bench)\s++(?P<args>\S.*)$")
 # dbench options that take no value; every other option is followed by its value.
@@ -86,7 +101,7 @@ _FLAG_OPTS = frozenset(
 )
 
 SIGNATURE = re.compile(
-    rf"{_Q}[^\S\n]*+(?:\*+\s*+)?#?\s*+(?:[dt]bench\s+\d+\s*:\s*+)?Throughput\s+{_N}\s*MB/sec"
+    rf"{_Q}[^\S\n]*+(?:\*+[^\S\n]*+)?#?[^\S\n]*+(?:[dt]bench\s+\d+\s*:\s*+)?Throughput\s+{_N}\s*MB/sec"
     rf"|{_Q}[^\S\n]*+Operation\s+Count\s+AvgLat\s+MaxLat",
     re.M,
 )
@@ -245,10 +260,10 @@ def _blocks(lines: list[str]) -> list[_Block]:
         elif (m := VERSION.search(line)) is not None:
             block = ensure(i, fresh=True)
             block.version, block.tool = m["v"], m["tool"]
-        elif PROGRESS.match(line) or CHATTER.match(line) or TIME_LINE.search(line):
+        elif PROGRESS.match(line) or CHATTER.match(line) or _time_line(line):
             if cur is not None:
                 cur.end = i + 1
-                if TIME_LINE.search(line):
+                if _time_line(line):
                     _clients_from_time(cur, line)
         elif (m := COMMAND.search(line)) is not None and _command_clients(m["args"]):
             block = ensure(i, fresh=True)

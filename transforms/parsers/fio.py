@@ -99,10 +99,10 @@ AVERAGE = re.compile(r"\baverag", re.I)
 # The driver also scans the raw body, where quoted lines still carry their `> ` prefix.
 _Q = r"^(?:[ \t]{0,2}[A-Za-z]{0,3}>)*"
 SIGNATURE = re.compile(
-    rf"{_Q}\s*[^\s:>][^:\n]*:\s*\(groupid=\d+,\s*jobs=\d+\)"
-    rf"|{_Q}\s*\**(?:{_DIRS})\s*:\s*(?:io=|IOPS=)"
-    rf"|{_Q}\s*(?:READ|WRITE|TRIM|MIXED)\s*:\s*(?:io=|bw=)"
-    rf"|{_Q}\s*[345];(?:fio-)?\d[^;\n]*;[^;\n]*;\d+;\d+;",
+    rf"{_Q}[^\S\n]*+[^\s:>][^:\n>]*:\s*\(groupid=\d+,\s*jobs=\d+\)"
+    rf"|{_Q}[^\S\n]*+\**(?:{_DIRS})\s*:\s*(?:io=|IOPS=)"
+    rf"|{_Q}[^\S\n]*+(?:READ|WRITE|TRIM|MIXED)\s*:\s*(?:io=|bw=)"
+    rf"|{_Q}[^\S\n]*+[345];(?:fio-)?\d[^;\n]*;[^;\n]*;\d+;\d+;",
     re.M,
 )
 

@@ -59,10 +59,10 @@ NOISE = re.compile(
 MENTION = re.compile(r"hackbench", re.I)
 
 SIGNATURE = re.compile(
-    rf"{_Q}\s*Running with \d+\s*\*\s*\d+\s*\(==\s*\d+\)\s*tasks"
-    rf"|{_Q}\s*Running in (?:process|threaded) mode with \d+ groups?"
-    rf"|{_Q}\s*#\s*Running\s+'?sched/messaging'?\s+benchmark"
-    rf"|{_Q}.*\bhackbench\b",
+    rf"{_Q}[^\S\n]*+Running with \d+\s*\*\s*\d+\s*\(==\s*\d+\)\s*tasks"
+    rf"|{_Q}[^\S\n]*+Running in (?:process|threaded) mode with \d+ groups?"
+    rf"|{_Q}[^\S\n]*+#\s*Running\s+'?sched/messaging'?\s+benchmark"
+    r"|\bhackbench\b",  # on any line, quoted or not
     re.M,
 )
 

@@ -60,7 +60,8 @@ _HEADER = re.compile(
 )
 
 _NUM = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
-_CELL = re.compile(rf"\s*(?P<v>{_NUM})(?:\s*\(\s*(?P<sd>{_NUM})\s*\))?")
+# a cell starts where a blank run starts: finditer would otherwise rescan each run from every blank
+_CELL = re.compile(rf"(?<!\s)\s*+(?P<v>{_NUM})(?:\s*+\(\s*+(?P<sd>{_NUM})\s*+\))?")
 # derived material posters append: "( + 2 % vs base)", "-12.5%", "+0%"
 _ANNOTATION = re.compile(r"\([^()]*%[^()]*\)")
 _PERCENT = re.compile(r"(?<!\S)[-+]?\s?(?:\d+(?:\.\d*)?|\.\d+)\s?%(?!\S)")

@@ -316,6 +316,7 @@ class _Analysis:
         self.search = search
         self.findings: list[Finding] = []
         self._steps: dict[tuple[int, int, int], list[int]] = {}
+        self._moves: dict[tuple[int, int], dict[int, frozenset[int]]] = {}
         self.safe = self._safe_states()
         self.safe_nodes: set[tuple[int, int]] = set()
 
@@ -364,6 +365,19 @@ class _Analysis:
         self._steps[key] = out
         return out
 
+    def moves(self, p: int, prev: int) -> dict[int, frozenset[int]]:
+        """Character -> distinct landing states from p (characters with none left out)."""
+        key = (p, prev)
+        got = self._moves.get(key)
+        if got is None:
+            got = {}
+            for c in self.a.reps:
+                ts = self.step(p, prev, c)
+                if ts:
+                    got[c] = frozenset(ts)
+            self._moves[key] = got
+        return got
+
     def _empty_loop(self) -> None:
         f = Finding("empty-loop", "a repeated group can match the empty string")
         if f not in self.findings:
@@ -409,21 +423,48 @@ class _Analysis:
         return False
 
     def _universal(self, graph) -> set[tuple[int, int]]:
-        """Nodes from which every continuation of the text succeeds (greatest fixpoint)."""
-        live = {n for n in graph if n[0] != -1}
-        changed = True
-        while changed:
-            changed = False
-            for n in list(live):
-                p, prev = n
-                ok = self.accepts(p, prev, END) and all(
-                    self.accepts(p, prev, c) or any((t, c) in live for t in self.step(p, prev, c))
-                    for c in self.a.reps
-                )
-                if not ok:
-                    live.discard(n)
-                    changed = True
-        return live
+        """Nodes from which every continuation of the text succeeds.
+
+        The engine tries every path before it fails, so this is asked of the set of states the
+        text can reach (a subset construction), not of each state alone: `(?:\s+\S+)*\s*$` ends
+        well on any text although no single one of its states does.
+        """
+        succ: dict[tuple[frozenset[int], int], list[tuple[frozenset[int], int]]] = {}
+        bad: set[tuple[frozenset[int], int]] = set()
+        todo = [(frozenset((p,)), prev) for (p, prev) in graph if p != -1]
+        while todo and len(succ) < _NODE_CAP // 10:
+            node = todo.pop()
+            if node in succ:
+                continue
+            states, prev = node
+            out: list[tuple[frozenset[int], int]] = []
+            succ[node] = out
+            if not any(self.accepts(x, prev, END) for x in states):
+                bad.add(node)
+                continue
+            for c in self.a.reps:
+                if any(self.accepts(x, prev, c) for x in states):
+                    continue
+                nxt = frozenset(t for x in states for t in self.step(x, prev, c))
+                if not nxt:
+                    bad.add(node)
+                    break
+                out.append((nxt, c))
+                if (nxt, c) not in succ:
+                    todo.append((nxt, c))
+        if todo:  # too many subsets: claim nothing
+            return set()
+        pred: dict[tuple[frozenset[int], int], list[tuple[frozenset[int], int]]] = {}
+        for node, out in succ.items():
+            for m in out:
+                pred.setdefault(m, []).append(node)
+        stack = list(bad)
+        while stack:
+            for m in pred.get(stack.pop(), ()):
+                if m not in bad:
+                    bad.add(m)
+                    stack.append(m)
+        return {(p, prev) for (p, prev) in graph if p != -1 and (frozenset((p,)), prev) not in bad}
 
     def run(self) -> list[Finding]:
         graph = self.nodes()
@@ -511,6 +552,25 @@ class _Analysis:
                 if qn[0] != pn[0] and comp[qn] != comp[pn] and below[comp[pn]] >> comp[qn] & 1:
                     if pn[1] in prevs.get(qn[0], ()):
                         pairs.setdefault((pn[0], qn[0]), set()).add(pn[1])
+        back: dict[int, set[int]] = {}
+        for (a, _pa), edges in graph.items():
+            for _c, t, _i in edges:
+                back.setdefault(t, set()).add(a)
+        self._reaches: dict[int, set[int]] = {}
+
+        def reaching(target: int) -> set[int]:
+            got = self._reaches.get(target)
+            if got is None:
+                got, todo = {target}, [target]
+                while todo:
+                    for a in back.get(todo.pop(), ()):
+                        if a not in got:
+                            got.add(a)
+                            todo.append(a)
+                self._reaches[target] = got
+            return got
+
+        self._reaching = reaching
         for (p, q), starts in pairs.items():
             if self._triple(p, q, starts):
                 self.findings.append(Finding("polynomial", f"overlapping loops: {_show(self.a, (p, q))}"))
@@ -522,23 +582,20 @@ class _Analysis:
         """Whether some word w loops p->p, leads p->q and loops q->q (pumped: w ends as it began)."""
         todo = [(p, p, q, prev, prev) for prev in starts]
         seen = set(todo)
+        to_p, to_q = self._reaching(p), self._reaching(q)
         while todo:
             x, y, z, pv, first = todo.pop()
+            if x not in to_p or y not in to_q or z not in to_q:
+                continue
             if x in self.safe or y in self.safe or z in self.safe:
                 continue
             if {(x, pv), (y, pv), (z, pv)} & self.safe_nodes:
                 continue
-            for c in self.a.reps:
-                xs = self.step(x, pv, c)
-                if not xs:
-                    continue
-                ys = self.step(y, pv, c)
-                if not ys:
-                    continue
-                zs = self.step(z, pv, c)
-                for u in set(xs):
-                    for v in set(ys):
-                        for w in set(zs):
+            tx, ty, tz = self.moves(x, pv), self.moves(y, pv), self.moves(z, pv)
+            for c in tx.keys() & ty.keys() & tz.keys():
+                for u in tx[c]:
+                    for v in ty[c]:
+                        for w in tz[c]:
                             if u == p and v == q and w == q and c == first:
                                 return True
                             n = (u, v, w, c, first)

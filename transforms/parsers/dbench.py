@@ -92,7 +92,7 @@ def _time_line(line: str) -> bool:
     return True
 
 VERSION = re.compile(r"\b(?P<tool>[dt]bench) version (?P<v>\d[\w.-]*)")
-COMMAND = re.compile(r"(?:^|[\s/$#>])(?P<tool>[dt]bench)\s++(?P<args>\S.*)$")
+COMMAND = re.compile(r"(?:^|[\s/$#>])(?P<tool>[dt]bench)\s++(?P<args>\S.*)(?m:$)")  # on one line
 # dbench options that take no value; every other option is followed by its value.
 _FLAG_OPTS = frozenset(
     ("-s", "-S", "-F", "-x", "--sync", "--sync-dir", "--fsync", "--xattr", "--no-resolve", "--run-once")

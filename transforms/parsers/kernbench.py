@@ -54,8 +54,8 @@ _LOADS = {"half": "half", "optimal": "optimal", "maximal": "max", "max": "max", 
 # OSDL's "Average Optimal -j 32 Load Run:", and a bare "Average Half load -j 8"
 # whose "Run (std deviation)" sits on the next line.
 _HEADER = re.compile(
-    r"^\s*Average\s+(?:(?P<load>Half|Optimal|Maximal|Max|Custom)\s+)?(?:load\s+)?"
-    r"(?:-j\s*(?P<jobs>\d+)?\s*)?(?:load\s+)?(?:Run\b.*)?$",
+    r"^\s*+Average\s++(?:(?P<load>Half|Optimal|Maximal|Max|Custom)\s++)?(?:load\s++)?"
+    r"(?:-j\s*+(?P<jobs>\d+)?\s*+)?(?:load\s++)?(?:Run\b.*)?(?m:$)",  # one line
     re.I,
 )
 
@@ -63,7 +63,7 @@ _NUM = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
 # a cell starts where a blank run starts: finditer would otherwise rescan each run from every blank
 _CELL = re.compile(rf"(?<!\s)\s*+(?P<v>{_NUM})(?:\s*+\(\s*+(?P<sd>{_NUM})\s*+\))?")
 # derived material posters append: "( + 2 % vs base)", "-12.5%", "+0%"
-_ANNOTATION = re.compile(r"\([^()]*%[^()]*\)")
+_ANNOTATION = re.compile(r"\([^()%]*+%[^()]*+\)")
 _PERCENT = re.compile(r"(?<!\S)[-+]?\s?(?:\d+(?:\.\d*)?|\.\d+)\s?%(?!\S)")
 
 # lines of CK's own chatter and of the kernbench log that may sit between a
@@ -71,13 +71,13 @@ _PERCENT = re.compile(r"(?<!\S)[-+]?\s?(?:\d+(?:\.\d*)?|\.\d+)\s?%(?!\S)")
 _CHATTER = re.compile(
     r"^(?:\d+ cpus found|Cleaning source tree|Caching kernel source|No old config|"
     r"Making (?:mrproper|defconfig|oldconfig)|Kernel \S+$|Performing \d+ runs|make -j|"
-    r"All data logged|Warmup run|(?:Half|Optimal|Maximal|Custom) load -j\s*\d*\s+run number)",
+    r"All data logged|Warmup run|(?:Half|Optimal|Maximal|Custom) load -j(?:\s*+\d++)?\s+run number)",
     re.I,
 )
 _DATE = re.compile(
     r"^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)\s+\w{3}\s+\d{1,2}\s+\d{1,2}:\d{2}:\d{2}\s+(?:\w+\s+)?\d{4}$"
 )
-_RELEASE = re.compile(r"^\d+\.\d+(?:\.\d+)*[-+\w.]*$")
+_RELEASE = re.compile(r"^\d++\.\d++[-+\w.]*+$")  # `(?:\.\d+)*` before `[-+\w.]*` added nothing
 _KERNEL_LABEL = re.compile(r"^Kernel:\s*(?P<k>\S+)$", re.I)
 
 

@@ -40,7 +40,8 @@ _RULE = re.compile(r"^(?:[`~=_*#-] ?){3,}$")  # ```, ====, - - - -
 def nearest_caption(seg: Segment, start: int) -> str | None:
     """Posters say what a block is on the line above it: that line (prompts, rules skipped)."""
     skipped = 0
-    for raw in reversed(seg.lines[:start]):
+    for k in range(start - 1, -1, -1):  # no slice: a copy of every line above each block adds up
+        raw = seg.lines[k]
         text = raw.strip()
         if not text or _RULE.match(text):
             continue

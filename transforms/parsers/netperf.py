@@ -156,14 +156,39 @@ _VERSION = re.compile(
 )
 
 
-def _tool_version(seg: Segment, start: int) -> str | None:
-    """The nearest `netperf-2.4.3` / `Netperf 2.4.4` mention above the block (segment or before)."""
-    for text in [*reversed(seg.lines[: start + 1]), *reversed(seg.before)]:
-        hits = list(_VERSION.finditer(text))
-        if hits:
-            m = hits[-1]
-            return next(g for g in m.groups() if g)
-    return None
+def _line_version(text: str) -> str | None:
+    """The last version mention on one line."""
+    m = None
+    for m in _VERSION.finditer(text):  # noqa: B007 - the last one counts
+        pass
+    return next(g for g in m.groups() if g) if m else None
+
+
+class _Versions:
+    """The nearest `netperf-2.4.3` / `Netperf 2.4.4` mention at or above each line (segment, then
+    the lines before it), found in one pass: a scan above every block made a post with many
+    blocks quadratic."""
+
+    def __init__(self, seg: Segment) -> None:
+        self.seg = seg
+        self.at: list[str | None] = []
+        self._before: list[str | None] | None = None
+
+    def __call__(self, start: int) -> str | None:
+        lines = self.seg.lines
+        while len(self.at) <= start and len(self.at) < len(lines):
+            here = _line_version(lines[len(self.at)])
+            self.at.append(here if here is not None else (self.at[-1] if self.at else None))
+        found = self.at[min(start, len(self.at) - 1)] if self.at else None
+        if found is not None:
+            return found
+        if self._before is None:
+            self._before = [next((v for t in reversed(self.seg.before) if (v := _line_version(t))), None)]
+        return self._before[0]
+
+
+# a run's version is filled in by `parse` from one `_Versions` per segment
+_ASK_VERSION = "\0ask"
 
 
 _PROMPT = re.compile(r"^(?:\$|#|>|\[[^\]]*\][#$]|\S+@\S+[:~][^ ]*[#$]|-)")
@@ -966,7 +991,7 @@ def _new_run(
         attrs["banner"] = banner.text
     if cmd:
         attrs["command"] = cmd.text
-    return Run(benchmark=BENCH, results=block.results, tool_version=_tool_version(seg, start),
+    return Run(benchmark=BENCH, results=block.results, tool_version=_ASK_VERSION,
                caption=_caption(seg.lines, start), line_start=start, line_end=end,
                attributes=attrs, notes=list(block.notes))  # fmt: skip
 
@@ -1120,7 +1145,7 @@ def _table_at(seg: Segment, norm: list[str], i: int) -> _Found | None:
         return None
     run, end = table
     if run.status == "ok":
-        run.tool_version = _tool_version(seg, i)
+        run.tool_version = _ASK_VERSION
     return [run], end
 
 
@@ -1157,6 +1182,10 @@ def parse(seg: Segment) -> list[Run]:
             runs.extend(got[0])
             st = _State()
             i = max(i, got[1])
+    versions = _Versions(seg)
+    for run in runs:
+        if run.tool_version == _ASK_VERSION:
+            run.tool_version = versions(run.line_start)
     return runs
 
 

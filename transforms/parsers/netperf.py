@@ -94,12 +94,13 @@ _CONTEXT_WINDOW = 80  # a banner or command line further above a header is not i
 SIGNATURE = re.compile(
     r"(?i:netperf)"
     r"|\bTEST\s+(?:from|to)\b"
-    r"|^\s*(?:MIGRATED|OMNI)\b"
-    r"|^\s*(?i:Recv\s+Send\s+Send\b)"
-    r"|^\s*(?i:Socket\s+Message\s+Elapsed\b)"
-    r"|^\s*(?i:Local\s*/Remote\b)"
-    r"|^\s*(?i:Socket\s+Size\s+Request\b)"
-    r"|^\s*(?i:(?:TCP|UDP|SCTP)[ _][\w/ -]+\()",
+    # blanks within the line only: `\s*` from every line start would rescan each run of blank lines
+    r"|^[^\S\n]*+(?:MIGRATED|OMNI)\b"
+    r"|^[^\S\n]*+(?i:Recv\s+Send\s+Send\b)"
+    r"|^[^\S\n]*+(?i:Socket\s+Message\s+Elapsed\b)"
+    r"|^[^\S\n]*+(?i:Local\s*/Remote\b)"
+    r"|^[^\S\n]*+(?i:Socket\s+Size\s+Request\b)"
+    r"|^[^\S\n]*+(?i:(?:TCP|UDP|SCTP)[ _][\w/ -]+\()",
     re.M,
 )
 
@@ -191,7 +192,9 @@ class _Versions:
 _ASK_VERSION = "\0ask"
 
 
-_PROMPT = re.compile(r"^(?:\$|#|>|\[[^\]]*\][#$]|\S+@\S+[:~][^ ]*[#$]|-)")
+# `user@host:dir$`: split at the first `@` and the first `:`/`~` after it (the same prompts, without
+# trying every split)
+_PROMPT = re.compile(r"^(?:\$|#|>|\[[^\]]*\][#$]|[^\s@]++@[^\s:~]++[:~][^ ]*[#$]|-)")
 
 
 def _caption(lines: list[str], start: int) -> str | None:
@@ -224,10 +227,11 @@ class _Banner:
 
 
 _BANNER = re.compile(
-    r"^\s*(?:MIGRATED\s+)?(?P<name>(?:TCP|UDP|SCTP|OMNI|DLPI|XTI|SDP|UNIX|DG|STREAM)\b[\w/ .-]*?)"
-    r"\s+TEST\b(?P<rest>.*)$"
+    # the name is words up to the first ` TEST`, never a blank run tried from each of its characters
+    r"^\s*+(?:MIGRATED\s++)?(?P<name>(?:TCP|UDP|SCTP|OMNI|DLPI|XTI|SDP|UNIX|DG|STREAM)\b"
+    r"[\w/.-]*+(?: ++(?!TEST\b)[\w/.-]++)*+)\s+TEST\b(?P<rest>.*)(?m:$)"
 )
-_BANNER_CONT = re.compile(r"AF_INET|AF_UNSPEC|^\S*\s*\([^)]*\)\s+port\s+\d|^port\s+\d|^:\s")
+_BANNER_CONT = re.compile(r"AF_INET|AF_UNSPEC|^[^\s(]*+\s*+\([^)]*+\)\s+port\s+\d|^port\s+\d|^:\s")
 
 
 def _banner_at(norm: list[str], i: int) -> _Banner | None:
@@ -243,7 +247,7 @@ def _banner_at(norm: list[str], i: int) -> _Banner | None:
     return _Banner(_test_from_phrase(m.group("name")), norm[i], i, end)
 
 
-_COMMAND = re.compile(r"(?:^|[\s/=\"'`(;])netperf(?:\.exe)?\s+(?P<args>-.*)$")
+_COMMAND = re.compile(r"(?:^|[\s/=\"'`(;])netperf(?:\.exe)?\s++(?P<args>-.*)(?m:$)")  # one line
 _GLOBAL_VALUE_OPTS = set("tfPvBHlpTLnabFiIDOoWyYsZA")
 _OPTIONAL_VALUE_OPTS = set("DiI")
 

@@ -22,6 +22,7 @@ PACKAGES = ("transforms", "flows/archives")
 _METHODS = ("search", "match", "fullmatch", "finditer", "findall", "sub", "subn", "split")
 _MODE_OF = {"match": "match", "fullmatch": "fullmatch"}  # every other method searches
 _RANK = {"fullmatch": 0, "match": 1, "search": 2}
+_CALL_AFTER = re.compile(r"[^\n()]*+\)\.(\w+)\(")
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +69,9 @@ def _mode_of_name(name: str, texts: list[str]) -> str:
             if m.start() in defined_at:
                 continue
             method = m.group(1)
+            if method is None:  # `(A if c else B).match(...)`: the call that closes the expression
+                after = _CALL_AFTER.match(text, m.end())
+                method = after.group(1) if after else None
             if method is None or method in _METHODS:
                 modes.add(_MODE_OF.get(method or "", "search"))
     return max(modes, key=_RANK.__getitem__) if modes else "search"

@@ -84,7 +84,7 @@ def module_patterns() -> list[Found]:
     for path in source_files():
         mod = importlib.import_module(_module_name(path))
         for name, value in vars(mod).items():
-            if isinstance(value, type(re)) or isinstance(value, type):
+            if isinstance(value, (type(re), type)):
                 continue
             for where, pat in _walk(value, f"{mod.__name__}.{name}", seen):
                 mode = _mode_of_name(name, texts) if where == f"{mod.__name__}.{name}" else "search"
@@ -104,7 +104,7 @@ def _flags(node: ast.expr | None) -> int | None:
 
 
 def inline_patterns() -> tuple[list[Found], list[str]]:
-    """(literal patterns compiled inside functions, places that build one at run time)."""
+    """(literal patterns compiled inside functions, `path:function`s that build one at run time)."""
     found: list[Found] = []
     dynamic: list[str] = []
     for path in source_files():
@@ -124,6 +124,7 @@ def inline_patterns() -> tuple[list[Found], list[str]]:
                 if f.value.id != "re" or f.attr not in (*_METHODS, "compile") or not node.args:
                     continue
                 where = f"{rel}:{node.lineno}"
+                name = getattr(fn, "name", "<lambda>")
                 arg = node.args[0]
                 flag_node = next((k.value for k in node.keywords if k.arg == "flags"), None)
                 if flag_node is None:
@@ -131,7 +132,7 @@ def inline_patterns() -> tuple[list[Found], list[str]]:
                     flag_node = node.args[position] if len(node.args) > position else None
                 flags = _flags(flag_node)
                 if not isinstance(arg, ast.Constant) or flags is None:
-                    dynamic.append(where)
+                    dynamic.append(f"{rel}:{name}")
                     continue
                 mode = _MODE_OF.get(f.attr, "search") if f.attr != "compile" else "search"
                 found.append(Found(where, re.compile(arg.value, flags), mode))

@@ -423,7 +423,7 @@ class _Analysis:
         return False
 
     def _universal(self, graph) -> set[tuple[int, int]]:
-        """Nodes from which every continuation of the text succeeds.
+        r"""Nodes from which every continuation of the text succeeds.
 
         The engine tries every path before it fails, so this is asked of the set of states the
         text can reach (a subset construction), not of each state alone: `(?:\s+\S+)*\s*$` ends
@@ -549,9 +549,13 @@ class _Analysis:
         pairs: dict[tuple[int, int], set[int]] = {}
         for pn in looping:
             for qn in looping:
-                if qn[0] != pn[0] and comp[qn] != comp[pn] and below[comp[pn]] >> comp[qn] & 1:
-                    if pn[1] in prevs.get(qn[0], ()):
-                        pairs.setdefault((pn[0], qn[0]), set()).add(pn[1])
+                if (
+                    qn[0] != pn[0]
+                    and comp[qn] != comp[pn]
+                    and below[comp[pn]] >> comp[qn] & 1
+                    and pn[1] in prevs.get(qn[0], ())
+                ):
+                    pairs.setdefault((pn[0], qn[0]), set()).add(pn[1])
         back: dict[int, set[int]] = {}
         for (a, _pa), edges in graph.items():
             for _c, t, _i in edges:

@@ -51,7 +51,10 @@ _INDEX_PAGE = re.compile(r"^(?:index|maillist|mail\d+)\.html$")  # date index, t
 # The value never holds "--" (MHonArc writes `-` as `&#45;`), so a scan for its end stops at the
 # next comment instead of crossing the whole page from each unclosed `<!--X-`.
 _X_COMMENT = re.compile(r"<!--X-([A-Za-z][A-Za-z0-9-]*): ?((?:[^-\n]|-(?!-))*?) ?-->")
-_HEADER_LINE = re.compile(r"^\s*(?:[\u2022*\u00b7]\s*)?([A-Za-z][A-Za-z-]{1,30})\s*:\s*(.*?)\s*$")
+# the value is words joined by blanks: its trailing blanks are never tried as part of it
+_HEADER_LINE = re.compile(
+    r"^\s*+(?:[\u2022*\u00b7]\s*+)?([A-Za-z][A-Za-z-]{1,30})\s*+:\s*+([^\s]*+(?:\s++\S++)*+)\s*+$"
+)
 _MSGID = re.compile(r"<([^<>\s]+)>")
 _CHARSET = re.compile(rb"""charset=["']?([A-Za-z0-9._:-]+)""")
 _OBFUSCATED = re.compile(r"@x{3,}|address@hidden")

@@ -47,6 +47,7 @@ _LABELS: tuple[tuple[str, str], ...] = (
     (r"Sleeps", "sleeps"),
 )
 _LABEL_RE = "|".join(f"(?:{p})" for p, _ in _LABELS)
+_LABEL_PATTERNS = tuple((re.compile(p, re.I), metric) for p, metric in _LABELS)
 _ROW = re.compile(rf"^\s*(?P<label>{_LABEL_RE})(?![\w-])(?P<rest>.*)$", re.I)
 
 _LOADS = {"half": "half", "optimal": "optimal", "maximal": "max", "max": "max", "custom": "custom"}
@@ -112,8 +113,8 @@ def _header(line: str) -> re.Match[str] | None:
 
 
 def _metric_of(label: str) -> str:
-    for pattern, metric in _LABELS:
-        if re.fullmatch(pattern, label, re.I):
+    for pattern, metric in _LABEL_PATTERNS:
+        if pattern.fullmatch(label):
             return metric
     raise ValueError(label)  # unreachable: the label came from _ROW
 
@@ -142,14 +143,17 @@ def _cells(rest: str, label: str) -> list[tuple[float, float | None]] | None:
     return cells
 
 
+_SEPARATORS = (re.compile(r"\s{2,}"), re.compile(r"\s+"))  # columns, then words
+
+
 def _split_names(line: str, n: int) -> list[str] | None:
     """The column names of a header row, when there are exactly ``n``."""
     text = line.strip()
     if not text or _ROW.match(text) or _header(text):
         return None
     text = re.sub(r"^Run\s*\(\s*std\s+deviation\s*\)\s*", "", text, flags=re.I)
-    for sep in (r"\s{2,}", r"\s+"):
-        parts = [p.strip().rstrip(":").strip() for p in re.split(sep, text) if p.strip()]
+    for sep in _SEPARATORS:
+        parts = [p.strip().rstrip(":").strip() for p in sep.split(text) if p.strip()]
         if len(parts) == n and all(parts):
             return parts
     return None

@@ -46,6 +46,7 @@ from transforms.numbers import parse_number
 BENCHMARK = "unixbench"
 
 _NUM = r"\d[\d,]*(?:\.\d*)?"
+_NUM_RE = re.compile(_NUM)
 
 # ---------------------------------------------------------------------------------------------
 # Test names -> canonical metrics
@@ -240,7 +241,7 @@ def _score_title_only(text: str) -> bool:
 def _continues(text: str, nxt: str, expect: int | None) -> bool:
     """Whether `nxt` is the part of `text` that a mail client wrapped onto the next line."""
     if _score_title_only(text):
-        return bool(re.fullmatch(_NUM, nxt))
+        return bool(_NUM_RE.fullmatch(nxt))
     name = _match_test(_ROW_LABEL.sub("", text, count=1))
     if name is None:
         return False

@@ -100,8 +100,24 @@ def extract_runs(body: str, message_id: str) -> list[ExtractedRun]:
     return extract(body, message_id)[0]
 
 
+# Text past this many characters of one body is not parsed. Real result posts are well under
+# 1 MB; a 50 MB post of tables made ~3 million result objects (2.7 GB) and took minutes, and one
+# such message must not cost the others their memory.
+MAX_EXTRACT_CHARS = 4_000_000
+
+
+def _capped(body: str) -> tuple[str, str | None]:
+    """The body cut at the last line end before the cap, and the note saying so (or None)."""
+    if len(body) <= MAX_EXTRACT_CHARS:
+        return body, None
+    cut = body.rfind("\n", 0, MAX_EXTRACT_CHARS)
+    cut = cut if cut > 0 else MAX_EXTRACT_CHARS
+    return body[:cut], f"body of {len(body)} characters: only the first {cut} were parsed"
+
+
 def extract(body: str, message_id: str) -> tuple[list[ExtractedRun], bool]:
     """(runs, whether any parser's signature matched): one pass serves both questions."""
+    body, cut_note = _capped(body)
     parsers = candidate_parsers(body)
     if not parsers:
         return [], False
@@ -137,6 +153,9 @@ def extract(body: str, message_id: str) -> tuple[list[ExtractedRun], bool]:
             )
         )
     _number_repeats(out)
+    if cut_note:
+        for r in out:
+            r.run.notes.append(cut_note)  # kept with the run record
     return out, True
 
 

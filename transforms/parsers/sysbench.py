@@ -69,7 +69,16 @@ _BINARY = {"b": None, "kb": "KiB/s", "mb": "MiB/s", "gb": "GiB/s",
 _BANNER = re.compile(
     r"^(?:CPU \d+\s+)?sysbench\s+(?P<ver>\d+\.\d+(?:\.\d+)?(?:[-.][\w.]+)?)\s*(?::|\(|$)", re.I
 )
-_COMMAND = re.compile(r"(?:^|[\s$#>])sysbench\s+(?=.*(?:--|\b(?:run|prepare)\b))", re.I)
+# `sysbench ... --opt` or `... run`: the command word, then an option or verb after it, as two
+# searches (a lookahead `.*` after `\s+` rescanned the line from every blank and every `sysbench`)
+_COMMAND_WORD = re.compile(r"(?:^|[\s$#>])sysbench\s", re.I)
+_COMMAND_REST = re.compile(r"--|\b(?:run|prepare)\b", re.I)
+
+
+def _is_command(s: str) -> bool:
+    m = _COMMAND_WORD.search(s)
+    return m is not None and _COMMAND_REST.search(s, m.end()) is not None
+
 _CMD_TEST_FLAG = re.compile(r"--test=(?P<t>[\w./-]+)", re.I)
 _CMD_TEST_WORD = re.compile(r"\bsysbench\s++(?:--\S++\s++)*(?P<t>[\w./-]+)", re.I)
 _CMD_THREADS = re.compile(r"--(?:num-)?threads=(?P<n>\d+)")
@@ -338,7 +347,7 @@ def parse(seg: Segment) -> list[Run]:
     for i, s in _logical(seg.lines):
         if not s or s.startswith("["):  # interval reports "[ 2s ] thds: ..."
             continue
-        if _COMMAND.search(s) and not _BANNER.match(s):
+        if _is_command(s) and not _BANNER.match(s):
             run = cur if cur is not None and not cur.results and not cur.version else fresh(i)
             test, threads = _command_context(s)
             run.test, run.threads = test or run.test, threads or run.threads

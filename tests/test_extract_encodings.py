@@ -52,3 +52,17 @@ def test_html_only_post_keeps_pre_tables(tmp_path):
     page = f"<html><body><p>Jim wrote:</p><pre>{html.escape(text)}</pre></body></html>".encode()
     got = _rows(tmp_path, _eml(page, "8bit", "text/html"), "h.eml")
     assert canonical(got) == canonical(expected_rows(path))
+
+
+def test_a_body_over_the_extraction_cap_is_cut_at_a_line_end_and_says_so(monkeypatch):
+    import transforms.extract as ex
+
+    table = "dbench version 4.00\n\nThroughput 123.456 MB/sec  4 clients  4 procs  max_latency=12.5 ms\n"
+    monkeypatch.setattr(ex, "MAX_EXTRACT_CHARS", len(table) * 3 + 5)
+    runs, matched = ex.extract(table * 10, "<cap@example>")
+    assert matched
+    assert len(runs) == 3  # only the blocks inside the cap
+    assert all(r.line_end <= 9 for r in runs)
+    assert all(any("only the first" in n for n in r.run.notes) for r in runs)
+    small, _ = ex.extract(table, "<small@example>")
+    assert small and not any("only the first" in n for r in small for n in r.run.notes)

@@ -117,6 +117,21 @@ def extract_runs(body: str, message_id: str, subject: str | None = None) -> list
     return extract(body, message_id, subject=subject)[0]
 
 
+# Text past this many characters of one body is not parsed. Real result posts are well under
+# 1 MB; a 50 MB post of tables made ~3 million result objects (2.7 GB) and took minutes, and one
+# such message must not cost the others their memory.
+MAX_EXTRACT_CHARS = 4_000_000
+
+
+def _capped(body: str) -> tuple[str, str | None]:
+    """The body cut at the last line end before the cap, and the note saying so (or None)."""
+    if len(body) <= MAX_EXTRACT_CHARS:
+        return body, None
+    cut = body.rfind("\n", 0, MAX_EXTRACT_CHARS)
+    cut = cut if cut > 0 else MAX_EXTRACT_CHARS
+    return body[:cut], f"body of {len(body)} characters: only the first {cut} were parsed"
+
+
 def extract(body: str, message_id: str, subject: str | None = None) -> tuple[list[ExtractedRun], bool]:
     """(runs, whether any parser's signature matched): one pass serves both questions."""
     runs, hit, _ = extract_explained(body, message_id, subject=subject)
@@ -130,6 +145,7 @@ def extract_explained(body: str, message_id: str, subject: str | None = None,
     The benchmark parsers read first; the hand-made reader then reads the lines none of them
     claimed, and only when the post (or its subject) names a benchmark.
     """
+    body, cut_note = _capped(body)
     parsers, evident = _scan(body)
     evident = evident or bool(subject and has_evidence(subject, None))
     if not parsers and not evident:
@@ -184,6 +200,9 @@ def extract_explained(body: str, message_id: str, subject: str | None = None,
             )
         )
     _number_repeats(out)
+    if cut_note:
+        for r in out:
+            r.run.notes.append(cut_note)  # kept with the run record
     return out, True, explained
 
 

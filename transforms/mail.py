@@ -329,7 +329,7 @@ def parse_from(value: object) -> tuple[str | None, str | None]:
     if "@" not in text and "<" not in text and " at " not in text:
         return text.strip('"') or None, None  # a bare name (GNU MHonArc pages, hypermail)
     # pipermail writes `user at host (Real Name)`; keep the obfuscated address as is
-    m = re.match(r"^\s*(\S+ at \S+)\s*\((.*)\)\s*$", text)
+    m = re.match(r"^\s*+(\S+ at [^\s(]++)\s*+\((.*)\)\s*+$", text)
     if m:
         return m.group(2).strip() or None, m.group(1)
     fast = _plain_from(text)

@@ -48,8 +48,13 @@ _MONTH_DIR = re.compile(r"^(\d{4})-(0[1-9]|1[0-2])$")
 _MONTH_LINK = re.compile(r"^(\d{4}-(?:0[1-9]|1[0-2]))/(?:([A-Za-z]+\d*)\.html?)?$")
 _MSG_PAGE = re.compile(r"^msg\d{4,6}\.html$")
 _INDEX_PAGE = re.compile(r"^(?:index|maillist|mail\d+)\.html$")  # date index, then its pages
-_X_COMMENT = re.compile(r"<!--X-([A-Za-z][A-Za-z0-9-]*): ?(.*?) ?-->")
-_HEADER_LINE = re.compile(r"^\s*(?:[\u2022*\u00b7]\s*)?([A-Za-z][A-Za-z-]{1,30})\s*:\s*(.*?)\s*$")
+# The value never holds "--" (MHonArc writes `-` as `&#45;`), so a scan for its end stops at the
+# next comment instead of crossing the whole page from each unclosed `<!--X-`.
+_X_COMMENT = re.compile(r"<!--X-([A-Za-z][A-Za-z0-9-]*): ?((?:[^-\n]|-(?!-))*?) ?-->")
+# the value is words joined by blanks: its trailing blanks are never tried as part of it
+_HEADER_LINE = re.compile(
+    r"^\s*+(?:[\u2022*\u00b7]\s*+)?([A-Za-z][A-Za-z-]{1,30})\s*+:\s*+([^\s]*+(?:\s++\S++)*+)\s*+$"
+)
 _MSGID = re.compile(r"<([^<>\s]+)>")
 _CHARSET = re.compile(rb"""charset=["']?([A-Za-z0-9._:-]+)""")
 _OBFUSCATED = re.compile(r"@x{3,}|address@hidden")

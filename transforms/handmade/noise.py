@@ -16,11 +16,11 @@ _LINE = re.compile(
     re.I,
 )
 _BLOCK = re.compile(
-    r"procs\s+-+memory|r\s+b\s+swpd\s+free|avg-cpu:|rrqm/s|Device:?\s+tps|Performance counter stats"
-    r"|task-clock|cpu-migrations|page-faults\s|PID\s+USER\s+PR|total\s+used\s+free|slabinfo"
-    r"|total:\s+used:\s+free:|MemTotal:|Active\(anon\)|CPU\s+%usr|%user\s+%nice|\bkB_read/s|instructions\s+#"
-    r"|\bcycles\s+#|Reported-by:|Signed-off-by:|^\s*Bug\s+\d|\bCVE-\d{4}"
-    r"|^\s*(?:Name|Status|Assignee|Priority|Severity|Component)\s*\|"
+    r"procs\s++-++memory|r\s++b\s++swpd\s++free|avg-cpu:|rrqm/s|Device:?\s++tps|Performance counter stats"
+    r"|task-clock|cpu-migrations|page-faults\s|PID\s++USER\s++PR|total\s++used\s++free|slabinfo"
+    r"|total:\s++used:\s++free:|MemTotal:|Active\(anon\)|CPU\s++%usr|%user\s++%nice|\bkB_read/s|instructions\s++#"
+    r"|\bcycles\s++#|Reported-by:|Signed-off-by:|^[^\S\n]*+Bug\s++\d|\bCVE-\d{4}"
+    r"|^[^\S\n]*+(?:Name|Status|Assignee|Priority|Severity|Component)[^\S\n]*+\|"
     r"|^(?:raid[56]|xor):\s|\bchecksumm?ing speed\b|\bDownload speed from\b",  # boot calibration, VPS scripts
     re.I | re.M,
 )
@@ -28,17 +28,23 @@ _BLOCK = re.compile(
 
 _ANYWHERE = re.compile(
     r"\b\d{1,2}:\d{2}:\d{2}\b|ping statistics|packets transmitted|[0-9a-f]{2}(?::[0-9a-f]{2}){5}"
-    r"|^\s*(?:[$#]\s|Index: |---\s|\+\+\+\s|[^\s@]{1,64}@[^\s:~]{1,64}[:~]\S{0,64}\s*+[$#]\s)|\\$|https?://"
+    r"|^[^\S\n]*+(?:[$#]\s|Index: |---\s|\+\+\+\s|[^\s@]{1,64}+@[^\s:~]{1,64}+[:~][^\s$#]{0,64}+\s*+[$#]\s)|\\$|https?://"
     r"|\b(?:warmup|execute|cleanup)\s+\d+\s+sec\b|\b(?:failed|error|cannot|unable)\b"
-    r"|\b(?:bytes|packets|pkts|dropped|overruns|collisions)\b\s*+:?\s*+\d"
-    r"|^\s*[\w.-]+: (?:\S+ ){2,}\S+.*[,(]",
+    r"|\b(?:bytes|packets|pkts|dropped|overruns|collisions)\b\s*+:?\s*+\d",
     re.I,
 )
 
 
+# `subsystem: three or more words ... ,` or `(`: a kernel or daemon log line (words counted in code)
+_LOG_LINE = re.compile(r"^[^\S\n]*+[\w.-]++: ([^\n,(]*+)[,(]")
+
+
 def noise_line(line: str) -> bool:
     """Log, diff, prompt and address lines never hold a result row."""
-    return bool(_LINE.match(line) or _ANYWHERE.search(line))
+    if _LINE.match(line) or _ANYWHERE.search(line):
+        return True
+    m = _LOG_LINE.match(line)
+    return bool(m and len(m.group(1).split()) >= 3)
 
 
 def noise_block(text: str) -> str | None:

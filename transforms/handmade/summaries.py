@@ -13,13 +13,14 @@ from dataclasses import dataclass, field
 from transforms.handmade.cells import cells
 from transforms.handmade.metrics import any_metric, label_votes, norm
 
-_KV = re.compile(r"^\s{0,12}(?:[-*+•]\s{1,4})?(?P<key>[A-Za-z#][^:=]{0,60}?)\s{0,8}(?P<sep>:|=|\.{3,})\s*(?P<rest>\S.*)$")
+_KV = re.compile(r"^\s{0,12}+(?:[-*+•]\s{1,4}+)?(?P<key>[A-Za-z#][^:=.]{0,60}+(?:\.(?!\.\.)[^:=.]{0,60}+){0,8}+)"
+                 r"(?P<sep>:|=|\.{3,}+)\s*+(?P<rest>\S.*)$")
 BULLET_KV = re.compile(r"^\s{0,8}[-*+•]\s{1,4}[\w.+/-]{1,40}\s{0,4}:\s{0,8}\d")
-_LABEL_LINE = re.compile(r"^\s{0,8}(?:[-*+•]\s{1,4})?\[?(?P<label>[\w.+/() -]{1,40}?)\]?\s{0,4}:?\s*$")
+_LABEL_LINE = re.compile(r"^\s{0,8}+(?:[-*+•]\s{1,4}+)?\[?(?P<label>[\w.+/() -]{1,40}?)\]?\s{0,4}+:?\s*+$")
 _SYSTEM_KEY = re.compile(r"^[\w.+/-]{1,40}(?: [\w.+/-]{1,20}){0,2}$")
 _IS_LINE = re.compile(r"^\s{0,8}(?P<key>[A-Za-z][\w/-]{0,20}(?: [\w/-]{1,20}){0,2}) (?:is|was|are|were)(?= \d)")
 _SYSTEM_LINE = re.compile(r"^(?:with|without|w/o?|before|after)\b[\w ./+-]{0,40}:?$", re.I)
-_RUN_KEY = re.compile(r"^(?:run|try|pass|iteration|iter|round|test)\s*#?\s*(?P<n>\d{1,3})$", re.I)
+_RUN_KEY = re.compile(r"^(?:run|try|pass|iteration|iter|round|test)\s*+#?\s*+(?P<n>\d{1,3})$", re.I)
 _STOP_KEYS = frozenset({
     "date", "from", "to", "cc", "subject", "message-id", "cpu", "cpus", "model", "model name", "memory",
     "mem", "ram", "kernel", "version", "os", "distro", "hardware", "hw", "machine", "host", "disk",

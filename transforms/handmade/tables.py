@@ -45,7 +45,8 @@ _HEAD_UNIT = re.compile(r"\(([^()]{1,20})\)\s*+$")
 _SYSTEM_WORD = re.compile(
     r"^(?:before|after|base(?:line)?|patched|unpatched|vanilla|stock|default|orig(?:inal)?|old|new"
     r"|mainline|upstream|tip|host|guest|native|bare[- ]?metal|dom0|domu|vm|kvm|xen|qemu|lxc|docker"
-    r"|with(?:out)?\b.{0,60}|w/o?\b.{0,60}|\+\s*patch.{0,60}|v?\d+\.\d+[\w.+-]*|linux[\w.+-]*|\d\.\d+[\w.+-]*)\s*:?$", re.I)
+    r"|with(?:out)?\b[^:]{0,60}+|w/o?\b[^:]{0,60}+|\+\s*+patch[^:]{0,60}+|v?\d++\.\d++[\w.+-]*+|linux[\w.+-]*+"
+    r"|\d\.\d++[\w.+-]*+)\s*+:?$", re.I)
 _WORDS = re.compile(r"[\s_/=:-]+")
 _SIZE = re.compile(r"^\d+(?:\.\d+)?\s*[kKmMgG]?(?:i?[bB])?$")
 
@@ -182,8 +183,8 @@ def _is_param_name(text: str) -> bool:
     return 1 < len(words) <= 3 and words[-1] in _PARAM_WORDS and words[-1] not in ("test", "case", "mode", "n")
 
 
-_CSV_TABLE = re.compile(r"^\s*\.\. csv-table::\s*(?P<caption>.*)$")
-_CSV_HEADER = re.compile(r"^\s*:header:\s*(?P<cells>.*)$")
+_CSV_TABLE = re.compile(r"^\s*+\.\. csv-table::\s*+(?P<caption>.*)$")
+_CSV_HEADER = re.compile(r"^\s*+:header:\s*+(?P<cells>.*)$")
 
 
 def _csv_table(lines: list[str]) -> list[Table] | None:

@@ -31,12 +31,13 @@ from transforms.model import Result, Run, Segment
 # --- nearest caption line and the system label it names ------------------------------------------
 
 _CAPTION_STOP = re.compile(
-    r"\b(?:wrote|said)\s*:\s*$|^(?:on\s|.*[<@]).*\bwrites\s*:\s*$"
+    r"\b(?:wrote|said)\s*:\s*$|^(?:on\s|[^<@\n]*+[<@]).*\bwrites\s*:\s*$"
     r"|^(?:test\s+)?(?:results?|output|example|log|commands?|cmd|steps|analysis|summary|details?"
-    r"|notes?|update|here|numbers|data|vs\.?|versus)\s*:?\s*$",
+    r"|notes?|update|here|numbers|data|vs\.?|versus)(?:\s*+:)?\s*$",
     re.I,
 )
-_SHELL = re.compile(r"^\s*(?:[#$%]\s+\S|\S+@\S+?[:~]\S*\s*[#$]\s|\[[^\]\s]+@[^\]]{1,80}\][#$]\s)")
+# `user@host:dir$ `, split at the first `@` and the first `:`/`~` after it; `[root@host dir]# `
+_SHELL = re.compile(r"^\s*+(?:[#$%]\s+\S|[^\s@]++@[^\s:~]++[:~]\S*\s*[#$]\s|\[[^\]\s@]++@[^\]]{1,80}+\][#$]\s)")
 _LIST = re.compile(r"^(?:\d+[.)]\s+|\d+\)|[-*+]\s+)")
 _BULLET = re.compile(r"^(?:\d+[.)]\s+|\d+\)|[-*+]\s+|#+\s*)")
 _LABEL = re.compile(r"^(?=.*[A-Za-z])(?=.*\d)[\w.+/=-]{3,40}$")  # one token: `linux-2.4.10-pre12`
@@ -46,7 +47,8 @@ _RULE = re.compile(r"^(?:[`~=_*#-] ?){3,}$")  # ```, ====, - - - -
 def nearest_caption(seg: Segment, start: int) -> str | None:
     """Posters say what a block is on the line above it: that line (prompts, rules skipped)."""
     skipped = 0
-    for raw in reversed(seg.lines[:start]):
+    for k in range(start - 1, -1, -1):  # no slice: a copy of every line above each block adds up
+        raw = seg.lines[k]
         text = raw.strip()
         if not text or _RULE.match(text):
             continue
@@ -106,7 +108,7 @@ def scaled(token: str, factor: Decimal, suffixes: Mapping[str, Decimal] | None =
 # --- a standalone caption above a block ------------------------------------------------------------
 
 _UNDERLINE = re.compile(r"^[-=~_*#]{3,}$")
-_MARKUP = re.compile(r"^(?:`{3}|~{3}|</?\w+[^>]*>$)")
+_MARKUP = re.compile(r"^(?:`{3}|~{3}|</?\w++[^>]*+>$)")
 _PROMPT = re.compile(r"^\[?[\w.-]+@[\w.-]+[\]:\s]")  # user@host:~# ...
 _CAPTION_STOPWORDS = frozenset(
     {"kernbench", "sysbench", "stream", "dd", "hdparm", "results", "result", "output",

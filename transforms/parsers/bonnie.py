@@ -112,7 +112,7 @@ CUT = "cut"  # the last field of a CSV line the mailer may have cut: two reading
 _RATE_SUFFIX = {"": 1.0, "k": 1.0, "m": 1024.0, "g": 1024.0 * 1024.0}  # K/sec scaled by 1024
 _LATENCY_UNIT = {"us": 1.0, "ms": 1e3, "s": 1e6}
 _NUM_SUFFIX = re.compile(r"(\d+(?:\.(\d+))?)([kmg]?)")
-_LATENCY = re.compile(r"(\d+(?:\.\d+)?)(us|ms|s)")
+_LATENCY = re.compile(r"(?<!\d)(\d+(?:\.\d+)?)(us|ms|s)")  # not from inside a number
 
 
 @dataclass(slots=True)
@@ -237,7 +237,7 @@ def _caption_above(lines: list[str], start: int) -> str | None:
     text = lines[k].strip()
     if k > 0 and lines[k - 1].strip() and not _DECORATION.fullmatch(lines[k - 1].strip()):
         return None  # last line of a longer paragraph, not a caption
-    if len(text) > 80 or text.endswith("?") or re.search(r"[Bb]onnie|^[#$%>]|\.\.\.|@\S+[:\s]", text):
+    if len(text) > 80 or text.endswith("?") or re.search(r"[Bb]onnie|^[#$%>]|\.\.\.|(?<!\S)[^\s@]*+@\S+[:\s]", text):
         return None
     return text
 
@@ -272,7 +272,8 @@ def _command_attributes(line: str) -> dict[str, str] | None:
 _B1_HEADER = re.compile(r"\bK/sec\s+%CPU\b")
 _B1_M_HEADER = re.compile(r"\bM/sec\s+%CPU\b")  # Bonnie-64 (M/sec, GB): not read
 # the wrapped rest of the header line, with any column the poster added after it (`Start Date&Time`)
-_B1_HEADER_FRAGMENT = re.compile(r"(?:\s*(?:Machine|MB|K/sec|/sec|%CPU))+(?:\s+[^\d\s]+)*\s*")
+# keywords, then blank-separated words (a keyword after a blank is a word too)
+_B1_HEADER_FRAGMENT = re.compile(r"\s*+(?:Machine|MB|K/sec|/sec|%CPU)++(?:\s++[^\d\s]++)*+\s*+")
 _B1_GROUP_HEADER = re.compile(r"Sequential Output|-Per Char-|Sequential Input|--Rnd Seek-")
 # a group-header line the mailer wrapped leaves its last groups alone on a line: `--Rnd Seek-`,
 # `--04k (03)-`, `Seek-`, `(03)-    Iteration`
@@ -300,10 +301,10 @@ _DONE_METRIC = {
     "Reading intelligently": "seq_input_block",
 }
 _FILE_LINE = re.compile(
-    r"(?:Bonnie (?P<ver>\d+(?:\.\d+)+\w*):\s*)?File '(?P<path>[^']*)', size: (?P<bytes>\d+)"
+    r"(?:Bonnie (?P<ver>\d++(?:\.\d++)++\w*+):\s*)?File '(?P<path>[^']*)', size: (?P<bytes>\d+)"
     r"(?:, volumes: (?P<vol>\d+))?"
 )
-_ATOM = re.compile(r"\d+\.\d|\d+")
+_ATOM = re.compile(r"\d+(?:\.\d)?")  # `\d+\.\d|\d+` without retrying the digits
 _ONE_DECIMAL = re.compile(r"\d+\.\d")
 _NUMERIC_LINE = re.compile(r"[\d.\s]+")
 
@@ -631,10 +632,16 @@ _HDR_IO = re.compile(r"Sequential Output|Sequential Input|Per Chr|Seeks|Rewrite|
 _HDR_CREATE = re.compile(r"Sequential Create|Random Create|-Create-|-Delete-|files")
 _RATE_TOK = re.compile(r"\+{5}|\d+(?:\.\d+)?[kmg]?")
 _CPU_TOK = re.compile(r"\+{3}|\d+")
-_SIZE_TOK = re.compile(r"(?P<n>\d+)(?P<u>[MG])(?::(?P<chunk>\d+)(?P<cu>[kKmM]?))?")
+_SIZE_TOK = re.compile(r"(?<!\d)(?P<n>\d+)(?P<u>[MG])(?::(?P<chunk>\d+)(?P<cu>[kKmM]?))?")
 _FILES_TOK = re.compile(r"(?P<n>\d+)(?::(?P<max>\d+|link|symlink)(?::(?P<min>\d+))?)?(?:/(?P<dirs>\d+))?")
-_IO_PREFIX = re.compile(r"\s*(?P<name>\S.*?)\s+(?P<spec>\d+[MG](?::\d+[kKmM]?)?)(?= |$)")
-_CREATE_PREFIX = re.compile(r"\s*(?:(?P<name>\S.*?)\s+)??(?P<spec>\d+(?::(?:\d+|link|symlink)(?::\d+)?)?(?:/\d+)?)(?= |$)")
+# A row's name is its words up to the first one that is a size (or file count) spec; a lazy
+# `\S.*?` before `\s+` tried every blank run from every character.
+_IO_SPEC = r"\d+[MG](?::\d+[kKmM]?)?(?= |$)"
+_CREATE_SPEC = r"\d+(?::(?:\d+|link|symlink)(?::\d+)?)?(?:/\d+)?(?= |$)"
+_IO_PREFIX = re.compile(rf"\s*+(?P<name>\S++(?:\s++(?!{_IO_SPEC})\S++)*+)\s++(?P<spec>{_IO_SPEC})")
+_CREATE_PREFIX = re.compile(
+    rf"\s*+(?:(?P<name>\S++(?:\s++(?!{_CREATE_SPEC})\S++)*+)\s++)??(?P<spec>{_CREATE_SPEC})"
+)
 _PREFIX_WIDTH = 19
 _ROW_WIDTHS = (6, 4) * 6  # " %5d" rate, " %3d" CPU
 _LATENCY_WIDTHS = (10,) * 6  # " %9s"
@@ -850,7 +857,7 @@ class _Block:
 
 _COLUMN = re.compile(r"/sec\s+%CP\b")
 _PP_ONLY = re.compile(r"^\s*(?:Version|Concurrency)\b|%CP\b|-Per Chr-|Create")
-_PP_CHATTER = re.compile(r"\s*(?:\.\.\.|```.*|.*\.\.\.done\.?|start 'em.*|Using uid:.*)\s*")
+_PP_CHATTER = re.compile(r"\s*+(?:\.\.\.|```.*+|.*\.\.\.done\.?|start 'em.*+|Using uid:.*+)\s*")
 
 
 def _new_block(lines: list[str], raw: str, i: int) -> _Block:
@@ -1056,7 +1063,7 @@ def _pp_create_draft(block: _Block, row: _Row, i: int, end: int, drafts: list[_D
 
 # --------------------------------------------------------------------------- bonnie++ CSV
 
-_CSV_VERSIONED = re.compile(r"\s*(?P<fmt>1\.9\d[a-z]?|[2-9]\.\d+[a-z]?),(?P<ver>\d+\.\d+[\w.]*),\S*")
+_CSV_VERSIONED = re.compile(r"\s*(?P<fmt>1\.9\d[a-z]?|[2-9]\.\d+[a-z]?),(?P<ver>\d++\.\d++[\w.]*+),\S*")
 _CSV_V1 = re.compile(r"\s*[^,\s]+,\d+[MG](?::\d+k?)?,[\d+,]\S*")
 _CSV_V1_COLON = re.compile(r"\s*[^,\s:]+:\d+[MG](?::\d+k?)?,[\d+,]\S*")
 _CSV_CHARS = re.compile(r"[\w.+:/,-]+")
@@ -1328,7 +1335,7 @@ def _captions_over_hosts(drafts: list[_Draft], lines: list[str], before: tuple[s
 # matched otherwise (its table); versioned CSV (format 1.9x, also bonnie++ 2.0x) stands alone.
 SIGNATURE = re.compile(
     r"K/sec\s+%CPU|kB/s\s+[\d.]+\s*%CPU|/sec\s+%CP\b|Sequential (?:Output|Create)"
-    r"|^\s*1\.9\d[a-z]?,\d+\.\d+[\w.]*,",
+    r"|^[^\S\n]*+1\.9\d[a-z]?,\d++\.\d++[\w.]*+,",
     re.M,
 )
 KEYWORDS = ("/sec", "kb/s", "sequential", "1.9")

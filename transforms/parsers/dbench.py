@@ -58,7 +58,7 @@ _LABEL = r"[A-Za-z0-9][\w.+/~-]{0,39}"  # `2.6.0-test5:` before a Throughput lin
 # The driver also scans the raw body, where quoted lines still carry their `> ` prefix.
 _Q = r"^(?:[ \t]{0,2}[A-Za-z]{0,3}>)*"
 THROUGHPUT = re.compile(
-    rf"^\s*(?:\*+\s*)?#?\s*(?:(?P<tool>[dt]bench)\s+(?P<n>\d+)\s*:\s*|(?P<label>{_LABEL}):\s+)?Throughput\s+(?P<tp>{_N}(?:[eE][-+]?\d+)?)\s*MB/sec(?P<rest>.*)$"
+    rf"^\s*+(?:\*+\s*+)?#?\s*+(?:(?P<tool>[dt]bench)\s+(?P<n>\d+)\s*:\s*+|(?P<label>{_LABEL}):\s+)?Throughput\s+(?P<tp>{_N}(?:[eE][-+]?\d+)?)\s*MB/sec(?P<rest>.*)$"
 )
 NB = re.compile(rf"\(\s*NB\s*=\s*(?P<nb>{_N})\s*MB/sec\s+(?P<mbit>{_N})\s*MBit/sec\s*\)")
 SYNC = re.compile(r"\(\s*sync\s+(?P<what>open|dirs)\s*\)")
@@ -78,9 +78,24 @@ CHATTER = re.compile(
     r"|Waiting for child processes|Per client results:|\+ |dbench version|tbench version)"
 )
 PER_CLIENT = re.compile(r"^\s*Client (?P<n>\d+) did \d+ lines and \d+ bytes")  # --per-client-results
-TIME_LINE = re.compile(r"\d(?:\.\d+)?s\s+user\s.*\bsystem\b.*\bcpu\b.*\btotal\b")
+# `time` output: `1.2s user ... system ... cpu ... total`, one search per word in order (a single
+# pattern with `.*` between the words rescans the line from every candidate start)
+_TIME_WORDS = tuple(
+    re.compile(p) for p in (r"\d(?:\.\d+)?s\s+user\s", r"\bsystem\b", r"\bcpu\b", r"\btotal\b")
+)
+
+
+def _time_line(line: str) -> bool:
+    pos = 0
+    for word in _TIME_WORDS:
+        m = word.search(line, pos)
+        if m is None:
+            return False
+        pos = m.end()
+    return True
+
 VERSION = re.compile(r"\b(?P<tool>[dt]bench) version (?P<v>\d[\w.-]*)")
-COMMAND = re.compile(r"(?:^|[\s/$#>])(?P<tool>[dt]bench)\s+(?P<args>\S.*)$")
+COMMAND = re.compile(r"(?:^|[\s/$#>])(?P<tool>[dt]bench)\s++(?P<args>\S.*)(?m:$)")  # on one line
 # dbench options that take no value; every other option is followed by its value.
 _FLAG_OPTS = frozenset(
     ("-s", "-S", "-F", "-x", "--sync", "--sync-dir", "--fsync", "--xattr", "--no-resolve", "--run-once")
@@ -89,7 +104,8 @@ _FLAG_OPTS = frozenset(
 )
 
 SIGNATURE = re.compile(
-    rf"{_Q}\s*(?:\*+\s*)?#?\s*(?:[dt]bench\s+\d+\s*:\s*|{_LABEL}:\s+)?Throughput\s+{_N}\s*MB/sec|{_Q}\s*Operation\s+Count\s+AvgLat\s+MaxLat",
+    rf"{_Q}[^\S\n]*+(?:\*+[^\S\n]*+)?#?[^\S\n]*+(?:[dt]bench\s+\d+\s*:\s*+|{_LABEL}:\s+)?Throughput\s+{_N}\s*MB/sec"
+    rf"|{_Q}[^\S\n]*+Operation\s+Count\s+AvgLat\s+MaxLat",
     re.M,
 )
 
@@ -277,10 +293,10 @@ def _blocks(lines: list[str]) -> list[_Block]:
         elif (m := VERSION.search(line)) is not None:
             block = ensure(i, fresh=True)
             block.version, block.tool = m["v"], m["tool"]
-        elif PROGRESS.match(line) or CHATTER.match(line) or TIME_LINE.search(line):
+        elif PROGRESS.match(line) or CHATTER.match(line) or _time_line(line):
             if cur is not None:
                 cur.end = i + 1
-                if TIME_LINE.search(line):
+                if _time_line(line):
                     _clients_from_time(cur, line)
         elif (m := COMMAND.search(line)) is not None and _command_clients(m["args"]):
             block = ensure(i, fresh=True)

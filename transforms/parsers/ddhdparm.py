@@ -57,11 +57,11 @@ METRICS: dict[str, MetricSpec] = {
 
 _NUM = r"\d+(?:[.,]\d+)?"
 _GNU = re.compile(
-    rf"(?P<bytes>\d+) bytes?(?: \((?P<human>[^()]*)\))? copied, (?P<secs>{_NUM}) (?:s|secs?|seconds?), "
+    rf"(?<!\d)(?P<bytes>\d+) bytes?(?: \((?P<human>[^()]*)\))? copied, (?P<secs>{_NUM}) (?:s|secs?|seconds?), "
     rf"(?P<rate>{_NUM})(?P<space> ?)(?P<unit>[kKMGT]?i?B)/s\b"
 )
 _BSD = re.compile(
-    rf"(?P<bytes>\d+) bytes transferred in (?P<secs>{_NUM}) secs \((?P<bps>\d+) bytes/sec\)"
+    rf"(?<!\d)(?P<bytes>\d+) bytes transferred in (?P<secs>{_NUM}) secs \((?P<bps>\d+) bytes/sec\)"
 )
 _SI = {"b": ("KB/s", Decimal("0.001")), "kb": ("KB/s", 1), "mb": ("MB/s", 1), "gb": ("GB/s", 1),
        "kib": ("KiB/s", 1), "mib": ("MiB/s", 1), "gib": ("GiB/s", 1)}  # fmt: skip
@@ -94,9 +94,21 @@ _HDPARM_SETTING = re.compile(r"^\s*(?:setting\s+\S.*|[\w/ .-]{1,30}=\s*\S.*)$")
 _SUSPICIOUS = re.compile(r"suspicious results", re.I)
 
 # command lines and tool chatter between a caption and the output it labels
-_DD_CHATTER = re.compile(
-    r"\bdd\b.*\b(?:if|of|bs|count)=|^\d+\+\d+ records (?:in|out)$|^[\w@.~:/-]*[$#]\s*$"
-)
+# `dd ... if=`: the word, then an operand after it, as two searches (one pattern with `.*` between
+# rescans the line from every `dd`)
+_DD_WORD = re.compile(r"\bdd\b")
+_DD_OPERAND = re.compile(r"\b(?:if|of|bs|count)=")
+_DD_IO_OPERAND = re.compile(r"\b(?:if|of)=")
+_DD_OTHER_CHATTER = re.compile(r"^\d+\+\d+ records (?:in|out)$|^[\w@.~:/-]*[$#]\s*$")
+
+
+def _dd_command(s: str, operand: re.Pattern[str] = _DD_OPERAND) -> bool:
+    m = _DD_WORD.search(s)
+    return m is not None and operand.search(s, m.end()) is not None
+
+
+def _dd_chatter(s: str) -> bool:
+    return _dd_command(s) or _DD_OTHER_CHATTER.search(s) is not None
 _HDPARM_CHATTER = re.compile(r"\bhdparm\b|^[\w@.~:/-]*[$#]\s*$")
 
 
@@ -160,7 +172,7 @@ def _dd_runs(lines: Sequence[str], before: Sequence[str]) -> list[Run]:
             continue
         nbytes, secs, rate, unit, label = reading
         run = Run("dd", [], line_start=i, line_end=i + 1)
-        _, run.caption = caption_above(lines, i, floor, skip=_DD_CHATTER.search, before=before)
+        _, run.caption = caption_above(lines, i, floor, skip=_dd_chatter, before=before)
         run.system = run.caption or naming_caption(lines, i, 0, before)
         params = {"bytes": str(nbytes)}
         if command := _command_above(lines, i, floor):
@@ -201,7 +213,7 @@ def _command_above(lines: Sequence[str], index: int, floor: int) -> str | None:
     """The ``dd if=... of=...`` command printed just above a summary, if any."""
     for k in range(index - 1, max(floor, index - 5) - 1, -1):
         s = lines[k].strip()
-        if re.search(r"\bdd\b.*\b(?:if|of)=", s):
+        if _dd_command(s, _DD_IO_OPERAND):
             return s
     return None
 
@@ -303,7 +315,7 @@ PARSER = Parser(
     name=NAME,
     version="1",
     signature=re.compile(
-        r"bytes? (?:\([^()\n]*\) )?copied, |bytes transferred in |Timing [\w -]+ reads:"
+        r"bytes? (?:\([^()\n]*\) )?copied, |bytes transferred in |Timing [\w -]{1,60} reads:"
     ),
     parse=parse,
     metrics=METRICS,

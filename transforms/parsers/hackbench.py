@@ -58,7 +58,18 @@ PERF_RUN = re.compile(r"^\s*#\s*Running\s+'?(?P<bench>[\w/-]+)'?\s+benchmark")
 PERF_PER_GROUP = re.compile(r"^\s*#\s*(?P<n>\d+) sender and receiver (?P<kind>process|thread)(?:es|s)? per group")
 PERF_GROUPS = re.compile(r"^\s*#\s*(?P<groups>\d+) groups? == (?P<tasks>\d+) (?:process|thread)(?:es|s)? run")
 PERF_TOTAL = re.compile(rf"^\s*Total time:\s*(?P<t>{_N})\s*\[sec\]")
-HACKBENCH_CMD = re.compile(r"(?:^|[\s/$#>:])hackbench(?P<args>(?:\s+[^\s;|&]+)*)\s*(?P<tail>[;|&].*)?$")
+# the command's arguments, then the line's end or a `;`/`|`/`&` tail (checked in code: no scan to `$`)
+HACKBENCH_CMD = re.compile(r"(?:^|[\s/$#>:])hackbench(?P<args>(?:\s++[^\s;|&]++)*+)\s*+(?P<tail>[;|&])?")
+
+
+def _command(line: str) -> re.Match[str] | None:
+    """The first `hackbench ARGS` that ends its line or a command (`;`, `|`, `&` follow)."""
+    for m in HACKBENCH_CMD.finditer(line):
+        if m["tail"] or not line[m.end():].strip():
+            return m
+    return None
+
+
 LOOP = re.compile(r"\b(?:for|while|seq)\b")
 BARE = re.compile(rf"^\s*(?P<t>{_N})\s*$")  # `for i in 1 2 3; do ./hackbench 10 | awk ...; done` prints these
 PERF_CMD = re.compile(r"\bperf\s+bench\s+sched\s+(?P<sub>messaging|all)(?P<args>(?:\s+\S+)*)")
@@ -69,10 +80,10 @@ NOISE = re.compile(
 MENTION = re.compile(r"hackbench", re.I)
 
 SIGNATURE = re.compile(
-    rf"{_Q}\s*Running with \d+\s*\*\s*\d+\s*\(==\s*\d+\)\s*tasks"
-    rf"|{_Q}\s*Running in (?:process|threaded) mode with \d+ groups?"
-    rf"|{_Q}\s*#\s*Running\s+'?sched/messaging'?\s+benchmark"
-    rf"|{_Q}.*\bhackbench\b",
+    rf"{_Q}[^\S\n]*+Running with \d+\s*\*\s*\d+\s*\(==\s*\d+\)\s*tasks"
+    rf"|{_Q}[^\S\n]*+Running in (?:process|threaded) mode with \d+ groups?"
+    rf"|{_Q}[^\S\n]*+#\s*Running\s+'?sched/messaging'?\s+benchmark"
+    r"|\bhackbench\b",  # on any line, quoted or not
     re.M,
 )
 
@@ -148,7 +159,7 @@ class _State:
         if line.strip().lower() in ("hackbench", "hackbench:") and self.params:
             self.named = True  # a script's `echo hackbench` label: the last command's output follows
             return True
-        m = HACKBENCH_CMD.search(line)
+        m = _command(line)
         if m and _PROMPT.match(line[: m.start("args")]):
             params = _command_params(m["args"])
             if params is not None:

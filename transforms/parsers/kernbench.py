@@ -47,6 +47,7 @@ _LABELS: tuple[tuple[str, str], ...] = (
     (r"Sleeps", "sleeps"),
 )
 _LABEL_RE = "|".join(f"(?:{p})" for p, _ in _LABELS)
+_LABEL_PATTERNS = tuple((re.compile(p, re.I), metric) for p, metric in _LABELS)
 _ROW = re.compile(rf"^\s*(?P<label>{_LABEL_RE})(?![\w-])(?P<rest>.*)$", re.I)
 
 _LOADS = {"half": "half", "optimal": "optimal", "maximal": "max", "max": "max", "custom": "custom"}
@@ -54,15 +55,16 @@ _LOADS = {"half": "half", "optimal": "optimal", "maximal": "max", "max": "max", 
 # OSDL's "Average Optimal -j 32 Load Run:", and a bare "Average Half load -j 8"
 # whose "Run (std deviation)" sits on the next line.
 _HEADER = re.compile(
-    r"^\s*Average\s+(?:(?P<load>Half|Optimal|Maximal|Max|Custom)\s+)?(?:load\s+)?"
-    r"(?:-j\s*(?P<jobs>\d+)?\s*)?(?:load\s+)?(?:Run\b.*)?$",
+    r"^\s*+Average\s++(?:(?P<load>Half|Optimal|Maximal|Max|Custom)\s++)?(?:load\s++)?"
+    r"(?:-j\s*+(?P<jobs>\d+)?\s*+)?(?:load\s++)?(?:Run\b.*)?(?m:$)",  # one line
     re.I,
 )
 
 _NUM = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
-_CELL = re.compile(rf"\s*(?P<v>{_NUM})(?:\s*\(\s*(?P<sd>{_NUM})\s*\))?")
+# a cell starts where a blank run starts: finditer would otherwise rescan each run from every blank
+_CELL = re.compile(rf"(?<!\s)\s*+(?P<v>{_NUM})(?:\s*+\(\s*+(?P<sd>{_NUM})\s*+\))?")
 # derived material posters append: "( + 2 % vs base)", "-12.5%", "+0%"
-_ANNOTATION = re.compile(r"\([^()]*%[^()]*\)")
+_ANNOTATION = re.compile(r"\([^()%]*+%[^()]*+\)")
 _PERCENT = re.compile(r"(?<!\S)[-+]?\s?(?:\d+(?:\.\d*)?|\.\d+)\s?%(?!\S)")
 
 # lines of CK's own chatter and of the kernbench log that may sit between a
@@ -70,13 +72,13 @@ _PERCENT = re.compile(r"(?<!\S)[-+]?\s?(?:\d+(?:\.\d*)?|\.\d+)\s?%(?!\S)")
 _CHATTER = re.compile(
     r"^(?:\d+ cpus found|Cleaning source tree|Caching kernel source|No old config|"
     r"Making (?:mrproper|defconfig|oldconfig)|Kernel \S+$|Performing \d+ runs|make -j|"
-    r"All data logged|Warmup run|(?:Half|Optimal|Maximal|Custom) load -j\s*\d*\s+run number)",
+    r"All data logged|Warmup run|(?:Half|Optimal|Maximal|Custom) load -j(?:\s*+\d++)?\s+run number)",
     re.I,
 )
 _DATE = re.compile(
     r"^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)\s+\w{3}\s+\d{1,2}\s+\d{1,2}:\d{2}:\d{2}\s+(?:\w+\s+)?\d{4}$"
 )
-_RELEASE = re.compile(r"^\d+\.\d+(?:\.\d+)*[-+\w.]*$")
+_RELEASE = re.compile(r"^\d++\.\d++[-+\w.]*+$")  # `(?:\.\d+)*` before `[-+\w.]*` added nothing
 _KERNEL_LABEL = re.compile(r"^Kernel:\s*(?P<k>\S+)$", re.I)
 
 
@@ -111,8 +113,8 @@ def _header(line: str) -> re.Match[str] | None:
 
 
 def _metric_of(label: str) -> str:
-    for pattern, metric in _LABELS:
-        if re.fullmatch(pattern, label, re.I):
+    for pattern, metric in _LABEL_PATTERNS:
+        if pattern.fullmatch(label):
             return metric
     raise ValueError(label)  # unreachable: the label came from _ROW
 
@@ -141,14 +143,17 @@ def _cells(rest: str, label: str) -> list[tuple[float, float | None]] | None:
     return cells
 
 
+_SEPARATORS = (re.compile(r"\s{2,}"), re.compile(r"\s+"))  # columns, then words
+
+
 def _split_names(line: str, n: int) -> list[str] | None:
     """The column names of a header row, when there are exactly ``n``."""
     text = line.strip()
     if not text or _ROW.match(text) or _header(text):
         return None
     text = re.sub(r"^Run\s*\(\s*std\s+deviation\s*\)\s*", "", text, flags=re.I)
-    for sep in (r"\s{2,}", r"\s+"):
-        parts = [p.strip().rstrip(":").strip() for p in re.split(sep, text) if p.strip()]
+    for sep in _SEPARATORS:
+        parts = [p.strip().rstrip(":").strip() for p in sep.split(text) if p.strip()]
         if len(parts) == n and all(parts):
             return parts
     return None

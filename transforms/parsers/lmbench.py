@@ -1145,7 +1145,9 @@ def _emit_row(run: Run, t: _Table, row: _Row, params: dict[str, str]) -> None:
 
 _RAW_HEADER = re.compile(r"^\s*\[lmbench(\d+(?:\.\d+)?)\s+results for\s+(\S+)\s+(\S+)\s+(\S+)")
 _RAW_ATTR = re.compile(
-    r"^\s*\[(MB|MHZ|OS|PROCESSORS|SYNC_MAX|LMBENCH VERSION|LMBENCH_SCHED): *([^\]]+?)\s*\]\s*$"
+    # the value is words joined by blanks, so that its trailing blanks are never tried as part of it
+    r"^\s*+\[(MB|MHZ|OS|PROCESSORS|SYNC_MAX|LMBENCH VERSION|LMBENCH_SCHED): *+"
+    r"([^\]\s]*+(?:\s++[^\]\s]++)*+)\s*+\]\s*+$"
 )
 _RAW_SCALAR = re.compile(
     r"^\s*(?P<label>[A-Za-z][^:]*?):\s*(?P<value>[-+]?\d+(?:\.\d*)?(?:[eE][-+]?\d+)?)\s+"
@@ -1231,7 +1233,8 @@ _STRIDE_HEAD = re.compile(r'^\s*"stride=(\d+)\s*$')
 _FS_HEAD = re.compile(r'^\s*"File system latency\s*$')
 _FS_ROW = re.compile(r"^\s*(\d+k)\s+(\d+)\s+(\d+(?:\.\d*)?)\s+(\d+(?:\.\d*)?)\s*$")
 _BW_MEM_CMD = re.compile(
-    r"\bbw_mem(?:\s+-[A-Za-z]\s+\S+)*\s+\S+\s+(rd|wr|rdwr|cp|fwr|frd|fcp|bzero|bcopy)\s*$"
+    # at most 8 options (bw_mem has 3): a search then rescans only the few words after each `bw_mem`
+    r"\bbw_mem(?:\s++-[A-Za-z]\s++\S++){0,8}\s+\S+\s+(rd|wr|rdwr|cp|fwr|frd|fcp|bzero|bcopy)\s*$"
 )
 _BW_MEM_OPS = {
     "rd": "bw_mem_read", "wr": "bw_mem_write", "rdwr": "bw_mem_rdwr", "cp": "bw_mem_cp",

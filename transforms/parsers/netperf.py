@@ -96,12 +96,13 @@ _CONTEXT_WINDOW = 80  # a banner or command line further above a header is not i
 SIGNATURE = re.compile(
     r"(?i:netperf)"
     r"|\bTEST\s+(?:from|to)\b"
-    r"|^\s*(?:MIGRATED|OMNI)\b"
-    r"|^\s*(?i:Recv\s+Send\s+Send\b)"
-    r"|^\s*(?i:Socket\s+Message\s+Elapsed\b)"
-    r"|^\s*(?i:Local\s*/Remote\b)"
-    r"|^\s*(?i:Socket\s+Size\s+Request\b)"
-    r"|^\s*(?i:(?:TCP|UDP|SCTP)[ _][\w/ -]+\()",
+    # blanks within the line only: `\s*` from every line start would rescan each run of blank lines
+    r"|^[^\S\n]*+(?:MIGRATED|OMNI)\b"
+    r"|^[^\S\n]*+(?i:Recv\s+Send\s+Send\b)"
+    r"|^[^\S\n]*+(?i:Socket\s+Message\s+Elapsed\b)"
+    r"|^[^\S\n]*+(?i:Local\s*/Remote\b)"
+    r"|^[^\S\n]*+(?i:Socket\s+Size\s+Request\b)"
+    r"|^[^\S\n]*+(?i:(?:TCP|UDP|SCTP)[ _][\w/ -]+\()",
     re.M,
 )
 
@@ -158,17 +159,44 @@ _VERSION = re.compile(
 )
 
 
-def _tool_version(seg: Segment, start: int) -> str | None:
-    """The nearest `netperf-2.4.3` / `Netperf 2.4.4` mention above the block (segment or before)."""
-    for text in [*reversed(seg.lines[: start + 1]), *reversed(seg.before)]:
-        hits = list(_VERSION.finditer(text))
-        if hits:
-            m = hits[-1]
-            return next(g for g in m.groups() if g)
-    return None
+def _line_version(text: str) -> str | None:
+    """The last version mention on one line."""
+    m = None
+    for m in _VERSION.finditer(text):  # noqa: B007 - the last one counts
+        pass
+    return next(g for g in m.groups() if g) if m else None
 
 
-_PROMPT = re.compile(r"^(?:\$|#|>|\[[^\]]*\][#$]|\S+@\S+[:~][^ ]*[#$]|-)")
+class _Versions:
+    """The nearest `netperf-2.4.3` / `Netperf 2.4.4` mention at or above each line (segment, then
+    the lines before it), found in one pass: a scan above every block made a post with many
+    blocks quadratic."""
+
+    def __init__(self, seg: Segment) -> None:
+        self.seg = seg
+        self.at: list[str | None] = []
+        self._before: list[str | None] | None = None
+
+    def __call__(self, start: int) -> str | None:
+        lines = self.seg.lines
+        while len(self.at) <= start and len(self.at) < len(lines):
+            here = _line_version(lines[len(self.at)])
+            self.at.append(here if here is not None else (self.at[-1] if self.at else None))
+        found = self.at[min(start, len(self.at) - 1)] if self.at else None
+        if found is not None:
+            return found
+        if self._before is None:
+            self._before = [next((v for t in reversed(self.seg.before) if (v := _line_version(t))), None)]
+        return self._before[0]
+
+
+# a run's version is filled in by `parse` from one `_Versions` per segment
+_ASK_VERSION = "\0ask"
+
+
+# `user@host:dir$`: split at the first `@` and the first `:`/`~` after it (the same prompts, without
+# trying every split)
+_PROMPT = re.compile(r"^(?:\$|#|>|\[[^\]]*\][#$]|[^\s@]++@[^\s:~]++[:~][^ ]*[#$]|-)")
 
 
 def _caption(lines: list[str], start: int) -> str | None:
@@ -201,10 +229,11 @@ class _Banner:
 
 
 _BANNER = re.compile(
-    r"^\s*(?:MIGRATED\s+)?(?P<name>(?:TCP|UDP|SCTP|OMNI|DLPI|XTI|SDP|UNIX|DG|STREAM)\b[\w/ .-]*?)"
-    r"\s+TEST\b(?P<rest>.*)$"
+    # the name is words up to the first ` TEST`, never a blank run tried from each of its characters
+    r"^\s*+(?:MIGRATED\s++)?(?P<name>(?:TCP|UDP|SCTP|OMNI|DLPI|XTI|SDP|UNIX|DG|STREAM)\b"
+    r"[\w/.-]*+(?: ++(?!TEST\b)[\w/.-]++)*+)\s+TEST\b(?P<rest>.*)(?m:$)"
 )
-_BANNER_CONT = re.compile(r"AF_INET|AF_UNSPEC|^\S*\s*\([^)]*\)\s+port\s+\d|^port\s+\d|^:\s")
+_BANNER_CONT = re.compile(r"AF_INET|AF_UNSPEC|^[^\s(]*+\s*+\([^)]*+\)\s+port\s+\d|^port\s+\d|^:\s")
 
 
 def _banner_at(norm: list[str], i: int) -> _Banner | None:
@@ -220,7 +249,7 @@ def _banner_at(norm: list[str], i: int) -> _Banner | None:
     return _Banner(_test_from_phrase(m.group("name")), norm[i], i, end)
 
 
-_COMMAND = re.compile(r"(?:^|[\s/=\"'`(;])netperf(?:\.exe)?\s+(?P<args>-.*)$")
+_COMMAND = re.compile(r"(?:^|[\s/=\"'`(;])netperf(?:\.exe)?\s++(?P<args>-.*)(?m:$)")  # one line
 _GLOBAL_VALUE_OPTS = set("tfPvBHlpTLnabFiIDOoWyYsZA")
 _OPTIONAL_VALUE_OPTS = set("DiI")
 
@@ -976,7 +1005,7 @@ def _new_run(
     caption = _caption(seg.lines, start)
     # a caption naming a kernel, patch or VM is the system of rows the table did not label
     system = (names_system(caption) if caption else None) or naming_caption(seg.lines, start, 0, seg.before)
-    return Run(benchmark=BENCH, results=block.results, tool_version=_tool_version(seg, start),
+    return Run(benchmark=BENCH, results=block.results, tool_version=_ASK_VERSION,
                system=system, caption=caption, line_start=start, line_end=end,
                attributes=attrs, notes=list(block.notes))  # fmt: skip
 
@@ -1133,7 +1162,7 @@ def _table_at(seg: Segment, norm: list[str], i: int) -> _Found | None:
         return None
     run, end = table
     if run.status == "ok":
-        run.tool_version = _tool_version(seg, i)
+        run.tool_version = _ASK_VERSION
     return [run], end
 
 
@@ -1170,6 +1199,10 @@ def parse(seg: Segment) -> list[Run]:
             runs.extend(got[0])
             st = _State()
             i = max(i, got[1])
+    versions = _Versions(seg)
+    for run in runs:
+        if run.tool_version == _ASK_VERSION:
+            run.tool_version = versions(run.line_start)
     return runs
 
 

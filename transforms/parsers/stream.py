@@ -39,7 +39,7 @@ METRICS: dict[str, MetricSpec] = {
 
 _N = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
 _HEADER = re.compile(
-    r"^\s*Function\s+(?:Best\s+)?Rate\s*\(?\s*(?P<unit>[KMG]B/s)\s*\)?\s+(?P<second>Avg|RMS)\s+time\s+"
+    r"^\s*Function\s+(?:Best\s+)?Rate\s*+\(?\s*+(?P<unit>[KMG]B/s)(?:\s*+\))?\s+(?P<second>Avg|RMS)\s+time\s+"
     r"Min\s+time\s+Max\s+time\b",
     re.I,
 )

@@ -69,9 +69,18 @@ _BINARY = {"b": None, "kb": "KiB/s", "mb": "MiB/s", "gb": "GiB/s",
 _BANNER = re.compile(
     r"^(?:CPU \d+\s+)?sysbench\s+(?P<ver>\d+\.\d+(?:\.\d+)?(?:[-.][\w.]+)?)\s*(?::|\(|$)", re.I
 )
-_COMMAND = re.compile(r"(?:^|[\s$#>])sysbench\s+(?=.*(?:--|\b(?:run|prepare)\b))", re.I)
+# `sysbench ... --opt` or `... run`: the command word, then an option or verb after it, as two
+# searches (a lookahead `.*` after `\s+` rescanned the line from every blank and every `sysbench`)
+_COMMAND_WORD = re.compile(r"(?:^|[\s$#>])sysbench\s", re.I)
+_COMMAND_REST = re.compile(r"--|\b(?:run|prepare)\b", re.I)
+
+
+def _is_command(s: str) -> bool:
+    m = _COMMAND_WORD.search(s)
+    return m is not None and _COMMAND_REST.search(s, m.end()) is not None
+
 _CMD_TEST_FLAG = re.compile(r"--test=(?P<t>[\w./-]+)", re.I)
-_CMD_TEST_WORD = re.compile(r"\bsysbench\s+(?:--\S+\s+)*(?P<t>[\w./-]+)", re.I)
+_CMD_TEST_WORD = re.compile(r"\bsysbench\s++(?:--\S++\s++)*(?P<t>[\w./-]+)", re.I)
 _CMD_THREADS = re.compile(r"--(?:num-)?threads=(?P<n>\d+)")
 _THREADS = re.compile(r"^Number of threads:\s*(?P<n>\d+)\s*$", re.I)
 _TEST_LINES: tuple[tuple[re.Pattern[str], str], ...] = (
@@ -90,8 +99,8 @@ _TESTS = {"cpu", "memory", "fileio", "threads", "mutex", "oltp"}
 _SETTINGS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"^(?:Prime numbers limit|Maximum prime number checked in CPU test):\s*(?P<v>\d+)$", re.I),
      "max_prime"),
-    (re.compile(r"^Block size (?P<v>\d+\w*)$", re.I), "block_size"),
-    (re.compile(r"^block size:\s*(?P<v>\d+\w*)$", re.I), "block_size"),
+    (re.compile(r"^Block size (?P<v>\d++\w*+)$", re.I), "block_size"),
+    (re.compile(r"^block size:\s*+(?P<v>\d++\w*+)$", re.I), "block_size"),
     (re.compile(r"^operation:\s*(?P<v>read|write|none)$", re.I), "operation"),
 )  # fmt: skip
 _MODES = {
@@ -104,7 +113,8 @@ _MODE = re.compile(r"^Doing (?P<m>.+?) test$", re.I)
 _SECTION = re.compile(
     r"^(?P<s>Test execution summary|General statistics|Threads fairness|per-request statistics|"
     r"response time|Latency \((?P<u>ms|us|s)\)|CPU speed|File operations|Throughput|"
-    r"SQL statistics|OLTP test statistics|queries performed|Latency histogram.*)\s*:\s*$",
+    # the histogram title runs to the line's last colon, less the blanks before it
+    r"SQL statistics|OLTP test statistics|queries performed|Latency histogram(?:.*[^\s:])?)\s*:\s*$",
     re.I,
 )
 _STRONG_SECTIONS = {"test execution summary", "general statistics", "threads fairness",
@@ -252,7 +262,7 @@ _VALUES: tuple[tuple[re.Pattern[str], _Reader, bool, bool], ...] = (
     (re.compile(rf"^deadlocks:\s*{_PER_SEC}$", re.I), _plain("deadlocks_per_second", "ops/s"), False, False),
 )  # fmt: skip
 _RESTATED = ("events/s (eps)", "events per second")
-_COMMENT = re.compile(r"\s+\((?![^()]*(?:per sec|/sec|per second))[^()]*\)$", re.I)
+_COMMENT = re.compile(r"(?<!\s)\s+\((?![^()]*(?:per sec|/sec|per second))[^()]*\)$", re.I)
 _BARE_VALUE = re.compile(rf"^{_N}\s*(?:ms|s)?$")
 _LABEL_ONLY = re.compile(r"^[A-Za-z][\w ,./()-]*:$")
 
@@ -260,7 +270,7 @@ _LABEL_ONLY = re.compile(r"^[A-Za-z][\w ,./()-]*:$")
 # command, warnings, and sysbench's own prepare output
 _NOISE = re.compile(
     r"sysbench\b|^WARNING:|^\S*[$#]\s*$|bytes written in [\d.]+ seconds|^Creating file|"
-    r"^\d+ files, \d+\w+ each|^Running the test with following options",
+    r"^\d+ files, \d\w++ each|^Running the test with following options",
     re.I,
 )
 
@@ -337,7 +347,7 @@ def parse(seg: Segment) -> list[Run]:
     for i, s in _logical(seg.lines):
         if not s or s.startswith("["):  # interval reports "[ 2s ] thds: ..."
             continue
-        if _COMMAND.search(s) and not _BANNER.match(s):
+        if _is_command(s) and not _BANNER.match(s):
             run = cur if cur is not None and not cur.results and not cur.version else fresh(i)
             test, threads = _command_context(s)
             run.test, run.threads = test or run.test, threads or run.threads

@@ -47,6 +47,7 @@ from transforms.parsers._common import naming_caption
 BENCHMARK = "unixbench"
 
 _NUM = r"\d[\d,]*(?:\.\d*)?"
+_NUM_RE = re.compile(_NUM)
 
 # ---------------------------------------------------------------------------------------------
 # Test names -> canonical metrics
@@ -147,52 +148,77 @@ def _match_test(text: str) -> _Name | None:
 # ---------------------------------------------------------------------------------------------
 
 _BANNER = re.compile(r"BYTE\s+UNIX\s+Benchmarks\s*\(\s*Version\s+([\w.\-]+)\s*\)", re.I)
-_BENCH_RUN = re.compile(r"^Benchmark\s+Run:\s*(.*)$", re.I)
+_BENCH_RUN = re.compile(r"^Benchmark\s+Run:\s*+(.*)$", re.I)
 _CPUS = re.compile(r"^(\d+)\s+CPUs?\s+in\s+system;\s*running\s+(\d+)\s+parallel\s+cop(?:y|ies)\b", re.I)
-_PROGRESS = re.compile(r"^(\d+)\s+x\s+(.+?)(?:\s+\d+)*$")
+# `N x Test name  1 2 3`: the trailing counts are cut off in code (`_progress_name`), since a lazy
+# name followed by `(?:\s+\d+)*$` rescans the counts from every character of the name.
+_PROGRESS = re.compile(r"^(\d+)\s+x\s++(.+)$")
 _COMMAND = re.compile(
-    r"^(?:(?:test\s+)?(?:cmd|command)\s*:\s*)?(?:[#$]\s*)?(?:sudo\s+)?\S*/Run(?:\s+(.*))?$", re.I
+    r"^(?:(?:test\s+)?(?:cmd|command)\s*:\s*)?(?:[#$]\s*)?(?:sudo\s+)?\S*/Run(?:\s++(.*))?$", re.I
 )
 _COPIES_FLAG = re.compile(r"(?:^|\s)-c\s+(\d+)\b")
 _INDEX_HEAD = re.compile(
-    r"^(System|2D\s+Graphics|3D\s+Graphics|Non-Index)\s+Benchmarks\s+(Index\s+Values|Partial\s+Index)\b\s*(.*)$",
+    r"^(System|2D\s+Graphics|3D\s+Graphics|Non-Index)\s+Benchmarks\s+(Index\s+Values|Partial\s+Index)\b\s*+(.*)$",
     re.I,
 )
 _OLD_HEAD = re.compile(r"^TEST\s+BASELINE\s+RESULT\s+INDEX$", re.I)
+# `\s*:?` before the scores, without its overlap with the blank that starts each score: a colon,
+# or (no colon) the scores with their blanks, or trailing blanks alone
+_COLON = r"(?:\s*+:|(?=\s)|\s*+$)?"
 _SCORE = re.compile(
-    r"^((System|2D\s+Graphics|3D\s+Graphics)\s+Benchmarks\s+Index\s+Score(\s*\(\s*Partial\s+Only\s*\)?)?)"
-    rf"\s*:?((?:\s+{_NUM})*)$",
+    r"^((System|2D\s+Graphics|3D\s+Graphics)\s+Benchmarks\s+Index\s+Score(\s*\(\s*Partial\s+Only(?:\s*+\))?)?)"
+    rf"{_COLON}((?:\s++{_NUM})*+)$",
     re.I,
 )
 # 3.11/4.x summary lines; case-sensitive, as printed, so that prose ("final score 3") never matches
-_FINAL = re.compile(rf"^(FINAL\s+SCORE)\s*:?((?:\s+{_NUM})*)$")
+_FINAL = re.compile(rf"^(FINAL\s+SCORE){_COLON}((?:\s++{_NUM})*+)$")
 _SUM = re.compile(rf"^(SUM\s+of\s+(\d+)\s+items)((?:\s+{_NUM})*)$")
 _AVERAGE = re.compile(rf"^(AVERAGE)((?:\s+{_NUM})*)$")
 _RULE = re.compile(r"^[-=_~*#.\s]*$")  # rules, '... ...', dash lines
-_RAW_REST = re.compile(rf"^({_NUM})\s*(lps|lpm|KBps|MWIPS|fps)\b\s*(.*)$", re.I)
-_TAIL = re.compile(r"^\(\s*(\d+(?:\.\d+)?)\s*(?:s|secs?|seconds)?\s*,\s*(\d+)\s*samples?\s*\)$", re.I)
-_TAIL_REST = re.compile(r"^[\d.]*\s*(?:s|secs?|seconds)?\s*,?\s*\d*\s*samples?\s*\)$", re.I)
+_RAW_REST = re.compile(rf"^({_NUM})\s*+(lps|lpm|KBps|MWIPS|fps)\b\s*+(.*)$", re.I)
+_TAIL = re.compile(r"^\(\s*+(\d+(?:\.\d+)?)\s*+(?:s|secs?|seconds)?\s*+,\s*+(\d+)\s*+samples?\s*+\)$", re.I)
+_TAIL_REST = re.compile(r"^[\d.]*+\s*+(?:s|secs?|seconds)?\s*+,?\s*+\d*+\s*+samples?\s*+\)$", re.I)
 _UNIT_START = re.compile(r"^(?:lps|lpm|KBps|MWIPS|fps)\b", re.I)
 _NUMS = re.compile(rf"^(?:---|{_NUM})(?:\s+(?:---|{_NUM}))*$")
 _NO_RESULT = re.compile(r"no\s+measured\s+results", re.I)
 _ROW_LABEL = re.compile(r"^\((\w{1,3})\)\s+")
-_LEGEND = re.compile(r"^\((\w{1,3})\)\s*\.{2,}\s*(\S.*)$")
+_LEGEND = re.compile(r"^\((\w{1,3})\)\s*+\.{2,}\s*+(\S.*)(?m:$)")  # one line
 _SKIP_CAPTION = re.compile(
     r"^(?:```|~~~|(?:[#$]\s*)?(?:sudo\s+)?\S*/Run(?:\s|$)|(?:test\s+)?(?:cmd|command)\s*:|\d+\s+x\s+\S|INDEX\s+VALUES$)",
     re.I,
 )
 _HEADER_FIELDS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"^System:\s*(.*)$"), "system"),
-    (re.compile(r"^OS:\s*(.*)$"), "os"),
-    (re.compile(r"^Machine:\s*(.*)$"), "machine"),
-    (re.compile(r"^Language:\s*(.*)$"), "language"),
-    (re.compile(r"^Graphics:\s*(.*)$"), "graphics"),
-    (re.compile(r"^Start\s+Benchmark\s+Run:\s*(.*)$"), "benchmark_run"),
+    (re.compile(r"^System:\s*+(.*)$"), "system"),
+    (re.compile(r"^OS:\s*+(.*)$"), "os"),
+    (re.compile(r"^Machine:\s*+(.*)$"), "machine"),
+    (re.compile(r"^Language:\s*+(.*)$"), "language"),
+    (re.compile(r"^Graphics:\s*+(.*)$"), "graphics"),
+    (re.compile(r"^Start\s+Benchmark\s+Run:\s*+(.*)$"), "benchmark_run"),
     (re.compile(r"^(\d+)\s+interactive\s+users?\.?$"), "interactive_users"),
 )
-_UNAME_LINE = re.compile(r"^System\s+--\s*(.*)$")  # 3.11/4.x: `uname -a`, often wrapped
-_CPU_LINE = re.compile(r"^CPU\s+(\d+):\s*(.*)$")
-_UPTIME = re.compile(r"\bup\b.*\bload\s+average", re.I)
+_UNAME_LINE = re.compile(r"^System\s+--\s*+(.*)$")  # 3.11/4.x: `uname -a`, often wrapped
+_CPU_LINE = re.compile(r"^CPU\s+(\d+):\s*+(.*)$")
+# `up ... load average`, found as two searches: one pattern rescans the line from every "up"
+_UP = re.compile(r"\bup\b", re.I)
+_LOAD_AVERAGE = re.compile(r"\bload\s+average", re.I)
+
+
+def _progress_name(rest: str) -> str:
+    """`rest` less its trailing counts, as the lazy `(.+?)(?:\\s+\\d+)*$` cut it: the shortest
+    non-empty head whose tail is all whitespace-and-digits groups."""
+    cut = len(rest)
+    while True:
+        j = cut
+        while j > 0 and rest[j - 1].isdecimal():
+            j -= 1
+        k = j
+        while k > 0 and rest[k - 1].isspace():
+            k -= 1
+        if j == cut or k == j:
+            return rest[:cut]
+        if k == 0:  # the head keeps at least one character
+            return rest[:1] if j > 1 else rest[:cut]
+        cut = k
 
 
 def _clean(line: str) -> str:
@@ -216,7 +242,7 @@ def _score_title_only(text: str) -> bool:
 def _continues(text: str, nxt: str, expect: int | None) -> bool:
     """Whether `nxt` is the part of `text` that a mail client wrapped onto the next line."""
     if _score_title_only(text):
-        return bool(re.fullmatch(_NUM, nxt))
+        return bool(_NUM_RE.fullmatch(nxt))
     name = _match_test(_ROW_LABEL.sub("", text, count=1))
     if name is None:
         return False
@@ -264,11 +290,11 @@ def _system_name(caption: str) -> str:
     """``Luvalley's result:`` -> ``Luvalley``; ``---Byte benchmark on 2.6.2 BEGIN---`` -> ``2.6.2``."""
     s = caption.strip().lstrip("#").strip().strip("-").strip()
     s = re.sub(r"[:：]\s*$", "", s).strip()
-    s = re.sub(r"\s+(?:BEGIN|START|END)$", "", s, flags=re.I)
-    m = re.match(r"^.*?\b(?:benchmarks?|results?|numbers?)\s+(?:on|for|of)\s+(\S.*)$", s, re.I)
+    s = re.sub(r"(?<!\s)\s+(?:BEGIN|START|END)$", "", s, flags=re.I)
+    m = re.match(r"^.*?\b(?:benchmarks?|results?|numbers?)\s+(?:on|for|of)\s+(\S.*)(?m:$)", s, re.I)
     if m:
         s = m.group(1)
-    s = re.sub(r"(?:'s)?\s+results?$", "", s, flags=re.I)
+    s = re.sub(r"(?:'s)?(?<!\s)\s+results?$", "", s, flags=re.I)
     return re.sub(r"\s+", " ", s).strip()
 
 
@@ -442,7 +468,7 @@ class _Reader:
         """Progress lines (``24 x System Call Overhead  1``) say how many copies produced the block
         printed right below; a ``./Run -c N`` command, the blocks shown after it."""
         m = _PROGRESS.match(t)
-        if m and _match_test(m.group(2)):
+        if m and _match_test(_progress_name(m.group(2))):
             self.pending_copies = m.group(1)
             return
         m = _COMMAND.match(t)
@@ -483,7 +509,7 @@ class _Reader:
             elif (m := _CPU_LINE.match(t)) is not None:
                 attrs[f"cpu.{m.group(1)}"] = m.group(2).strip()
                 continuation = f"cpu.{m.group(1)}.flags"
-            elif _UPTIME.search(t):
+            elif (up := _UP.search(t)) and _LOAD_AVERAGE.search(t, up.end()):
                 attrs["uptime"] = t
                 continuation = None
             elif continuation is not None and not _is_report_line(t):

@@ -68,10 +68,13 @@ METRICS: dict[str, MetricSpec] = {
 
 _N = r"\d+(?:\.\d+)?"
 _DIRS = "read|write|trim|mixed"
-JOB = re.compile(r"^\s*(?P<name>[^\s:][^:]*?)\s*:\s*\(groupid=(?P<gid>\d+),\s*jobs=(?P<jobs>\d+)\)")
+# a job name is words joined by blanks, so that the blanks before its colon are never part of it
+_JOB_NAME = r"^\s*+(?P<name>[^\s:]++(?:\s++[^\s:]++)*+)\s*+:"
+JOB = re.compile(_JOB_NAME + r"\s*+\(groupid=(?P<gid>\d+),\s*+jobs=(?P<jobs>\d+)\)")
 DESC = re.compile(
-    r"^\s*(?P<name>[^\s:][^:]*?)\s*:\s*\(g=(?P<gid>\d+)\)\s*:\s*rw=(?P<rw>[\w,]+?),\s*bs=(?P<bs>.*?),"
-    r".*?ioengine=(?P<engine>[\w.-]+),\s*iodepth=(?P<depth>\d+)"
+    # `bs` ends at its first comma: any later one would leave the same `.*?ioengine=` to find
+    _JOB_NAME + r"\s*+\(g=(?P<gid>\d+)\)\s*+:\s*+rw=(?P<rw>[\w,]+?),\s*+bs=(?P<bs>[^,\n]*+),"
+    r".*?ioengine=(?P<engine>[\w.-]+),\s*+iodepth=(?P<depth>\d+)"
 )
 DIR2 = re.compile(
     rf"^\s*(?P<dir>{_DIRS})\s*:\s*io=[^,]*,\s*bw=\s*(?P<bw>{_N})\s*(?P<unit>[KMGTP]?B)/s\s*,"
@@ -87,22 +90,25 @@ LAT = re.compile(
 )
 PCT_HEAD = re.compile(r"^\s*(?P<kind>slat|clat|lat)\s+percentiles\s*\((?P<unit>nsec|usec|msec)\)\s*:")
 PCT_ROW = re.compile(r"^\s*\|")
-PCT_ITEM = re.compile(rf"(?P<p>{_N})th\s*=\s*\[\s*(?P<v>{_N}[KMG]?)\s*\]")
+PCT_ITEM = re.compile(rf"(?<!\d)(?P<p>{_N})th\s*+=\s*+\[\s*+(?P<v>{_N}[KMG]?)\s*+\]")
 GROUP_HEAD = re.compile(r"^\s*Run status group (?P<gid>\d+) \(all jobs\)\s*:")
 GROUP2 = re.compile(rf"^\s*(?P<dir>READ|WRITE|TRIM|MIXED)\s*:\s*io=[^,]*,\s*aggrb=\s*(?P<bw>{_N})\s*(?P<unit>[KMGTP]?B)/s")
 GROUP3 = re.compile(rf"^\s*(?P<dir>READ|WRITE|TRIM|MIXED)\s*:\s*bw=\s*(?P<bw>{_N})\s*(?P<unit>[KMGTP]iB|[kMGTP]B|B)/s")
 TERSE = re.compile(r"^\s*(?P<ver>[345]);(?P<fv>(?:fio-)?\d[^;]*);(?P<job>[^;]*);(?P<gid>\d+);(?P<err>\d+);")
-VERSION = re.compile(r"^\s*fio[- ](?P<v>\d+\.\d+[\w.-]*)\s*$")
-COMMAND = re.compile(r"(?:^|[\s/$#>])fio\s+(?:.*\s)?--\w")
+VERSION = re.compile(r"^\s*+fio[- ](?P<v>\d+\.\d++[\w.-]*+)\s*$")
+# `fio ... --opt`: the command word, then a long option after it (one pattern with `.*` between
+# would rescan the line from every `fio`)
+COMMAND = re.compile(r"(?:^|[\s/$#>])fio\s+")
+LONG_OPTION = re.compile(r"(?<=\s)--\w")
 AVERAGE = re.compile(r"\baverag", re.I)
 
 # The driver also scans the raw body, where quoted lines still carry their `> ` prefix.
 _Q = r"^(?:[ \t]{0,2}[A-Za-z]{0,3}>)*"
 SIGNATURE = re.compile(
-    rf"{_Q}\s*[^\s:>][^:\n]*:\s*\(groupid=\d+,\s*jobs=\d+\)"
-    rf"|{_Q}\s*\**(?:{_DIRS})\s*:\s*(?:io=|IOPS=)"
-    rf"|{_Q}\s*(?:READ|WRITE|TRIM|MIXED)\s*:\s*(?:io=|bw=)"
-    rf"|{_Q}\s*[345];(?:fio-)?\d[^;\n]*;[^;\n]*;\d+;\d+;",
+    rf"{_Q}[^\S\n]*+[^\s:>][^:\n>]*:\s*\(groupid=\d+,\s*jobs=\d+\)"
+    rf"|{_Q}[^\S\n]*+\**(?:{_DIRS})\s*:\s*(?:io=|IOPS=)"
+    rf"|{_Q}[^\S\n]*+(?:READ|WRITE|TRIM|MIXED)\s*:\s*(?:io=|bw=)"
+    rf"|{_Q}[^\S\n]*+[345];(?:fio-)?\d[^;\n]*;[^;\n]*;\d+;\d+;",
     re.M,
 )
 
@@ -260,7 +266,7 @@ class _Reader:
             if m:
                 getattr(self, name)(i, m, line)
                 return
-        if COMMAND.search(line):
+        if (cmd := COMMAND.search(line)) and LONG_OPTION.search(line, cmd.end()):
             if self.run is not None and self.run.results:
                 self.close(i)
             self.lead = i

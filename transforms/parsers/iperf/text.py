@@ -55,14 +55,17 @@ METRICS: dict[str, MetricSpec] = {
 
 _NUM = r"\d+(?:\.\d+)?"
 _ID = r"\[\s*(?P<id>\d+|SUM)\s*\](?:\[(?P<role>[A-Za-z-]+)\])?"
-LOOSE_ROW = re.compile(rf"^\s*\[\s*(?:\d+|SUM)\s*\](?:\[[A-Za-z-]+\])?\s*{_NUM}\s*-\s*{_NUM}\s*sec\b")
+LOOSE_ROW = re.compile(rf"^[^\S\n]*+\[\s*(?:\d+|SUM)\s*\](?:\[[A-Za-z-]+\])?\s*{_NUM}\s*-\s*{_NUM}\s*sec\b")
 ROW = re.compile(
     rf"^\s*{_ID}\s*(?P<start>{_NUM})\s*-\s*(?P<end>{_NUM})\s*sec\s+"
     rf"(?P<xfer>{_NUM})\s*(?P<xunit>[KMGT]?Bytes|[KMGT]?bits)\s+"
     rf"(?P<bw>{_NUM})\s*(?P<bunit>[KMGT]?bits/sec|[KMGT]?Bytes/sec)(?P<rest>.*)$"
 )
 UDP_TAIL = re.compile(
-    rf"(?P<jitter>{_NUM})\s*ms\s+(?P<lost>-?\d+)\s*/\s*(?P<total>\d+)\s*\(\s*(?P<pct>[^()%]*?)\s*%\s*\)"
+    # never from inside a number (a search would rescan its digits from each one); the percentage
+    # is words joined by blanks, so that blanks before `%` are never tried as part of it
+    rf"(?<!\d)(?P<jitter>{_NUM})\s*+ms\s++(?P<lost>-?\d+)\s*+/\s*+(?P<total>\d+)\s*+\(\s*+"
+    r"(?P<pct>[^()%\s]*+(?:\s++[^()%\s]++)*+)\s*+%\s*+\)"
 )
 SIDE_TAG = re.compile(r"\b(sender|receiver)\s*$")
 # The driver also scans the raw body, where quoted lines still carry their `> ` prefix.

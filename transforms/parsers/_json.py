@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from transforms.model import Run
+
 MAX_DOC = 4_000_000  # characters: a fio json+ report of many jobs stays well below
 MAX_REPAIRS = 32  # wrapped string lines rejoined per document
 _BUDGET_FACTOR = 4
@@ -188,3 +190,22 @@ def text_of(value: Any) -> str | None:
     if n is None:
         return None
     return format(n.normalize(), "f") if n == n.to_integral_value() else format(n, "f")
+
+
+def document_runs(
+    lines: list[str],
+    benchmark: str,
+    accept: Callable[[dict[str, Any]], bool],
+    looks: Callable[[str], bool],
+    read: Callable[[Document], Run],
+) -> list[Run]:
+    """One run per accepted document (`read` turns it into rows); an undecodable one becomes an
+    `unparsed` run naming why, so a broken paste is reported rather than lost."""
+    runs: list[Run] = []
+    for found in documents(lines, accept, looks):
+        if isinstance(found, Broken):
+            runs.append(Run(benchmark=benchmark, results=[], line_start=found.start, line_end=found.start + 1,
+                            status="unparsed", reason=found.reason, attributes={"format": "json"}))
+        else:
+            runs.append(read(found))
+    return runs

@@ -31,9 +31,8 @@ from typing import Any
 from transforms.model import MetricSpec, Result, Run, Segment
 from transforms.parsers._common import nearest_caption, system_label
 from transforms.parsers._json import (
-    Broken,
     Document,
-    documents,
+    document_runs,
     number,
     obj,
     seq,
@@ -215,20 +214,4 @@ def _run(seg: Segment, found: Document) -> Run:
 
 def parse(seg: Segment) -> list[Run]:
     """Every fio JSON document in the segment, one run each."""
-    runs: list[Run] = []
-    for found in documents(seg.lines, _is_fio, _looks_fio):
-        if isinstance(found, Broken):
-            runs.append(
-                Run(
-                    benchmark=NAME,
-                    results=[],
-                    line_start=found.start,
-                    line_end=found.start + 1,
-                    status="unparsed",
-                    reason=found.reason,
-                    attributes={"format": "json"},
-                )
-            )
-        else:
-            runs.append(_run(seg, found))
-    return runs
+    return document_runs(seg.lines, NAME, _is_fio, _looks_fio, lambda found: _run(seg, found))

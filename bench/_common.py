@@ -112,7 +112,7 @@ def fixture_records(message_prefix: str = "fixture") -> list[tuple[Path, Any]]:
     Returns [(fixture path, Records with runs/results/quarantine)], message_id
     `<prefix>-<benchmark>-<case>`, batch_id `template`.
     """
-    from tests.parsers.fixtures_io import all_fixtures, fixture_body
+    from bench.golden import all_fixtures, fixture_body
     from transforms.extract import extract_runs
     from transforms.records import Records, add_runs
 

@@ -242,14 +242,14 @@ class Case:
 
 
 def load_cases() -> list[Case]:
-    from tests.parsers.fixtures_io import all_fixtures, expected_rows, fixture_body
+    from bench.golden import all_fixtures, expected_rows, fixture_body
 
     return [Case(p.parent.name, p.stem, fixture_body(p), expected_rows(p)) for p in all_fixtures()]
 
 
 def score_cases(cases: list[Case], fn: Callable[[str], str] | None, flags: Sequence[str],
                 label: str) -> dict[str, Score]:
-    from tests.parsers.fixtures_io import rows_of
+    from bench.golden import rows_of
 
     per: dict[str, Score] = defaultdict(Score)
     for c in cases:
@@ -266,7 +266,7 @@ def _total(per: dict[str, Score]) -> Score:
 
 
 def golden_report(cases: list[Case], repeat: int) -> tuple[list[str], Score]:
-    from tests.parsers.fixtures_io import rows_of
+    from bench.golden import rows_of
 
     out: list[str] = []
     per = score_cases(cases, None, (), "golden")

@@ -12,18 +12,24 @@ import logging
 import os
 import smtplib
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import httpx
 
 from warehouse.lake import Lake
 
-if TYPE_CHECKING:  # the config is the caller's; expectations do not depend on flows
-    from flows.config import Config
+
+class Config(Protocol):
+    """What alerts read of the caller's settings (flows.config.Config has it; expectations/ does
+    not import flows/)."""
+
+    alerts: dict[str, Any]
+    quality: dict[str, Any]
+    sources: Sequence[Any]
 
 log = logging.getLogger("listbench.alerts")
 DEFAULT_MAX_QUARANTINE_SHARE = 0.05

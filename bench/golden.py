@@ -1,0 +1,44 @@
+"""Golden fixtures: `<bench>/<case>.txt` (first line `Source: ...`) beside `<case>.expected.jsonl`.
+
+They live under tests/parsers/fixtures/; this reader lives here so that both the benchmarks and
+the tests use it (bench/ never imports tests/).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from transforms.extract import extract_runs, result_rows
+
+FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "parsers" / "fixtures"
+KEYS = ("benchmark", "system", "metric", "params", "value", "unit", "quoted", "alignment", "statistic")
+
+
+def fixture_body(path: Path) -> str:
+    """The post text without the `Source:` provenance line."""
+    text = path.read_text(encoding="utf-8")
+    first, _, rest = text.partition("\n")
+    assert first.startswith("Source:"), f"{path}: first line must name the source"
+    return rest
+
+
+def rows_of(body: str, message_id: str = "fixture") -> list[dict[str, Any]]:
+    """The parsers' rows (layout tool_output): the golden files are the parsers' contract;
+    hand-made layouts are scored on the real-posts corpus."""
+    return [{k: r[k] for k in KEYS} for r in result_rows(extract_runs(body, message_id))
+            if r.get("layout", "tool_output") == "tool_output"]
+
+
+def canonical(rows: list[dict[str, Any]]) -> list[str]:
+    return sorted(json.dumps(r, sort_keys=True) for r in rows)
+
+
+def expected_rows(path: Path) -> list[dict[str, Any]]:
+    exp = path.with_suffix(".expected.jsonl")
+    return [json.loads(line) for line in exp.read_text().splitlines() if line.strip()]
+
+
+def all_fixtures() -> list[Path]:
+    return sorted(FIXTURES.glob("*/*.txt"))

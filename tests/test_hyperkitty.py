@@ -20,10 +20,13 @@ from tests.archive_sites import (
     ARCHIVES,
     HK_MONTHS,
     HK_ROOT,
+    answers_with,
     client,
     drain,
     fresh,
     hyperkitty_site,
+    linked,
+    message_page,
     register,
     remember,
 )
@@ -159,3 +162,20 @@ def test_settled_boundary():
     end = datetime(2016, 5, 1, tzinfo=UTC)
     assert settled("2016-04", end + timedelta(days=7), 7) and not settled("2016-04", end + timedelta(days=6), 7)
     assert not settled("2016-04", None, 7)
+
+
+# Each message's page, at the id HyperKitty derives from its Message-ID (base32 of SHA-1, as Mailman 3's
+# documentation shows for `<ant>`), written out here so that the link the ingest records is checked
+# against the archive's address, not against the code that computes it.
+HK_PAGES = {"hk-bonnie-1@example.com": "message/NLP3AUMSC44TBYYTOROY7VJZ7L4B4FWK/",
+            "hk-bonnie-2@example.com": "message/3KUJKHSZTWFMFQAQG5W4ZROTZT6WHEZF/",
+            "hk-virtio-1@example.com": "message/GET2HKD3P2LYFE4LBW635TBFHYZ7FODY/"}
+
+
+def test_every_message_links_to_its_page(site, tmp_path):
+    hyperkitty_site(site)
+    for mid, page in HK_PAGES.items():
+        site.add(HK_ROOT + page, message_page(mid, "fixture"), content_type="text/html")
+    urls = linked(_src(site, until="2016-06"), FetchContext(tmp_path / "raw", http=client()))
+    assert urls == {mid: site.url(HK_ROOT + page) for mid, page in HK_PAGES.items()}
+    assert all(answers_with(url, mid) for mid, url in urls.items())

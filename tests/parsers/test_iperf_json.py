@@ -32,8 +32,11 @@ def iperf_runs(text: str) -> list:
 
 
 def keyed(found: list[dict]) -> dict[tuple, float]:
+    """The summary rows by (metric, stream, side); the interval series is tested on its own."""
     return {
-        (r["metric"], r["params"].get("stream"), r["params"].get("side")): r["value"] for r in found
+        (r["metric"], r["params"].get("stream"), r["params"].get("side")): r["value"]
+        for r in found
+        if r["statistic"] != "interval"
     }
 
 
@@ -163,11 +166,21 @@ def test_text_and_json_of_one_test_give_the_same_row_keys():
     as_json = {
         (r["metric"], json.dumps(r["params"], sort_keys=True)): r["value"]
         for r in rows_of(TCP)
-        if r["metric"] == "throughput"
+        if r["metric"] in ("throughput", "retransmits") and r["statistic"] != "interval"
     }
     assert as_text.keys() == as_json.keys()
     for key, value in as_text.items():
         assert abs(value - as_json[key]) / as_json[key] < 0.005
+
+
+def test_intervals_are_the_series_without_the_omitted_warmup():
+    series = [r for r in rows_of(TCP) if r["statistic"] == "interval"]
+    assert len(series) == 13 - 3  # `omit: 3`: the first three are warm-up
+    assert {r["metric"] for r in series} == {"throughput"}
+    last = series[-1]
+    assert (last["params"]["interval_start"], last["params"]["interval_end"]) == ("9.00", "10.00")
+    assert last["value"] == 31.46168499174867  # intervals[12].streams[0].bits_per_second / 1e6
+    assert last["params"]["stream"] == "5" and "side" not in last["params"]
 
 
 # --- properties ------------------------------------------------------------------------------------

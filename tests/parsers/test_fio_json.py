@@ -125,6 +125,41 @@ def test_json_then_normal_output_of_the_same_run_is_read_once():
     assert len(fio_runs(far)) == 2
 
 
+def _status_series(elapsed: list[int], spacing: list[int]) -> str:
+    """The VirtualClient document printed again as `--status-interval` would: same jobs, the
+    `elapsed` and `timestamp` clocks moved together (or apart, for repeated runs)."""
+    body = fixture_body(DIR / "json_fio326_virtualclient_clat_ns.txt")
+    doc = json.loads(body[body.index("{") : body.rindex("}") + 1])
+    out = []
+    for e, t in zip(elapsed, spacing, strict=True):
+        d = json.loads(json.dumps(doc))
+        d["timestamp"] = 1618699271 - 122 + t
+        d["jobs"][0]["elapsed"] = e
+        d["jobs"][0]["read"]["iops"] = 1000 + e  # each report its own numbers
+        out.append(json.dumps(d, indent=2))
+    return "\n".join(out)
+
+
+def test_status_interval_reports_are_the_series_and_the_last_the_summary():
+    found = rows_of(_status_series([5, 10, 122], [5, 10, 122]))
+    iops = [(r["statistic"], r["params"].get("interval_end"), r["value"]) for r in found
+            if r["metric"] == "iops" and r["params"]["direction"] == "read"]
+    assert iops == [("interval", "5", 1005.0), ("interval", "10", 1010.0), ("value", None, 1122.0)]
+    series = [r for r in found if r["statistic"] == "interval"]
+    assert {r["params"]["interval_start"] for r in series} == {"0"}  # fio's reports are cumulative
+    assert not any("repeat" in r["params"] for r in found)
+    summary = [r for r in found if r["statistic"] != "interval"]
+    assert len(summary) == len(series) // 2
+
+
+def test_repeated_runs_of_one_job_file_are_not_a_series():
+    # each run starts its clock again: elapsed 122 three times, two minutes apart
+    found = rows_of(_status_series([122, 122, 122], [122, 250, 380]))
+    assert not [r for r in found if r["statistic"] == "interval"]
+    reads = [r for r in found if r["metric"] == "iops" and r["params"]["direction"] == "read"]
+    assert sorted(r["params"]["repeat"] for r in reads) == ["1", "2", "3"]
+
+
 def test_truncated_document_is_unparsed_not_guessed():
     doc = DOCS[0]
     runs = fio_runs(doc[: len(doc) // 2])

@@ -109,6 +109,8 @@ def test_iperf2_enhanced_columns():
     assert [(r["value"], r["unit"]) for r in pps] == [(178.0, "/sec")]
     lost = pick(found, "datagrams_lost", stream="3", streams="2")
     assert [(r["value"], r["params"]["side"]) for r in lost] == [(1.0, "receiver")]
+    ooo = pick(found, "datagrams_out_of_order")  # `[  4] 0.00-60.00 sec  1 datagrams received out-of-order`
+    assert [(r["value"], r["params"]["stream"], r["params"]["side"]) for r in ooo] == [(1.0, "4", "receiver")]
 
 
 def test_server_paste_with_one_row_per_connection_numbers_repeats():

@@ -19,7 +19,8 @@ What becomes a row (one `Run` per iperf invocation, "test"):
   Report:`, iperf 3.0/3.1 untagged summary). The sender row's `0.000 ms
   0/N (0%)` is not a measurement and is not emitted.
 * UDP receiver rows also give `datagrams_lost` and `datagrams_total` (counts, the
-  `lost/total` before the percentage).
+  `lost/total` before the percentage), and iperf 2's `N datagrams received out-of-order`
+  line `datagrams_out_of_order`.
 * iperf 2 `-e` (enhanced reports) columns of the summary row, as the header names them:
   `writes` and `write_errors` (`Write/Err`), `retransmits` (`Rtry`), `rtt` (us) and `cwnd`
   (KByte, when known: iperf prints `-1K` when it is not) from `Cwnd/RTT`, `netpwr`
@@ -65,6 +66,7 @@ METRICS: dict[str, MetricSpec] = {
     "cwnd": MetricSpec("KB", True, 0.0, 1e9),
     "netpwr": MetricSpec("", True, 0.0, 1e12),  # iperf 2's network power: throughput / RTT
     "packet_rate": MetricSpec("/sec", True, 0.0, 1e10),
+    "datagrams_out_of_order": MetricSpec("count", False, 0.0, 1e13),
 }
 
 _NUM = r"\d+(?:\.\d+)?"
@@ -101,6 +103,9 @@ COMMAND = re.compile(r"(?:^|[\s$#>:])iperf3?(?:\.exe)?\s+-")
 SERVER_REPORT = re.compile(r"^\s*\[\s*(?P<id>\d+|SUM)\s*\]\s*Server Report:")
 SERVER_OUTPUT = re.compile(r"^\s*Server output:")
 OUT_OF_ORDER = re.compile(r"datagrams received out-of-order")
+OUT_OF_ORDER_ROW = re.compile(
+    rf"^\s*+\[\s*+(?P<id>\d+|SUM)\s*+\]\s*+{_NUM}\s*+-\s*+{_NUM}\s*+sec\s++(?P<n>\d{{1,15}})\s++datagrams received out-of-order"
+)
 UDP_HINT = re.compile(r"UDP buffer size|UDP port|byte datagrams|Total Datagrams|Jitter|Sent \d+ datagrams|\s-u\b|--udp\b")
 IPERF3_HINT = re.compile(r"Connecting to host|iperf Done\.|\biperf3\b")
 IPERF2_HINT = re.compile(r"Client connecting to|Server listening on|Server Report:|\biperf\s+-")
@@ -155,6 +160,7 @@ class _Test:
     skipping: bool = False
     text: list[str] = field(default_factory=list)
     columns: str = ""  # the header's column names after `Interval`
+    out_of_order: dict[str, float] = field(default_factory=dict)  # stream -> datagrams (iperf 2 UDP)
 
 
 # --- parsing ------------------------------------------------------------------------------------
@@ -265,6 +271,9 @@ class _Splitter:
         elif (m := SERVER_REPORT.match(line)) and self.cur is not None:
             self.cur.pending_report.add(m["id"])
             self.cur.text.append(line)
+        elif (m := OUT_OF_ORDER_ROW.match(line)) is not None and self.cur is not None:
+            self.cur.out_of_order[m["id"]] = float(m["n"])
+            self.cur.text.append(line)
         elif LOOSE_ROW.match(line) and not OUT_OF_ORDER.search(line):
             self._row(i, line)
             kind = "row"
@@ -363,6 +372,9 @@ def _results(test: _Test, rows: list[_Row], sides: dict[int, str], caption: str 
             if r.total is not None:
                 out.append(Result("datagrams_total", "Lost/Total Datagrams", r.total, "count", dict(params),
                                   line=r.line))
+            if r.stream in test.out_of_order:
+                out.append(Result("datagrams_out_of_order", "datagrams received out-of-order",
+                                  test.out_of_order[r.stream], "count", dict(params), line=r.line))
         out.extend(_enhanced(test.columns, r, params))
     return out
 

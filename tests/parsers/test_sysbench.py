@@ -348,3 +348,42 @@ def test_pkb_per_cpu_memory_runs_carry_their_cpu():
     ops = {r["params"]["cpu"]: r["value"] for r in rows if r["metric"] == "ops_per_second"}
     assert ops == {"0": 3894455.31, "1": 5471831.9}
     assert not any("repeat" in r["params"] for r in rows)
+
+
+@st.composite
+def _series(draw) -> tuple[str, list[tuple[int, float, float, float]]]:
+    """A sysbench 1.0 OLTP report with `--report-interval`: (text, [(t, tps, qps, p95)])."""
+    step = draw(st.integers(1, 30))
+    n = draw(st.integers(1, 8))
+    money = st.decimals(min_value=0, max_value=99999, places=2).map(float)
+    points = [((k + 1) * step, draw(money), draw(money), draw(money)) for k in range(n)]
+    lines = ["sysbench 1.0.20 (using bundled LuaJIT 2.1.0-beta2)", "", "Number of threads: 8",
+             f"Report intermediate results every {step} second(s)", "", "Threads started!", ""]
+    for t, tps, qps, p95 in points:
+        lines.append(f"[ {t}s ] thds: 8 tps: {tps:.2f} qps: {qps:.2f} (r/w/o: 1.00/2.00/3.00) "
+                     f"lat (ms,95%): {p95:.2f} err/s: 0.00 reconn/s: 0.00")
+    lines += ["SQL statistics:", "    transactions:                        41141  (2741.88 per sec.)",
+              "", "General statistics:", "    total time:                          15.0036s"]
+    return "\n".join(lines) + "\n", points
+
+
+@settings(max_examples=60, deadline=None)
+@given(_series())
+def test_interval_series_round_trips(case):
+    text, points = case
+    series = [r for r in _rows(text) if r["statistic"] == "interval"]
+    got = {(r["params"]["interval_start"], r["params"]["interval_end"], r["metric"], r["params"].get("query_type")): r["value"]
+           for r in series}
+    want = {}
+    prev = 0
+    for t, tps, qps, p95 in points:
+        span = (str(prev), str(t))
+        want[(*span, "transactions_per_second", None)] = tps
+        want[(*span, "queries_per_second", None)] = qps
+        want[(*span, "latency_percentile", None)] = p95
+        for kind, v in (("read", 1.0), ("write", 2.0), ("other", 3.0)):
+            want[(*span, "queries_per_second", kind)] = v
+        want[(*span, "errors_per_second", None)] = 0.0
+        want[(*span, "reconnects_per_second", None)] = 0.0
+        prev = t
+    assert got == want and len(series) == len(want)

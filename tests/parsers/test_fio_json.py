@@ -19,6 +19,9 @@ from tests.parsers.damage import assert_sane
 from tests.parsers.fixtures_io import FIXTURES, canonical, fixture_body, rows_of
 from transforms.extract import extract_runs
 from transforms.parsers.fio import PARSER
+from transforms.parsers.fio.json import JSON_METRICS
+
+JSON_ONLY = set(JSON_METRICS) - {"cpu_usr", "cpu_sys", "disk_util"}
 
 DIR = FIXTURES / "fio"
 JSON_CASES = sorted(DIR.glob("json_*.txt"))
@@ -30,11 +33,13 @@ def rows(name: str) -> list[dict]:
     return rows_of(fixture_body(DIR / f"{name}.txt"))
 
 
-def value(found: list[dict], metric: str, **params: str) -> float:
+def value(found: list[dict], metric: str, statistic: str = "value", **params: str) -> float:
     (row,) = [
         r
         for r in found
-        if r["metric"] == metric and all(r["params"].get(k) == v for k, v in params.items())
+        if r["metric"] == metric
+        and r["statistic"] == statistic
+        and all(r["params"].get(k) == v for k, v in params.items())
     ]
     return row["value"]
 
@@ -98,6 +103,18 @@ def test_lat_percentiles_are_lat_not_clat():
 # --- several documents, other output around them ---------------------------------------------------
 
 
+def test_json_only_sample_statistics_counts_and_latency_shares():
+    found = rows("json_fio326_virtualclient_clat_ns")
+    assert value(found, "bandwidth", "mean") == 12030.843023  # write.bw_mean, KiB/s
+    assert value(found, "iops", "stddev") == 1014.164654
+    assert value(found, "io_bytes") == 1073741824.0
+    assert value(found, "total_ios") == 262144.0
+    assert value(found, "latency_share", bucket="100us") == 60.919189
+    assert value(found, "latency_share", bucket=">=2000ms") == 0.01
+    assert not [r for r in found if r["params"].get("bucket", "").endswith("ns")]  # all-zero ns buckets
+    assert not [r for r in found if r["params"].get("direction") == "read"]  # read moved no data
+
+
 def test_several_documents_after_the_command_output():
     text = (
         "$ fio --output-format=json jobs.fio\nStarting 2 processes\n"
@@ -149,7 +166,9 @@ def test_status_interval_reports_are_the_series_and_the_last_the_summary():
     assert {r["params"]["interval_start"] for r in series} == {"0"}  # fio's reports are cumulative
     assert not any("repeat" in r["params"] for r in found)
     summary = [r for r in found if r["statistic"] != "interval"]
-    assert len(summary) == len(series) // 2
+    assert len([r for r in summary if r["statistic"] == "value"]) == len(series) // 2
+    # bw and iops sample statistics (min, max, mean, stddev) stay with the summary only
+    assert sorted({r["statistic"] for r in summary} - {"value"}) == ["max", "mean", "min", "stddev"]
 
 
 def test_repeated_runs_of_one_job_file_are_not_a_series():
@@ -207,7 +226,7 @@ def test_text_and_json_of_one_run_give_the_same_rows(both):
                 "value"
             ]
             for r in found
-            if r["metric"] != "runtime"
+            if r["metric"] not in JSON_ONLY and r["statistic"] == "value"
         }
 
     assert keyed(rows_of(as_json)) == keyed(rows_of(as_text))

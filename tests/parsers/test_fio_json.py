@@ -284,3 +284,12 @@ def _reordered(value: Any, rnd: random.Random) -> Any:
 def test_reserialised_document_gives_the_same_rows(doc, indent, rnd):
     again = json.dumps(_reordered(json.loads(doc), rnd), indent=indent)
     assert canonical(rows_of(again)) == canonical(rows_of(doc))
+
+
+def test_lkp_instances_one_document_each_numbered_in_order():
+    found = rows("json_fio319_lkp_multi_instance")
+    bw = [(r["params"]["repeat"], r["value"]) for r in found if r["metric"] == "bandwidth"]
+    assert bw == [("1", 1024.0), ("2", 40960.0)]  # fio.output.1 `"bw" : 1024`, fio.output.2 `40960`
+    assert value(found, "clat_percentile", percentile="99", repeat="2") == 8.0  # 8000 ns
+    assert value(found, "slat_avg", repeat="1") == 0.01  # `"slat_ns" : {"mean" : 10`
+    assert not [r for r in found if r["params"].get("direction") == "write"]  # all zeros: moved no data

@@ -236,3 +236,13 @@ def _reordered(value: Any, rnd: random.Random) -> Any:
 def test_reserialised_document_gives_the_same_rows(doc, indent, rnd):
     again = json.dumps(_reordered(json.loads(doc), rnd), indent=indent)
     assert canonical(rows_of(again)) == canonical(rows_of(doc))
+
+
+def test_lkp_tab_indented_documents():
+    tcp = keyed(rows_of(fixture_body(DIR / "json_iperf316_lkp_tcp.txt")))
+    assert tcp[("throughput", "5", "sender")] == 2348.79024645  # 2348790246.45 bits/s
+    assert tcp[("throughput", "5", "receiver")] == 2348.57736328
+    udp = keyed(rows_of(fixture_body(DIR / "json_iperf316_lkp_udp.txt")))
+    assert udp[("throughput", "5", None)] == 1.05020523
+    assert (udp[("datagrams_lost", "5", None)], udp[("datagrams_total", "5", None)]) == (2.0, 903.0)
+    assert udp[("jitter", "5", None)] == 0.025

@@ -243,3 +243,27 @@ def test_single_stream_lines_alone_are_read():
 
     assert [(r["metric"], r["value"], r["statistic"]) for r in rows_of(text)] == [
         ("copy", 11.503244, "value"), ("triad", 12.243333, "value")]
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.decimals(min_value=0, max_value=9999, places=6).map(float), min_size=16, max_size=16))
+def test_hpcc_summary_lines_round_trip(values):
+    from tests.parsers.fixtures_io import rows_of
+
+    kernels = ("Copy", "Scale", "Add", "Triad")
+    it = iter(values)
+    lines, want = ["Begin of StarSTREAM section."], {}
+    for k in kernels:
+        for word, stat in (("Minimum", "min"), ("Average", "mean"), ("Maximum", "max")):
+            v = next(it)
+            lines.append(f"{word} {k} GB/s {v:f}")
+            want[("StarSTREAM", k.lower(), stat)] = v
+    lines += ["End of StarSTREAM section.", "Begin of SingleSTREAM section.", "Node selected 2"]
+    for k in kernels:
+        v = next(it)
+        lines.append(f"Single STREAM {k} GB/s {v:f}")
+        want[("SingleSTREAM", k.lower(), "value")] = v
+    lines.append("End of SingleSTREAM section.")
+    rows = rows_of("\n".join(lines) + "\n")
+    got = {(r["params"]["hpcc"], r["metric"], r["statistic"]): r["value"] for r in rows}
+    assert got == want and len(rows) == len(want)

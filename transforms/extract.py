@@ -11,6 +11,8 @@ from transforms.handmade import HANDMADE, Explained
 from transforms.handmade import read as read_handmade
 from transforms.handmade.evidence import LITERALS as EVIDENCE_LITERALS
 from transforms.handmade.evidence import has_evidence
+from transforms.logprefix import has_log_prefix
+from transforms.logprefix import strip_text as strip_log_text
 from transforms.model import Parser, Run, Segment
 from transforms.parsers import PARSERS
 from transforms.platform import classify, legend
@@ -58,6 +60,10 @@ def _scan(body: str) -> tuple[list[Parser], bool]:
         # signatures anchored at line start miss blocks whose every line is quoted
         unquoted = strip_quotes(body)
         found += [p for p in maybe if p not in found and p.signature.search(unquoted)]
+    if len(found) < len(maybe) and has_log_prefix(body):
+        # nor do they see a printout copied from a log, every line behind a timestamp or tag
+        unlogged = strip_log_text(strip_quotes(body) if ">" in body else body)
+        found += [p for p in maybe if p not in found and p.signature.search(unlogged)]
     return found, evident
 
 

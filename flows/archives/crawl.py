@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any, get_type_hints
 
 import flows.http as fhttp
 from flows.archives.base import Fetched, RawItem, Unit, UnitError, sha256_file
-from flows.archives.mhonarc import cached_get, get_page
 from flows.config import Source
 from transforms.mail import Mail
 from transforms.mbox import Skipped
@@ -67,7 +66,7 @@ def crawl_indexes(http: PoliteClient, first: str, folder: Path, cap: int, classi
         url = queue.pop(0)
         dest = fhttp.cache_path(folder, name_of(url))
         try:
-            cached_get(http, url, dest, cap)
+            http.cached_page(url, dest, cap)
         except fhttp.FetchError as exc:
             if url == first:
                 raise
@@ -116,7 +115,7 @@ def download(http: PoliteClient, wanted: list[tuple[str, str, Path]], cap: int) 
     for url, link, dest in wanted:
         if not dest.exists():
             try:
-                get_page(http, url, dest, {}, cap)
+                http.get_once(url, dest, cap)
             except fhttp.FetchError as exc:
                 if "-byte cap" in str(exc):  # permanent: reported, not retried until the unit changes
                     got.skipped.append((dest.name, str(exc)))

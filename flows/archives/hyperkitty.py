@@ -17,11 +17,11 @@ import re
 from collections.abc import Iterator
 from urllib.parse import unquote, urlsplit
 
-from flows.archives.base import FetchContext, Fetched, RawItem, Unit, UnitError
+from flows.archives.base import FetchContext, Fetched, RawItem, Unit, UnitError, download
 from flows.archives.mbox import KIND as MBOX
-from flows.archives.pipermail import archive_root, index_links
+from flows.archives.pipermail import index_links
 from flows.config import ConfigError, Source
-from flows.http import FetchError, resolve_link
+from flows.http import FetchError, archive_root, resolve_link
 
 _FQDN = re.compile(r"^([^/@]+)@([^/@]+)$")
 _MONTH = re.compile(r"^(\d{4})-(0[1-9]|1[0-2])$")
@@ -155,7 +155,7 @@ class HyperkittyKind:
                 and settled(unit.month, last.get("fetched_at"), days)):
             return Fetched(unit, "unchanged", etag=last.get("etag"), last_modified=last.get("last_modified"),
                            sha256=last.get("sha256"), bytes=int(last.get("bytes") or 0))
-        return ctx.http.download(unit, source, ctx)
+        return download(unit, source, ctx)
 
     def messages(self, fetched: Fetched, source: Source) -> Iterator[RawItem]:
         """The export is gzip'd mbox; an empty month is an empty gzip (no messages, no error)."""

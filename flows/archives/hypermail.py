@@ -35,7 +35,7 @@ from urllib.parse import urljoin, urlsplit
 import flows.http as fhttp
 from flows.archives import crawl
 from flows.archives.base import FetchContext, Fetched, RawItem, Unit, UnitError
-from flows.archives.mhonarc import archive_root, decode_page
+from flows.archives.mhonarc import decode_page
 from flows.archives.mhonarc import parse_page as mhonarc_page
 from flows.config import Source
 from transforms.dates import parse_date
@@ -166,8 +166,8 @@ class HypermailKind:
     def units(self, source: Source, ctx: FetchContext) -> list[Unit]:
         crawl.remote_only(source)
         opts: Options = crawl.typed_options(Options, source)
-        root = archive_root(source.url)
-        page = crawl.cached_get(ctx.http, root, fhttp.cache_path(ctx.raw_dir, source.name, "index.html"),
+        root = fhttp.archive_root(source.url)
+        page = ctx.http.cached_page(root, fhttp.cache_path(ctx.raw_dir, source.name, "index.html"),
                                 opts.max_page_bytes)
         found = folders(root, crawl.hrefs(page.read_bytes()))
         return [Unit(source.name, name, url, month=month) for name, (month, url) in sorted(found.items())]

@@ -38,7 +38,7 @@ from selectolax.lexbor import LexborHTMLParser
 import flows.http as fhttp
 from flows.archives import crawl
 from flows.archives.base import FetchContext, Fetched, RawItem, Unit, UnitError
-from flows.archives.mhonarc import archive_root, decode_page
+from flows.archives.mhonarc import decode_page
 from flows.archives.mhonarc import parse_page as mhonarc_page
 from flows.config import Source
 from transforms.dates import parse_date
@@ -125,7 +125,7 @@ class MailArchiveKind:
     def units(self, source: Source, ctx: FetchContext) -> list[Unit]:
         crawl.remote_only(source)
         opts: Options = crawl.typed_options(Options, source)
-        root = archive_root(source.url)
+        root = fhttp.archive_root(source.url)
         folder = fhttp.cache_path(ctx.raw_dir, source.name, "index")
         found = crawl.crawl_indexes(ctx.http, root + opts.index_page, folder, opts.max_page_bytes,
                                     classify(root), lambda u: u.rsplit("/", 1)[-1] or "index.html",

@@ -152,7 +152,7 @@ class MarcKind:
         crawl.remote_only(source)
         opts: Options = crawl.typed_options(Options, source)
         base, name = base_and_list(source, opts)
-        page = crawl.cached_get(ctx.http, f"{base}?l={name}&r=1&w=2",
+        page = ctx.http.cached_page(f"{base}?l={name}&r=1&w=2",
                                 fhttp.cache_path(ctx.raw_dir, source.name, "months.html"), opts.max_page_bytes)
         found = months(base, name, crawl.hrefs(page.read_bytes()))
         return [Unit(source.name, month, url, month=month) for month, url in sorted(found.items())]

@@ -5,7 +5,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from flows.archives.base import FetchContext, Fetched, RawItem, Unit, UnitError, sha256_file
+from flows.archives.base import (
+    FetchContext,
+    Fetched,
+    RawItem,
+    Unit,
+    UnitError,
+    download,
+    sha256_file,
+)
 from flows.archives.compressed import iter_chunks
 from flows.config import Source
 from transforms.mbox import NotAnMbox, normalise_chunks, split_mbox
@@ -20,7 +28,7 @@ class MboxKind:
 
     def fetch(self, unit: Unit, source: Source, ctx: FetchContext) -> Fetched:
         if source.is_remote:
-            return ctx.http.download(unit, source, ctx)
+            return download(unit, source, ctx)
         path = Path(unit.url)
         if not path.is_file():
             return Fetched(unit, "failed", error=f"no such file: {path}")

@@ -18,10 +18,7 @@ from __future__ import annotations
 import codecs
 import hashlib
 import html
-import json
-import os
 import re
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -30,10 +27,16 @@ from urllib.parse import urlsplit
 
 from selectolax.lexbor import LexborHTMLParser
 
-# `import ... as`: flows.http imports flows.archives.base, so a plain `from flows.http import`
-# would fail when flows.http is the first module imported and the registry lists this kind.
 import flows.http as fhttp
-from flows.archives.base import FetchContext, Fetched, RawItem, Unit, UnitError, sha256_file
+from flows.archives.base import (
+    FetchContext,
+    Fetched,
+    RawItem,
+    Unit,
+    UnitError,
+    download,
+    sha256_file,
+)
 from flows.archives.mbox import KIND as MBOX
 from flows.config import Source
 from transforms.dates import parse_date
@@ -65,15 +68,9 @@ _VISIBLE = {"to", "from", "date", "subject", "message-id", "in-reply-to", "refer
 _R13 = str.maketrans("@ABCDEFGHIJKLMNOPQRSTUVWXYZ[abcdefghijklmnopqrstuvwxyz",
                      "NOPQRSTUVWXYZ[@ABCDEFGHIJKLMnopqrstuvwxyzabcdefghijklm")
 MAX_INDEX_PAGES = 500
-VALIDATORS = "index-validators.json"
 
 
 # ---------------------------------------------------------------- discovery
-
-
-def archive_root(url: str) -> str:
-    """The root with its trailing slash (without it relative links resolve one level up)."""
-    return url if url.endswith("/") else url + "/"
 
 
 def month_indexes(root: str, markup: str) -> dict[str, str]:
@@ -240,43 +237,6 @@ class _MonthFetch:
     failed: list[str] = field(default_factory=list)  # transient: retried next run
 
 
-def get_page(http: PoliteClient, url: str, dest: Path, validators: dict[str, str], max_bytes: int) -> dict[str, str]:
-    """Conditional GET into `dest` (atomic); returns the validators of what `dest` now holds."""
-    headers: dict[str, str] = {}
-    if dest.exists():
-        if validators.get("etag"):
-            headers["If-None-Match"] = validators["etag"]
-        if validators.get("last_modified"):
-            headers["If-Modified-Since"] = validators["last_modified"]
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    tmp = dest.with_name(f".{dest.name}.{os.getpid()}.{threading.get_ident()}.part")
-    try:
-        with open(tmp, "wb") as f:
-            resp, _ = http.request(url, headers=headers, max_bytes=max_bytes, sink=f.write)
-        if resp.status_code == 304 and dest.exists():
-            return validators
-        if resp.status_code != 200:
-            raise fhttp.FetchError(f"{url}: HTTP {resp.status_code}")
-        os.replace(tmp, dest)
-        return {k: v for k, v in (("etag", resp.headers.get("ETag")),
-                                   ("last_modified", resp.headers.get("Last-Modified"))) if v}
-    finally:
-        if tmp.exists():
-            tmp.unlink()
-
-
-def cached_get(http: PoliteClient, url: str, dest: Path, max_bytes: int) -> Path:
-    """An index page kept in the cache, re-fetched conditionally; validators live next to the copy."""
-    vpath = dest.parent / VALIDATORS
-    try:
-        validators = json.loads(vpath.read_text()) if vpath.exists() else {}
-    except ValueError:  # a torn write: fetch unconditionally once
-        validators = {}
-    validators[dest.name] = get_page(http, url, dest, validators.get(dest.name, {}), max_bytes)
-    vpath.write_text(json.dumps(validators, sort_keys=True))
-    return dest
-
-
 def _digest(paths: list[Path]) -> tuple[str, int]:
     """One hash over the index pages (their own hash when there is only one)."""
     parts = [sha256_file(p) for p in paths]
@@ -295,8 +255,8 @@ class MhonarcKind:
 
     def units(self, source: Source, ctx: FetchContext) -> list[Unit]:
         if source.is_remote:
-            root = archive_root(source.url)
-            page = cached_get(ctx.http, root, fhttp.cache_path(ctx.raw_dir, source.name, "index.html"), _page_cap(source))
+            root = fhttp.archive_root(source.url)
+            page = ctx.http.cached_page(root, fhttp.cache_path(ctx.raw_dir, source.name, "index.html"), _page_cap(source))
             months = month_indexes(root, _read(page))
         else:
             months = _local_months(Path(source.url))
@@ -346,7 +306,7 @@ def _mbox_url(source: Source, month: str) -> str | None:
     base = source.option("mbox_url", None)
     if not base:
         return None
-    return base.format(month=month) if "{month}" in base else archive_root(base) + month
+    return base.format(month=month) if "{month}" in base else fhttp.archive_root(base) + month
 
 
 def _fetch_mbox(unit: Unit, source: Source, ctx: FetchContext) -> Fetched:
@@ -356,7 +316,7 @@ def _fetch_mbox(unit: Unit, source: Source, ctx: FetchContext) -> Fetched:
     else:
         alias = replace(unit, key=f"{unit.key}.mbox")
         sub = FetchContext(ctx.raw_dir, ctx.http, {(unit.source, alias.key): ctx.last(unit) or {}})
-        f = ctx.http.download(alias, source, sub)
+        f = download(alias, source, sub)
         f.unit = unit
     f.extra["mode"] = "mbox"
     return f
@@ -376,7 +336,7 @@ def _fetch_remote(unit: Unit, source: Source, ctx: FetchContext) -> Fetched:
         dest = fhttp.cache_path(ctx.raw_dir, source.name, unit.key, name)
         if not dest.exists():
             try:
-                get_page(ctx.http, folder + name, dest, {}, cap)
+                ctx.http.get_once(folder + name, dest, cap)
             except fhttp.FetchError as exc:
                 if "-byte cap" in str(exc):  # permanent: reported, not retried until the month grows
                     got.skipped.append((name, str(exc)))
@@ -395,7 +355,7 @@ def _fetch_indexes(http: PoliteClient, first_url: str, month_dir: Path, cap: int
     names: list[str] = []
     while queue and len(paths) < MAX_INDEX_PAGES:
         name = queue.pop(0)
-        dest = cached_get(http, f"{folder}/{name}", fhttp.cache_path(month_dir.parent, month_dir.name, name), cap)
+        dest = http.cached_page(f"{folder}/{name}", fhttp.cache_path(month_dir.parent, month_dir.name, name), cap)
         paths.append(dest)
         msgs, more = page_links(f"{folder}/{name}", _read(dest))
         names.extend(n for n in msgs if n not in names)

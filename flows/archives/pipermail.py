@@ -13,10 +13,10 @@ from urllib.parse import urlsplit
 
 from selectolax.lexbor import LexborHTMLParser
 
-from flows.archives.base import FetchContext, Fetched, RawItem, Unit, UnitError
+from flows.archives.base import FetchContext, Fetched, RawItem, Unit, UnitError, download
 from flows.archives.mbox import KIND as MBOX
 from flows.config import Source
-from flows.http import resolve_link
+from flows.http import archive_root, resolve_link
 
 MONTHS = {name: i for i, name in enumerate(
     ("January", "February", "March", "April", "May", "June", "July", "August",
@@ -29,11 +29,6 @@ _WEEKLY = re.compile(r"^Week-of-Mon-(\d{4})(\d\d)\d\d\.txt(\.gz)?$")
 _DAILY = re.compile(r"^(\d{4})(\d\d)\d\d\.txt(\.gz)?$")
 _YEARLY = re.compile(r"^(\d{4})\.txt(\.gz)?$")
 log = logging.getLogger("listbench.fetch")
-
-
-def archive_root(url: str) -> str:
-    """The index URL with its trailing slash (without it every relative link resolves one level up)."""
-    return url if url.endswith("/") else url + "/"
 
 
 def volume_month(name: str) -> str | None:
@@ -97,7 +92,7 @@ class PipermailKind:
         return units
 
     def fetch(self, unit: Unit, source: Source, ctx: FetchContext) -> Fetched:
-        return ctx.http.download(unit, source, ctx)
+        return download(unit, source, ctx)
 
     def messages(self, fetched: Fetched, source: Source) -> Iterator[RawItem]:
         """The volume is an mbox (`From user at host  Thu Apr 14 ...` envelopes); an HTML page fails the unit."""

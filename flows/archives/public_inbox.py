@@ -32,7 +32,7 @@ from urllib.parse import quote
 
 # `import ... as` (not `from flows.http import`): flows.http imports flows.archives.base, see mhonarc.py.
 import flows.http as fhttp
-from flows.archives.base import FetchContext, Fetched, RawItem, Unit, UnitError
+from flows.archives.base import FetchContext, Fetched, RawItem, Unit, UnitError, download
 from flows.archives.compressed import iter_chunks
 from flows.archives.mbox import KIND as MBOX
 from flows.config import Source
@@ -281,7 +281,7 @@ class PublicInboxKind:
 
     def fetch(self, unit: Unit, source: Source, ctx: FetchContext) -> Fetched:
         if not unit.key.startswith("epoch-"):
-            f = ctx.http.download(unit, source, ctx)
+            f = download(unit, source, ctx)
             f.extra["mode"] = "mbox"
             return f
         dest = fhttp.cache_path(ctx.raw_dir, source.name, f"{unit.key}.git")

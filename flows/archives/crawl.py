@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, get_type_hints
 import flows.http as fhttp
 from flows.archives.base import Fetched, RawItem, Unit, UnitError, sha256_file
 from flows.config import Source
+from transforms.html import decode_html, links
 from transforms.mail import Mail
 from transforms.mbox import Skipped
 
@@ -73,7 +74,7 @@ def crawl_indexes(http: PoliteClient, first: str, folder: Path, cap: int, classi
             out.skipped.append((name_of(url), str(exc)))  # a later page: report it, read the rest
             continue
         out.paths.append(dest)
-        for href in hrefs(dest.read_bytes()):
+        for href in links(decode_html(dest.read_bytes())):
             kind, link = classify(url, href)
             if kind == "msg" and link not in msgs:
                 msgs.add(link)
@@ -84,14 +85,6 @@ def crawl_indexes(http: PoliteClient, first: str, folder: Path, cap: int, classi
             elif kind == "refused" and link not in out.refused and len(out.refused) < MAX_REFUSED:
                 out.refused.append(link)
     return out
-
-
-def hrefs(data: bytes) -> list[str]:
-    from selectolax.lexbor import LexborHTMLParser
-
-    from flows.archives.mhonarc import decode_page
-
-    return [a.attributes.get("href") or "" for a in LexborHTMLParser(decode_page(data)).css("a[href]")]
 
 
 def digest(paths: list[Path], extra: list[str] = ()) -> tuple[str, int]:

@@ -19,9 +19,9 @@ from urllib.parse import unquote, urlsplit
 
 from flows.archives.base import FetchContext, Fetched, RawItem, Unit, UnitError, download
 from flows.archives.mbox import KIND as MBOX
-from flows.archives.pipermail import index_links
 from flows.config import ConfigError, Source
 from flows.http import FetchError, archive_root, resolve_link
+from transforms.html import links
 
 _FQDN = re.compile(r"^([^/@]+)@([^/@]+)$")
 _MONTH = re.compile(r"^(\d{4})-(0[1-9]|1[0-2])$")
@@ -82,7 +82,7 @@ def first_month(root: str, markup: str) -> str | None:
     """The earliest `<YYYY>/<M>/` month link of the list's overview page (the archive sidebar)."""
     found: list[str] = []
     root_path = urlsplit(root).path
-    for href in index_links(markup):
+    for href in links(markup):
         url = resolve_link(root, href)
         if url is None or urlsplit(url).query:
             continue

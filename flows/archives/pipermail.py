@@ -11,12 +11,11 @@ import re
 from collections.abc import Iterator
 from urllib.parse import urlsplit
 
-from selectolax.lexbor import LexborHTMLParser
-
 from flows.archives.base import FetchContext, Fetched, RawItem, Unit, UnitError, download
 from flows.archives.mbox import KIND as MBOX
 from flows.config import Source
 from flows.http import archive_root, resolve_link
+from transforms.html import links
 
 MONTHS = {name: i for i, name in enumerate(
     ("January", "February", "March", "April", "May", "June", "July", "August",
@@ -45,12 +44,6 @@ def volume_month(name: str) -> str | None:
     return None
 
 
-def index_links(markup: str) -> list[str]:
-    """Every `href` of the index page, in page order."""
-    tree = LexborHTMLParser(markup)
-    return [a.attributes.get("href") or "" for a in tree.css("a[href]")]
-
-
 def volume_name(root: str, href: str) -> str | None:
     """The volume file a link names, when it is a same-origin file directly in the archive root."""
     url = resolve_link(root, href)
@@ -67,7 +60,7 @@ def volume_name(root: str, href: str) -> str | None:
 def month_units(source: str, root: str, markup: str) -> list[Unit]:
     """One unit per volume linked from the index; `.txt.gz` wins over `.txt` for the same volume."""
     chosen: dict[str, str] = {}
-    for href in index_links(markup):
+    for href in links(markup):
         name = volume_name(root, href)
         if name is None:
             continue

@@ -18,12 +18,15 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin, urlsplit
 
 import httpx
 
-from flows.config import Config, origin
+from flows.source import origin
+
+if TYPE_CHECKING:
+    from flows.config import Config
 
 DEFAULT_MAX_UNIT_BYTES = 512 * 1024 * 1024
 DEFAULT_MAX_PAGE_BYTES = 16 * 1024 * 1024

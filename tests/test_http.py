@@ -7,9 +7,12 @@ from pathlib import Path
 import pytest
 
 from flows.archives.base import FetchContext, Unit, download
+from flows.archives.mbox import KIND as MBOX
 from flows.config import Source
 from flows.http import VALIDATORS, FetchError, PoliteClient, archive_root, cache_path, resolve_link
 from tests.httpserver import Site
+
+CAP = 1 << 20
 
 
 @pytest.fixture
@@ -28,40 +31,43 @@ def test_download_then_304_then_changed(site, tmp_path):
     src = Source("s", "mbox", site.url("/a.mbox"))
     unit = Unit("s", "a.mbox", site.url("/a.mbox"))
     ctx = FetchContext(tmp_path, _client(user_agent="listbench-test", contact="ops@example.org"))
-    f1 = download(unit, src, ctx)
+    f1 = download(unit, src, ctx, max_bytes=CAP)
     assert f1.status == "ok" and Path(f1.path).read_bytes() == route.body and f1.etag
     ctx.previous[("s", "a.mbox")] = {"etag": f1.etag, "last_modified": f1.last_modified, "sha256": f1.sha256}
-    f2 = download(unit, src, ctx)
+    f2 = download(unit, src, ctx, max_bytes=CAP)
     assert f2.status == "unchanged" and site.full_bodies["/a.mbox"] == 1
     route.body += b"\nmore\n"
-    f3 = download(unit, src, ctx)
+    f3 = download(unit, src, ctx, max_bytes=CAP)
     assert f3.status == "ok" and f3.sha256 != f1.sha256
     assert "listbench-test (ops@example.org)" in site.user_agents
 
 
 def test_flaky_500_is_retried(site, tmp_path):
     site.add("/f", b"ok", fail_first=2)
-    f = download(Unit("s", "f", site.url("/f")), Source("s", "mbox", site.url("/f")), FetchContext(tmp_path, _client()))
+    f = download(Unit("s", "f", site.url("/f")), Source("s", "mbox", site.url("/f")), FetchContext(tmp_path, _client()),
+                 max_bytes=CAP)
     assert f.status == "ok" and site.hits["/f"] == 3
 
 
 def test_slow_answer_times_out_and_fails_cleanly(site, tmp_path):
     site.add("/slow", b"late", delay_s=1.5)
     c = PoliteClient(requests_per_second=0, retries=1, backoff_s=0.01, timeout_s=0.3)
-    f = download(Unit("s", "slow", site.url("/slow")), Source("s", "mbox", site.url("/slow")), FetchContext(tmp_path, c))
+    f = download(Unit("s", "slow", site.url("/slow")), Source("s", "mbox", site.url("/slow")), FetchContext(tmp_path, c),
+                 max_bytes=CAP)
     assert f.status == "failed" and "timed out after 2 attempts" in f.error
 
 
 def test_size_cap(site, tmp_path):
     site.add("/big", b"x" * 5000)
     src = Source("s", "mbox", site.url("/big"), options={"max_unit_bytes": 1000})
-    f = download(Unit("s", "big", site.url("/big")), src, FetchContext(tmp_path, _client()))
+    f = MBOX.fetch(Unit("s", "big", site.url("/big")), src, FetchContext(tmp_path, _client()))  # max_unit_bytes
     assert f.status == "failed" and "over the 1000-byte cap" in f.error
     assert not list(tmp_path.rglob("*big*"))
 
 
 def test_404_is_not_retried(site, tmp_path):
-    f = download(Unit("s", "nope", site.url("/nope")), Source("s", "mbox", site.url("/nope")), FetchContext(tmp_path, _client()))
+    f = download(Unit("s", "nope", site.url("/nope")), Source("s", "mbox", site.url("/nope")), FetchContext(tmp_path, _client()),
+                 max_bytes=CAP)
     assert f.status == "failed" and "HTTP 404" in f.error and site.hits["/nope"] == 1
 
 
@@ -97,7 +103,8 @@ def test_429_waits_as_long_as_retry_after_says(site, tmp_path):
     site.add("/busy", b"ok", fail_first=2, fail_status=429, retry_after="7")
     waits: list[float] = []
     c = PoliteClient(requests_per_second=0, retries=3, backoff_s=0.01, timeout_s=2, sleep=waits.append)
-    f = download(Unit("s", "busy", site.url("/busy")), Source("s", "mbox", site.url("/busy")), FetchContext(tmp_path, c))
+    f = download(Unit("s", "busy", site.url("/busy")), Source("s", "mbox", site.url("/busy")), FetchContext(tmp_path, c),
+                 max_bytes=CAP)
     assert f.status == "ok" and site.hits["/busy"] == 3
     assert waits == [7.0, 7.0]
 

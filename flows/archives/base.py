@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 import flows.http as fhttp
-from flows.config import Source
+from flows.source import Source
 from transforms.mail import Mail
 from transforms.mbox import Skipped
 
@@ -56,6 +56,7 @@ class FetchContext:
 
 class ArchiveKind(Protocol):
     name: str
+    Options: type  # its options, a frozen dataclass (flows.archives.options)
 
     def units(self, source: Source, ctx: FetchContext) -> list[Unit]: ...
 
@@ -74,13 +75,13 @@ def sha256_file(path: Path) -> tuple[str, int]:
     return h.hexdigest(), n
 
 
-def download(unit: Unit, source: Source, ctx: FetchContext, url: str | None = None) -> Fetched:
+def download(unit: Unit, source: Source, ctx: FetchContext, *, max_bytes: int,
+             url: str | None = None) -> Fetched:
     """A unit that is one file (an mbox, a volume): a conditional GET into the raw cache with the
     ledger's validators; unchanged bytes are not parsed again."""
     url = url or unit.url
     dest = fhttp.cache_path(ctx.raw_dir, source.name, unit.key)
     last = ctx.last(unit) or {}
-    max_bytes = int(source.option("max_unit_bytes", fhttp.DEFAULT_MAX_UNIT_BYTES))
     try:
         got = ctx.http.get_file(url, dest, last, max_bytes)
     except fhttp.FetchError as exc:

@@ -9,17 +9,16 @@ leave the archive (another host, another list, `../`) is refused and reported, n
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, get_type_hints
+from typing import TYPE_CHECKING
 
 import flows.http as fhttp
 from flows.archives.base import Fetched, RawItem, Unit, UnitError, sha256_file
-from flows.config import Source
+from flows.source import Source
 from transforms.html import decode_html, links
 from transforms.mail import Mail
 from transforms.mbox import Skipped
@@ -30,24 +29,6 @@ if TYPE_CHECKING:
 # (kind of link, absolute URL): "msg", "index", "refused" or None (not ours, ignored)
 Classify = Callable[[str, str], tuple[str | None, str]]
 MAX_REFUSED = 200  # refused links reported per unit
-
-
-def typed_options(cls: type, source: Source) -> Any:
-    """The source's options as the kind's dataclass; a wrong type is a config error, said plainly."""
-    hints = get_type_hints(cls)
-    values: dict[str, Any] = {}
-    for f in dataclasses.fields(cls):
-        if f.name not in source.options:
-            continue
-        value, want = source.options[f.name], hints[f.name]
-        if want is int and (isinstance(value, bool) or not isinstance(value, int)):
-            raise UnitError(f"{source.name}: option {f.name} must be an integer, got {value!r}")
-        if want is str and not isinstance(value, str):
-            raise UnitError(f"{source.name}: option {f.name} must be a string, got {value!r}")
-        if want is int and value <= 0:
-            raise UnitError(f"{source.name}: option {f.name} must be positive, got {value}")
-        values[f.name] = value
-    return cls(**values)
 
 
 @dataclass

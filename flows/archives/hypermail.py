@@ -34,7 +34,8 @@ from urllib.parse import urljoin, urlsplit
 import flows.http as fhttp
 from flows.archives import crawl
 from flows.archives.base import FetchContext, Fetched, RawItem, Unit, UnitError
-from flows.config import Source
+from flows.archives.options import typed_options
+from flows.source import Source
 from transforms.html import decode_html, links
 from transforms.pages.hypermail import parse_page
 
@@ -84,10 +85,11 @@ def classify(folder: str) -> crawl.Classify:
 
 class HypermailKind:
     name = "hypermail"
+    Options = Options
 
     def units(self, source: Source, ctx: FetchContext) -> list[Unit]:
         crawl.remote_only(source)
-        opts: Options = crawl.typed_options(Options, source)
+        opts: Options = typed_options(Options, source)
         root = fhttp.archive_root(source.url)
         page = ctx.http.cached_page(root, fhttp.cache_path(ctx.raw_dir, source.name, "index.html"),
                                 opts.max_page_bytes)
@@ -95,7 +97,7 @@ class HypermailKind:
         return [Unit(source.name, name, url, month=month) for name, (month, url) in sorted(found.items())]
 
     def fetch(self, unit: Unit, source: Source, ctx: FetchContext) -> Fetched:
-        opts: Options = crawl.typed_options(Options, source)
+        opts: Options = typed_options(Options, source)
         folder = fhttp.cache_path(ctx.raw_dir, source.name, unit.key)
         try:
             found = crawl.crawl_indexes(ctx.http, unit.url + opts.index_page, folder, opts.max_page_bytes,

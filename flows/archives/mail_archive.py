@@ -36,7 +36,8 @@ from urllib.parse import urljoin, urlsplit
 import flows.http as fhttp
 from flows.archives import crawl
 from flows.archives.base import FetchContext, Fetched, RawItem, Unit, UnitError
-from flows.config import Source
+from flows.archives.options import typed_options
+from flows.source import Source
 from transforms.pages.mail_archive import parse_page
 
 _MSG = re.compile(r"^msg(\d{5,6})\.html$")
@@ -74,10 +75,11 @@ def classify(root: str) -> crawl.Classify:
 
 class MailArchiveKind:
     name = "mail-archive"
+    Options = Options
 
     def units(self, source: Source, ctx: FetchContext) -> list[Unit]:
         crawl.remote_only(source)
-        opts: Options = crawl.typed_options(Options, source)
+        opts: Options = typed_options(Options, source)
         root = fhttp.archive_root(source.url)
         folder = fhttp.cache_path(ctx.raw_dir, source.name, "index")
         found = crawl.crawl_indexes(ctx.http, root + opts.index_page, folder, opts.max_page_bytes,
@@ -96,7 +98,7 @@ class MailArchiveKind:
         return [Unit(source.name, key, root) for key in sorted(blocks)]
 
     def fetch(self, unit: Unit, source: Source, ctx: FetchContext) -> Fetched:
-        opts: Options = crawl.typed_options(Options, source)
+        opts: Options = typed_options(Options, source)
         manifest_path = fhttp.cache_path(ctx.raw_dir, source.name, MANIFEST)
         try:
             block = json.loads(manifest_path.read_text()).get(unit.key)

@@ -32,7 +32,8 @@ from urllib.parse import parse_qs, urljoin, urlsplit
 import flows.http as fhttp
 from flows.archives import crawl
 from flows.archives.base import FetchContext, Fetched, RawItem, Unit, UnitError
-from flows.config import Source
+from flows.archives.options import typed_options
+from flows.source import Source
 from transforms.html import decode_html, links
 from transforms.mail import Mail
 from transforms.pages.marc import has_header, is_html, parse_raw
@@ -98,10 +99,11 @@ def classify(base: str, name: str, month: str) -> crawl.Classify:
 
 class MarcKind:
     name = "marc"
+    Options = Options
 
     def units(self, source: Source, ctx: FetchContext) -> list[Unit]:
         crawl.remote_only(source)
-        opts: Options = crawl.typed_options(Options, source)
+        opts: Options = typed_options(Options, source)
         base, name = base_and_list(source, opts)
         page = ctx.http.cached_page(f"{base}?l={name}&r=1&w=2",
                                 fhttp.cache_path(ctx.raw_dir, source.name, "months.html"), opts.max_page_bytes)
@@ -109,7 +111,7 @@ class MarcKind:
         return [Unit(source.name, month, url, month=month) for month, url in sorted(found.items())]
 
     def fetch(self, unit: Unit, source: Source, ctx: FetchContext) -> Fetched:
-        opts: Options = crawl.typed_options(Options, source)
+        opts: Options = typed_options(Options, source)
         base, name = base_and_list(source, opts)
         folder = fhttp.cache_path(ctx.raw_dir, source.name, unit.key)
         month = unit.key.replace("-", "")

@@ -15,12 +15,14 @@ from flows.archives.base import (
     sha256_file,
 )
 from flows.archives.compressed import iter_chunks
-from flows.config import Source
+from flows.archives.options import FileOptions, typed_options
+from flows.source import Source
 from transforms.mbox import NotAnMbox, normalise_chunks, split_mbox
 
 
 class MboxKind:
     name = "mbox"
+    Options = FileOptions
 
     def units(self, source: Source, ctx: FetchContext) -> list[Unit]:
         key = source.url.rstrip("/").rsplit("/", 1)[-1] or source.name
@@ -28,7 +30,8 @@ class MboxKind:
 
     def fetch(self, unit: Unit, source: Source, ctx: FetchContext) -> Fetched:
         if source.is_remote:
-            return download(unit, source, ctx)
+            opts = typed_options(FileOptions, source)
+            return download(unit, source, ctx, max_bytes=opts.max_unit_bytes)
         path = Path(unit.url)
         if not path.is_file():
             return Fetched(unit, "failed", error=f"no such file: {path}")

@@ -34,7 +34,8 @@ from flows.archives.base import (
     sha256_file,
 )
 from flows.archives.mbox import KIND as MBOX
-from flows.config import Source
+from flows.archives.options import typed_options
+from flows.source import Source
 from transforms.html import decode_html, links
 from transforms.mbox import Skipped
 from transforms.pages.mhonarc import parse_page
@@ -47,6 +48,13 @@ _MONTH_LINK = re.compile(r"^(\d{4}-(?:0[1-9]|1[0-2]))/(?:([A-Za-z]+\d*)\.html?)?
 _MSG_PAGE = re.compile(r"^msg\d{4,6}\.html$")
 _INDEX_PAGE = re.compile(r"^(?:index|maillist|mail\d+)\.html$")  # date index, then its pages
 MAX_INDEX_PAGES = 500
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    max_page_bytes: int = fhttp.DEFAULT_MAX_PAGE_BYTES
+    max_unit_bytes: int = fhttp.DEFAULT_MAX_UNIT_BYTES  # a monthly mbox (with mbox_url)
+    mbox_url: str | None = None  # `.../archive/mbox/<list>/` or a template holding `{month}`
 
 
 # ---------------------------------------------------------------- discovery
@@ -113,6 +121,7 @@ def _read(path: Path) -> str:
 
 class MhonarcKind:
     name = "mhonarc"
+    Options = Options
 
     def units(self, source: Source, ctx: FetchContext) -> list[Unit]:
         if source.is_remote:
@@ -124,7 +133,7 @@ class MhonarcKind:
         return [Unit(source.name, m, _mbox_url(source, m) or url, month=m) for m, url in sorted(months.items())]
 
     def fetch(self, unit: Unit, source: Source, ctx: FetchContext) -> Fetched:
-        if source.option("mbox_url", None):
+        if typed_options(Options, source).mbox_url:
             return _fetch_mbox(unit, source, ctx)
         try:
             if source.is_remote:
@@ -160,11 +169,11 @@ class MhonarcKind:
 
 
 def _page_cap(source: Source) -> int:
-    return int(source.option("max_page_bytes", fhttp.DEFAULT_MAX_PAGE_BYTES))
+    return typed_options(Options, source).max_page_bytes
 
 
 def _mbox_url(source: Source, month: str) -> str | None:
-    base = source.option("mbox_url", None)
+    base = typed_options(Options, source).mbox_url
     if not base:
         return None
     return base.format(month=month) if "{month}" in base else fhttp.archive_root(base) + month
@@ -177,7 +186,7 @@ def _fetch_mbox(unit: Unit, source: Source, ctx: FetchContext) -> Fetched:
     else:
         alias = replace(unit, key=f"{unit.key}.mbox")
         sub = FetchContext(ctx.raw_dir, ctx.http, {(unit.source, alias.key): ctx.last(unit) or {}})
-        f = download(alias, source, sub)
+        f = download(alias, source, sub, max_bytes=typed_options(Options, source).max_unit_bytes)
         f.unit = unit
     f.extra["mode"] = "mbox"
     return f

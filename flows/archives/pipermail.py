@@ -13,8 +13,9 @@ from urllib.parse import urlsplit
 
 from flows.archives.base import FetchContext, Fetched, RawItem, Unit, UnitError, download
 from flows.archives.mbox import KIND as MBOX
-from flows.config import Source
+from flows.archives.options import FileOptions, typed_options
 from flows.http import archive_root, resolve_link
+from flows.source import Source
 from transforms.html import links
 
 MONTHS = {name: i for i, name in enumerate(
@@ -74,6 +75,7 @@ def month_units(source: str, root: str, markup: str) -> list[Unit]:
 
 class PipermailKind:
     name = "pipermail"
+    Options = FileOptions
 
     def units(self, source: Source, ctx: FetchContext) -> list[Unit]:
         if not source.is_remote:
@@ -85,7 +87,7 @@ class PipermailKind:
         return units
 
     def fetch(self, unit: Unit, source: Source, ctx: FetchContext) -> Fetched:
-        return download(unit, source, ctx)
+        return download(unit, source, ctx, max_bytes=typed_options(FileOptions, source).max_unit_bytes)
 
     def messages(self, fetched: Fetched, source: Source) -> Iterator[RawItem]:
         """The volume is an mbox (`From user at host  Thu Apr 14 ...` envelopes); an HTML page fails the unit."""

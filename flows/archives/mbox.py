@@ -5,15 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from flows.archives.base import (
-    FetchContext,
-    Fetched,
-    RawItem,
-    Unit,
-    UnitError,
-    download,
-    sha256_file,
-)
+from flows.archives.base import FetchContext, Fetched, RawItem, Unit, UnitError, sha256_file
+from flows.archives.base import download as download_file
 from flows.archives.compressed import iter_chunks
 from flows.archives.options import FileOptions, typed_options
 from flows.source import Source
@@ -31,7 +24,7 @@ class MboxKind:
     def fetch(self, unit: Unit, source: Source, ctx: FetchContext) -> Fetched:
         if source.is_remote:
             opts = typed_options(FileOptions, source)
-            return download(unit, source, ctx, max_bytes=opts.max_unit_bytes)
+            return download_file(unit, source, ctx, max_bytes=opts.max_unit_bytes)
         path = Path(unit.url)
         if not path.is_file():
             return Fetched(unit, "failed", error=f"no such file: {path}")

@@ -24,15 +24,8 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 import flows.http as fhttp
-from flows.archives.base import (
-    FetchContext,
-    Fetched,
-    RawItem,
-    Unit,
-    UnitError,
-    download,
-    sha256_file,
-)
+from flows.archives.base import FetchContext, Fetched, RawItem, Unit, UnitError, sha256_file
+from flows.archives.base import download as download_file
 from flows.archives.mbox import KIND as MBOX
 from flows.archives.options import typed_options
 from flows.source import Source
@@ -186,7 +179,7 @@ def _fetch_mbox(unit: Unit, source: Source, ctx: FetchContext) -> Fetched:
     else:
         alias = replace(unit, key=f"{unit.key}.mbox")
         sub = FetchContext(ctx.raw_dir, ctx.http, {(unit.source, alias.key): ctx.last(unit) or {}})
-        f = download(alias, source, sub, max_bytes=typed_options(Options, source).max_unit_bytes)
+        f = download_file(alias, source, sub, max_bytes=typed_options(Options, source).max_unit_bytes)
         f.unit = unit
     f.extra["mode"] = "mbox"
     return f

@@ -10,7 +10,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from transforms.extract import extract_runs, result_rows
+from transforms.extract import extract_runs
+from transforms.rows import result_rows
 
 FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "parsers" / "fixtures"
 KEYS = ("benchmark", "system", "metric", "params", "value", "unit", "quoted", "alignment", "statistic")

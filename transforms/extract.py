@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-import math
-from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 import ahocorasick_rs
 
@@ -269,36 +266,3 @@ def _fill_defaults(run: Run, parser: Parser) -> None:
             spec = parser.metrics.get(r.metric)
             if spec is not None:
                 r.higher_is_better = spec.higher_is_better
-
-
-def result_rows(runs: Iterable[ExtractedRun], meta: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
-    """Flatten runs into rows with the `benchmark_results` columns known without a warehouse."""
-    meta = dict(meta or {})
-    rows: list[dict[str, Any]] = []
-    for er in runs:
-        run = er.run
-        if run.status != "ok":
-            continue
-        for r in run.results:
-            if not math.isfinite(r.value):
-                continue
-            rows.append(
-                {
-                    **meta,
-                    "run_id": er.run_id,
-                    "benchmark": run.benchmark,
-                    "tool_version": run.tool_version,
-                    "system": r.system if r.system is not None else run.system,
-                    "metric": r.metric,
-                    "metric_label": r.metric_label,
-                    "params": dict(r.params),
-                    "value": r.value,
-                    "unit": r.unit,
-                    "higher_is_better": r.higher_is_better,
-                    "statistic": r.statistic,
-                    "quoted": er.quoted,
-                    "alignment": r.alignment,
-                    "layout": r.layout,
-                }
-            )
-    return rows

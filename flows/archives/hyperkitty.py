@@ -15,19 +15,29 @@ import datetime as dt
 import logging
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit
 
-from flows.archives.base import FetchContext, Fetched, RawItem, Unit, UnitError
+from flows.archives.base import FetchContext, Fetched, RawItem, Unit, UnitError, download
 from flows.archives.mbox import KIND as MBOX
-from flows.archives.pipermail import archive_root, index_links
-from flows.config import ConfigError, Source
-from flows.http import FetchError, resolve_link
+from flows.archives.options import typed_options
+from flows.http import DEFAULT_MAX_UNIT_BYTES, FetchError, archive_root, resolve_link
+from flows.source import ConfigError, Source
+from transforms.html import links
 
 _FQDN = re.compile(r"^([^/@]+)@([^/@]+)$")
 _MONTH = re.compile(r"^(\d{4})-(0[1-9]|1[0-2])$")
 _MONTH_LINK = re.compile(r"^(\d{4})/(\d{1,2})/$")
 DEFAULT_MONTHS = 12
 DEFAULT_SETTLED_DAYS = 7
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    max_unit_bytes: int = DEFAULT_MAX_UNIT_BYTES
+    settled_after_days: object = DEFAULT_SETTLED_DAYS  # days >= 0, or false (checked by settled_days)
+    since: object = None  # YYYY-MM as text or a TOML date (checked by parse_month)
+    until: object = None
 log = logging.getLogger("listbench.fetch")
 
 
@@ -83,7 +93,7 @@ def listed_months(root: str, markup: str) -> set[str]:
     the months that have messages)."""
     found: set[str] = set()
     root_path = urlsplit(root).path
-    for href in index_links(markup):
+    for href in links(markup):
         url = resolve_link(root, href)
         if url is None or urlsplit(url).query:
             continue
@@ -109,7 +119,7 @@ def settled(month: str, fetched_at: object, days: float) -> bool:
 
 def settled_days(source: Source) -> float | None:
     """`settled_after_days`: a number of days (default 7), or false to ask for every month each run."""
-    value = source.option("settled_after_days", DEFAULT_SETTLED_DAYS)
+    value = typed_options(Options, source).settled_after_days
     if value is False:
         return None
     if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
@@ -127,6 +137,7 @@ def export_unit(source: str, root: str, name: str, month: str) -> Unit:
 
 class HyperkittyKind:
     name = "hyperkitty"
+    Options = Options
     permalink_style = "hyperkitty"  # `<list root>message/<hash>/`
     archive_root = staticmethod(archive_root)
 
@@ -137,8 +148,9 @@ class HyperkittyKind:
             raise UnitError(f"source {source.name!r}: hyperkitty needs an http(s) list root, got {source.url}")
         root = archive_root(source.url)
         name = list_name(root)
-        since = parse_month(source.option("since", None), "since", source.name)
-        until = parse_month(source.option("until", None), "until", source.name) or current_month()
+        opts = typed_options(Options, source)
+        since = parse_month(opts.since, "since", source.name)
+        until = parse_month(opts.until, "until", source.name) or current_month()
         if since is not None and since > until:
             raise ConfigError(f"source {source.name!r}: since {since} is after until {until}")
         listed = self._sidebar(root, ctx)
@@ -169,7 +181,7 @@ class HyperkittyKind:
                 and settled(unit.month, last.get("fetched_at"), days)):
             return Fetched(unit, "unchanged", etag=last.get("etag"), last_modified=last.get("last_modified"),
                            sha256=last.get("sha256"), bytes=int(last.get("bytes") or 0))
-        return ctx.http.download(unit, source, ctx)
+        return download(unit, source, ctx, max_bytes=typed_options(Options, source).max_unit_bytes)
 
     def messages(self, fetched: Fetched, source: Source) -> Iterator[RawItem]:
         """The export is gzip'd mbox; an empty month is an empty gzip (no messages, no error)."""

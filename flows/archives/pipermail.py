@@ -12,12 +12,12 @@ import re
 from collections.abc import Iterator
 from urllib.parse import urlsplit
 
-from selectolax.lexbor import LexborHTMLParser
-
-from flows.archives.base import FetchContext, Fetched, RawItem, Unit, UnitError
+from flows.archives.base import FetchContext, Fetched, RawItem, Unit, UnitError, download
 from flows.archives.mbox import KIND as MBOX
-from flows.config import Source
-from flows.http import FetchError, resolve_link
+from flows.archives.options import FileOptions, typed_options
+from flows.http import FetchError, archive_root, resolve_link
+from flows.source import Source
+from transforms.html import links
 from transforms.permalinks import ArticleLinks, pipermail_articles
 
 MONTHS = {name: i for i, name in enumerate(
@@ -31,11 +31,6 @@ _WEEKLY = re.compile(r"^Week-of-Mon-(\d{4})(\d\d)\d\d\.txt(\.gz)?$")
 _DAILY = re.compile(r"^(\d{4})(\d\d)\d\d\.txt(\.gz)?$")
 _YEARLY = re.compile(r"^(\d{4})\.txt(\.gz)?$")
 log = logging.getLogger("listbench.fetch")
-
-
-def archive_root(url: str) -> str:
-    """The index URL with its trailing slash (without it every relative link resolves one level up)."""
-    return url if url.endswith("/") else url + "/"
 
 
 def volume_folder(volume_url: str) -> str:
@@ -57,12 +52,6 @@ def volume_month(name: str) -> str | None:
     return None
 
 
-def index_links(markup: str) -> list[str]:
-    """Every `href` of the index page, in page order."""
-    tree = LexborHTMLParser(markup)
-    return [a.attributes.get("href") or "" for a in tree.css("a[href]")]
-
-
 def volume_name(root: str, href: str) -> str | None:
     """The volume file a link names, when it is a same-origin file directly in the archive root."""
     url = resolve_link(root, href)
@@ -79,7 +68,7 @@ def volume_name(root: str, href: str) -> str | None:
 def month_units(source: str, root: str, markup: str) -> list[Unit]:
     """One unit per volume linked from the index; `.txt.gz` wins over `.txt` for the same volume."""
     chosen: dict[str, str] = {}
-    for href in index_links(markup):
+    for href in links(markup):
         name = volume_name(root, href)
         if name is None:
             continue
@@ -93,6 +82,7 @@ def month_units(source: str, root: str, markup: str) -> list[Unit]:
 
 class PipermailKind:
     name = "pipermail"
+    Options = FileOptions
 
     def units(self, source: Source, ctx: FetchContext) -> list[Unit]:
         if not source.is_remote:
@@ -105,7 +95,7 @@ class PipermailKind:
 
     def fetch(self, unit: Unit, source: Source, ctx: FetchContext) -> Fetched:
         """The volume, and when it changed its `date.html` index, whose article pages are the permalinks."""
-        fetched = ctx.http.download(unit, source, ctx)
+        fetched = download(unit, source, ctx, max_bytes=typed_options(FileOptions, source).max_unit_bytes)
         if fetched.status == "ok":
             folder = volume_folder(unit.url)
             try:

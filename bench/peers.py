@@ -36,7 +36,8 @@ from typing import Any
 from bench._common import header, table
 from bench.golden import FIXTURES, fixture_body
 from bench.real_corpus import value_match
-from transforms.extract import extract_runs, result_rows
+from transforms.extract import extract_runs
+from transforms.rows import result_rows
 
 
 @dataclass(frozen=True, slots=True)

@@ -138,3 +138,46 @@ def test_rest_csv_table():
     assert got[("native", "select-10")] == (0.5319, "us")
     assert got[("um-nommu(s)", "syscall")] == (2.5981, "us")
     assert len(got) == 8 and {r["benchmark"] for r in rows(CSV_TABLE)} == {"lmbench"}
+
+
+# the shape of real cpuidle posts: kernels (or governors) as rows, one column per tool
+SYSTEMS_AS_ROWS = """\
+Results on a 2-socket box:
+
+              tbench (MB/s)   turbostat PkgWatt
+menu             1234.5           45.2
+teo              1300.1           41.0
+"""
+
+TWO_TOOLS_AS_COLUMNS = """\
+                dbench 8     tbench 8    turbostat Watt
+6.8.0           812.3        2301.4       95.1
+6.8.0+coreidle  820.9        2410.2       88.0
+"""
+
+# https://lore.kernel.org/lkml/0e153dd25900af70f91e4a73f960320e6daf3c6a.camel@gmx.de/ (quoted part,
+# with the no-break spaces the archive left quoted-printable)
+KERNELS_AS_ROWS_QP = """\
+> > tbench 8 on old i7-4790 box
+> > 4.4.302=C2=A0=C2=A0=C2=A0=C2=A0=C2=A0 4024
+> > 6.4.11=C2=A0=C2=A0=C2=A0=C2=A0=C2=A0=C2=A0 3668
+> > 6.4.11-eevdf 3522
+"""
+
+
+def test_systems_as_rows_are_systems_not_metrics():
+    got = [(r["benchmark"], r["system"], r["metric"], r["value"], r["unit"]) for r in rows(SYSTEMS_AS_ROWS)]
+    assert sorted(got) == [("tbench", "menu", "throughput", 1234.5, "MB/s"),
+                           ("tbench", "teo", "throughput", 1300.1, "MB/s")]  # no turbostat watts
+
+
+def test_each_column_keeps_the_tool_its_head_names():
+    got = sorted((r["benchmark"], r["system"], r["metric_label"], r["value"]) for r in rows(TWO_TOOLS_AS_COLUMNS))
+    assert got == [("dbench", "6.8.0", "dbench 8", 812.3), ("dbench", "6.8.0+coreidle", "dbench 8", 820.9),
+                   ("tbench", "6.8.0", "tbench 8", 2301.4), ("tbench", "6.8.0+coreidle", "tbench 8", 2410.2)]
+
+
+def test_kernel_releases_as_rows_under_a_caption():
+    got = sorted((r["system"], r["value"]) for r in rows(KERNELS_AS_ROWS_QP))
+    assert got == [("4.4.302", 4024.0), ("6.4.11", 3668.0), ("6.4.11-eevdf", 3522.0)]
+    assert {r["benchmark"] for r in rows(KERNELS_AS_ROWS_QP)} == {"tbench"}

@@ -138,7 +138,12 @@ def canonical(benchmark: str, label: str) -> str | None:
     if n in table:
         return table[n]
     bare = n.replace("(", "").replace(")", "").strip()
-    return table.get(bare)
+    if bare in table:
+        return table[bare]
+    words = bare.split()
+    if 2 <= len(words) <= 3 and words[0] == benchmark and all(unit(w) or w.isdigit() for w in words[1:]):
+        return DEFAULT_METRIC.get(benchmark)  # `tbench (MB/s)`, `dbench 8`: the headline figure
+    return None
 
 
 def metric_for(benchmark: str, label: str | None, unit: str) -> tuple[str, str]:

@@ -29,9 +29,12 @@ _NUMBERISH = re.compile(r"\d")
 _CANDIDATE = re.compile(r"(?:\d|\s-{1,3}|n/a)[%*)xkKMG]?\s*+(?:[A-Za-zµ/%^]{1,12}\s*+)?\)?\s*+\|?$|[:=]\s*+\d"
                         r"|\b(?:is|was|were|are|gets?|got|before|after)\b.{0,40}\d")
 _REST_OPTION = re.compile(r"^\s*(?:\.\. [\w-]+::|:[\w-]+:)")  # a directive's options end at a blank line
+_VERSION = re.compile(r"^v?\d{1,3}(?:\.\d{1,4}){2,3}$")  # `4.4.302`: a kernel release names a system
 _GENERIC_CAPTION = re.compile(r"^(?:test\s+)?(?:results?|numbers|data|output|summary|here|before|after"
                               r"|details?)\b\W*$", re.I)
 # a table row ends in a number, a change, a unit after a number, or a closing aside
+# a no-break space, raw or left quoted-printable by an archive (`=C2=A0`), is a blank to the reader
+_NBSP = re.compile(r"=C2=A0|\xa0")
 _ROW_END = re.compile(r"(?:\d|\s-{1,3}|n/a)[%*)xkKMG]?\s*+(?:[A-Za-zµ/%^]{1,12}\s*+)?\)?\s*+\|?$")
 
 
@@ -85,7 +88,7 @@ def read(segs: list[Segment], subject: str | None, claimed: dict[int, str],
     out: list[HandRun] = []
     for seg in segs:
         for lo, hi in _blocks(seg, claimed, hunks):
-            block = [x if len(x) <= MAX_LINE else "" for x in seg.lines[lo:hi]]
+            block = [_NBSP.sub(" ", x) if len(x) <= MAX_LINE else "" for x in seg.lines[lo:hi]]
             if not any(_NUMBERISH.search(x) for x in block) or not any(_CANDIDATE.search(x) for x in block):
                 continue  # no line could be a table row, a key: value line or a sentence with results
             abs_lo = seg.offset + lo
@@ -210,6 +213,9 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
     if row_bench:  # `tbench-loopback ...` / `TCP_RR ...`: each row names its tool
         first = next(iter(row_bench.values()))
         att = evidence.Attribution(first, "each row names its benchmark")
+    named_cols = [b for b in _col_benchmarks(t, "").values() if b]
+    if len(set(named_cols)) >= 2 or att is None and named_cols:  # `dbench 8  tbench 8` over kernels
+        att = evidence.Attribution(named_cols[0], "each column names its benchmark")
     if att is None:
         ex.outcome = "nothing: unattributed table (no benchmark evidence)"
         return [], ex
@@ -243,6 +249,7 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
         if with_without is not None:
             default_sys = default_sys or with_without[0]
             baseline = baseline or with_without[1]
+    col_bench = _col_benchmarks(t, bench)
     results: list[Result] = []
     caption_metric = None
     if any(v.label is None for v in t.values):
@@ -252,12 +259,16 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
         if caption_metric is None and above and above != caption_sys and len(above.split()) <= 5 \
                 and not _GENERIC_CAPTION.match(above):
             caption_metric = above.rstrip(":")  # `hackbench -g $group`: what was measured
-    if any(v.system is not None and not re.search(r"[A-Za-z]", v.system) for v in t.values):
+    if any(v.system is not None and not re.search(r"[A-Za-z]", v.system) and not _VERSION.match(v.system)
+           for v in t.values):
         ex.outcome = "nothing: a column read as a system has no name (`111`, `/`): the table was misread"
         return [], ex
     legend = None
     if not t.header and all(v.system is None for v in t.values):
         legend = _legend(plain[max(0, abs_lo + t.start - 4):abs_lo + t.start])
+    kept_values = [v for v in t.values if col_bench.get(v.label or "", bench) is not None]
+    if len(kept_values) < len(t.values):
+        t.values = kept_values  # a column of another tool's figures (`turbostat PkgWatt`)
     for v in t.values:
         if v.label is None and v.row and evidence.benchmarks_in(v.row):
             v.label = v.row  # `tbench-loopback`: the row names the test that was measured
@@ -265,14 +276,29 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
         params = dict(v.params)
         if t.change and baseline:
             params["baseline"] = baseline
-        results.append(_result(row_bench.get(v.row, bench), lo + v.line, v.label or caption_metric, v.value,
+        results.append(_result(row_bench.get(v.row) or col_bench.get(v.label or "") or bench, lo + v.line, v.label or caption_metric, v.value,
                                v.unit, system, params, layout, change=t.change, statistic=v.statistic))
     ex.systems = sorted({r.system for r in results if r.system})
     ex.rows, ex.outcome = len(results), f"{len(results)} rows"
     by_bench: dict[str, list[Result]] = {}
     for v, r in zip(t.values, results, strict=True):
-        by_bench.setdefault(row_bench.get(v.row, bench), []).append(r)
+        by_bench.setdefault(row_bench.get(v.row) or col_bench.get(v.label or "") or bench, []).append(r)
     return [_run(b, rs, lo + t.start, lo + t.end, caption=t.caption) for b, rs in by_bench.items()], ex
+
+
+def _col_benchmarks(t: Table, bench: str) -> dict[str, str | None]:
+    """Column head -> benchmark when the heads name tools (`tbench (MB/s)`, `dbench`); None for a
+    column of a tool not read here (`turbostat PkgWatt`). Only for tables whose rows are systems."""
+    if t.orientation != "rows=systems":
+        return {}
+    out: dict[str, str | None] = {}
+    for label in dict.fromkeys(v.label for v in t.values if v.label):
+        found = evidence.benchmarks_in(label)
+        if found:
+            out[label] = found[0]
+        elif evidence.other_benchmark(label) is not None:
+            out[label] = None
+    return out if out else {}
 
 
 def _row_benchmarks(t: Table) -> dict[str, str]:

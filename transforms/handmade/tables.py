@@ -13,6 +13,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
+from transforms.handmade.evidence import names_tool
 from transforms.handmade.cells import RULE, Cell, cells, read_number, split_wide, words
 from transforms.handmade.metrics import any_metric, label_votes, norm, unit, unit_in
 
@@ -333,6 +334,8 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
     t = Table(start=start, end=rows[-1] + 1, kind="pipe" if pipe else "whitespace",
               header=[c.text for c in header], labels=[], values=[], caption=caption)
     t.unit = unit_in(lines[h]) if h is not None else None
+    if t.unit is not None and len(header) >= 2 and any(unit_in(c.text) for c in header):
+        t.unit = None  # each column head says its own unit (or none): one column's is not all of them
     if t.unit is None and caption:
         t.unit = unit_in(caption)
 
@@ -453,6 +456,9 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
     elif row_labels and sum(bool(_SYSTEM_WORD.match(lab)) for lab in row_labels) * 2 >= len(row_labels) \
             and row_votes == 0:
         t.orientation = "rows=systems"  # `Before 102 Mbits/sec` / `After 279 Mbits/sec`
+    elif row_votes == 0 and heads and any(names_tool(hd) for hd in heads) \
+            and not any(names_tool(lab) for lab in row_labels):
+        t.orientation = "rows=systems"  # `tbench (MB/s)  turbostat PkgWatt` over kernels or governors
     elif col_votes > row_votes and col_votes * 2 >= max(1, len(heads)) or heads and stat_heads * 2 > len(heads) and row_votes == 0:
         t.orientation = "rows=systems"
     elif row_votes == 0 and heads and sum(unit_in(hd) is not None for hd in heads) * 2 >= len(heads) + 1:

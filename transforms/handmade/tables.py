@@ -13,8 +13,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from transforms.handmade.evidence import names_tool
 from transforms.handmade.cells import RULE, Cell, cells, read_number, split_wide, words
+from transforms.handmade.evidence import names_tool
 from transforms.handmade.metrics import any_metric, label_votes, norm, unit, unit_in
 
 MAX_ROWS = 400

@@ -181,3 +181,46 @@ def test_kernel_releases_as_rows_under_a_caption():
     got = sorted((r["system"], r["value"]) for r in rows(KERNELS_AS_ROWS_QP))
     assert got == [("4.4.302", 4024.0), ("6.4.11", 3668.0), ("6.4.11-eevdf", 3522.0)]
     assert {r["benchmark"] for r in rows(KERNELS_AS_ROWS_QP)} == {"tbench"}
+
+
+PIPE_WITH_NOTES = """\
+netperf results:
+
+| test       | base (trans/s) | patched (trans/s) | note         |
+|------------|----------------|-------------------|--------------|
+| TCP_RR     | 12345          | 13000             | better       |
+| UDP_RR     | 14000          | 14100             | same (noise) |
+"""
+
+
+def test_pipe_rows_ending_in_a_remark_are_read_cell_by_cell():
+    got = sorted((r["system"], r["metric_label"], r["value"], r["unit"]) for r in rows(PIPE_WITH_NOTES))
+    assert got == [("base", "TCP_RR", 12345.0, "trans/s"), ("base", "UDP_RR", 14000.0, "trans/s"),
+                   ("patched", "TCP_RR", 13000.0, "trans/s"), ("patched", "UDP_RR", 14100.0, "trans/s")]
+    assert {r["benchmark"] for r in rows(PIPE_WITH_NOTES)} == {"netperf"}
+
+
+def test_drop_text_columns_keeps_label_and_number_columns():
+    from transforms.handmade.tables import drop_text_columns
+
+    lines = PIPE_WITH_NOTES.splitlines()[2:]
+    out = drop_text_columns(lines)
+    assert out[2] == "| TCP_RR     | 12345          | 13000             |"
+    assert out[0] == "| test       | base (trans/s) | patched (trans/s) |"
+
+
+_cell_text = st.one_of(st.integers(0, 10**6).map(str), st.sampled_from(["ok", "better", "", "n/a", "same (noise)"]))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.lists(_cell_text, min_size=3, max_size=3), min_size=1, max_size=6))
+def test_drop_text_columns_properties(grid):
+    from transforms.handmade.tables import drop_text_columns
+
+    lines = ["| " + " | ".join(["row", *r]) + " |" for r in grid]
+    out = drop_text_columns(lines)
+    assert len(out) == len(lines)
+    assert drop_text_columns(out) == out  # idempotent
+    nums = lambda ls: [c.strip() for ln in ls for c in ln.split("|") if c.strip().isdigit()]  # noqa: E731
+    assert nums(out) == nums(lines)  # every number stays, in order
+    assert all(ln.split("|")[1].strip() == "row" for ln in out)  # the label column stays

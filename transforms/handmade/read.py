@@ -25,9 +25,11 @@ from transforms.parsers._common import system_label
 MAX_BLOCK_LINES = 600
 MAX_LINE = 1000  # a longer line is no table row, summary or sentence worth reading
 _NUMBERISH = re.compile(r"\d")
+# a pipe-table cell holding a number, wherever the row ends (`| 12345 | better |`)
+_PIPE_NUMBER = r"\|[^\S\n]{0,20}+[-+]?\d[\d.,]{0,20}+[^\S\n]{0,4}+[A-Za-z/%µ]{0,12}+[^\S\n]{0,20}+\|"
 # a row ending in a number (or unit, change, aside), a `key: 12` line, or a `... is 12` clause
 _CANDIDATE = re.compile(r"(?:\d|\s-{1,3}|n/a)[%*)xkKMG]?\s*+(?:[A-Za-zµ/%^]{1,12}\s*+)?\)?\s*+\|?$|[:=]\s*+\d"
-                        r"|\b(?:is|was|were|are|gets?|got|before|after)\b.{0,40}\d")
+                        r"|\b(?:is|was|were|are|gets?|got|before|after)\b.{0,40}\d|" + _PIPE_NUMBER)
 _REST_OPTION = re.compile(r"^\s*(?:\.\. [\w-]+::|:[\w-]+:)")  # a directive's options end at a blank line
 _VERSION = re.compile(r"^v?\d{1,3}(?:\.\d{1,4}){2,3}$")  # `4.4.302`: a kernel release names a system
 _GENERIC_CAPTION = re.compile(r"^(?:test\s+)?(?:results?|numbers|data|output|summary|here|before|after"
@@ -35,7 +37,8 @@ _GENERIC_CAPTION = re.compile(r"^(?:test\s+)?(?:results?|numbers|data|output|sum
 # a table row ends in a number, a change, a unit after a number, or a closing aside
 # a no-break space, raw or left quoted-printable by an archive (`=C2=A0`), is a blank to the reader
 _NBSP = re.compile(r"=C2=A0|\xa0")
-_ROW_END = re.compile(r"(?:\d|\s-{1,3}|n/a)[%*)xkKMG]?\s*+(?:[A-Za-zµ/%^]{1,12}\s*+)?\)?\s*+\|?$")
+_ROW_END = re.compile(r"(?:\d|\s-{1,3}|n/a)[%*)xkKMG]?\s*+(?:[A-Za-zµ/%^]{1,12}\s*+)?\)?\s*+\|?$|"
+                      + _PIPE_NUMBER)
 
 
 @dataclass(slots=True)

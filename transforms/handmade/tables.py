@@ -123,6 +123,33 @@ def is_pipe_block(lines: list[str]) -> bool:
     return len(rows) >= 2 and len(rows) * 2 >= len([ln for ln in lines if ln.strip() and not RULE.match(ln)])
 
 
+def drop_text_columns(lines: list[str]) -> list[str]:
+    """A pipe table's columns right of its first number column that hold no number in any row
+    (`| note |`, `| better |`) are remarks: cut out, so each row ends in its values."""
+    split = [ln.split("|") if "|" in ln else None for ln in lines]
+    widths = {len(p) for p in split if p is not None}
+    if len(widths) != 1:
+        return lines  # ragged pipes: not one grid of columns
+    width = widths.pop()
+    numeric = [False] * width
+    for parts in split:
+        if parts is None or RULE.match("|".join(parts)):
+            continue
+        for j, part in enumerate(parts):
+            text = part.strip()
+            if text and any(c.kind in ("abs", "chg") for c in cells(text)[:1]):
+                numeric[j] = True
+    if True not in numeric:
+        return lines
+    first = numeric.index(True)
+    inner = range(first + 1, width - 1)  # the parts before the first and after the last pipe stay
+    drop = {j for j in inner if not numeric[j]}
+    if not drop:
+        return lines
+    return [ln if parts is None else "|".join(p for j, p in enumerate(parts) if j not in drop)
+            for ln, parts in zip(lines, split, strict=True)]
+
+
 def _grid(lines: list[str], pipe: bool) -> list[list[Cell] | None]:
     return [(_pipe_cells(ln) if pipe else (None if RULE.match(ln) else cells(ln))) if ln.strip() else None
             for ln in lines]
@@ -238,6 +265,8 @@ def read_tables(lines: list[str]) -> list[Table]:
     if csv is not None:
         return csv
     pipe = is_pipe_block(lines)
+    if pipe:
+        lines = drop_text_columns(lines)
     md_heads = {k for k in range(len(lines)) if _md_header(lines, k)}  # before any rewriting below
     if pipe and _grouped(lines):
         # `| 1/1  508.5 [0.2%] 2.1% | 504.7 ... |`: groups of sub-columns; read it as an aligned table

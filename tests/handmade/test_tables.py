@@ -224,3 +224,20 @@ def test_drop_text_columns_properties(grid):
     nums = lambda ls: [c.strip() for ln in ls for c in ln.split("|") if c.strip().isdigit()]  # noqa: E731
     assert nums(out) == nums(lines)  # every number stays, in order
     assert all(ln.split("|")[1].strip() == "row" for ln in out)  # the label column stays
+
+
+# https://lore.kernel.org/lkml/ (2025, a review of the spawn regression revert), excerpt
+ONE_ROW_UNDER_NAMES = """\
+Unixbench Tests './Run -c 4 spawn' on:
+
+(a) VM AWS instance (m7gd.16xlarge) with v6.13
+
+    w/o patch   w/ patch
+    21005       27120
+"""
+
+
+def test_one_row_under_a_header_of_names_is_one_value_per_name():
+    got = sorted((r["system"], r["metric"], r["value"], r["unit"]) for r in rows(ONE_ROW_UNDER_NAMES))
+    assert got == [("w/ patch", "process_creation", 27120.0, "lps"),
+                   ("w/o patch", "process_creation", 21005.0, "lps")]

@@ -83,7 +83,15 @@ _SYNONYMS: dict[str, dict[str, str]] = {
     "unixbench": {"index": "index_score", "index score": "index_score", "score": "index_score",
                   "system benchmarks index score": "index_score",
                   "system benchmarks index score (partial only)": "partial_index_score",
-                  "system benchmarks partial index": "partial_index_score"},
+                  "system benchmarks partial index": "partial_index_score",
+                  # the test names `./Run` takes (`./Run -c 4 spawn`)
+                  "dhry2reg": "dhrystone_2", "whetstone-double": "whetstone_double",
+                  "execl": "execl_throughput", "context1": "pipe_context_switching",
+                  "spawn": "process_creation", "syscall": "syscall_overhead",
+                  "shell1": "shell_scripts_1", "shell8": "shell_scripts_8", "shell16": "shell_scripts_16",
+                  "fstime": "file_copy_1024_bufsize_2000_maxblocks",
+                  "fsbuffer": "file_copy_256_bufsize_500_maxblocks",
+                  "fsdisk": "file_copy_4096_bufsize_8000_maxblocks"},
 }  # fmt: skip
 
 for _kind, _labels in _LMBENCH_LABELS.items():
@@ -174,7 +182,7 @@ def metric_in(benchmark: str, text: str | None) -> str | None:
     """The words of a caption that name a metric of `benchmark` (`average eps show:` -> `eps`)."""
     if not text or len(text) > 800:
         return None
-    words = [w.strip("():,;.[]") for w in text.split()]
+    words = [w.strip("():,;.[]'\"`") for w in text.split()]
     for size in (3, 2, 1):
         for i in range(len(words) - size + 1):
             gram = " ".join(words[i:i + size])

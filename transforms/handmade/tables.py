@@ -376,8 +376,8 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
         ints = [v[0].value for _, _, v in parsed if v and v[0].kind == "abs" and v[0].value is not None]
         head0 = header[0].text if header else ""
         if n >= 2 and len(ints) == len(parsed) and all(float(x).is_integer() for x in ints) and (
-            _is_param_name(head0) or (len(set(ints)) == len(ints) and len(header) in (n, n - 1, 0))
-        ):
+            _is_param_name(head0) or (len(set(ints)) == len(ints) >= 2 and len(header) in (n, n - 1, 0))
+        ):  # one row under a header of names is one value per name, not a sweep
             first_is_param = True
             param_name = norm(head0).strip("#=: ") if header and _is_param_name(head0) or len(header) == n \
                 else "size"

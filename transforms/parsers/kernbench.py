@@ -24,7 +24,12 @@ from dataclasses import dataclass, field
 
 from transforms.model import MetricSpec, Parser, Result, Run, Segment
 from transforms.numbers import parse_number
-from transforms.parsers._common import caption_above, names_system, naming_caption, number_repeated_runs
+from transforms.parsers._common import (
+    caption_above,
+    names_system,
+    naming_caption,
+    number_repeated_runs,
+)
 
 NAME = "kernbench"
 

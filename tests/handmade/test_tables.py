@@ -241,3 +241,20 @@ def test_one_row_under_a_header_of_names_is_one_value_per_name():
     got = sorted((r["system"], r["metric"], r["value"], r["unit"]) for r in rows(ONE_ROW_UNDER_NAMES))
     assert got == [("w/ patch", "process_creation", 27120.0, "lps"),
                    ("w/o patch", "process_creation", 21005.0, "lps")]
+
+
+# https://lore.kernel.org/virtualization/ (2021, "[PATCH V4 00/12] vhost: multiple worker support")
+FIO_THOUSANDS = """\
+fio jobs        1       2       4       8       12      16
+----------------------------------------------------------
+1 worker        84k    492k    510k    -       -       -
+worker per vq   184k   380k    744k    1422k   2256k   2434k
+"""
+
+
+def test_fio_numbers_with_a_thousands_suffix_and_no_unit_are_iops():
+    got = rows(FIO_THOUSANDS, subject="[PATCH V4 00/12] vhost: multiple worker support (fio)")
+    assert len(got) == 9
+    assert {(r["metric"], r["params"]["scale"]) for r in got} == {("iops", "k")}
+    assert sorted((r["system"], r["params"]["fio jobs"], r["value"]) for r in got)[:3] == [
+        ("1 worker", "1", 84.0), ("1 worker", "2", 492.0), ("1 worker", "4", 510.0)]

@@ -325,6 +325,8 @@ def _result(bench: str, line: int, label: str | None, value: float, unit: str | 
     if u in ("k", "K", "M", "G"):  # `84k` is kept as printed: 84, at the scale the poster chose
         params = {**params, "scale": "k" if u == "K" else u}
         u = ""
+    if bench == "fio" and not u and label is None and "scale" in params:
+        label = "IOPS"  # `84k` with no unit: fio prints bandwidth with its unit, IOPS as a bare `84k`
     metric, metric_label = metrics.metric_for(bench, label, u)
     if change:
         suffix = "ratio" if u == "x" else "change_pct"

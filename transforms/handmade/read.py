@@ -29,7 +29,7 @@ _NUMBERISH = re.compile(r"\d")
 _PIPE_NUMBER = r"\|[^\S\n]{0,20}+[-+]?\d[\d.,]{0,20}+[^\S\n]{0,4}+[A-Za-z/%µ]{0,12}+[^\S\n]{0,20}+\|"
 # a row ending in a number (or unit, change, aside), a `key: 12` line, or a `... is 12` clause
 _CANDIDATE = re.compile(r"(?:\d|\s-{1,3}|n/a)[%*)xkKMG]?\s*+(?:[A-Za-zµ/%^]{1,12}\s*+)?\)?\s*+\|?$|[:=]\s*+\d"
-                        r"|\b(?:is|was|were|are|gets?|got|before|after)\b.{0,40}\d|" + _PIPE_NUMBER)
+                        r"|\b(?:is|was|were|are|gets?|got|before|after|from)\b.{0,40}\d|" + _PIPE_NUMBER)
 _REST_OPTION = re.compile(r"^\s*(?:\.\. [\w-]+::|:[\w-]+:)")  # a directive's options end at a blank line
 _VERSION = re.compile(r"^v?\d{1,3}(?:\.\d{1,4}){2,3}$")  # `4.4.302`: a kernel release names a system
 _GENERIC_CAPTION = re.compile(r"^(?:test\s+)?(?:results?|numbers|data|output|summary|here|before|after"
@@ -173,8 +173,8 @@ def _read_block(seg: Segment, lo: int, block: list[str], plain: list[str], subje
             ex.outcome = "nothing: no benchmark evidence"
         else:
             ex.benchmark, ex.evidence = att.benchmark, att.evidence
-            results = [_result(att.benchmark, lo + line, p.label, p.value, p.unit or p.scale, p.system, {}, "prose")
-                       for p in vals]
+            results = [_result(att.benchmark, lo + line, p.label, p.value, p.unit or p.scale, p.system,
+                               {"when": p.when} if p.when else {}, "prose") for p in vals]
             runs.append(_run(att.benchmark, results, lo + line, lo + line + 1))
             ex.rows, ex.outcome = len(results), f"{len(results)} rows"
         explained.append(ex)

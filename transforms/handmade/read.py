@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from transforms.handmade import evidence, metrics
 from transforms.handmade.cells import RULE
+from transforms.handmade.commands import read_commands
 from transforms.handmade.noise import hunk_lines, noise_block, noise_line
 from transforms.handmade.prose import read_prose
 from transforms.handmade.summaries import BULLET_KV, read_summaries
@@ -103,7 +104,7 @@ def read(segs: list[Segment], subject: str | None, claimed: dict[int, str],
             clean = ["" if noise_line(x) else x for x in block]
             beside = {claimed[k] for k in (abs_lo - 1, seg.offset + hi)
                       if k in claimed}
-            runs = _read_block(seg, lo, clean, plain, subject, explained)
+            runs = _read_block(seg, lo, clean, plain, subject, explained, raw=block)
             if beside:  # what a parser left of its own tool's output is its call, not a hand table
                 kept = [r for r in runs if r.benchmark not in beside or r.results[0].layout == "key_value"]
                 for r in runs:
@@ -133,10 +134,22 @@ def _caption_system(lines: list[str], start: int, seg: Segment, lo: int) -> str 
 
 
 def _read_block(seg: Segment, lo: int, block: list[str], plain: list[str], subject: str | None,
-                explained: list[Explained]) -> list[Run]:
+                explained: list[Explained], raw: list[str] | None = None) -> list[Run]:
     abs_lo = seg.offset + lo
     runs: list[Run] = []
     taken: set[int] = set()
+    cmd_values, cmd_lines = read_commands(raw or block)
+    for bench in dict.fromkeys(c.benchmark for c in cmd_values):
+        mine = [c for c in cmd_values if c.benchmark == bench]
+        first, last = min(c.line for c in mine), max(c.line for c in mine) + 1
+        results = [_result(bench, lo + c.line, c.label, c.value, c.unit, c.system, c.params, "tool_output")
+                   for c in mine]
+        runs.append(_run(bench, results, lo + first, lo + last))
+        explained.append(Explained(abs_lo + first, abs_lo + last, "command line, then its output", bench,
+                                   "the command runs it", sorted({c.system for c in mine if c.system}),
+                                   f"{len(results)} rows", len(results), seg.quoted))
+    taken.update(cmd_lines)
+    block = ["" if i in cmd_lines else x for i, x in enumerate(block)]
     rows_like = sum(1 for x in block if _ROW_END.search(x))
     for t in read_tables(block) if rows_like else ():
         taken.update(range(t.start, t.end))

@@ -151,7 +151,13 @@ def canonical(benchmark: str, label: str) -> str | None:
     words = bare.split()
     if 2 <= len(words) <= 3 and words[0] == benchmark and all(unit(w) or w.isdigit() for w in words[1:]):
         return DEFAULT_METRIC.get(benchmark)  # `tbench (MB/s)`, `dbench 8`: the headline figure
+    if 2 <= len(words) <= 4 and unit(words[0]) and (m := _MMTESTS_TAIL.match(words[-1])):
+        # mmtests: `MB/sec copy-16`, `usec lat-4`: the unit, the metric, `-<threads>`
+        return table.get(" ".join([*words[1:-1], m.group(1)]))
     return None
+
+
+_MMTESTS_TAIL = re.compile(r"^([a-z][\w.]{0,30}?)-\d{1,5}$")
 
 
 def metric_for(benchmark: str, label: str | None, unit: str) -> tuple[str, str]:

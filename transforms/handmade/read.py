@@ -206,6 +206,14 @@ def _legend(lines: list[str]) -> list[str] | None:
     return None
 
 
+def _line_below(plain: list[str], end: int) -> str:
+    """The paragraph right after a table (its first three lines), where posters say what it was."""
+    k = end
+    while k < len(plain) and k < end + 3 and not plain[k].strip():
+        k += 1
+    return " ".join(x.strip() for x in plain[k:k + 3])[:600]
+
+
 def _line_above(block: list[str], start: int) -> str | None:
     for k in range(min(start, len(block)) - 1, -1, -1):
         text = block[k].strip().strip("#*").strip()
@@ -244,9 +252,14 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
     if other and not att.evidence.startswith("named in the block"):
         ex.outcome = f"nothing: its caption names {other!r}, a benchmark not read here"
         return [], ex
+    mapped = sum(metrics.canonical(bench, v.label or "") is not None for v in t.values)
+    below = _line_below(plain, abs_lo + t.end)
+    if below and not mapped and not votes.get(bench) and not att.evidence.startswith(("named in the block", "each")) \
+            and not evidence.benchmarks_in(below) and (named := evidence.other_benchmark(below)):
+        ex.outcome = f"nothing: the text right below it is about {named!r}, and no {bench} metric is in it"
+        return [], ex
     near = bool(evidence.benchmarks_in("\n".join(plain[max(0, abs_lo + t.start - 10):abs_lo + t.end])))
     has_unit = any(v.unit for v in t.values)
-    mapped = sum(metrics.canonical(bench, v.label or "") is not None for v in t.values)
     if t.change and not (t.baseline or any(v.unit in ("%", "x") for v in t.values)
                          or any(re.search(r"%|diff|delta|change|gain|improv|speedup|ratio", h, re.I)
                                 for h in t.header)):

@@ -348,3 +348,40 @@ def test_table_gap_only_bridges_blank_lines(lines, i):
     for line in lines:
         if label_only(line):
             assert not any(ch.isdigit() for ch in line) and len(line.split()) <= 6
+
+
+# https://lore.kernel.org/lkml/ (2002, "Re: [PATCH] Radix-tree pagecache for 2.5"), excerpt: bonnie++
+# results re-typed under group heads drawn with dashes, quoted with a name (`rwhron>`)
+GROUP_HEADS = """\
+rwhron> bonnie++
+rwhron> Version 1.02a     -----------Sequential Input-----------   ------Random-----
+rwhron>                   -----Per Char-----  ------Block-------   ------Seeks------
+rwhron> Kernel      Size  MB/sec  %CPU   Eff  MB/sec  %CPU   Eff    /sec  %CPU   Eff
+rwhron> 2.4.17      1024    3.98  97.2  4.10   16.39  60.6 27.05     132   2.0  6609
+rwhron> 2.4.17rat   1024    3.92  96.0  4.08   15.46  57.0 27.12     126   2.0  6302
+"""
+
+
+def test_group_heads_drawn_with_dashes_prefix_the_column_heads():
+    got = {(r["system"], r["metric_label"]): (r["metric"], r["value"], r["unit"]) for r in rows(GROUP_HEADS)}
+    assert got[("2.4.17", "Sequential Input Per Char %CPU")] == ("seq_input_char_cpu", 97.2, "%CPU")
+    assert got[("2.4.17rat", "Sequential Input Block MB/sec")][1:] == (15.46, "MB/s")
+    assert got[("2.4.17", "Random Seeks /sec")] == ("random_seeks", 132.0, "/sec")
+    assert got[("2.4.17rat", "Random Seeks %CPU")] == ("random_seeks_cpu", 2.0, "%CPU")
+    assert {r["params"]["size"] for r in rows(GROUP_HEADS)} == {"1024"}
+    assert len(got) == 18
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(["--A--", "---Long Name---", "x", "  ", "-", "--", "Per Char"]), max_size=8),
+       st.lists(st.sampled_from(["K/sec", "%CP", "/sec"]), min_size=2, max_size=6))
+def test_with_groups_keeps_every_column_and_its_own_head(groups, heads):
+    from transforms.handmade.cells import split_wide
+    from transforms.handmade.tables import with_groups
+
+    head_line = "          " + "  ".join(heads)
+    lines = ["  ".join(groups), head_line]
+    header = split_wide(head_line)
+    out = with_groups(lines, 1, header)
+    assert len(out) == len(header)
+    assert all(o.text.endswith(h.text) and (o.start, o.end) == (h.start, h.end) for o, h in zip(out, header))

@@ -73,7 +73,12 @@ _SYNONYMS: dict[str, dict[str, str]] = {
                "sequential input block": "seq_input_block", "block read": "seq_input_block",
                "sequential input per char": "seq_input_char", "per char read": "seq_input_char",
                "random seeks": "random_seeks", "seeks": "random_seeks",
-               "sequential create": "seq_create", "random create": "random_create"},
+               "sequential create": "seq_create", "random create": "random_create",
+               # bonnie++'s two-level heads: `Sequential Create` over `Create`, `Read`, `Delete`
+               "sequential create create": "seq_create", "sequential create read": "seq_stat",
+               "sequential create delete": "seq_delete", "random create create": "random_create",
+               "random create read": "random_stat", "random create delete": "random_delete",
+               "sequential output rewrite": "seq_rewrite", "random seeks": "random_seeks"},
     "dd": {"throughput": "throughput", "speed": "throughput", "rate": "throughput",
            "bandwidth": "throughput", "copied": "throughput"},
     "hdparm": {"cached reads": "cached_reads", "timing cached reads": "cached_reads",
@@ -154,7 +159,16 @@ def canonical(benchmark: str, label: str) -> str | None:
     if 2 <= len(words) <= 4 and unit(words[0]) and (m := _MMTESTS_TAIL.match(words[-1])):
         # mmtests: `MB/sec copy-16`, `usec lat-4`: the unit, the metric, `-<threads>`
         return table.get(" ".join([*words[1:-1], m.group(1)]))
+    if len(words) >= 3 and words[-1] in _CPU_WORDS:
+        base = table.get(" ".join(words[:-1]))  # `Sequential Output Block %CPU`: its CPU share
+        return f"{base}_cpu" if base and f"{base}_cpu" in _registry(benchmark) else None
+    if len(words) >= 3 and (unit(words[-1]) or words[-1] in _RATE_WORDS):
+        return table.get(" ".join(words[:-1]))  # `Sequential Output Block K/sec`: the unit after it
     return None
+
+
+_RATE_WORDS = frozenset({"/sec", "/s", "k/sec", "m/sec"})
+_CPU_WORDS = frozenset({"%cpu", "%cp", "cpu%", "cp%"})
 
 
 _MMTESTS_TAIL = re.compile(r"^([a-z][\w.]{0,30}?)-\d{1,5}$")
@@ -270,6 +284,8 @@ def unit_in(text: str) -> str | None:
         return "trans/s"
     for m in _IN_TEXT.finditer(text):
         word = m.group(0)
+        if m.start() > 0 and text[m.start() - 1] == "/":
+            continue  # `/sec`: a rate of something counted, not seconds
         if len(word) == 1 and word.lower() not in ("%",):
             continue
         found = unit(word)

@@ -26,7 +26,7 @@ _PARAM_WORDS = frozenset({
     "pairs", "flows", "sessions", "req size", "request size", "packet size", "pkt size", "len",
     "length", "test", "case", "iteration", "iter", "nproc", "np", "vcpus", "queues", "depth",
     "group", "g", "samples", "runs", "rings", "#rings", "nr_threads", "nthreads", "parallel", "p",
-    "j", "-j", "count", "sample", "num", "number",
+    "j", "-j", "count", "sample", "num", "number", "files",
 })  # fmt: skip
 _CHANGE_HEAD = re.compile(r"^(?:%|\(%\)|diff|delta|change|chg|\+/-%?|gain|improvement|impr|speedup"
                           r"|ratio|regression|Δ|%\s*diff|%\s*change|diff\s*%|delta\s*%|%\s*delta"
@@ -262,6 +262,41 @@ def _grouped(lines: list[str]) -> bool:
 _WORDY = re.compile(r"[A-Za-z]")
 
 
+_SUPERCITE = re.compile(r"^[A-Za-z][\w.-]{0,15}>$")  # `rwhron>`: a quote prefix naming the quoted
+_DASHED = re.compile(r"^-{2,}+(?P<text>[^-\s](?:[^-]|-(?!-)){0,60}+)-{2,}+$")  # `-----Per Char-----`
+
+
+def with_groups(lines: list[str], h: int, header: list[Cell]) -> list[Cell]:
+    """Column heads under group heads drawn with dashes (`---Sequential Output---` over
+    `-Per Chr-` over `K/sec %CP`): each head is prefixed with the groups spanning it."""
+    groups: list[list[Cell]] = []
+    for k in (h - 1, h - 2, h - 3):
+        if k < 0 or not lines[k].strip() or len(lines[k]) > 400:
+            break
+        found = []
+        for c in split_wide(lines[k]):
+            for part in _DASH_RUNS.finditer(c.text):  # `--Sequential Input- --Random-` in one cell
+                m = _DASHED.match(part.group(0))
+                if m:
+                    found.append(Cell(m.group("text").strip(), c.start + part.start(), c.start + part.end(), "label"))
+        if not found:
+            break
+        groups.insert(0, found)
+    if not groups:
+        return header
+    out: list[Cell] = []
+    named = 0
+    for hc in header:
+        centre = (hc.start + hc.end) / 2
+        parts = [g.text for line in groups for g in line if g.start <= centre <= g.end]
+        named += bool(parts)
+        out.append(Cell(" ".join([*parts, hc.text]), hc.start, hc.end, hc.kind) if parts else hc)
+    return out if named >= 2 else header
+
+
+_DASH_RUNS = re.compile(r"-{2,}+[^-\s](?:[^-]|-(?!-)){0,60}+-{2,}+")
+
+
 def _value_count(line: str) -> int:
     """How many value cells a labelled row ends in (0: not a labelled row, or a `- key: value`
     list item, which the summaries reader takes)."""
@@ -433,6 +468,8 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
     if len(rows) < 2 and (h is None or n < 2 or len(_header_cells(lines[h], n, pipe)) < n):
         return None  # one row makes a table only under a header naming each of its columns
     header = _header_cells(lines[h], n, pipe) if h is not None else []
+    if header and not pipe and h is not None:
+        header = with_groups(lines, h, header)
     caption_lines = [ln.strip() for ln in lines[: (h if h is not None else rows[0])]
                      if ln.strip() and not RULE.match(ln)]
     caption = caption_lines[-1] if caption_lines else None
@@ -484,6 +521,9 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
     parsed = [(r, lab.rstrip(",;"), v) for r, lab, v in parsed
               if len(lab.split()) <= 8 and not (lab.endswith((".", ",")) and len(lab.split()) > 3)
               and not lab.endswith("=") and not _CODE.search(lab) and not _SPREAD_ROW.match(lab)]
+    cite = {lab.split(" ", 1)[0] for _, lab, _ in parsed}
+    if len(cite) == 1 and _SUPERCITE.match(next(iter(cite))) and all(" " in lab for _, lab, _ in parsed):
+        parsed = [(r, lab.split(" ", 1)[1].strip(), v) for r, lab, v in parsed]  # `rwhron> 2.4.17`
     if wrapped:  # a label wrapped over its own lines, above (and in parentheses below) the row
         parsed = [(r, " ".join(x for x in (wrapped[r].partition("\n")[0], lab, wrapped[r].partition("\n")[2])
                                if x) if r in wrapped else lab, v) for r, lab, v in parsed]

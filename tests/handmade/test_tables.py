@@ -384,4 +384,4 @@ def test_with_groups_keeps_every_column_and_its_own_head(groups, heads):
     header = split_wide(head_line)
     out = with_groups(lines, 1, header)
     assert len(out) == len(header)
-    assert all(o.text.endswith(h.text) and (o.start, o.end) == (h.start, h.end) for o, h in zip(out, header))
+    assert all(o.text.endswith(h.text) and (o.start, o.end) == (h.start, h.end) for o, h in zip(out, header, strict=True))

@@ -78,7 +78,7 @@ _SYNONYMS: dict[str, dict[str, str]] = {
                "sequential create create": "seq_create", "sequential create read": "seq_stat",
                "sequential create delete": "seq_delete", "random create create": "random_create",
                "random create read": "random_stat", "random create delete": "random_delete",
-               "sequential output rewrite": "seq_rewrite", "random seeks": "random_seeks"},
+               "sequential output rewrite": "seq_rewrite"},
     "dd": {"throughput": "throughput", "speed": "throughput", "rate": "throughput",
            "bandwidth": "throughput", "copied": "throughput"},
     "hdparm": {"cached reads": "cached_reads", "timing cached reads": "cached_reads",

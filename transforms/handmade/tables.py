@@ -294,7 +294,7 @@ def with_groups(lines: list[str], h: int, header: list[Cell]) -> list[Cell]:
     return out if named >= 2 else header
 
 
-_DASH_RUNS = re.compile(r"-{2,}+[^-\s](?:[^-]|-(?!-)){0,60}+-{2,}+")
+_DASH_RUNS = re.compile(r"(?<!-)-{2,}+[^-\s](?:[^-]|-(?!-)){0,60}+-{2,}+")  # from a run's first dash
 
 
 def _value_count(line: str) -> int:

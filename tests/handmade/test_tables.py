@@ -385,3 +385,29 @@ def test_with_groups_keeps_every_column_and_its_own_head(groups, heads):
     out = with_groups(lines, 1, header)
     assert len(out) == len(header)
     assert all(o.text.endswith(h.text) and (o.start, o.end) == (h.start, h.end) for o, h in zip(out, header, strict=True))
+
+
+# https://lore.kernel.org/linux-mm/8c5a844a0901221500m7af8ff45v169b6523ad9d7ad3@mail.gmail.com/, excerpt:
+# lmbench's `"mappings` series re-typed with both kernels' values on each line, under a legend
+SERIES_UNDER_LEGEND = """\
+I ran an lmbench test on the 2.6.28 kernel and on the same kernel
+after applying the patch.  Here's a portion of the results with the
+format of
+test : standard kernel / kernel after patch
+
+Simple syscall: 0.7419 / 0.4244 microseconds
+
+"mappings
+0.524288 9.989 / 7.411
+1.048576 14 / 12
+2.097152 24 / 22
+4.194304 43 / 66
+"""
+
+
+def test_lmbench_series_takes_sizes_from_its_first_column_and_systems_from_the_legend():
+    got = sorted((r["system"], r["params"].get("size"), r["value"]) for r in rows(SERIES_UNDER_LEGEND)
+                 if r["metric_label"] == "mappings")
+    assert got[:4] == [("kernel after patch", "0.524288", 7.411), ("kernel after patch", "1.048576", 12.0),
+                       ("kernel after patch", "2.097152", 22.0), ("kernel after patch", "4.194304", 66.0)]
+    assert len(got) == 8

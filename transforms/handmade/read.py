@@ -266,7 +266,8 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
                                 for h in t.header)):
         ex.outcome = "nothing: signed numbers without a %, a ratio or a change header are no changes"
         return [], ex
-    if not (near or has_unit or mapped or votes.get(bench) or t.change):
+    series = bench == "lmbench" and (t.caption or "").startswith('"')  # lmbench's own `"title` format
+    if not (near or has_unit or mapped or votes.get(bench) or t.change or series):
         ex.outcome = f"nothing: {bench} named at a distance, but no unit or {bench} metric in the table"
         return [], ex
     caption_sys = _caption_system(block, t.start, seg, lo)
@@ -284,11 +285,11 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
     caption_metric = None
     if any(v.label is None for v in t.values):
         above = t.caption or _line_above(block, t.start) or _line_above(plain[max(0, abs_lo - 3):abs_lo], 3) or ""
-        caption_metric = metrics.metric_in(bench, above) or metrics.metric_in(
+        caption_metric = (above.strip('"') if series else None) or metrics.metric_in(bench, above) or metrics.metric_in(
             bench, " ".join(x.strip(" #*") for x in plain[max(0, abs_lo + t.start - 8):abs_lo + t.start]))
         if caption_metric is None and above and above != caption_sys and len(above.split()) <= 5 \
                 and not _GENERIC_CAPTION.match(above):
-            caption_metric = above.rstrip(":")  # `hackbench -g $group`: what was measured
+            caption_metric = above.rstrip(":").strip('"')  # `hackbench -g $group`: what was measured
     if any(v.system is not None and not re.search(r"[A-Za-z]", v.system) and not _VERSION.match(v.system)
            for v in t.values):
         ex.outcome = "nothing: a column read as a system has no name (`111`, `/`): the table was misread"
@@ -296,6 +297,8 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
     legend = None
     if not t.header and all(v.system is None for v in t.values):
         legend = _legend(plain[max(0, abs_lo + t.start - 4):abs_lo + t.start])
+        if legend is None and t.caption and t.caption.startswith('"'):  # a series under a legend above
+            legend = _legend(plain[max(0, abs_lo + t.start - 40):abs_lo + t.start])
     kept_values = [v for v in t.values if col_bench.get(v.label or "", bench) is not None]
     if len(kept_values) < len(t.values):
         t.values = kept_values  # a column of another tool's figures (`turbostat PkgWatt`)

@@ -315,7 +315,7 @@ def label_only(line: str) -> bool:
     text = line.strip()
     if not text or len(text) > 60 or len(text.split()) > 6 or not _WORDY.search(text) or "|" in text:
         return False
-    if text.endswith((".", ":", ",", ";", "?", "!")) or RULE.match(text):
+    if text.endswith((".", ":", ",", ";", "?", "!")) or RULE.match(text) or text[:1] in "\"'":
         return False
     return all(c.kind == "label" for c in cells(text)) and len(split_wide(line)) == 1
 
@@ -371,8 +371,9 @@ def read_tables(lines: list[str]) -> list[Table]:
         j = i
         rows: list[int] = []
         wrapped: dict[int, str] = {}  # row -> its label's wrapped part (above, or below in parentheses)
-        if not pipe and i > 0 and label_only(lines[i - 1]) and len(vals) >= 2:
-            wrapped[i] = lines[i - 1].strip()
+        if not pipe and i > 1 and label_only(lines[i - 1]) and len(vals) >= 2 \
+                and (RULE.match(lines[i - 2]) or _head_like(lines[i - 2])):
+            wrapped[i] = lines[i - 1].strip()  # inside a table: under its header or rule, not a title
         while j < n_lines and len(rows) < MAX_ROWS:
             r = grid[j]
             if r is None:
@@ -431,6 +432,8 @@ def _header_index(lines: list[str], grid: list[list[Cell] | None], first: int,
         return None
     if k in md_heads:
         return k
+    if lines[k].lstrip().startswith('"'):
+        return None  # `"mappings`: lmbench's title of the series below, not column heads
     row = grid[k]
     if row is None or len(lines[k].split()) > 14 or (len(lines[k].split()) >= 6 and _SENTENCE.search(lines[k])):
         return None  # a sentence above the rows is a caption, not a header
@@ -495,6 +498,9 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
             first_is_param = True
             param_name = norm(head0).strip("#=: ") if header and _is_param_name(head0) or len(header) == n \
                 else "size"
+        elif n >= 2 and not header and len(ints) == len(parsed) >= 3 and caption and caption.startswith('"') \
+                and all(a < b for a, b in zip(ints, ints[1:], strict=False)):
+            first_is_param, param_name = True, "size"  # lmbench's `"mappings` series: sizes, then values
     if not first_is_param and len(parsed) > 3 and all(not lab for _, lab, _ in parsed):
         return None  # unlabelled rows of numbers: samples over time (vmstat-like), not results
     if first_is_param:

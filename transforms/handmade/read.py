@@ -32,7 +32,7 @@ _PIPE_NUMBER = r"\|[^\S\n]{0,20}+[-+]?\d[\d.,]{0,20}+[^\S\n]{0,4}+[A-Za-z/%µ]{0
 _CANDIDATE = re.compile(r"(?:\d|\s-{1,3}|n/a)[%*)xkKMG]?\s*+(?:[A-Za-zµ/%^]{1,12}\s*+)?\)?\s*+\|?$|[:=]\s*+\d"
                         r"|\b(?:is|was|were|are|gets?|got|before|after|from)\b.{0,40}\d|" + _PIPE_NUMBER)
 _REST_OPTION = re.compile(r"^\s*(?:\.\. [\w-]+::|:[\w-]+:)")  # a directive's options end at a blank line
-_VERSION = re.compile(r"^v?\d{1,3}(?:\.\d{1,4}){2,3}$")  # `4.4.302`: a kernel release names a system
+_VERSION = re.compile(r"^v?\d{1,2}\.\d{1,2}\.\d{1,4}$")  # `4.4.302`: a kernel release names a system
 _GENERIC_CAPTION = re.compile(r"^(?:test\s+)?(?:results?|numbers|data|output|summary|here|before|after"
                               r"|details?)\b\W*$", re.I)
 # a table row ends in a number, a change, a unit after a number, or a closing aside
@@ -331,7 +331,7 @@ def _col_benchmarks(t: Table, bench: str) -> dict[str, str | None]:
             out[label] = found[0]
         elif evidence.other_benchmark(label) is not None:
             out[label] = None
-    return out if out else {}
+    return out if any(out.values()) else {}  # only beside a column naming one of ours
 
 
 def _row_benchmarks(t: Table) -> dict[str, str]:

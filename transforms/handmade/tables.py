@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from transforms.handmade.cells import RULE, Cell, cells, read_number, split_wide, words
-from transforms.handmade.evidence import names_tool
+from transforms.handmade.evidence import benchmarks_in, names_tool
 from transforms.handmade.metrics import any_metric, label_votes, norm, unit, unit_in
 
 MAX_ROWS = 400
@@ -124,8 +124,8 @@ def is_pipe_block(lines: list[str]) -> bool:
 
 
 def drop_text_columns(lines: list[str]) -> list[str]:
-    """A pipe table's columns right of its first number column that hold no number in any row
-    (`| note |`, `| better |`) are remarks: cut out, so each row ends in its values."""
+    """A pipe table's columns right of its last number column (`| note |`, `| better |`) are
+    remarks: cut out, so each row ends in its values."""
     split = [ln.split("|") if "|" in ln else None for ln in lines]
     widths = {len(p) for p in split if p is not None}
     if len(widths) != 1:
@@ -141,9 +141,8 @@ def drop_text_columns(lines: list[str]) -> list[str]:
                 numeric[j] = True
     if True not in numeric:
         return lines
-    first = numeric.index(True)
-    inner = range(first + 1, width - 1)  # the parts before the first and after the last pipe stay
-    drop = {j for j in inner if not numeric[j]}
+    last = width - 1 - numeric[::-1].index(True)
+    drop = set(range(last + 1, width - 1))  # the part after the last pipe stays
     if not drop:
         return lines
     return [ln if parts is None else "|".join(p for j, p in enumerate(parts) if j not in drop)
@@ -304,9 +303,12 @@ def _value_count(line: str) -> int:
     if len(line) > 400 or "|" in line or text[:1] in "-*+•":
         return 0
     lab, vals = _values_tail(cells(line))
-    if len(vals) == 1 and lab and lab[-1].text.endswith(":"):
+    if not lab or not vals or len(vals) == 1 and lab[-1].text.endswith(":"):
         return 0
-    return len(vals) if lab and vals else 0
+    ends = [lab[-1].end, *(c.end for c in vals)]
+    if all(c.start - e < 2 for c, e in zip(vals, ends, strict=False)) or sum(len(c.text.split()) for c in lab) > 6:
+        return 0  # no column gap before a number, or a long label: a sentence, not a row
+    return len(vals)
 
 
 def label_only(line: str) -> bool:
@@ -611,7 +613,7 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
     elif row_labels and sum(bool(_SYSTEM_WORD.match(lab)) for lab in row_labels) * 2 >= len(row_labels) \
             and row_votes == 0:
         t.orientation = "rows=systems"  # `Before 102 Mbits/sec` / `After 279 Mbits/sec`
-    elif row_votes == 0 and heads and any(names_tool(hd) for hd in heads) \
+    elif row_votes == 0 and heads and any(benchmarks_in(hd) for hd in heads) \
             and not any(names_tool(lab) for lab in row_labels):
         t.orientation = "rows=systems"  # `tbench (MB/s)  turbostat PkgWatt` over kernels or governors
     elif col_votes > row_votes and col_votes * 2 >= max(1, len(heads)) or heads and stat_heads * 2 > len(heads) and row_votes == 0:

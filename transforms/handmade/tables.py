@@ -332,6 +332,11 @@ def table_gap(lines: list[str], i: int) -> bool:
     label and its row, after it; a row, a wrapped label or the header before it)."""
     if i <= 0 or i + 1 >= len(lines) or lines[i].strip():
         return False
+    size = 0  # the rows a poster spaces out stand one to a paragraph (a wrapped label with them)
+    while i + 1 + size < len(lines) and lines[i + 1 + size].strip():
+        size += 1
+        if size > 3:
+            return False
     prev, nxt = lines[i - 1], lines[i + 1]
     after = lines[i + 2] if i + 2 < len(lines) else ""
     n_next = _value_count(nxt) or (_value_count(after) if label_only(nxt) else 0)
@@ -467,8 +472,9 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
     counts = Counter(len(v) for _, _, v in parsed)
     n = counts.most_common(1)[0][0]
     if not pipe and 2 <= n < max(counts) and counts[n] * 2 >= len(parsed):
-        # `Decay : 250 ms   5.627   5.593%`: a number in the label, before the row's n values
-        parsed = [(r, lines[r][: v[len(v) - n].start].strip(" :|") if len(v) > n else lab, v)
+        # `Decay : 250 ms   5.627   5.593%`: a number after `:` in the label, before the row's n values
+        parsed = [(r, lines[r][: v[len(v) - n].start].strip(" :|")
+                   if len(v) > n and lines[r][: v[0].start].rstrip().endswith((":", "=")) else lab, v)
                   for r, lab, v in parsed]
     if len(rows) < 2 and (h is None or n < 2 or len(_header_cells(lines[h], n, pipe)) < n):
         return None  # one row makes a table only under a header naming each of its columns

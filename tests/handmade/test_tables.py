@@ -288,68 +288,6 @@ def test_a_table_the_text_below_gives_to_another_benchmark_is_not_ours():
                    ("vanilla", "copy", 164279.5), ("vanilla", "triad", 154562.04)]
 
 
-# https://lore.kernel.org/lkml/ (2019, "Re: [Patch v1 0/7] Introduce Thermal Pressure"), excerpt:
-# rows spaced out by blank lines, labels wrapped above the numbers and (in parentheses) below them
-SPACED_WRAPPED = """\
-\t\t\tHackbench: (1 group , 30000 loops, 50 runs)
-\t\t\t\tResult            Standard Deviation
-\t\t\t\t(Time Secs)        (% of mean)
-
- No Thermal Pressure(step_wise)  5.644                   7.760%
- No Thermal Pressure(IPA)        5.677                   9.062%
-
- Thermal Pressure Averaging
- non-PELT Algo. Decay : 250 ms   5.627                   5.593%
- (step-wise, bigs capped only)
-
- Thermal Pressure Averaging
- non-PELT Algo. Decay : 250 ms   5.690                   3.738%
- (IPA)
-"""
-
-# https://lore.kernel.org/target-devel/ (2023, vhost-scsi submission type), excerpt
-WRAPPED_ROW_LABELS = """\
-For a nvme device and vhost-scsi I can see with 4K IOs:
-
-fio jobs        1       2       4       8       10
---------------------------------------------------
-workqueue
-submit           94K     190K    394K    770K    890K
-
-direct
-submit          128K    252K    488K    950K    -
-"""
-
-
-def test_spaced_rows_with_wrapped_labels_are_one_table():
-    got = sorted((r["system"], r["value"], r["unit"]) for r in rows(SPACED_WRAPPED))
-    assert got == [
-        ("No Thermal Pressure(IPA)", 5.677, "s"), ("No Thermal Pressure(step_wise)", 5.644, "s"),
-        ("Thermal Pressure Averaging non-PELT Algo. Decay : 250 ms (IPA)", 5.69, "s"),
-        ("Thermal Pressure Averaging non-PELT Algo. Decay : 250 ms (step-wise, bigs capped only)", 5.627, "s")]
-    assert {r["metric_label"] for r in rows(SPACED_WRAPPED)} == {"(Time Secs)"}  # never the deviation
-
-
-def test_a_label_wrapped_above_its_row_joins_it():
-    got = sorted((r["system"], r["params"]["fio jobs"], r["value"]) for r in rows(WRAPPED_ROW_LABELS))
-    assert got[:2] == [("direct submit", "1", 128.0), ("direct submit", "2", 252.0)]
-    assert len(got) == 9 and {r["metric"] for r in rows(WRAPPED_ROW_LABELS)} == {"iops"}
-
-
-@settings(max_examples=200, deadline=None)
-@given(st.lists(st.sampled_from(["", "Thermal Pressure Averaging", "(IPA)", "row one   1.5   2.5%", "x 1",
-                                 "  Result      Deviation", "1 2 3", "the end.", "-----"]), max_size=12),
-       st.integers(0, 12))
-def test_table_gap_only_bridges_blank_lines(lines, i):
-    from transforms.handmade.tables import label_only, table_gap
-
-    if table_gap(lines, i):
-        assert lines[i] == "" and 0 < i < len(lines) - 1
-    for line in lines:
-        if label_only(line):
-            assert not any(ch.isdigit() for ch in line) and len(line.split()) <= 6
-
-
 # https://lore.kernel.org/lkml/ (2002, "Re: [PATCH] Radix-tree pagecache for 2.5"), excerpt: bonnie++
 # results re-typed under group heads drawn with dashes, quoted with a name (`rwhron>`)
 GROUP_HEADS = """\

@@ -18,7 +18,7 @@ from transforms.handmade.commands import read_commands
 from transforms.handmade.noise import hunk_lines, noise_block, noise_line
 from transforms.handmade.prose import read_prose
 from transforms.handmade.summaries import BULLET_KV, read_summaries
-from transforms.handmade.tables import Table, read_tables, table_gap
+from transforms.handmade.tables import Table, read_tables
 from transforms.model import Result, Run, Segment
 from transforms.parsers import metric_spec
 from transforms.parsers._common import system_label
@@ -72,8 +72,7 @@ def _blocks(seg: Segment, claimed: dict[int, str], hunks: set[int]) -> Iterable[
         free = (i < n and (seg.offset + i) not in claimed and (seg.offset + i) not in hunks
                 and (lines[i].strip() or 0 < i < n - 1 and BULLET_KV.match(lines[i - 1])
                      and BULLET_KV.match(lines[i + 1])
-                     or 0 < i < n - 1 and _REST_OPTION.match(lines[i - 1]) and lines[i + 1].strip()
-                     or table_gap(lines, i)))  # rows a poster spaced out stay one table
+                     or 0 < i < n - 1 and _REST_OPTION.match(lines[i - 1]) and lines[i + 1].strip()))
         if free and start is None:
             start = i
         elif not free and start is not None:
@@ -355,7 +354,7 @@ def _result(bench: str, line: int, label: str | None, value: float, unit: str | 
     if u in ("k", "K", "M", "G"):  # `84k` is kept as printed: 84, at the scale the poster chose
         params = {**params, "scale": "k" if u == "K" else u}
         u = ""
-    if bench == "fio" and not u and "scale" in params and (label is None or metrics.canonical(bench, label) is None):
+    if bench == "fio" and not u and label is None and "scale" in params:
         label = "IOPS"  # `84k` with no unit: fio prints bandwidth with its unit, IOPS as a bare `84k`
     metric, metric_label = metrics.metric_for(bench, label, u)
     if change:

@@ -258,9 +258,6 @@ def _grouped(lines: list[str]) -> bool:
     return False
 
 
-_WORDY = re.compile(r"[A-Za-z]")
-
-
 _SUPERCITE = re.compile(r"^[A-Za-z][\w.-]{0,15}>$")  # `rwhron>`: a quote prefix naming the quoted
 _DASHED = re.compile(r"^-{2,}+(?P<text>[^-\s](?:[^-]|-(?!-)){0,60}+)-{2,}+$")  # `-----Per Char-----`
 
@@ -296,58 +293,6 @@ def with_groups(lines: list[str], h: int, header: list[Cell]) -> list[Cell]:
 _DASH_RUNS = re.compile(r"(?<!-)-{2,}+[^-\s](?:[^-]|-(?!-)){0,60}+-{2,}+")  # from a run's first dash
 
 
-def _value_count(line: str) -> int:
-    """How many value cells a labelled row ends in (0: not a labelled row, or a `- key: value`
-    list item, which the summaries reader takes)."""
-    text = line.strip()
-    if len(line) > 400 or "|" in line or text[:1] in "-*+•":
-        return 0
-    lab, vals = _values_tail(cells(line))
-    if not lab or not vals or len(vals) == 1 and lab[-1].text.endswith(":"):
-        return 0
-    ends = [lab[-1].end, *(c.end for c in vals)]
-    if all(c.start - e < 2 for c, e in zip(vals, ends, strict=False)) or sum(len(c.text.split()) for c in lab) > 6:
-        return 0  # no column gap before a number, or a long label: a sentence, not a row
-    return len(vals)
-
-
-def label_only(line: str) -> bool:
-    """A short line of words alone (`Thermal Pressure Averaging`, `workqueue`): a row label the
-    poster wrapped onto its own line, above (or, in parentheses, below) the row's numbers."""
-    text = line.strip()
-    if not text or len(text) > 60 or len(text.split()) > 6 or not _WORDY.search(text) or "|" in text:
-        return False
-    if text.endswith((".", ":", ",", ";", "?", "!")) or RULE.match(text) or text[:1] in "\"'":
-        return False
-    return all(c.kind == "label" for c in cells(text)) and len(split_wide(line)) == 1
-
-
-def _head_like(line: str) -> bool:
-    """`  Result            Standard Deviation`: two or more column names, no number."""
-    return not _DIGIT.search(line) and len(split_wide(line)) >= 2 and len(line.split()) <= 14
-
-
-def table_gap(lines: list[str], i: int) -> bool:
-    """Whether blank line i sits inside a table whose rows the poster spaced out (rows, or a wrapped
-    label and its row, after it; a row, a wrapped label or the header before it)."""
-    if i <= 0 or i + 1 >= len(lines) or lines[i].strip():
-        return False
-    size = 0  # the rows a poster spaces out stand one to a paragraph (a wrapped label with them)
-    while i + 1 + size < len(lines) and lines[i + 1 + size].strip():
-        size += 1
-        if size > 3:
-            return False
-    prev, nxt = lines[i - 1], lines[i + 1]
-    after = lines[i + 2] if i + 2 < len(lines) else ""
-    n_next = _value_count(nxt) or (_value_count(after) if label_only(nxt) else 0)
-    if not n_next:
-        return False
-    n_prev = _value_count(prev)
-    if not n_prev and label_only(prev) and prev.strip().startswith("(") and i >= 2:
-        n_prev = _value_count(lines[i - 2])  # `(step-wise, bigs capped only)` under its row
-    return abs(n_prev - n_next) <= 1 if n_prev else n_next >= 1 and _head_like(prev)
-
-
 def read_tables(lines: list[str]) -> list[Table]:
     """Every table in a block of lines (one paragraph of one quote depth)."""
     csv = _csv_table(lines)
@@ -377,35 +322,18 @@ def read_tables(lines: list[str]) -> list[Table]:
         # a run of data rows from i
         j = i
         rows: list[int] = []
-        wrapped: dict[int, str] = {}  # row -> its label's wrapped part (above, or below in parentheses)
-        if not pipe and i > 1 and label_only(lines[i - 1]) and len(vals) >= 2 \
-                and (RULE.match(lines[i - 2]) or _head_like(lines[i - 2])):
-            wrapped[i] = lines[i - 1].strip()  # inside a table: under its header or rule, not a title
         while j < n_lines and len(rows) < MAX_ROWS:
             r = grid[j]
             if r is None:
                 if lines[j].strip() and RULE.match(lines[j]):
                     j += 1
                     continue
-                if not pipe and rows and table_gap(lines, j):
-                    j += 1
-                    continue
                 break
             if not _values_tail(r)[1]:
-                nxt = grid[j + 1] if j + 1 < n_lines else None
-                if not pipe and label_only(lines[j]) and nxt and _values_tail(nxt)[1]:
-                    wrapped[j + 1] = lines[j].strip()
-                    j += 1
-                    continue
-                if not pipe and rows and rows[-1] == j - 1 and label_only(lines[j]) \
-                        and lines[j].strip().startswith("("):
-                    wrapped[rows[-1]] = wrapped.get(rows[-1], "") + "\n" + lines[j].strip()
-                    j += 1
-                    continue
                 break
             rows.append(j)
             j += 1
-        table = _table_from(lines, grid, rows, pipe, md_heads, wrapped)
+        table = _table_from(lines, grid, rows, pipe, md_heads)
         if table is not None:
             out.append(table)
         i = max(j, i + 1)
@@ -427,14 +355,10 @@ def _md_header(lines: list[str], k: int) -> bool:
 
 
 def _header_index(lines: list[str], grid: list[list[Cell] | None], first: int,
-                  md_heads: frozenset[int] | set[int] = frozenset(), wrapped: bool = False) -> int | None:
+                  md_heads: frozenset[int] | set[int] = frozenset()) -> int | None:
     k = first - 1
-    if wrapped:
-        k -= 1  # the row's wrapped label stands between it and the header
     while k >= 0 and lines[k].strip() and RULE.match(lines[k]):
         k -= 1
-    if k > 0 and not lines[k].strip() and _head_like(lines[k - 1]) and table_gap(lines, k):
-        k -= 1  # a header the poster set apart by a blank line
     if k < 0 or not lines[k].strip():
         return None
     if k in md_heads:
@@ -449,13 +373,10 @@ def _header_index(lines: list[str], grid: list[list[Cell] | None], first: int,
 
 
 def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int], pipe: bool,
-                md_heads: frozenset[int] | set[int] = frozenset(),
-                wrapped: dict[int, str] | None = None) -> Table | None:
+                md_heads: frozenset[int] | set[int] = frozenset()) -> Table | None:
     if not rows:
         return None
-    wrapped = wrapped or {}
-    h = _header_index(lines, grid, rows[0], md_heads, wrapped=rows[0] in wrapped
-                      and not wrapped[rows[0]].startswith("\n"))
+    h = _header_index(lines, grid, rows[0], md_heads)
     parsed: list[tuple[int, str, list[Cell]]] = []
     for r in rows:
         lab, vals = _values_tail(grid[r])  # type: ignore[arg-type]
@@ -465,17 +386,9 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
         parsed.append((r, label, vals))
     transposed = _transposed(parsed)
     if transposed is not None:
-        joined = [(r, " ".join(x for x in (wrapped.get(r, "").partition("\n")[0], lab,
-                                           wrapped.get(r, "").partition("\n")[2]) if x), v)
-                  for r, lab, v in parsed]
-        return _read_transposed(lines, rows, joined, transposed, h)
+        return _read_transposed(lines, rows, parsed, transposed, h)
     counts = Counter(len(v) for _, _, v in parsed)
     n = counts.most_common(1)[0][0]
-    if not pipe and 2 <= n < max(counts) and counts[n] * 2 >= len(parsed):
-        # `Decay : 250 ms   5.627   5.593%`: a number after `:` in the label, before the row's n values
-        parsed = [(r, lines[r][: v[len(v) - n].start].strip(" :|")
-                   if len(v) > n and lines[r][: v[0].start].rstrip().endswith((":", "=")) else lab, v)
-                  for r, lab, v in parsed]
     if len(rows) < 2 and (h is None or n < 2 or len(_header_cells(lines[h], n, pipe)) < n):
         return None  # one row makes a table only under a header naming each of its columns
     header = _header_cells(lines[h], n, pipe) if h is not None else []
@@ -538,9 +451,6 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
     cite = {lab.split(" ", 1)[0] for _, lab, _ in parsed}
     if len(cite) == 1 and _SUPERCITE.match(next(iter(cite))) and all(" " in lab for _, lab, _ in parsed):
         parsed = [(r, lab.split(" ", 1)[1].strip(), v) for r, lab, v in parsed]  # `rwhron> 2.4.17`
-    if wrapped:  # a label wrapped over its own lines, above (and in parentheses below) the row
-        parsed = [(r, " ".join(x for x in (wrapped[r].partition("\n")[0], lab, wrapped[r].partition("\n")[2])
-                               if x) if r in wrapped else lab, v) for r, lab, v in parsed]
     if not parsed or (len(parsed) < 2 and h is None):
         return None  # long labels are sentences: prose, not table rows
     if sum(lab.endswith("=") or lab.endswith(" =") for _, lab, _ in parsed) * 2 > len(parsed):

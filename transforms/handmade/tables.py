@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from transforms.handmade.cells import RULE, Cell, cells, read_number, split_wide, words
 from transforms.handmade.evidence import benchmarks_in, names_tool
-from transforms.handmade.metrics import any_metric, label_votes, norm, unit, unit_in
+from transforms.handmade.metrics import any_metric, canonical, label_votes, norm, unit, unit_in
 
 MAX_ROWS = 400
 _PARAM_WORDS = frozenset({
@@ -401,8 +401,8 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
     t = Table(start=start, end=rows[-1] + 1, kind="pipe" if pipe else "whitespace",
               header=[c.text for c in header], labels=[], values=[], caption=caption)
     t.unit = unit_in(lines[h]) if h is not None else None
-    if t.unit is not None and len(header) >= 2 and any(unit_in(c.text) for c in header):
-        t.unit = None  # each column head says its own unit (or none): one column's is not all of them
+    if t.unit is not None and len({unit_in(c.text) for c in header} - {None}) >= 2:
+        t.unit = None  # column heads with units of their own: one column's unit is not all of them
     if t.unit is None and caption:
         t.unit = unit_in(caption)
 
@@ -529,7 +529,7 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
     elif row_labels and sum(bool(_SYSTEM_WORD.match(lab)) for lab in row_labels) * 2 >= len(row_labels) \
             and row_votes == 0:
         t.orientation = "rows=systems"  # `Before 102 Mbits/sec` / `After 279 Mbits/sec`
-    elif row_votes == 0 and heads and any(benchmarks_in(hd) for hd in heads) \
+    elif row_votes == 0 and heads and any(_headline(hd) for hd in heads) \
             and not any(names_tool(lab) for lab in row_labels):
         t.orientation = "rows=systems"  # `tbench (MB/s)  turbostat PkgWatt` over kernels or governors
     elif col_votes > row_votes and col_votes * 2 >= max(1, len(heads)) or heads and stat_heads * 2 > len(heads) and row_votes == 0:
@@ -689,6 +689,11 @@ def _row_param(label: str, default_name: str | None) -> tuple[str, str] | None:
     if _DIGIT.search(label) and any(_is_param_name(w) for w in _WORDS.split(label.lower()) if w):
         return "case", label  # `4 instances each 12 threads`, `loopback 56-threads`
     return None
+
+
+def _headline(head: str) -> bool:
+    """`tbench (MB/s)`, `dbench 8`: a column of a tool's headline figure (the tool, a unit, a count)."""
+    return any(canonical(b, head) is not None for b in benchmarks_in(head))
 
 
 def _system_or_metric(head: str | None) -> tuple[str | None, str | None]:

@@ -10,8 +10,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from transforms.extract import ExtractedRun, extract_runs, result_rows
+from transforms.extract import ExtractedRun, extract_runs
 from transforms.handmade import HANDMADE
+from transforms.rows import result_rows
 
 FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "parsers" / "fixtures"
 KEYS = ("benchmark", "system", "metric", "params", "value", "unit", "quoted", "alignment", "statistic")

@@ -1,6 +1,7 @@
 """transforms.extract: how parsers' runs and the hand-made reader come together in one post."""
 
-from transforms.extract import extract_explained, result_rows
+from transforms.extract import extract_explained
+from transforms.rows import result_rows
 
 # https://lore.kernel.org/lkml/ (2005, RAID0/RAID5 on U320 disks; the reply quotes the table in parts)
 CONTINUED = """\

@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-import math
-from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 import ahocorasick_rs
 
@@ -14,6 +11,8 @@ from transforms.handmade import HANDMADE, Explained
 from transforms.handmade import read as read_handmade
 from transforms.handmade.evidence import LITERALS as EVIDENCE_LITERALS
 from transforms.handmade.evidence import has_evidence
+from transforms.logprefix import has_log_prefix
+from transforms.logprefix import strip_text as strip_log_text
 from transforms.model import Parser, Run, Segment
 from transforms.parsers import PARSERS
 from transforms.platform import classify, legend
@@ -61,6 +60,10 @@ def _scan(body: str) -> tuple[list[Parser], bool]:
         # signatures anchored at line start miss blocks whose every line is quoted
         unquoted = strip_quotes(body)
         found += [p for p in maybe if p not in found and p.signature.search(unquoted)]
+    if len(found) < len(maybe) and has_log_prefix(body):
+        # nor do they see a printout copied from a log, every line behind a timestamp or tag
+        unlogged = strip_log_text(strip_quotes(body) if ">" in body else body)
+        found += [p for p in maybe if p not in found and p.signature.search(unlogged)]
     return found, evident
 
 
@@ -308,36 +311,3 @@ def _fill_defaults(run: Run, parser: Parser) -> None:
             spec = parser.metrics.get(r.metric)
             if spec is not None:
                 r.higher_is_better = spec.higher_is_better
-
-
-def result_rows(runs: Iterable[ExtractedRun], meta: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
-    """Flatten runs into rows with the `benchmark_results` columns known without a warehouse."""
-    meta = dict(meta or {})
-    rows: list[dict[str, Any]] = []
-    for er in runs:
-        run = er.run
-        if run.status != "ok":
-            continue
-        for r in run.results:
-            if not math.isfinite(r.value):
-                continue
-            rows.append(
-                {
-                    **meta,
-                    "run_id": er.run_id,
-                    "benchmark": run.benchmark,
-                    "tool_version": run.tool_version,
-                    "system": r.system if r.system is not None else run.system,
-                    "metric": r.metric,
-                    "metric_label": r.metric_label,
-                    "params": dict(r.params),
-                    "value": r.value,
-                    "unit": r.unit,
-                    "higher_is_better": r.higher_is_better,
-                    "statistic": r.statistic,
-                    "quoted": er.quoted,
-                    "alignment": r.alignment,
-                    "layout": r.layout,
-                }
-            )
-    return rows

@@ -78,9 +78,10 @@ def current_month(today: dt.date | None = None) -> str:
     return f"{d.year:04d}-{d.month:02d}"
 
 
-def first_month(root: str, markup: str) -> str | None:
-    """The earliest `<YYYY>/<M>/` month link of the list's overview page (the archive sidebar)."""
-    found: list[str] = []
+def listed_months(root: str, markup: str) -> set[str]:
+    """The `<YYYY>/<M>/` month links of the list's overview page (the archive sidebar lists
+    the months that have messages)."""
+    found: set[str] = set()
     root_path = urlsplit(root).path
     for href in index_links(markup):
         url = resolve_link(root, href)
@@ -88,8 +89,13 @@ def first_month(root: str, markup: str) -> str | None:
             continue
         m = _MONTH_LINK.match(urlsplit(url).path[len(root_path):])
         if m and 1 <= int(m.group(2)) <= 12:
-            found.append(f"{m.group(1)}-{int(m.group(2)):02d}")
-    return min(found) if found else None
+            found.add(f"{m.group(1)}-{int(m.group(2)):02d}")
+    return found
+
+
+def first_month(root: str, markup: str) -> str | None:
+    """The earliest month of the overview's sidebar."""
+    return min(listed_months(root, markup), default=None)
 
 
 def settled(month: str, fetched_at: object, days: float) -> bool:
@@ -125,6 +131,8 @@ class HyperkittyKind:
     archive_root = staticmethod(archive_root)
 
     def units(self, source: Source, ctx: FetchContext) -> list[Unit]:
+        """One export per month from `since` (or the sidebar's first month) to `until`; a month
+        the sidebar does not list has no messages and is not requested."""
         if not source.is_remote:
             raise UnitError(f"source {source.name!r}: hyperkitty needs an http(s) list root, got {source.url}")
         root = archive_root(source.url)
@@ -133,20 +141,26 @@ class HyperkittyKind:
         until = parse_month(source.option("until", None), "until", source.name) or current_month()
         if since is not None and since > until:
             raise ConfigError(f"source {source.name!r}: since {since} is after until {until}")
+        listed = self._sidebar(root, ctx)
         if since is None:
-            since = self._discover_first(root, ctx)
+            since = min(listed, default=None)
         if since is None:
             since = months_back(until, DEFAULT_MONTHS - 1)
             log.warning("%s: no month links on %s; fetching %s..%s (set `since` for more)",
                         source.name, root, since, until)
-        return [export_unit(source.name, root, name, m) for m in month_range(since, until)]
+        months = month_range(since, until)
+        if listed:  # the sidebar is read: months it leaves out are empty
+            months = [m for m in months if m in listed]
+        return [export_unit(source.name, root, name, m) for m in months]
 
     @staticmethod
-    def _discover_first(root: str, ctx: FetchContext) -> str | None:
+    def _sidebar(root: str, ctx: FetchContext) -> set[str]:
+        if ctx.http is None:  # no client, no overview: every month of the range
+            return set()
         try:
-            return first_month(root, ctx.http.get_text(root))
+            return listed_months(root, ctx.http.get_text(root))
         except FetchError:
-            return None
+            return set()
 
     def fetch(self, unit: Unit, source: Source, ctx: FetchContext) -> Fetched:
         last = ctx.last(unit)

@@ -1,7 +1,8 @@
 """`pipermail` (Mailman 2): the list index links one mbox per volume, `YYYY-Month.txt(.gz)`.
 
-The monthly text files keep pasted tables intact (no HTML), so they are the
-only thing fetched; the per-month HTML views are ignored.
+The monthly text files keep pasted tables intact (no HTML), so messages are read
+from them; of the per-month HTML views only `date.html` is read, to link each
+message to its article page.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from selectolax.lexbor import LexborHTMLParser
 from flows.archives.base import FetchContext, Fetched, RawItem, Unit, UnitError
 from flows.archives.mbox import KIND as MBOX
 from flows.config import Source
-from flows.http import resolve_link
+from flows.http import FetchError, resolve_link
+from transforms.permalinks import ArticleLinks, pipermail_articles
 
 MONTHS = {name: i for i, name in enumerate(
     ("January", "February", "March", "April", "May", "June", "July", "August",
@@ -34,6 +36,11 @@ log = logging.getLogger("listbench.fetch")
 def archive_root(url: str) -> str:
     """The index URL with its trailing slash (without it every relative link resolves one level up)."""
     return url if url.endswith("/") else url + "/"
+
+
+def volume_folder(volume_url: str) -> str:
+    """`.../2009-April.txt.gz` -> `.../2009-April/`: where the volume's HTML pages live."""
+    return volume_url.removesuffix(".gz").removesuffix(".txt") + "/"
 
 
 def volume_month(name: str) -> str | None:
@@ -97,7 +104,17 @@ class PipermailKind:
         return units
 
     def fetch(self, unit: Unit, source: Source, ctx: FetchContext) -> Fetched:
-        return ctx.http.download(unit, source, ctx)
+        """The volume, and when it changed its `date.html` index, whose article pages are the permalinks."""
+        fetched = ctx.http.download(unit, source, ctx)
+        if fetched.status == "ok":
+            folder = volume_folder(unit.url)
+            try:
+                articles = pipermail_articles(ctx.http.get_text(folder + "date.html"))
+            except FetchError as exc:  # no index, no links; the messages still load
+                log.info("%s: no article index for %s (%s)", source.name, unit.key, exc)
+            else:
+                fetched.extra["links"] = ArticleLinks(folder, articles)
+        return fetched
 
     def messages(self, fetched: Fetched, source: Source) -> Iterator[RawItem]:
         """The volume is an mbox (`From user at host  Thu Apr 14 ...` envelopes); an HTML page fails the unit."""

@@ -6,8 +6,9 @@ import time
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from transforms.extract import extract_explained, result_rows
+from transforms.extract import extract_explained
 from transforms.handmade.commands import command_of, read_commands
+from transforms.rows import result_rows
 
 # https://lore.kernel.org/netdev/ (2021, ice IOMMU regression report), excerpt
 CAPTIONED = """\

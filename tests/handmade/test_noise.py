@@ -1,7 +1,8 @@
 """Lines that never hold a result."""
 
-from transforms.extract import extract_explained, result_rows
+from transforms.extract import extract_explained
 from transforms.handmade.noise import noise_line
+from transforms.rows import result_rows
 
 # https://lkml.iu.edu/ (2001, OSDL STP UnixBench thread): the signature under the results
 SIGNATURE = """\

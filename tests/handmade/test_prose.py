@@ -6,8 +6,9 @@ import time
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from transforms.extract import extract_explained, result_rows
+from transforms.extract import extract_explained
 from transforms.handmade.prose import from_to
+from transforms.rows import result_rows
 
 # https://lore.kernel.org/lkml/ (2019, "[RFC PATCH v2 00/17] Core scheduling v2" thread), excerpt
 NUMA = """\

@@ -3,7 +3,8 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from transforms.extract import extract_runs, result_rows
+from transforms.extract import extract_runs
+from transforms.rows import result_rows
 
 # https://lore.kernel.org/linux-security-module/202309220851.620EFFCC7C@keescook/
 CHANGE_ONLY = """\

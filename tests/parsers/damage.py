@@ -21,9 +21,10 @@ from hypothesis import strategies as st
 
 from tests.parsers.fixtures_io import canonical, rows_of
 from tests.parsers.fixtures_io import parser_runs as golden_parser_runs
-from transforms.extract import extract_runs, result_rows
+from transforms.extract import extract_runs
 from transforms.model import Parser, Run
 from transforms.quotes import segments
+from transforms.rows import result_rows
 from transforms.units import KNOWN_UNITS
 
 # --- mail damage -----------------------------------------------------------------------------------

@@ -15,10 +15,11 @@ from hypothesis import strategies as st
 
 from tests.parsers.damage import bench_rows, collapse, crlf, fuzz_text, quote, wrap
 from tests.parsers.fixtures_io import FIXTURES, expected_rows, fixture_body
-from transforms.extract import extract_runs, result_rows
+from transforms.extract import extract_runs
 from transforms.model import Segment
 from transforms.parsers import bonnie
 from transforms.quotes import segments
+from transforms.rows import result_rows
 from transforms.units import KNOWN_UNITS
 
 HERE = FIXTURES / "bonnie"

@@ -11,9 +11,10 @@ from hypothesis import strategies as st
 
 from tests.parsers.damage import CANON_KEYS, canon, collapse, crlf, one, pick, quote, wrap
 from tests.parsers.fixtures_io import FIXTURES, fixture_body, rows_of
-from transforms.extract import extract_runs, result_rows
+from transforms.extract import extract_runs
 from transforms.parsers import unixbench
 from transforms.quotes import segments
+from transforms.rows import result_rows
 from transforms.units import KNOWN_UNITS
 
 HERE = FIXTURES / "unixbench"

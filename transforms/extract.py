@@ -165,6 +165,7 @@ def extract_explained(body: str, message_id: str, subject: str | None = None,
                     if run.status == "ok" and not run.results:
                         continue
                     found.append((seg.offset + run.line_start, parser.name, k, run, seg))
+    found += _continued_tables(segs, found)
     explained = [
         Explained(seg.offset + run.line_start, seg.offset + max(run.line_end, run.line_start + 1),
                   f"tool_output ({name} parser)", benchmark=run.benchmark, evidence="the tool's own printout",
@@ -207,6 +208,44 @@ def extract_explained(body: str, message_id: str, subject: str | None = None,
         for r in out:
             r.run.notes.append(cut_note)  # kept with the run record
     return out, True, explained
+
+
+# parsers whose tables a reply may continue after a comment: rows quoted again further down,
+# without the header (`> Raid5 (8 disk) 15744M 55881 98 ...` after a paragraph of reply)
+CONTINUED = frozenset({"bonnie"})
+_CONTINUE_REACH = 80  # lines after a table where its continuation may stand
+_MAX_HEADER = 12
+
+
+def _continued_tables(segs: list[Segment], found: list[tuple[int, str, int, Run, Segment]],
+                      ) -> list[tuple[int, str, int, Run, Segment]]:
+    """Rows of a table continued in a later segment of the same quote depth, read under the header
+    of the table above (the parser alone sees a headerless segment and its signature fails)."""
+    out: list[tuple[int, str, int, Run, Segment]] = []
+    busy = {id(seg) for _, _, _, _, seg in found}
+    last: dict[tuple[str, int], tuple[list[str], int]] = {}  # (parser, depth) -> (header, end line)
+    for seg in segs:
+        for _, name, _, run, s in found:
+            if s is not seg or name not in CONTINUED or run.status != "ok" or not run.results:
+                continue
+            first = min((r.line for r in run.results if r.line is not None), default=None)
+            if first is not None and 0 < first - run.line_start <= _MAX_HEADER:
+                last[(name, seg.depth)] = (seg.lines[run.line_start:first], seg.offset + run.line_end)
+        if id(seg) in busy:
+            continue
+        for (name, depth), (header, end) in list(last.items()):
+            if depth != seg.depth or seg.offset - end > _CONTINUE_REACH or not any(x.strip() for x in seg.lines):
+                continue
+            joined = Segment([*header, *seg.lines], seg.offset - len(header), seg.depth, seg.before)
+            for k, run in enumerate(_parse_segment(PARSERS[name], joined)):
+                if run.status != "ok" or not run.results or any(
+                        r.line is None or r.line < len(header) for r in run.results):
+                    continue  # only rows of this segment, never the borrowed header's
+                run.line_start = max(run.line_start, len(header))
+                run.notes.append("rows continuing the table above, read under its header")
+                out.append((joined.offset + run.line_start, name, k, run, joined))
+                last[(name, depth)] = (header, seg.offset + len(seg.lines))
+    return out
 
 
 def _claimed_lines(run: Run) -> range:

@@ -23,7 +23,11 @@ SEED = fixture_body(HERE / "seed_000.txt")
 
 def _rows(body: str) -> list[dict]:
     return [r for r in result_rows(extract_runs(body, "t"))
-            if r["benchmark"] == "unixbench" and r["layout"] == "tool_output"]  # the parser's rows
+            if r["benchmark"] == "unixbench" and r["run_id"] in _parser_run_ids(body)]  # the parser's rows
+
+
+def _parser_run_ids(body: str) -> set[str]:
+    return {er.run_id for er in extract_runs(body, "t") if er.parser.name == "unixbench"}
 
 
 def _runs(body: str) -> list:

@@ -12,19 +12,19 @@ from typing import Any
 
 import duckdb
 
-# The metrics the across-posts chart follows: (label, benchmark, metrics, netperf test or None).
-HEADLINE: tuple[tuple[str, str, tuple[str, ...], str | None], ...] = (
-    ("lmbench fork", "lmbench", ("fork_proc",), None),
-    ("lmbench exec", "lmbench", ("exec_proc",), None),
-    ("lmbench context switch 2p/0K", "lmbench", ("ctxsw_2p_0k", "lat_ctxsw_2p_0k"), None),
-    ("lmbench page fault", "lmbench", ("page_fault",), None),
-    ("netperf TCP_STREAM", "netperf", ("throughput",), "TCP_STREAM"),
-    ("netperf TCP_RR", "netperf", ("transaction_rate",), "TCP_RR"),
-    ("UnixBench index", "unixbench", ("index_score",), None),
-    ("Bonnie block write", "bonnie", ("seq_output_block",), None),
-    ("Bonnie block read", "bonnie", ("seq_input_block",), None),
-    ("fio IOPS", "fio", ("iops",), None),
-    ("iperf throughput", "iperf", ("throughput",), None),
+# The metrics the across-posts chart follows: (label, benchmark, metrics, params each row must have).
+HEADLINE: tuple[tuple[str, str, tuple[str, ...], tuple[str, ...]], ...] = (
+    ("lmbench fork", "lmbench", ("fork_proc",), ()),
+    ("lmbench exec", "lmbench", ("exec_proc",), ()),
+    ("lmbench context switch 2p/0K", "lmbench", ("ctxsw",), ("procs=2", "size_kb=0")),
+    ("lmbench page fault", "lmbench", ("page_fault",), ()),
+    ("netperf TCP_STREAM", "netperf", ("throughput",), ("test=TCP_STREAM",)),
+    ("netperf TCP_RR", "netperf", ("transaction_rate",), ("test=TCP_RR",)),
+    ("UnixBench index", "unixbench", ("index_score",), ()),
+    ("Bonnie block write", "bonnie", ("seq_output_block",), ()),
+    ("Bonnie block read", "bonnie", ("seq_input_block",), ()),
+    ("fio IOPS", "fio", ("iops",), ()),
+    ("iperf throughput", "iperf", ("throughput",), ()),
 )
 
 
@@ -207,12 +207,12 @@ def overhead(con: duckdb.DuckDBPyConnection, cap: int = 5000) -> Capped:
     """
     cases = []
     args: list[Any] = []
-    for label, bench, metrics, test in HEADLINE:
+    for label, bench, metrics, required in HEADLINE:
         cond = "benchmark = ? AND metric IN (SELECT unnest(?::VARCHAR[]))"
         args += [bench, list(metrics)]
-        if test:
-            cond += " AND (' ' || params || ' ') LIKE ?"  # the `test` param, whole
-            args.append(f"% test={test} %")
+        for param in required:
+            cond += " AND (' ' || params || ' ') LIKE ?"  # the param, whole
+            args.append(f"% {param} %")
         cases.append(f"WHEN {cond} THEN ?")
         args.append(label)
     sql = (

@@ -29,9 +29,21 @@ from transforms.units import KNOWN_UNITS
 FIX = Path(__file__).parent / "fixtures" / "lmbench"
 
 
+def _column(metric: str, params: dict) -> tuple[str, dict]:
+    """The summary column of a context switch: the parser emits one metric, `ctxsw`, with
+    `procs` and `size_kb`; these tests key it by the column it came from (`ctxsw_2p_16k`)."""
+    column = f"ctxsw_{params.get('procs')}p_{params.get('size_kb')}k"
+    if metric != "ctxsw" or column not in METRICS:  # a size no summary column prints keeps its params
+        return metric, params
+    return column, {k: v for k, v in params.items() if k not in ("procs", "size_kb")}
+
+
 def _lm(text: str) -> list[dict]:
     """Rows of the lmbench parser only (other parsers' rows are their own tests' business)."""
-    return [r for r in rows_of(text) if r["benchmark"] == "lmbench"]
+    rows = [r for r in rows_of(text) if r["benchmark"] == "lmbench"]
+    for r in rows:
+        r["metric"], r["params"] = _column(r["metric"], r["params"])
+    return rows
 
 
 def _rows(name: str) -> list[dict]:
@@ -39,9 +51,24 @@ def _rows(name: str) -> list[dict]:
 
 
 def _runs(name: str):
-    return [
-        er.run for er in extract_runs(fixture_body(FIX / name), "t") if er.parser.name == "lmbench"
-    ]
+    runs = [er.run for er in extract_runs(fixture_body(FIX / name), "t") if er.parser.name == "lmbench"]
+    for run in runs:
+        for r in run.results:
+            r.metric, r.params = _column(r.metric, r.params)
+    return runs
+
+
+def test_context_switches_are_one_metric_with_procs_and_size():
+    # seed_001 (lmbench 3.0 summary, `2p/16K ctxsw` columns), davem's lmbench 1.x table (`8-proc ctxsw`)
+    # and PerfKit's raw lat_ctx series: one metric name whatever the layout
+    for name in ("seed_001.txt", "lmlinux_1996_davem_lmbench1.txt", "pkb_raw_results.txt"):
+        rows = [r for r in rows_of(fixture_body(FIX / name)) if r["benchmark"] == "lmbench"]
+        ctx = [r for r in rows if r["metric"] == "ctxsw"]
+        assert ctx and all(r["params"]["procs"].isdigit() and r["params"]["size_kb"].isdigit() for r in ctx), name
+        assert not [r for r in rows if re.match(r"ctxsw_\d", r["metric"])], name
+    seed = [r for r in rows_of(fixture_body(FIX / "seed_001.txt")) if r["metric"] == "ctxsw"]
+    assert {(r["params"]["procs"], r["params"]["size_kb"], r["params"]["repeat"], r["value"])
+            for r in seed if r["system"] == LX} >= {("2", "16", "2", 2.11)}
 
 
 def _table(rows: list[dict], metrics: list[str]) -> dict[tuple[str, str], list]:

@@ -306,7 +306,10 @@ def _describe_platforms(body: str, runs: list[Run]) -> None:
 
 
 def _fill_defaults(run: Run, parser: Parser) -> None:
+    owner = next((p for p in PARSERS.values() if run.benchmark in p.benchmarks), None)
     for r in run.results:
+        if owner is not None and owner.canonical is not None:
+            owner.canonical(r)
         if r.higher_is_better is None:
             spec = parser.metrics.get(r.metric)
             if spec is not None:

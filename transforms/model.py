@@ -99,6 +99,9 @@ class Parser:
     # whole body (GB/s) spares the signature regex (~20 MB/s) on the ~98% of mail without results.
     # Empty: the signature always runs.
     keywords: tuple[str, ...] = ()
+    # One name per quantity: applied to every result of this benchmark, whichever reader (the
+    # parser, the hand-made reader) produced it; None when names need no folding.
+    canonical: Callable[[Result], None] | None = None
 
     @property
     def benchmarks(self) -> tuple[str, ...]:

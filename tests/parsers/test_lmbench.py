@@ -24,6 +24,7 @@ from transforms.numbers import parse_number
 from transforms.parsers import PARSERS
 from transforms.parsers.lmbench import METRICS, PARSER
 from transforms.quotes import segments
+from transforms.rows import result_rows
 from transforms.units import KNOWN_UNITS
 
 FIX = Path(__file__).parent / "fixtures" / "lmbench"
@@ -66,6 +67,9 @@ def test_context_switches_are_one_metric_with_procs_and_size():
         ctx = [r for r in rows if r["metric"] == "ctxsw"]
         assert ctx and all(r["params"]["procs"].isdigit() and r["params"]["size_kb"].isdigit() for r in ctx), name
         assert not [r for r in rows if re.match(r"ctxsw_\d", r["metric"])], name
+    for path in sorted(FIX.glob("*.txt")):  # every reader: the parser's rows and any hand-read ones
+        rows = result_rows(extract_runs(fixture_body(path), "t"))
+        assert not [r for r in rows if r["benchmark"] == "lmbench" and re.match(r"ctxsw_\d", r["metric"])], path
     seed = [r for r in rows_of(fixture_body(FIX / "seed_001.txt")) if r["metric"] == "ctxsw"]
     assert {(r["params"]["procs"], r["params"]["size_kb"], r["params"]["repeat"], r["value"])
             for r in seed if r["system"] == LX} >= {("2", "16", "2", 2.11)}

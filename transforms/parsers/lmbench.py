@@ -1417,19 +1417,16 @@ def parse(seg: Segment) -> list[Run]:
         runs.extend(_block_runs(block))
     runs.extend(unparsed)
     runs.extend(_raw_runs(lines))
-    for run in runs:
-        for r in run.results:
-            _one_ctxsw_metric(r)
     return runs
 
 
 _NAMED_CTX = re.compile(r"^ctxsw_(\d{1,3})p_(\d{1,4})k$")
 
 
-def _one_ctxsw_metric(r: Result) -> None:
+def one_ctxsw_metric(r: Result) -> None:
     """Context switches are one metric, `ctxsw`, with `procs` and `size_kb` params, whatever the
-    layout printed (`2p/16K ctxsw` columns, lmbench 1.x `2-proc ctxsw`, lat_ctx series). The
-    column names stay inside the parser, where gap placement compares columns."""
+    layout printed (`2p/16K ctxsw` columns, lmbench 1.x `2-proc ctxsw`, lat_ctx series, a hand
+    table). The column names stay inside the readers, where gap placement compares columns."""
     if m := _NAMED_CTX.match(r.metric):
         r.metric = "ctxsw"
         r.params = {"procs": m.group(1), "size_kb": m.group(2), **r.params}
@@ -1515,4 +1512,5 @@ KEYWORDS = (
 )
 
 
-PARSER = Parser(name="lmbench", version="2", signature=_signature(), parse=parse, metrics=METRICS, keywords=KEYWORDS)
+PARSER = Parser(name="lmbench", version="2", signature=_signature(), parse=parse, metrics=METRICS, keywords=KEYWORDS,
+                canonical=one_ctxsw_metric)

@@ -231,14 +231,8 @@ def _failed_after(lines: Sequence[str], table: _Table) -> bool:
     return False
 
 
-# necessary literals of the signature (see Parser.keywords)
-KEYWORDS = (
-    "copy:",
-    "scale:",
-    "add:",
-    "sum:",
-    "triad:",
-)
+# distinctive literals, one of which every block the parser reads contains (see Parser.keywords)
+KEYWORDS = ("triad:", "scale:", "copy:")
 
 
 PARSER = Parser(

@@ -396,14 +396,16 @@ def _compact_if_fragmented(lake: Lake, limit: int) -> None:
 
 
 def prestart(cfg: Config) -> None:
-    """Work that needs no Prefect API, started while it starts: the worker pool (spawned, its
-    parsers imported) and, for a data dir without a lake yet (every row will be new), GX."""
+    """Work that needs no Prefect API, started while it starts, when it is sure to be needed (a
+    data dir without a lake yet: every message is new): the worker pool (spawned, its parsers
+    imported) and GX. Otherwise both wait for the first changed unit, so that a run with nothing
+    new costs only its checks."""
     from flows import workers
     from flows.parallel import default_workers, ready
 
-    workers.prestart(default_workers(), ready)
-    lake_dir = cfg.lake_dir  # a URL for a remote lake: GX waits for the first changed unit there
+    lake_dir = cfg.lake_dir  # a URL for a remote lake: nothing is started ahead there
     if isinstance(lake_dir, Path) and not (lake_dir.exists() and any(lake_dir.iterdir())):
+        workers.prestart(default_workers(), ready)
         _prewarm_validation()
 
 

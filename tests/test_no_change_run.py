@@ -38,7 +38,12 @@ SECOND_RUN = textwrap.dedent("""
         return column_set(self, table, col)
     Lake.column_set = watched
 
-    summary = pipeline.run(load_config(sys.argv[1])).as_dict()
+    cfg = load_config(sys.argv[1])
+    pipeline.prestart(cfg)  # a lake exists: nothing is started ahead
+    from flows import workers
+    seen["prestarted"] = sorted(workers._STARTING)
+    summary = pipeline.run(cfg).as_dict()
+    seen["pools"] = sorted(workers._POOLS)
     seen["status"] = [u["status"] for u in summary["units"]]
     seen["gx"] = "great_expectations" in sys.modules
     seen["gate"] = "expectations.gate" in sys.modules
@@ -80,4 +85,5 @@ def test_a_rerun_with_nothing_new_parses_validates_and_rebuilds_nothing(tmp_path
     assert second["status"] == ["unchanged"]
     assert second["parsed"] == 0 and second["views_rebuilt"] == 0
     assert not second["gx"] and not second["gate"]
+    assert second["prestarted"] == [] and second["pools"] == []
     assert "messages" not in second["column_sets"]

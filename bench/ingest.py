@@ -59,6 +59,33 @@ print(json.dumps(run_ingest(load_config(sys.argv[1]))))
 """
 
 
+OWN = r"""
+import json, sys, time
+from datetime import UTC, datetime
+from flows.parallel import decode_batch
+from transforms.mbox import split_mbox
+t0 = time.perf_counter()
+items = []
+with open(sys.argv[1], "rb") as f:
+    items = [m for m in split_mbox(iter(lambda: f.read(1 << 20), b"")) if isinstance(m, bytes)]
+split = time.perf_counter() - t0
+c0, w0, rows = time.process_time(), time.perf_counter(), 0
+for i in range(0, len(items), 400):
+    rows += len(decode_batch(items[i:i + 400], "l", "u", None, "b", datetime.now(UTC))[1].results)
+print(json.dumps({"n": len(items), "split": split, "cpu": time.process_time() - c0,
+                  "wall": time.perf_counter() - w0, "rows": rows}))
+"""
+
+
+def own_work(mbox: Path) -> None:
+    """Split, then decode + extract + rows in one process, no orchestration: CPU msg/s per core."""
+    _, rss, out = measure(OWN, str(mbox))
+    d = json.loads(out.strip().splitlines()[-1])
+    print(f"\n[own work, one process] split {d['split']:.2f} s; decode+extract+rows {d['cpu']:.2f} CPU-s = "
+          f"{d['n'] / d['cpu']:,.0f} msg per CPU-second (wall {d['wall']:.2f} s); {d['rows']} rows; "
+          f"peak RSS {rss:.0f} MB")
+
+
 def corpus(messages: int, fraction: float, seed: int) -> Path:
     OUT.mkdir(parents=True, exist_ok=True)
     path = OUT / f"corpus-{messages}-{fraction}-{seed}.mbox"
@@ -213,6 +240,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  wall {base_wall:7.2f} s   {args.messages / base_wall:8.0f} msg/s   {mb / base_wall:6.1f} MB/s"
           f"   peak RSS {base_rss:6.0f} MB   CPU {LAST_CPU[0]:6.2f} s   ({out.strip()} messages)")
     prefilter_line(mbox)
+    own_work(mbox)
     if args.rss_messages:
         big_corpus(args.rss_messages, args.fraction, args.seed)
     tmp = Path(tempfile.mkdtemp(prefix="listbench-bench-"))

@@ -185,7 +185,7 @@ class LakeBuilder:
             bench, case = self.tpl.names[self.tmpl[i]].split("/")
             msgs.append({"message_id": mid, "list_name": lst, "posted_at": posted, "from_name": f"Poster {i % 997}",
                          "subject": f"[{lst}] {bench} numbers: {case.replace('_', ' ')}", "in_reply_to": None,
-                         "thread_id": mid, "archive_url": url, "unit": f"{lst}/{self.period[i]}", "notes": None,
+                         "thread_id": mid, "archive_url": url, "url": url, "unit": f"{lst}/{self.period[i]}", "notes": None,
                          "batch_id": batch_id})
             mems.append({"message_id": mid, "list_name": lst, "unit": f"{lst}/{self.period[i]}",
                          "archive_url": url, "batch_id": batch_id})
@@ -208,7 +208,7 @@ class LakeBuilder:
 
 def build_lake(lake_dir: Path, rows: int, unit: str, seed: int, reextract_share: float) -> dict[str, Any]:
     from warehouse.lake import Lake, new_batch_id
-    from warehouse.schema import to_table
+    from warehouse.schema import SCHEMAS, to_table
 
     stats: dict[str, Any] = {}
     t0 = time.perf_counter()
@@ -231,7 +231,7 @@ def build_lake(lake_dir: Path, rows: int, unit: str, seed: int, reextract_share:
             "etag": f'"{batch_id[:8]}"', "last_modified": None, "sha256": batch_id * 3, "bytes": 1000 * len(inst),
             "status": "ok", "error": None, "messages": len(inst), "messages_added": len(inst), "skipped": 0,
             "fetched_at": fetched, "ingest_run": "bench", "batch_id": batch_id}] + ([{
-                "source": lst, "unit": f"{lst}/{period}", "url": f"https://lists.example.org/{lst}/{period}.txt.gz",
+                **dict.fromkeys(SCHEMAS["archives"].names), "source": lst, "unit": f"{lst}/{period}", "url": f"https://lists.example.org/{lst}/{period}.txt.gz",
                 "status": "failed", "error": "ReadTimeout: timed out", "fetched_at": fetched - timedelta(days=1),
                 "ingest_run": "bench-earlier", "batch_id": batch_id}] if failed else []))
         t2 = time.perf_counter()

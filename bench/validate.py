@@ -95,7 +95,7 @@ def build_rows(n: int, bad_share: float, seed: int = 7) -> dict[str, list[dict[s
             out["messages"].append({
                 "message_id": mid, "list_name": "bench", "posted_at": start + timedelta(days=rng.randrange(3650)),
                 "from_name": "Bench Poster", "subject": f"{path.parent.name} numbers ({path.stem})",
-                "in_reply_to": None, "thread_id": mid, "archive_url": None, "unit": batch, "notes": None,
+                "in_reply_to": None, "thread_id": mid, "archive_url": None, "url": None, "unit": batch, "notes": None,
                 "batch_id": batch})
             out["memberships"].append({"message_id": mid, "list_name": "bench", "unit": batch,
                                        "archive_url": None, "batch_id": batch})

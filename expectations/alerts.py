@@ -1,8 +1,9 @@
 """Data-quality and pipeline-health alerts: one message per run that has findings.
 
-Channels: a generic JSON webhook and a Slack incoming webhook (httpx), e-mail
-over SMTP (smtplib). Secrets come from the environment (or the config for
-local, non-secret endpoints) and are never logged: failures name the channel only.
+Targets are URLs, one each: apprise reaches Slack, e-mail, Teams, Discord, Matrix and the
+rest; a JSON webhook receives the alert body of the design (httpx). Secrets come from the
+environment (or the config for local, non-secret endpoints) and are never logged: failures
+name the target's scheme only.
 """
 
 from __future__ import annotations
@@ -10,13 +11,13 @@ from __future__ import annotations
 import json
 import logging
 import os
-import smtplib
+import re
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from email.message import EmailMessage
 from typing import Any, Protocol
+from urllib.parse import quote, urlencode
 
 import httpx
 
@@ -34,6 +35,9 @@ class Config(Protocol):
 log = logging.getLogger("listbench.alerts")
 DEFAULT_MAX_QUARANTINE_SHARE = 0.05
 DEFAULT_FAILED_RUNS = 3
+# one address, no blanks or control characters (a CR/LF would add headers or recipients)
+_ADDRESS = re.compile(r"^[^\s@<>,;:\"()\[\]\\]{1,64}@[A-Za-z0-9.-]{1,253}$")
+_HOST = re.compile(r"^[A-Za-z0-9.-]{1,253}$")
 
 
 def quarantine_share_finding(rows: int, quarantined: int, threshold: float) -> dict[str, Any] | None:
@@ -91,74 +95,142 @@ def build_alert(run: str, sources: list[str], findings: list[dict[str, Any]], do
     }
 
 
-def _channels(cfg: Config) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Target:
+    """One place an alert goes: `name` is what logs and run summaries show (never the URL, which
+    may hold a token or a password); `how` is "json" (the alert body of DESIGN.md, POSTed as is),
+    "slack-webhook" (a Slack incoming-webhook body), "smtp" (the `[alerts.smtp]` table) or
+    "apprise" (any other service)."""
+
+    name: str
+    url: Any = field(repr=False)
+    how: str
+
+
+def targets(cfg: Config) -> list[Target]:
+    """Every configured target, one URL each.
+
+    `[alerts] urls = [...]` and `LISTBENCH_ALERT_URLS` (blank-separated, for URLs that hold
+    secrets) take apprise URLs: `slack://`, `mailto://`, `msteams://`, `discord://`,
+    `matrix://`, ...; `json://host/path` and `jsons://` receive the JSON alert body itself.
+    The older keys still work: `webhook_url` / `LISTBENCH_WEBHOOK_URL` (JSON body),
+    `slack_webhook_url` / `LISTBENCH_SLACK_WEBHOOK_URL`, and an `[alerts.smtp]` table (password
+    from the environment variable its `password_env` names, default LISTBENCH_SMTP_PASSWORD).
+    """
     a = cfg.alerts
-    return {
-        "webhook": os.environ.get("LISTBENCH_WEBHOOK_URL") or a.get("webhook_url"),
-        "slack": os.environ.get("LISTBENCH_SLACK_WEBHOOK_URL") or a.get("slack_webhook_url"),
-        "smtp": a.get("smtp") if isinstance(a.get("smtp"), dict) else None,
-    }
+    out: list[Target] = []
+    if webhook := os.environ.get("LISTBENCH_WEBHOOK_URL") or a.get("webhook_url"):
+        out.append(Target("webhook", webhook, "json"))
+    if slack := os.environ.get("LISTBENCH_SLACK_WEBHOOK_URL") or a.get("slack_webhook_url"):
+        out.append(Target("slack", slack, "slack-webhook"))
+    if isinstance(a.get("smtp"), dict):
+        out.append(Target("smtp", a["smtp"], "smtp"))
+    listed = a.get("urls") or []
+    urls = [listed] if isinstance(listed, str) else [str(u) for u in listed]
+    for url in urls + os.environ.get("LISTBENCH_ALERT_URLS", "").split():
+        scheme = url.split("://", 1)[0].lower() if "://" in url else "url"
+        name, n = scheme, 1
+        while any(t.name == name for t in out):
+            n += 1
+            name = f"{scheme}-{n}"
+        out.append(Target(name, url, "json" if scheme in ("json", "jsons") else "apprise"))
+    return out
 
 
 @dataclass
 class Delivery:
-    """What an alert reached: channels that accepted it, and the reason (an exception name) per failure."""
+    """What an alert reached: targets that accepted it, and the reason (an exception name) per failure."""
 
     sent: list[str] = field(default_factory=list)
     failed: dict[str, str] = field(default_factory=dict)
 
 
 def send_alert(cfg: Config, alert: dict[str, Any], timeout: float = 10.0) -> list[str]:
-    """Deliver to every configured channel; returns the channels that accepted it."""
+    """Deliver to every configured target; returns the targets that accepted it."""
     return deliver(cfg, alert, timeout).sent
 
 
 def deliver(cfg: Config, alert: dict[str, Any], timeout: float = 10.0) -> Delivery:
-    """Try every configured channel on its own: one broken channel (a bad URL, a refused
+    """Try every configured target on its own: one broken target (a bad URL, a refused
     connection, a malformed address) is recorded and logged, and costs no other."""
     out = Delivery()
-    ch = _channels(cfg)
-    tries: list[tuple[str, Callable[[], None]]] = []
-    if ch["webhook"]:
-        tries.append(("webhook", lambda: _post(ch["webhook"], alert, timeout)))
-    if ch["slack"]:
-        tries.append(("slack", lambda: _post(ch["slack"], _slack_payload(alert), timeout)))
-    if ch["smtp"]:
-        tries.append(("smtp", lambda: _mail(ch["smtp"], alert, timeout)))
-    for name, send in tries:
+    for t in targets(cfg):
         try:
-            send()
+            _send(t, alert, timeout)
         except Exception as exc:  # never fatal; the name only (URLs and addresses may hold secrets)
-            log.error("alert channel %s failed: %s", name, type(exc).__name__)
-            out.failed[name] = type(exc).__name__
+            log.error("alert channel %s failed: %s", t.name, type(exc).__name__)
+            out.failed[t.name] = type(exc).__name__
         else:
-            out.sent.append(name)
+            out.sent.append(t.name)
     return out
 
 
-def _slack_payload(alert: dict[str, Any]) -> dict[str, Any]:
+class NotDelivered(Exception):
+    """The service did not accept the alert (apprise says why in its own log, without secrets)."""
+
+
+def _send(t: Target, alert: dict[str, Any], timeout: float) -> None:
+    if t.how == "json":
+        url = t.url
+        if url.startswith(("json://", "jsons://")):
+            url = ("https://" if url.startswith("jsons://") else "http://") + url.split("://", 1)[1]
+        _post(url, alert, timeout)
+    elif t.how == "slack-webhook":
+        _post(t.url, _slack_payload(alert), timeout)
+    elif t.how == "smtp":
+        _notify(_mailto(t.url), alert, timeout)
+    else:
+        _notify(t.url, alert, timeout)
+
+
+def _notify(url: str, alert: dict[str, Any], timeout: float) -> None:
+    """One apprise URL: the alert as a title and a text body (e-mail gets the JSON alert)."""
+    import apprise  # loads its plugins (about a second): only when an alert goes out
+
+    if "cto=" not in url:
+        url += f"{'&' if '?' in url else '?'}cto={timeout:g}&rto={timeout:g}"
+    target = apprise.Apprise()
+    if not target.add(url):
+        raise NotDelivered("not a URL apprise knows")
+    mail = url.startswith(("mailto://", "mailtos://"))
+    body = json.dumps(alert, indent=2, default=str) if mail else _text(alert)
+    if not target.notify(title=f"[listbench] data quality: {alert['summary'][:120]}", body=body):
+        raise NotDelivered("the service did not accept the alert")
+
+
+def _mailto(smtp: dict[str, Any]) -> str:
+    """The `[alerts.smtp]` table as an apprise `mailto://` URL (its password from the environment).
+
+    Addresses are checked first: a CR or LF would let a value add headers or recipients.
+    """
+    to = smtp.get("to", [])
+    to = [str(t) for t in (to if isinstance(to, list) else [to])]
+    sender = str(smtp.get("from", "listbench@localhost"))
+    if not to or not all(_ADDRESS.match(addr) for addr in [sender, *to]):
+        raise ValueError("not a plain e-mail address")
+    host = str(smtp.get("host", "127.0.0.1"))
+    if not _HOST.match(host):
+        raise ValueError("not a host name")
+    user = smtp.get("username")
+    password = os.environ.get(smtp.get("password_env", "LISTBENCH_SMTP_PASSWORD"))
+    login = f"{quote(str(user), safe='')}:{quote(password, safe='')}@" if user and password else ""
+    scheme = "mailtos" if smtp.get("starttls") else "mailto"
+    query = {"from": sender, "to": ",".join(to), "smtp": host}
+    if scheme == "mailto":
+        query["mode"] = "insecure"
+    return f"{scheme}://{login}{host}:{int(smtp.get('port', 25))}?{urlencode(query)}"
+
+
+def _text(alert: dict[str, Any]) -> str:
     text = f"*listbench data quality* ({alert['source']}): {alert['summary']}\n" + "\n".join(
         f"- {f['severity']}: {f['expectation']} ({f['table']}): {f['count']}" for f in alert["failures"][:10])
-    return {"text": text + f"\nQuery: `{alert['query']}`"}
+    return text + f"\nQuery: `{alert['query']}`"
+
+
+def _slack_payload(alert: dict[str, Any]) -> dict[str, Any]:
+    return {"text": _text(alert)}
 
 
 def _post(url: str, payload: dict[str, Any], timeout: float) -> None:
     r = httpx.post(url, json=payload, timeout=timeout)
     r.raise_for_status()
-
-
-def _mail(smtp: dict[str, Any], alert: dict[str, Any], timeout: float) -> None:
-    msg = EmailMessage()
-    msg["Subject"] = f"[listbench] data quality: {alert['summary'][:120]}"
-    msg["From"] = smtp.get("from", "listbench@localhost")
-    to = smtp.get("to", [])
-    msg["To"] = ", ".join(to if isinstance(to, list) else [to])
-    msg.set_content(json.dumps(alert, indent=2, default=str))
-    with smtplib.SMTP(smtp.get("host", "127.0.0.1"), int(smtp.get("port", 25)), timeout=timeout) as s:
-        if smtp.get("starttls"):
-            s.starttls()
-        user = smtp.get("username")
-        password = os.environ.get(smtp.get("password_env", "LISTBENCH_SMTP_PASSWORD"))
-        if user and password:
-            s.login(user, password)
-        s.send_message(msg)

@@ -21,6 +21,7 @@ from typing import Any
 from expectations import derive
 from expectations.suites import messages_expectations, results_expectations, runs_expectations
 from transforms.records import Records
+from transforms.rows import quarantine_row
 
 log = logging.getLogger(__name__)
 _LOCK = threading.RLock()
@@ -150,22 +151,14 @@ def _finite(v: Any) -> bool:
 
 def _quarantine_row(table: str, name: str, severity: str, observed: Any, row: dict[str, Any],
                     list_name: str | None, snippet: str, now: datetime) -> dict[str, Any]:
-    return {
-        "table_name": table,
-        "expectation": name,
-        "severity": severity,
-        "run_id": row.get("run_id"),
-        "message_id": row.get("message_id"),
-        "list_name": list_name or row.get("list_name"),
-        "benchmark": row.get("benchmark"),
-        "metric": row.get("metric"),
-        "value": row.get("value") if _finite(row.get("value")) else None,
-        "observed": None if observed is None else str(observed),
-        "row_json": json.dumps({k: v for k, v in row.items() if k not in ("snippet", "body")}, default=str, sort_keys=True),
-        "snippet": snippet[:4000],
-        "batch_id": row.get("batch_id"),
-        "detected_at": now,
-    }
+    """A row that failed an `error` expectation: the row itself as JSON, beside why."""
+    return quarantine_row(
+        table, name, severity=severity, observed=observed, run_id=row.get("run_id"),
+        message_id=row.get("message_id"), list_name=list_name or row.get("list_name"),
+        benchmark=row.get("benchmark"), metric=row.get("metric"),
+        value=row.get("value") if _finite(row.get("value")) else None,
+        row_json=json.dumps({k: v for k, v in row.items() if k not in ("snippet", "body")}, default=str, sort_keys=True),
+        snippet=snippet, batch_id=row.get("batch_id"), detected_at=now)
 
 
 def gate(rec: Records, *, list_names: Iterable[str]) -> list[Finding]:

@@ -140,6 +140,8 @@ def extract(
     path: Annotated[str, typer.Argument(help="A post (plain text), an .eml, an mbox (.gz ok), or - for stdin")],
     fmt: FormatOpt = "table",
     explain: Annotated[bool, typer.Option("--explain", help="Say, on stderr, what each block was taken for and why")] = False,
+    intervals: Annotated[bool, typer.Option("--intervals", help="Also print interval series rows (statistic "
+                                            "'interval': sysbench, iperf -i, fio --status-interval)")] = False,
 ) -> None:
     """Parse one post or mbox and print the rows (no warehouse, no Prefect)."""
     fmt = _fmt(fmt)
@@ -158,6 +160,10 @@ def extract(
         typer.echo(line, err=True)
     if not rows:
         typer.echo(f"{path}: no benchmark results found", err=True)
+    series = [r for r in rows if r.get("statistic") == "interval"]
+    if series and not intervals:  # the summary, as benchmark_results shows it; the series on request
+        rows = [r for r in rows if r.get("statistic") != "interval"]
+        typer.echo(f"{path}: {len(series)} interval rows not shown (--intervals prints them)", err=True)
     print_rows(EXTRACT_COLUMNS, [[r.get(c) for c in EXTRACT_COLUMNS] for r in rows], fmt)
 
 

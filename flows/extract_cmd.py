@@ -14,9 +14,10 @@ from pathlib import Path
 from typing import Any
 
 from flows.config import Limits
-from transforms.extract import extract_explained, result_rows
+from transforms.extract import extract_explained
 from transforms.mail import Mail, decode_message, plain_post, raw_mail
 from transforms.mbox import Skipped, looks_like_mbox, normalise_chunks, split_mbox
+from transforms.rows import result_rows
 
 EXTRACT_COLUMNS = (
     "message_id", "subject", "posted_at", "run_id", "benchmark", "tool_version", "system", "metric",

@@ -10,26 +10,28 @@ from __future__ import annotations
 
 import email.utils
 import hashlib
+import json
 import os
 import re
 import threading
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin, urlsplit
 
 import httpx
 
-from flows.config import Config, Source, origin
+from flows.source import origin
 
-if TYPE_CHECKING:  # flows.archives imports this module; import its types lazily
-    from flows.archives.base import FetchContext, Fetched, Unit
+if TYPE_CHECKING:
+    from flows.config import Config
 
 DEFAULT_MAX_UNIT_BYTES = 512 * 1024 * 1024
 DEFAULT_MAX_PAGE_BYTES = 16 * 1024 * 1024
 RETRY_STATUS = {429, 500, 502, 503, 504}
+VALIDATORS = "index-validators.json"  # per cached folder: validators of its index pages
 _SAFE = re.compile(r"[^A-Za-z0-9._=-]+")
 
 
@@ -48,6 +50,11 @@ def same_origin(base: str, url: str) -> bool:
 
 def _norm(path: str) -> str:
     return re.sub(r"/+", "/", path or "/")
+
+
+def archive_root(url: str) -> str:
+    """The root with its trailing slash (without it every relative link resolves one level up)."""
+    return url if url.endswith("/") else url + "/"
 
 
 def resolve_link(base: str, href: str) -> str | None:
@@ -184,23 +191,29 @@ class PoliteClient:
             raise FetchError(f"{url}: HTTP {resp.status_code}")
         return body.decode(resp.encoding or "utf-8", errors="replace")
 
-    def download(self, unit: Unit, source: Source, ctx: FetchContext, url: str | None = None) -> Fetched:
-        """Conditional GET of a unit into the raw cache; unchanged bytes are not re-parsed."""
-        from flows.archives.base import Fetched
-        url = url or unit.url
-        dest = cache_path(ctx.raw_dir, source.name, unit.key)
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        last = ctx.last(unit) or {}
+    def get_file(self, url: str, dest: Path, validators: Mapping[str, Any], max_bytes: int) -> FileCopy:
+        """Conditional GET of `url` into `dest`: the one way every kind fetches a file.
+
+        `validators` are what was recorded for `dest` last time (`etag`, `last_modified`,
+        and optionally `sha256`/`bytes`); they are sent only when `dest` is still cached. The
+        body streams to a temporary file beside `dest` under the byte cap and replaces `dest`
+        atomically; a 304, or a 200 whose bytes hash as before, leaves `dest` alone. Anything
+        but 200/304 raises `FetchError`.
+
+        Not hishel (RFC 9111 caching for httpx): its storage keeps its own copy of every body
+        and its own validators, where ours live in the ledger (units) or beside the cached
+        page (index pages), and it reads a cacheable body whole before a caller could cap it.
+        """
         headers: dict[str, str] = {}
         if dest.exists():
-            if last.get("etag"):
-                headers["If-None-Match"] = last["etag"]
-            if last.get("last_modified"):
-                headers["If-Modified-Since"] = last["last_modified"]
+            if validators.get("etag"):
+                headers["If-None-Match"] = validators["etag"]
+            if validators.get("last_modified"):
+                headers["If-Modified-Since"] = validators["last_modified"]
+        dest.parent.mkdir(parents=True, exist_ok=True)
         tmp = dest.with_name(f".{dest.name}.{os.getpid()}.{threading.get_ident()}.part")
         h = hashlib.sha256()
         size = 0
-        max_bytes = int(source.option("max_unit_bytes", DEFAULT_MAX_UNIT_BYTES))
         try:
             with open(tmp, "wb") as f:
                 def sink(chunk: bytes) -> None:
@@ -210,23 +223,56 @@ class PoliteClient:
                     size += len(chunk)
 
                 resp, _ = self.request(url, headers=headers, max_bytes=max_bytes, sink=sink)
-            if resp.status_code == 304:
-                return Fetched(unit, "unchanged", path=dest, etag=last.get("etag"),
-                               last_modified=last.get("last_modified"), sha256=last.get("sha256"),
-                               bytes=int(last.get("bytes") or 0))
+            if resp.status_code == 304 and dest.exists():
+                return FileCopy(False, validators.get("etag"), validators.get("last_modified"),
+                                validators.get("sha256"), int(validators.get("bytes") or 0))
             if resp.status_code != 200:
-                return Fetched(unit, "failed", error=f"{url}: HTTP {resp.status_code}")
+                raise FetchError(f"{url}: HTTP {resp.status_code}")
             digest = h.hexdigest()
-            etag, lm = resp.headers.get("ETag"), resp.headers.get("Last-Modified")
-            if digest == last.get("sha256") and dest.exists():
-                return Fetched(unit, "unchanged", path=dest, etag=etag, last_modified=lm, sha256=digest, bytes=size)
+            copy = FileCopy(True, resp.headers.get("ETag"), resp.headers.get("Last-Modified"), digest, size)
+            if digest == validators.get("sha256") and dest.exists():
+                return replace(copy, changed=False)
             os.replace(tmp, dest)
-            return Fetched(unit, "ok", path=dest, etag=etag, last_modified=lm, sha256=digest, bytes=size)
-        except FetchError as exc:
-            return Fetched(unit, "failed", error=str(exc))
+            return copy
         finally:
             if tmp.exists():
                 tmp.unlink()
+
+    def cached_page(self, url: str, dest: Path, max_bytes: int) -> Path:
+        """An index page kept in the cache and re-fetched conditionally.
+
+        A unit's ledger row holds one set of validators, but a unit may read many index pages,
+        so theirs are kept beside the copies, one small JSON file per folder.
+        """
+        vpath = dest.parent / VALIDATORS
+        try:
+            validators = json.loads(vpath.read_text()) if vpath.exists() else {}
+        except ValueError:  # a torn write: fetch unconditionally once
+            validators = {}
+        copy = self.get_file(url, dest, validators.get(dest.name, {}), max_bytes)
+        validators[dest.name] = copy.validators()
+        vpath.write_text(json.dumps(validators, sort_keys=True))
+        return dest
+
+    def get_once(self, url: str, dest: Path, max_bytes: int) -> Path:
+        """A page whose content never changes once written: requested only when not cached."""
+        if not dest.exists():
+            self.get_file(url, dest, {}, max_bytes)
+        return dest
+
+
+@dataclass(frozen=True, slots=True)
+class FileCopy:
+    """What a conditional GET left in the cache, and the validators to send next time."""
+
+    changed: bool  # False: the cached copy was already current (304, or the same bytes)
+    etag: str | None
+    last_modified: str | None
+    sha256: str | None
+    bytes: int
+
+    def validators(self) -> dict[str, str]:
+        return {k: v for k, v in (("etag", self.etag), ("last_modified", self.last_modified)) if v}
 
 
 def _read_capped(resp: httpx.Response, url: str, max_bytes: int,

@@ -189,8 +189,11 @@ def extract_unit(fetched: Fetched, source: Source, known: Known, workers: int | 
             list_name=source.name, unit=unit.key, archive_url=mail_url(unit), batch_id=work.batch_id,
             now=datetime.now(UTC), permalink=permalink_base(source),
         )
+        links = fetched.extra.get("links")  # article pages of archives that number them (pipermail)
         for ids, rec in batches:
             stats.messages += len(ids)
+            if links is not None:
+                links.fill(rec.messages)
             _accept(work.records, ids, rec, source, unit, work.batch_id, known, stats)
     except UnitError as exc:
         stats.status, stats.error = "failed", str(exc)

@@ -43,6 +43,9 @@ class _Subprocess:
         return subprocess.Popen(dies_with_parent(args), *rest, **kw)
 
 
+STARTUP_TIMEOUT_S = 120
+
+
 def server_class() -> type:
     from prefect.server.api import server as prefect_server
 
@@ -63,7 +66,11 @@ def ensure_api() -> str | None:
     PREFECT_API_URL is set). Call it from the thread that lives as long as the run: the kernel
     ties the signal to the thread that started the child."""
     from prefect.server.api.server import SubprocessASGIServer
-    from prefect.settings import PREFECT_SERVER_EPHEMERAL_ENABLED, get_current_settings
+    from prefect.settings import (
+        PREFECT_SERVER_EPHEMERAL_ENABLED,
+        PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS,
+        get_current_settings,
+    )
 
     if get_current_settings().api.url or not PREFECT_SERVER_EPHEMERAL_ENABLED.value():
         return None  # a configured API, or none allowed (Prefect then says so itself)
@@ -74,5 +81,7 @@ def ensure_api() -> str | None:
     if current is not None and not isinstance(current, cls):
         del SubprocessASGIServer._instances[None]
     server = cls()
-    server.start()
+    # Prefect waits 20 s by default; a loaded machine (CI, a laptop mid-build) needs longer, and
+    # failing the run for a slow start helps nobody. A larger setting of the user's wins.
+    server.start(timeout=max(STARTUP_TIMEOUT_S, PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS.value()))
     return server.api_url

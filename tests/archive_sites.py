@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import gzip
+import html
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import httpx
 import pytest
 
 import flows.archives
@@ -33,6 +35,12 @@ FAST_HTTP = "[http]\nrequests_per_second = 0\nretries = 0\ntimeout_s = 5\n"
 PIPERMAIL_HOSTILE = ("/elsewhere/2009-August.txt.gz", "/pipermail/other-list/2009-July.txt.gz",
                      "/pipermail/other-list/2009-September.txt.gz")
 PIPERMAIL_GOOD = {"2016-April.txt": 2, "2007-June.txt.gz": 2}
+PIPERMAIL_ARTICLES = {  # Message-ID -> its article page (the month indexes' numbering)
+    "1460624816.5581.114.camel@example.com": "2016-April/000353.html",
+    "CACRHdMZgAgzyhewu_aAJ2f2DWHVZdNH6J7zd2S=YWQuf-2yZDw@example.com": "2016-April/000361.html",
+    "pipermail-netperf-1@example.com": "2007-June/002121.html",
+    "pipermail-netperf-2@example.com": "2007-June/002125.html",
+}
 PIPERMAIL_BAD = {"2015-November.txt.gz": "corrupt or truncated gzip", "2016-March.txt.gz": "not an mbox"}
 HK_MONTHS = {"2016-04": 2, "2016-05": 0, "2016-06": 1}
 MAILDIR_FILES = {  # folder -> (file name, fixture)
@@ -72,6 +80,9 @@ def pipermail_site(site: Site) -> None:
     site.add(PIPERMAIL_ROOT + "2016-March.txt.gz", (d / "error.html").read_bytes(), content_type="text/html")
     for path in PIPERMAIL_HOSTILE:
         site.add(path, gz(june), content_type="application/x-gzip")
+    for month in ("2016-April", "2007-June"):  # the month index and article pages: the permalinks
+        for page in sorted((d / month).glob("*.html")):
+            site.add(f"{PIPERMAIL_ROOT}{month}/{page.name}", page.read_bytes(), content_type="text/html")
 
 
 def mhonarc_site(site: Site) -> Site:
@@ -142,6 +153,30 @@ def drain(source: Source, ctx: FetchContext) -> dict[str, Drained]:
         except UnitError as exc:
             d.error = str(exc)
     return out
+
+
+def linked(source: Source, ctx: FetchContext) -> dict[str, str | None]:
+    """Message-ID -> `messages.url` as ingest records it (fetch, then the pipeline's extraction step)."""
+    from flows.pipeline import Known, extract_unit
+
+    kind = flows.archives.KINDS[source.kind]
+    urls: dict[str, str | None] = {}
+    for unit in kind.units(source, ctx):
+        work = extract_unit(kind.fetch(unit, source, ctx), source, Known(set(), set()), workers=1)
+        urls |= {row["message_id"]: row["url"] for row in work.records.messages}
+    return urls
+
+
+def message_page(message_id: str, subject: str) -> bytes:
+    """A message's own page as an archive shows it: its header block, escaped, in `<pre>`."""
+    head = f"Subject: {subject}\nMessage-ID: <{message_id}> (raw)\n"
+    return f"<html><body><pre>{html.escape(head)}</pre></body></html>".encode()
+
+
+def answers_with(url: str, message_id: str) -> bool:
+    """The link answers 200 and the page is that message (its Message-ID is on it)."""
+    page = httpx.get(url)
+    return page.status_code == 200 and html.escape(message_id) in page.text
 
 
 def remember(ctx: FetchContext, drained: dict[str, Drained]) -> None:

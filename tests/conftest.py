@@ -83,3 +83,14 @@ def sample_warehouse(tmp_path_factory):
     cfg_path = write_config(tmp, mbox_source("sample", "seeds.mbox"))
     plain_ingest(cfg_path)
     return load_config(cfg_path)
+
+
+def lake_row(table: str, **values: object) -> dict:
+    """A hand-made row for a lake table: every column, NULL where the test does not care
+    (the lake refuses rows with missing or unknown columns)."""
+    from warehouse.schema import SCHEMAS
+
+    names = SCHEMAS[table].names
+    unknown = set(values) - set(names)
+    assert not unknown, f"not columns of {table}: {sorted(unknown)}"
+    return {name: values.get(name) for name in names}

@@ -9,7 +9,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 class WebhookReceiver:
     def __init__(self) -> None:
-        self.posts: list[dict] = []
+        self.posts: list[dict] = []  # JSON bodies
+        self.bodies: list[tuple[str, bytes]] = []  # (Content-Type, body) of every POST
         recv = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -18,7 +19,10 @@ class WebhookReceiver:
 
             def do_POST(self) -> None:  # noqa: N802
                 n = int(self.headers.get("Content-Length", "0"))
-                recv.posts.append(json.loads(self.rfile.read(n) or b"null"))
+                body = self.rfile.read(n)
+                recv.bodies.append((self.headers.get("Content-Type", ""), body))
+                if "json" in self.headers.get("Content-Type", ""):
+                    recv.posts.append(json.loads(body or b"null"))
                 self.send_response(200)
                 self.end_headers()
 

@@ -6,7 +6,15 @@ import json
 
 import pytest
 
-from tests.conftest import SEED_FIXTURES, SEEDS_MBOX, mbox_source, run_cli, seed_text, write_config
+from tests.conftest import (
+    ROOT,
+    SEED_FIXTURES,
+    SEEDS_MBOX,
+    mbox_source,
+    run_cli,
+    seed_text,
+    write_config,
+)
 
 
 def _json(args):
@@ -89,3 +97,15 @@ def test_help_is_fast_and_does_not_import_prefect():
             "print(any(m.split('.')[0] in ('prefect', 'great_expectations', 'duckdb') for m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.stdout.strip() == "False", out.stderr
+
+
+def test_extract_shows_the_summary_and_the_series_on_request():
+    # PerfKit's sysbench 0.5 sample (source URL on the fixture's first line): 48 `[ Ns ]` interval reports
+    post = ROOT / "tests" / "parsers" / "fixtures" / "sysbench" / "v05_oltp_pkb.txt"
+    summary = _json(["extract", str(post), "--format", "json"])
+    both = _json(["extract", str(post), "--format", "json", "--intervals"])
+    assert summary and all(r["statistic"] != "interval" for r in summary)
+    series = [r for r in both if r["statistic"] == "interval"]
+    assert len(series) == 48 and len(both) == len(summary) + 48
+    r = run_cli("extract", str(post))
+    assert "48 interval rows not shown (--intervals prints them)" in r.stderr.decode()

@@ -38,3 +38,31 @@ def test_prefect_yaml_entrypoints_exist():
         path, func = d["entrypoint"].split(":")
         assert f"def {func}(" in (ROOT / path).read_text(), d["entrypoint"]
     assert spec["deployments"][0]["schedules"][0]["cron"] == "0 3 * * *"
+
+
+def test_prefect_yaml_is_generated_from_the_config():
+    """The committed prefect.yaml is what the deployments and listbench.toml's [schedule] give."""
+    from flows.deploy import main, prefect_yaml
+
+    cfg = load_config(ROOT / "listbench.toml")
+    assert (ROOT / "prefect.yaml").read_text() == prefect_yaml(cfg, "listbench.toml")
+    assert main(["--config", str(ROOT / "listbench.toml"), "--out", str(ROOT / "prefect.yaml"), "--check"]) == 0
+
+
+def test_schedule_changes_reach_prefect_yaml(tmp_path):
+    from flows.deploy import DEPLOYMENTS, main
+
+    cfg_path = write_config(tmp_path, mbox_source("sample", SEEDS_MBOX),
+                            '[schedule]\ncron = "15 2 * * 1"\nvalidate_cron = "0 5 * * *"\ntimezone = "Europe/Berlin"\n')
+    out = tmp_path / "prefect.yaml"
+    assert main(["--config", str(cfg_path), "--out", str(out), "--check"]) == 1
+    assert main(["--config", str(cfg_path), "--out", str(out)]) == 0
+    spec = yaml.safe_load(out.read_text())
+    assert [(d["name"], d["entrypoint"]) for d in spec["deployments"]] == \
+        [(d.name, d.entrypoint) for d in DEPLOYMENTS]
+    by_name = {d["entrypoint"].split(":")[1]: d for d in spec["deployments"]}
+    assert by_name["ingest_flow"]["schedules"] == [{"cron": "15 2 * * 1", "timezone": "Europe/Berlin"}]
+    assert by_name["validate_flow"]["schedules"] == [{"cron": "0 5 * * *", "timezone": "Europe/Berlin"}]
+    assert "schedules" not in by_name["reextract_flow"]
+    assert {d["parameters"]["config_path"] for d in spec["deployments"]} == {"listbench.toml"}
+    assert main(["--config", str(cfg_path), "--out", str(out), "--check"]) == 0

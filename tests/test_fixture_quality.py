@@ -7,7 +7,8 @@ from expectations.derive import results_frame
 from expectations.gate import run_suite
 from expectations.suites import results_expectations
 from tests.parsers.fixtures_io import all_fixtures, fixture_body
-from transforms.extract import extract_runs, result_rows
+from transforms.extract import extract_runs
+from transforms.rows import result_rows
 
 
 def test_fixture_rows_raise_no_error_finding():

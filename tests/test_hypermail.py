@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 import pytest
 
 from flows.archives.base import FetchContext
-from flows.archives.hypermail import KIND, body_text, folders, parse_page
+from flows.archives.hypermail import KIND, folders
 from flows.config import Source
 from tests.archive_sites import (
     HM_FIX,
@@ -21,6 +21,7 @@ from tests.archive_sites import (
     remember,
 )
 from tests.httpserver import Site
+from transforms.pages.hypermail import body_text, parse_page
 
 NETPERF_ROW = " 87380  16384  16384    10.01     941.23"
 

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 
+from tests.conftest import lake_row
 from warehouse.db import query, refresh_views
 from warehouse.lake import READY, Lake, write_parquet
 from warehouse.schema import to_table
 
 
 def _msg(mid: str) -> dict:
-    return {"message_id": mid, "list_name": "l", "batch_id": "b"}
+    return lake_row("messages", message_id=mid, list_name="l", batch_id="b")
 
 
 def test_commit_and_read(tmp_path):

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 import pytest
 
 from flows.archives.base import FetchContext, UnitError
-from flows.archives.mail_archive import KIND, parse_page
+from flows.archives.mail_archive import KIND
 from flows.config import Source
 from tests.archive_sites import (
     FAST_HTTP,
@@ -24,6 +24,7 @@ from tests.archive_sites import (
 from tests.conftest import mbox_source, plain_ingest, seed_text, write_config
 from tests.httpserver import Site
 from transforms.mail import WHITESPACE_COLLAPSED
+from transforms.pages.mail_archive import parse_page
 from warehouse.db import query
 
 SEED_ID = "4672A5C1.2030406@us.ib.com"

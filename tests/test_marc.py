@@ -8,7 +8,7 @@ import httpx
 import pytest
 
 from flows.archives.base import FetchContext, UnitError
-from flows.archives.marc import KIND, months, parse_raw
+from flows.archives.marc import KIND, months
 from flows.config import Source
 from tests.archive_sites import (
     FAST_HTTP,
@@ -25,6 +25,7 @@ from tests.archive_sites import (
 )
 from tests.conftest import mbox_source, plain_ingest, write_config
 from tests.httpserver import Site
+from transforms.pages.marc import parse_raw
 from warehouse.db import query
 
 NETPERF_ROW = " 87380  16384  16384    10.01     941.23"

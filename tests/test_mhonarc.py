@@ -10,7 +10,7 @@ import pytest
 
 import flows.archives
 from flows.archives.base import FetchContext
-from flows.archives.mhonarc import KIND, month_indexes, parse_page
+from flows.archives.mhonarc import KIND, month_indexes
 from flows.config import Source, load_config
 from flows.http import PoliteClient
 from tests.archive_sites import FAST_HTTP, MHONARC_FIX, MHONARC_HOSTILE, MHONARC_ROOT, mhonarc_site
@@ -18,6 +18,7 @@ from tests.conftest import SEEDS_MBOX, mbox_source, seed_text, write_config
 from tests.httpserver import Site
 from transforms.mail import Mail
 from transforms.mbox import Skipped
+from transforms.pages.mhonarc import parse_page
 from warehouse.db import query
 
 FIX = MHONARC_FIX

@@ -46,7 +46,7 @@ PATTERNS = _all()
 def test_inventory_finds_the_parsers_patterns():
     names = {f.where for f in PATTERNS}
     assert len(PATTERNS) > 300
-    assert "flows.archives.mhonarc._X_COMMENT" in names
+    assert "transforms.pages.mhonarc._X_COMMENT" in names
     assert "transforms.parsers.lmbench._RAW_ATTR" in names
     assert any(w.startswith("transforms.extract.PARSERS['dbench'].signature") for w in names)
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from urllib.parse import quote
 
+import httpx
 import pytest
 
 from flows.archives.base import FetchContext
@@ -12,6 +14,7 @@ from flows.config import Source, load_config
 from tests.archive_sites import (
     ARCHIVES,
     FAST_HTTP,
+    PIPERMAIL_ARTICLES,
     PIPERMAIL_BAD,
     PIPERMAIL_GOOD,
     PIPERMAIL_HOSTILE,
@@ -127,6 +130,13 @@ def test_flow_loads_good_months_and_names_broken_ones(site, tmp_path, prefect_ap
     assert rows > 0
     failed = query(cfg.db_path, "SELECT unit FROM archives WHERE status = 'failed' ORDER BY unit")[1]
     assert [r[0] for r in failed] == sorted(PIPERMAIL_BAD)
+    links = dict(query(cfg.db_path, "SELECT message_id, url FROM messages")[1])
+    assert links == {mid: site.url(PIPERMAIL_ROOT + page) for mid, page in PIPERMAIL_ARTICLES.items()}
+    for mid, url in links.items():  # every link answers and shows that message (its id is the reply target)
+        page = httpx.get(url)
+        assert page.status_code == 200 and f"In-Reply-To={quote(f'<{mid}>', safe='')}" in page.text
+    assert {r[0] for r in query(cfg.db_path, "SELECT DISTINCT url FROM benchmark_results")[1]} == {
+        links["pipermail-netperf-1@example.com"]}
 
     second = run_ingest(cfg)
     assert {u["unit"]: u["status"] for u in second["units"] if u["unit"] in PIPERMAIL_GOOD} == dict.fromkeys(

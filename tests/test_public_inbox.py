@@ -15,6 +15,7 @@ from flows.archives.base import FetchContext, Fetched
 from flows.archives.public_inbox import KIND, local_epochs
 from flows.config import Source, load_config
 from flows.http import PoliteClient
+from tests.archive_sites import answers_with, linked, message_page
 from tests.conftest import FIXTURES, mbox_source, write_config
 from tests.httpserver import Site
 from transforms.mail import decode_message
@@ -183,6 +184,26 @@ def test_dumb_http_clone_then_fetch_and_threads(inbox, tmp_path):
         ids = [decode_message(raw).message_id for raw in KIND.messages(t, source)]
         assert t.status == "ok" and ids == ["20101224132135.GD24424@redhat.com",
                                             "2f3a5c1e0904162330x5d2b7e4ak@mail.example.com"]
+    finally:
+        site.stop()
+
+
+def test_every_message_links_to_its_page(inbox, tmp_path):
+    """lore serves a message at `<inbox>/<Message-ID>/`: the link ingest records answers with that message."""
+    site = Site().start()
+    try:
+        _publish(site, inbox, "/kvm/0")
+        site.add("/kvm/manifest.js.gz", gzip.compress(json.dumps({"/kvm/git/0.git": {"modified": 1}}).encode()))
+        pages = {"7vslimiiwu.fsf@assigned-by-dhcp.cox.net": "/kvm/7vslimiiwu.fsf@assigned-by-dhcp.cox.net/",
+                 "20101224132135.GD24424@redhat.com": "/kvm/20101224132135.GD24424@redhat.com/",
+                 "2f3a5c1e0904162330x5d2b7e4ak@mail.example.com":
+                     "/kvm/2f3a5c1e0904162330x5d2b7e4ak@mail.example.com/"}
+        for mid, path in pages.items():
+            site.add(path, message_page(mid, "fixture"), content_type="text/html")
+        ctx = FetchContext(tmp_path / "raw", PoliteClient(requests_per_second=0, retries=0, timeout_s=5))
+        urls = linked(_source(site.url("/kvm")), ctx)
+        assert urls == {mid: site.url(path) for mid, path in pages.items()}
+        assert all(answers_with(url, mid) for mid, url in urls.items())
     finally:
         site.stop()
 

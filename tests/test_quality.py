@@ -11,7 +11,7 @@ from expectations import alerts
 from flows.archives.base import Fetched, Unit
 from flows.config import load_config
 from flows.pipeline import UnitStats, UnitWork, load_units
-from tests.conftest import SEEDS_MBOX, mbox_source, write_config
+from tests.conftest import SEEDS_MBOX, lake_row, mbox_source, write_config
 from tests.receivers import SmtpReceiver, WebhookReceiver
 from transforms.records import Records
 from warehouse.lake import Lake
@@ -21,14 +21,14 @@ def _row(**kw):
     base = {"run_id": "r1", "message_id": "m1", "benchmark": "unixbench", "system": "KVM", "statistic": "value",
             "params": {"copies": "1"}, "alignment": "exact", "quoted": False, "batch_id": "b1",
             "metric_label": kw.get("metric", "x"), "higher_is_better": True}
-    return {**base, **kw}
+    return lake_row("results", **{**base, **kw})
 
 
 def planted() -> Records:
     rec = Records()
-    rec.messages.append({"message_id": "m1", "list_name": "sample", "posted_at": None, "batch_id": "b1"})
-    rec.runs.append({"run_id": "r1", "message_id": "m1", "benchmark": "unixbench", "parser_version": "1",
-                     "status": "ok", "n_results": 6, "snippet": "Pipe Throughput ...", "batch_id": "b1"})
+    rec.messages.append(lake_row("messages", message_id="m1", list_name="sample", batch_id="b1"))
+    rec.runs.append(lake_row("runs", run_id="r1", message_id="m1", benchmark="unixbench", parser_version="1",
+                             status="ok", n_results=6, snippet="Pipe Throughput ...", batch_id="b1"))
     rec.results += [
         _row(metric="pipe_throughput", value=803044.2, unit="lps"),
         # index inconsistent with result/baseline*10 (should be 645.5)

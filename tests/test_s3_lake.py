@@ -14,7 +14,7 @@ import pytest
 
 from flows import pipeline
 from flows.config import ConfigError, load_config
-from tests.conftest import SEEDS_MBOX, mbox_source, plain_ingest, run_cli, write_config
+from tests.conftest import SEEDS_MBOX, lake_row, mbox_source, plain_ingest, run_cli, write_config
 from warehouse import storage
 from warehouse.lake import READY, STARTED, Lake
 from warehouse.schema import to_table
@@ -118,7 +118,7 @@ def test_file_url_data_dir_is_a_local_path(tmp_path):
 # --- remote commit protocol on an in-memory fsspec filesystem (no server needed) --------------
 
 def _msg(mid: str) -> dict:
-    return {"message_id": mid, "list_name": "l", "batch_id": "b"}
+    return lake_row("messages", message_id=mid, list_name="l", batch_id="b")
 
 
 def test_remote_lake_recovers_like_the_local_one():

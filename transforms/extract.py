@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import hashlib
-import math
-from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from transforms.handmade import HANDMADE, Explained
 from transforms.handmade import read as read_handmade
 from transforms.handmade.evidence import has_evidence
+from transforms.logprefix import has_log_prefix
+from transforms.logprefix import strip_text as strip_log_text
 from transforms.model import Parser, Run, Segment
 from transforms.parsers import PARSERS
 from transforms.platform import classify, legend
@@ -41,6 +40,10 @@ def _scan(body: str, subject: str | None = None, prefiltered: bool = True) -> tu
         # signatures anchored at line start miss blocks whose every line is quoted
         unquoted = strip_quotes(body)
         found += [p for p in maybe if p not in found and p.signature.search(unquoted)]
+    if len(found) < len(maybe) and has_log_prefix(body):
+        # nor do they see a printout copied from a log, every line behind a timestamp or tag
+        unlogged = strip_log_text(strip_quotes(body) if ">" in body else body)
+        found += [p for p in maybe if p not in found and p.signature.search(unlogged)]
     return found, evident
 
 
@@ -141,6 +144,7 @@ def extract_explained(body: str, message_id: str, subject: str | None = None, pr
                     if run.status == "ok" and not run.results:
                         continue
                     found.append((seg.offset + run.line_start, parser.name, k, run, seg))
+    found += _continued_tables(segs, found)
     explained = [
         Explained(seg.offset + run.line_start, seg.offset + max(run.line_end, run.line_start + 1),
                   f"tool_output ({name} parser)", benchmark=run.benchmark, evidence="the tool's own printout",
@@ -183,6 +187,44 @@ def extract_explained(body: str, message_id: str, subject: str | None = None, pr
         for r in out:
             r.run.notes.append(cut_note)  # kept with the run record
     return out, True, explained
+
+
+# parsers whose tables a reply may continue after a comment: rows quoted again further down,
+# without the header (`> Raid5 (8 disk) 15744M 55881 98 ...` after a paragraph of reply)
+CONTINUED = frozenset({"bonnie"})
+_CONTINUE_REACH = 80  # lines after a table where its continuation may stand
+_MAX_HEADER = 12
+
+
+def _continued_tables(segs: list[Segment], found: list[tuple[int, str, int, Run, Segment]],
+                      ) -> list[tuple[int, str, int, Run, Segment]]:
+    """Rows of a table continued in a later segment of the same quote depth, read under the header
+    of the table above (the parser alone sees a headerless segment and its signature fails)."""
+    out: list[tuple[int, str, int, Run, Segment]] = []
+    busy = {id(seg) for _, _, _, _, seg in found}
+    last: dict[tuple[str, int], tuple[list[str], int]] = {}  # (parser, depth) -> (header, end line)
+    for seg in segs:
+        for _, name, _, run, s in found:
+            if s is not seg or name not in CONTINUED or run.status != "ok" or not run.results:
+                continue
+            first = min((r.line for r in run.results if r.line is not None), default=None)
+            if first is not None and 0 < first - run.line_start <= _MAX_HEADER:
+                last[(name, seg.depth)] = (seg.lines[run.line_start:first], seg.offset + run.line_end)
+        if id(seg) in busy:
+            continue
+        for (name, depth), (header, end) in list(last.items()):
+            if depth != seg.depth or seg.offset - end > _CONTINUE_REACH or not any(x.strip() for x in seg.lines):
+                continue
+            joined = Segment([*header, *seg.lines], seg.offset - len(header), seg.depth, seg.before)
+            for k, run in enumerate(_parse_segment(PARSERS[name], joined)):
+                if run.status != "ok" or not run.results or any(
+                        r.line is None or r.line < len(header) for r in run.results):
+                    continue  # only rows of this segment, never the borrowed header's
+                run.line_start = max(run.line_start, len(header))
+                run.notes.append("rows continuing the table above, read under its header")
+                out.append((joined.offset + run.line_start, name, k, run, joined))
+                last[(name, depth)] = (header, seg.offset + len(seg.lines))
+    return out
 
 
 def _claimed_lines(run: Run) -> range:
@@ -248,36 +290,3 @@ def _fill_defaults(run: Run, parser: Parser) -> None:
             spec = parser.metrics.get(r.metric)
             if spec is not None:
                 r.higher_is_better = spec.higher_is_better
-
-
-def result_rows(runs: Iterable[ExtractedRun], meta: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
-    """Flatten runs into rows with the `benchmark_results` columns known without a warehouse."""
-    meta = dict(meta or {})
-    rows: list[dict[str, Any]] = []
-    for er in runs:
-        run = er.run
-        if run.status != "ok":
-            continue
-        for r in run.results:
-            if not math.isfinite(r.value):
-                continue
-            rows.append(
-                {
-                    **meta,
-                    "run_id": er.run_id,
-                    "benchmark": run.benchmark,
-                    "tool_version": run.tool_version,
-                    "system": r.system if r.system is not None else run.system,
-                    "metric": r.metric,
-                    "metric_label": r.metric_label,
-                    "params": dict(r.params),
-                    "value": r.value,
-                    "unit": r.unit,
-                    "higher_is_better": r.higher_is_better,
-                    "statistic": r.statistic,
-                    "quoted": er.quoted,
-                    "alignment": r.alignment,
-                    "layout": r.layout,
-                }
-            )
-    return rows

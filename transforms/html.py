@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import codecs
 import html as _html
 import re
 
 from selectolax.lexbor import LexborHTMLParser
 
 _BLOCK = re.compile(r"\n{3,}")
+_CHARSET = re.compile(rb"""charset=["']?([A-Za-z0-9._:-]+)""")
 
 
 def _strip_tags(markup: str) -> str:
@@ -47,3 +49,31 @@ def html_to_text(markup: str) -> str:
         node.insert_after("\n")
     text = root.text(deep=True, separator="", strip=False)
     return _BLOCK.sub("\n\n", text).strip("\n")
+
+
+def decode_html(data: bytes) -> str:
+    """Page bytes as text: the charset the page declares, else UTF-8, else cp1252."""
+    m = _CHARSET.search(data[:4096])
+    if m:
+        try:
+            return data.decode(codecs.lookup(m.group(1).decode("ascii")).name)
+        except (LookupError, UnicodeDecodeError):
+            pass
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("cp1252", errors="replace")
+
+
+def between(text: str, start: str, end: str) -> str | None:
+    """The text after the first `start` up to the next `end` (or the end); None without `start`."""
+    i = text.find(start)
+    if i < 0:
+        return None
+    j = text.find(end, i)
+    return text[i + len(start): j if j >= 0 else len(text)]
+
+
+def links(markup: str) -> list[str]:
+    """Every `href` of the page's links, in page order."""
+    return [a.attributes.get("href") or "" for a in LexborHTMLParser(markup).css("a[href]")]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from transforms.logprefix import strip_log_prefixes
 from transforms.model import Segment
 
 # `>`, `> >`, `>>`, and Supercite-style initials (`XY>`) at any depth.
@@ -29,27 +30,23 @@ def split_quote(line: str) -> tuple[int, str]:
 
 
 def segments(text: str) -> list[Segment]:
-    """Group lines by quote depth. Tabs are expanded after the prefix is removed,
-    because the prefix was added after the tool printed its columns."""
-    out: list[Segment] = []
-    cur: list[str] = []
-    cur_depth = -1
-    start = 0
-    recent: list[str] = []
-    before: tuple[str, ...] = ()
+    """Group lines by quote depth. Log prefixes (timestamps, host and level tags) are removed per
+    block (see `transforms.logprefix`); tabs are expanded after both prefixes are removed,
+    because they were added after the tool printed its columns."""
+    groups: list[tuple[int, int, list[str]]] = []  # (depth, first line, bodies)
     for i, raw in enumerate(text.split("\n")):
         depth, body = split_quote(raw.rstrip("\r"))
-        body = body.expandtabs(8).rstrip()
-        if depth != cur_depth:
-            if cur:
-                out.append(Segment(cur, start, max(cur_depth, 0), before))
-            before = tuple(recent[-_CONTEXT_LINES:])
-            cur, cur_depth, start = [], depth, i
-        cur.append(body)
-        if body.strip():
-            recent.append(body)
-            if len(recent) > 4 * _CONTEXT_LINES:
-                del recent[: 2 * _CONTEXT_LINES]
-    if cur:
-        out.append(Segment(cur, start, max(cur_depth, 0), before))
+        if not groups or groups[-1][0] != depth:
+            groups.append((depth, i, []))
+        groups[-1][2].append(body)
+    out: list[Segment] = []
+    recent: list[str] = []
+    for depth, start, bodies in groups:
+        cur = [b.expandtabs(8).rstrip() for b in strip_log_prefixes(bodies)]
+        out.append(Segment(cur, start, max(depth, 0), tuple(recent[-_CONTEXT_LINES:])))
+        for body in cur:
+            if body.strip():
+                recent.append(body)
+                if len(recent) > 4 * _CONTEXT_LINES:
+                    del recent[: 2 * _CONTEXT_LINES]
     return out

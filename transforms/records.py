@@ -6,6 +6,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from transforms import rows
 from transforms.extract import ExtractedRun, extract
 from transforms.handmade import HANDMADE
 from transforms.mail import WHITESPACE_COLLAPSED, Mail
@@ -47,27 +48,14 @@ def add_mail(rec: Records, mail: Mail, *, list_name: str, unit: str, archive_url
 
     `permalink` is (style, base) of archives whose pages are addressed by Message-ID.
     """
-    rec.messages.append(
-        {
-            "message_id": mail.message_id,
-            "list_name": list_name,
-            "posted_at": mail.posted_at,
-            "from_name": mail.from_name,
-            "subject": mail.subject,
-            "in_reply_to": mail.in_reply_to,
-            "thread_id": mail.thread_root,
-            "archive_url": archive_url,
-            "url": mail.url or permalink_of(*permalink, mail.message_id),
-            "unit": unit,
-            "notes": mail.notes or None,
-            "batch_id": batch_id,
-        }
-    )
+    rec.messages.append(rows.message_row(mail, list_name=list_name, unit=unit, archive_url=archive_url,
+                                         url=mail.url or permalink_of(*permalink, mail.message_id),
+                                         batch_id=batch_id))
     add_membership(rec, mail.message_id, list_name=list_name, unit=unit, archive_url=archive_url, batch_id=batch_id)
     runs, hit = extract(mail.body, mail.message_id, subject=mail.subject)
     flag_collapsed(runs, mail.notes)
     if runs or hit:
-        rec.message_bodies.append({"message_id": mail.message_id, "body": mail.body, "batch_id": batch_id})
+        rec.message_bodies.append(rows.body_row(mail.message_id, mail.body, batch_id))
         add_extraction(rec, mail.message_id, batch_id=batch_id, at=detected_at, reason="ingest")
     add_runs(rec, runs, mail.message_id, list_name=list_name, batch_id=batch_id, detected_at=detected_at)
     return runs
@@ -86,89 +74,25 @@ def flag_collapsed(runs: list[ExtractedRun], message_notes: list[str] | None) ->
 
 
 def add_extraction(rec: Records, message_id: str, *, batch_id: str, at: Any, reason: str) -> None:
-    rec.extractions.append({"message_id": message_id, "batch_id": batch_id, "extracted_at": at,
-                            "parsers": PARSER_VERSIONS, "reason": reason})
+    rec.extractions.append(rows.extraction_row(message_id, batch_id=batch_id, at=at, parsers=PARSER_VERSIONS,
+                                               reason=reason))
 
 
 def add_membership(rec: Records, message_id: str, *, list_name: str, unit: str,
                    archive_url: str | None, batch_id: str) -> None:
-    rec.memberships.append(
-        {"message_id": message_id, "list_name": list_name, "unit": unit,
-         "archive_url": archive_url, "batch_id": batch_id}
-    )
+    rec.memberships.append(rows.membership_row(message_id, list_name=list_name, unit=unit,
+                                               archive_url=archive_url, batch_id=batch_id))
 
 
 def add_runs(rec: Records, runs: list[ExtractedRun], message_id: str, *, list_name: str,
              batch_id: str, detected_at: Any = None) -> None:
     for er in runs:
-        run = er.run
-        ok = run.status == "ok"
-        n = 0
-        if ok:
-            for i, r in enumerate(run.results):
-                rec.results.append(
-                    {
-                        "run_id": er.run_id,
-                        "message_id": message_id,
-                        "result_index": i,
-                        "benchmark": run.benchmark,
-                        "system": r.system if r.system is not None else run.system,
-                        "metric": r.metric,
-                        "metric_label": r.metric_label,
-                        "params": {str(k): str(v) for k, v in r.params.items()},
-                        "value": float(r.value),
-                        "unit": r.unit,
-                        "higher_is_better": r.higher_is_better,
-                        "statistic": r.statistic,
-                        "alignment": r.alignment,
-                        "layout": r.layout,
-                        "quoted": er.quoted,
-                        "batch_id": batch_id,
-                    }
-                )
-                n += 1
-        else:
-            rec.quarantine.append(
-                {
-                    "table_name": "runs",
-                    "expectation": "unparsed block",
-                    "severity": "error",
-                    "run_id": er.run_id,
-                    "message_id": message_id,
-                    "list_name": list_name,
-                    "benchmark": run.benchmark,
-                    "metric": None,
-                    "value": None,
-                    "observed": run.reason,
-                    "row_json": json.dumps({"line_start": er.line_start, "line_end": er.line_end}),
-                    "snippet": er.snippet[:4000],
-                    "batch_id": batch_id,
-                    "detected_at": detected_at,
-                }
-            )
-        rec.runs.append(
-            {
-                "run_id": er.run_id,
-                "message_id": message_id,
-                "block_index": er.block_index,
-                "benchmark": run.benchmark,
-                "parser": er.parser.name,
-                "parser_version": er.parser.version,
-                "tool_version": run.tool_version,
-                "system": run.system,
-                "caption": run.caption,
-                "quoted": er.quoted,
-                "line_start": er.line_start,
-                "line_end": er.line_end,
-                "status": run.status,
-                "notes": (run.notes + ([run.reason] if run.reason else [])) or None,
-                "attributes": {str(k): str(v) for k, v in run.attributes.items()},
-                "content_hash": er.content_hash,
-                "n_results": n,
-                "snippet": er.snippet,
-                "batch_id": batch_id,
-            }
-        )
+        results = list(rows.result_rows_of(er, message_id, batch_id))
+        rec.results.extend(results)
+        if er.run.status != "ok":
+            rec.quarantine.append(rows.unparsed_block_row(er, message_id, list_name=list_name, batch_id=batch_id,
+                                                          detected_at=detected_at))
+        rec.runs.append(rows.run_row(er, message_id, n_results=len(results), batch_id=batch_id))
 
 
 def add_unreadable(rec: Records, mail: Mail, *, expectation: str, reason: str, index: int, size: int,
@@ -176,14 +100,11 @@ def add_unreadable(rec: Records, mail: Mail, *, expectation: str, reason: str, i
                    **extra: Any) -> None:
     """A message that could not be decoded or extracted: its message row and body (kept for
     reextract) and a quarantine row saying why, with its place in the unit; no runs."""
-    rec.messages.append({
-        "message_id": mail.message_id, "list_name": list_name, "posted_at": mail.posted_at,
-        "from_name": mail.from_name, "subject": mail.subject, "in_reply_to": mail.in_reply_to,
-        "thread_id": mail.thread_root, "archive_url": archive_url, "unit": unit,
-        "notes": [*mail.notes, reason] if reason not in mail.notes else mail.notes, "batch_id": batch_id,
-    })
+    notes = [*mail.notes, reason] if reason not in mail.notes else mail.notes
+    rec.messages.append(rows.message_row(mail, list_name=list_name, unit=unit, archive_url=archive_url,
+                                         url=mail.url, batch_id=batch_id, notes=notes))
     add_membership(rec, mail.message_id, list_name=list_name, unit=unit, archive_url=archive_url, batch_id=batch_id)
-    rec.message_bodies.append({"message_id": mail.message_id, "body": mail.body, "batch_id": batch_id})
+    rec.message_bodies.append(rows.body_row(mail.message_id, mail.body, batch_id))
     add_skipped(rec, expectation=expectation, reason=reason, index=index, size=size, list_name=list_name,
                 unit=unit, batch_id=batch_id, detected_at=detected_at, message_id=mail.message_id,
                 snippet=mail.body, **extra)
@@ -193,9 +114,7 @@ def add_skipped(rec: Records, *, expectation: str, reason: str, index: int, size
                 unit: str, batch_id: str, detected_at: Any = None, message_id: str | None = None,
                 snippet: str = "", **extra: Any) -> None:
     """The quarantine row of a message that was not (fully) read: why, and where in its unit."""
-    rec.quarantine.append({
-        "table_name": "messages", "expectation": expectation, "severity": "error", "run_id": None,
-        "message_id": message_id, "list_name": list_name, "benchmark": None, "metric": None, "value": None,
-        "observed": reason, "row_json": json.dumps({"unit": unit, "index": index, "bytes": size, **extra}),
-        "snippet": snippet[:4000], "batch_id": batch_id, "detected_at": detected_at,
-    })
+    rec.quarantine.append(rows.quarantine_row(
+        "messages", expectation, observed=reason, message_id=message_id, list_name=list_name,
+        row_json=json.dumps({"unit": unit, "index": index, "bytes": size, **extra}), snippet=snippet,
+        batch_id=batch_id, detected_at=detected_at))

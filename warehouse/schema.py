@@ -128,8 +128,17 @@ def empty(table: str) -> pa.Table:
 
 
 def to_table(table: str, rows: list[dict]) -> pa.Table:
-    """Rows (dicts) to an Arrow table of the table's schema; missing keys are NULL."""
+    """Rows (dicts) to an Arrow table of the table's schema.
+
+    A row must carry exactly the schema's columns: a missing or extra key is a bug in the
+    row's builder (transforms/rows.py), refused here instead of loading as NULL.
+    """
     schema = SCHEMAS[table]
+    names = set(schema.names)
+    for row in rows:
+        if row.keys() != names:
+            missing, extra = sorted(names - row.keys()), sorted(row.keys() - names)
+            raise ValueError(f"{table} row does not match its schema: missing {missing}, extra {extra}")
     cols = {f.name: [r.get(f.name) for r in rows] for f in schema}
     return pa.Table.from_pydict(
         {name: _fix(schema.field(name).type, vals) for name, vals in cols.items()}, schema=schema

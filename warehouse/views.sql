@@ -55,7 +55,7 @@ CREATE OR REPLACE VIEW benchmark_results AS
   FROM results res
   JOIN runs ru USING (run_id)
   JOIN lake_messages m ON m.message_id = res.message_id
-  WHERE ru.duplicate_of IS NULL;
+  WHERE ru.duplicate_of IS NULL AND res.statistic IS DISTINCT FROM 'interval';
 
 -- pairs of systems measured in the same message on the same metric and params;
 -- ratio > 1 means system_a did better
@@ -89,3 +89,18 @@ CREATE OR REPLACE VIEW metric_timeline AS
   FROM benchmark_results
   WHERE statistic IN ('value', 'score', 'index')
   GROUP BY ALL;
+
+-- interval series (sysbench, iperf and fio report every few seconds): kept out of
+-- benchmark_results, which holds each run's summary, and given here with their span in seconds
+CREATE OR REPLACE VIEW benchmark_intervals AS
+  SELECT res.message_id, m.list_name, m.posted_at, res.run_id, res.benchmark, ru.tool_version,
+         res.system, res.metric, res.metric_label,
+         map_from_entries(list_filter(map_entries(res.params),
+                                      lambda e: e.key NOT IN ('interval_start', 'interval_end'))) AS params,
+         TRY_CAST(res.params['interval_start'] AS DOUBLE) AS interval_start,
+         TRY_CAST(res.params['interval_end'] AS DOUBLE) AS interval_end,
+         res.value, res.unit, res.higher_is_better, res.quoted, m.url
+  FROM results res
+  JOIN runs ru USING (run_id)
+  JOIN lake_messages m ON m.message_id = res.message_id
+  WHERE ru.duplicate_of IS NULL AND res.statistic = 'interval';

@@ -10,9 +10,10 @@ from flows.archives.maildir import KIND as MAILDIR
 from flows.archives.marc import KIND as MARC
 from flows.archives.mbox import KIND as MBOX
 from flows.archives.mhonarc import KIND as MHONARC
+from flows.archives.options import typed_options
 from flows.archives.pipermail import KIND as PIPERMAIL
 from flows.archives.public_inbox import KIND as PUBLIC_INBOX
-from flows.config import Source
+from flows.source import Source
 
 KINDS: dict[str, ArchiveKind] = {
     MBOX.name: MBOX,
@@ -41,3 +42,8 @@ def kind_for(name: str) -> ArchiveKind:
         return KINDS[name]
     except KeyError:
         raise KeyError(f"source kind {name!r} is not implemented yet (have: {', '.join(KINDS)})") from None
+
+
+def check_options(source: Source) -> None:
+    """Raise UnitError when the source's options are not its kind's (unknown key, wrong type)."""
+    typed_options(kind_for(source.kind).Options, source)

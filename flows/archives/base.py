@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from flows.config import Source
+import flows.http as fhttp
+from flows.source import Source
 from transforms.mail import Mail
 from transforms.mbox import Skipped
 
@@ -55,6 +56,7 @@ class FetchContext:
 
 class ArchiveKind(Protocol):
     name: str
+    Options: type  # its options, a frozen dataclass (flows.archives.options)
 
     def units(self, source: Source, ctx: FetchContext) -> list[Unit]: ...
 
@@ -71,3 +73,18 @@ def sha256_file(path: Path) -> tuple[str, int]:
             h.update(chunk)
             n += len(chunk)
     return h.hexdigest(), n
+
+
+def download(unit: Unit, source: Source, ctx: FetchContext, *, max_bytes: int,
+             url: str | None = None) -> Fetched:
+    """A unit that is one file (an mbox, a volume): a conditional GET into the raw cache with the
+    ledger's validators; unchanged bytes are not parsed again."""
+    url = url or unit.url
+    dest = fhttp.cache_path(ctx.raw_dir, source.name, unit.key)
+    last = ctx.last(unit) or {}
+    try:
+        got = ctx.http.get_file(url, dest, last, max_bytes)
+    except fhttp.FetchError as exc:
+        return Fetched(unit, "failed", error=str(exc))
+    return Fetched(unit, "ok" if got.changed else "unchanged", path=dest, etag=got.etag,
+                   last_modified=got.last_modified, sha256=got.sha256, bytes=got.bytes)

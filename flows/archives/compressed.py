@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from flows.archives.base import UnitError
-from flows.config import Limits
+from flows.source import Limits
 
 DEFAULT_MAX_EXPANDED = Limits.max_expanded_bytes
 DEFAULT_MAX_RATIO = Limits.max_compression_ratio

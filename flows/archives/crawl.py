@@ -9,18 +9,17 @@ leave the archive (another host, another list, `../`) is refused and reported, n
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, get_type_hints
+from typing import TYPE_CHECKING
 
 import flows.http as fhttp
 from flows.archives.base import Fetched, RawItem, Unit, UnitError, sha256_file
-from flows.archives.mhonarc import cached_get, get_page
-from flows.config import Source
+from flows.source import Source
+from transforms.html import decode_html, links
 from transforms.mail import Mail
 from transforms.mbox import Skipped
 
@@ -30,24 +29,6 @@ if TYPE_CHECKING:
 # (kind of link, absolute URL): "msg", "index", "refused" or None (not ours, ignored)
 Classify = Callable[[str, str], tuple[str | None, str]]
 MAX_REFUSED = 200  # refused links reported per unit
-
-
-def typed_options(cls: type, source: Source) -> Any:
-    """The source's options as the kind's dataclass; a wrong type is a config error, said plainly."""
-    hints = get_type_hints(cls)
-    values: dict[str, Any] = {}
-    for f in dataclasses.fields(cls):
-        if f.name not in source.options:
-            continue
-        value, want = source.options[f.name], hints[f.name]
-        if want is int and (isinstance(value, bool) or not isinstance(value, int)):
-            raise UnitError(f"{source.name}: option {f.name} must be an integer, got {value!r}")
-        if want is str and not isinstance(value, str):
-            raise UnitError(f"{source.name}: option {f.name} must be a string, got {value!r}")
-        if want is int and value <= 0:
-            raise UnitError(f"{source.name}: option {f.name} must be positive, got {value}")
-        values[f.name] = value
-    return cls(**values)
 
 
 @dataclass
@@ -67,14 +48,14 @@ def crawl_indexes(http: PoliteClient, first: str, folder: Path, cap: int, classi
         url = queue.pop(0)
         dest = fhttp.cache_path(folder, name_of(url))
         try:
-            cached_get(http, url, dest, cap)
+            http.cached_page(url, dest, cap)
         except fhttp.FetchError as exc:
             if url == first:
                 raise
             out.skipped.append((name_of(url), str(exc)))  # a later page: report it, read the rest
             continue
         out.paths.append(dest)
-        for href in hrefs(dest.read_bytes()):
+        for href in links(decode_html(dest.read_bytes())):
             kind, link = classify(url, href)
             if kind == "msg" and link not in msgs:
                 msgs.add(link)
@@ -85,14 +66,6 @@ def crawl_indexes(http: PoliteClient, first: str, folder: Path, cap: int, classi
             elif kind == "refused" and link not in out.refused and len(out.refused) < MAX_REFUSED:
                 out.refused.append(link)
     return out
-
-
-def hrefs(data: bytes) -> list[str]:
-    from selectolax.lexbor import LexborHTMLParser
-
-    from flows.archives.mhonarc import decode_page
-
-    return [a.attributes.get("href") or "" for a in LexborHTMLParser(decode_page(data)).css("a[href]")]
 
 
 def digest(paths: list[Path], extra: list[str] = ()) -> tuple[str, int]:
@@ -116,7 +89,7 @@ def download(http: PoliteClient, wanted: list[tuple[str, str, Path]], cap: int) 
     for url, link, dest in wanted:
         if not dest.exists():
             try:
-                get_page(http, url, dest, {}, cap)
+                http.get_once(url, dest, cap)
             except fhttp.FetchError as exc:
                 if "-byte cap" in str(exc):  # permanent: reported, not retried until the unit changes
                     got.skipped.append((dest.name, str(exc)))

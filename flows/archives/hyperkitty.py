@@ -15,19 +15,29 @@ import datetime as dt
 import logging
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit
 
-from flows.archives.base import FetchContext, Fetched, RawItem, Unit, UnitError
+from flows.archives.base import FetchContext, Fetched, RawItem, Unit, UnitError, download
 from flows.archives.mbox import KIND as MBOX
-from flows.archives.pipermail import archive_root, index_links
-from flows.config import ConfigError, Source
-from flows.http import FetchError, resolve_link
+from flows.archives.options import typed_options
+from flows.http import DEFAULT_MAX_UNIT_BYTES, FetchError, archive_root, resolve_link
+from flows.source import ConfigError, Source
+from transforms.html import links
 
 _FQDN = re.compile(r"^([^/@]+)@([^/@]+)$")
 _MONTH = re.compile(r"^(\d{4})-(0[1-9]|1[0-2])$")
 _MONTH_LINK = re.compile(r"^(\d{4})/(\d{1,2})/$")
 DEFAULT_MONTHS = 12
 DEFAULT_SETTLED_DAYS = 7
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    max_unit_bytes: int = DEFAULT_MAX_UNIT_BYTES
+    settled_after_days: object = DEFAULT_SETTLED_DAYS  # days >= 0, or false (checked by settled_days)
+    since: object = None  # YYYY-MM as text or a TOML date (checked by parse_month)
+    until: object = None
 log = logging.getLogger("listbench.fetch")
 
 
@@ -78,18 +88,24 @@ def current_month(today: dt.date | None = None) -> str:
     return f"{d.year:04d}-{d.month:02d}"
 
 
-def first_month(root: str, markup: str) -> str | None:
-    """The earliest `<YYYY>/<M>/` month link of the list's overview page (the archive sidebar)."""
-    found: list[str] = []
+def listed_months(root: str, markup: str) -> set[str]:
+    """The `<YYYY>/<M>/` month links of the list's overview page (the archive sidebar lists
+    the months that have messages)."""
+    found: set[str] = set()
     root_path = urlsplit(root).path
-    for href in index_links(markup):
+    for href in links(markup):
         url = resolve_link(root, href)
         if url is None or urlsplit(url).query:
             continue
         m = _MONTH_LINK.match(urlsplit(url).path[len(root_path):])
         if m and 1 <= int(m.group(2)) <= 12:
-            found.append(f"{m.group(1)}-{int(m.group(2)):02d}")
-    return min(found) if found else None
+            found.add(f"{m.group(1)}-{int(m.group(2)):02d}")
+    return found
+
+
+def first_month(root: str, markup: str) -> str | None:
+    """The earliest month of the overview's sidebar."""
+    return min(listed_months(root, markup), default=None)
 
 
 def settled(month: str, fetched_at: object, days: float) -> bool:
@@ -103,7 +119,7 @@ def settled(month: str, fetched_at: object, days: float) -> bool:
 
 def settled_days(source: Source) -> float | None:
     """`settled_after_days`: a number of days (default 7), or false to ask for every month each run."""
-    value = source.option("settled_after_days", DEFAULT_SETTLED_DAYS)
+    value = typed_options(Options, source).settled_after_days
     if value is False:
         return None
     if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
@@ -121,32 +137,42 @@ def export_unit(source: str, root: str, name: str, month: str) -> Unit:
 
 class HyperkittyKind:
     name = "hyperkitty"
+    Options = Options
     permalink_style = "hyperkitty"  # `<list root>message/<hash>/`
     archive_root = staticmethod(archive_root)
 
     def units(self, source: Source, ctx: FetchContext) -> list[Unit]:
+        """One export per month from `since` (or the sidebar's first month) to `until`; a month
+        the sidebar does not list has no messages and is not requested."""
         if not source.is_remote:
             raise UnitError(f"source {source.name!r}: hyperkitty needs an http(s) list root, got {source.url}")
         root = archive_root(source.url)
         name = list_name(root)
-        since = parse_month(source.option("since", None), "since", source.name)
-        until = parse_month(source.option("until", None), "until", source.name) or current_month()
+        opts = typed_options(Options, source)
+        since = parse_month(opts.since, "since", source.name)
+        until = parse_month(opts.until, "until", source.name) or current_month()
         if since is not None and since > until:
             raise ConfigError(f"source {source.name!r}: since {since} is after until {until}")
+        listed = self._sidebar(root, ctx)
         if since is None:
-            since = self._discover_first(root, ctx)
+            since = min(listed, default=None)
         if since is None:
             since = months_back(until, DEFAULT_MONTHS - 1)
             log.warning("%s: no month links on %s; fetching %s..%s (set `since` for more)",
                         source.name, root, since, until)
-        return [export_unit(source.name, root, name, m) for m in month_range(since, until)]
+        months = month_range(since, until)
+        if listed:  # the sidebar is read: months it leaves out are empty
+            months = [m for m in months if m in listed]
+        return [export_unit(source.name, root, name, m) for m in months]
 
     @staticmethod
-    def _discover_first(root: str, ctx: FetchContext) -> str | None:
+    def _sidebar(root: str, ctx: FetchContext) -> set[str]:
+        if ctx.http is None:  # no client, no overview: every month of the range
+            return set()
         try:
-            return first_month(root, ctx.http.get_text(root))
+            return listed_months(root, ctx.http.get_text(root))
         except FetchError:
-            return None
+            return set()
 
     def fetch(self, unit: Unit, source: Source, ctx: FetchContext) -> Fetched:
         last = ctx.last(unit)
@@ -155,7 +181,7 @@ class HyperkittyKind:
                 and settled(unit.month, last.get("fetched_at"), days)):
             return Fetched(unit, "unchanged", etag=last.get("etag"), last_modified=last.get("last_modified"),
                            sha256=last.get("sha256"), bytes=int(last.get("bytes") or 0))
-        return ctx.http.download(unit, source, ctx)
+        return download(unit, source, ctx, max_bytes=typed_options(Options, source).max_unit_bytes)
 
     def messages(self, fetched: Fetched, source: Source) -> Iterator[RawItem]:
         """The export is gzip'd mbox; an empty month is an empty gzip (no messages, no error)."""

@@ -26,7 +26,6 @@ beyond "a list of relative links to the folder's pages" (only its name was seen)
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -35,23 +34,13 @@ from urllib.parse import urljoin, urlsplit
 import flows.http as fhttp
 from flows.archives import crawl
 from flows.archives.base import FetchContext, Fetched, RawItem, Unit, UnitError
-from flows.archives.mhonarc import archive_root, decode_page
-from flows.archives.mhonarc import parse_page as mhonarc_page
-from flows.config import Source
-from transforms.dates import parse_date
-from transforms.html import html_to_text
-from transforms.mail import Mail, header_text, normalise_newlines, stable_id
+from flows.archives.options import typed_options
+from flows.source import Source
+from transforms.html import decode_html, links
+from transforms.pages.hypermail import parse_page
 
 _FOLDER = re.compile(r"^(\d{2})(0[1-9]|1[0-2])(?:\.([0-5]))?/(?:(?:index|date)\.html)?$")
 _MSG = re.compile(r"^\d{4,6}\.html$")
-_COMMENT = re.compile(r'<!-- ([a-z]{1,20})="([^"\n]{0,4000})" -->')
-_BR = re.compile(r"<br\s{0,5}/?>|<p(?:\s[^<>]{0,200})?>", re.IGNORECASE)
-_TAG = re.compile(r"<[^<>]*>")
-_PRE = re.compile(r"<pre[\s>]", re.IGNORECASE)
-_SHOWN = re.compile(r"(?i)<strong>\s{0,3}date:?\s{0,3}</strong>:?\s{0,5}([^<\n]{5,60})")
-_SHOWN_FROM = re.compile(r"(?i)<strong>\s{0,3}from:?\s{0,3}</strong>:?\s{0,5}([^<\n]{1,200})")
-_OLD_BODY = ('<!-- body="start" -->', '<!-- body="end" -->')
-_NEW_BODY = ("<!--X-Body-of-Message-->", "<!--X-Body-of-Message-End-->")
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,89 +80,24 @@ def classify(folder: str) -> crawl.Classify:
     return kind
 
 
-# ---------------------------------------------------------------- page parsing
-
-
-def parse_page(data: bytes) -> Mail | None:
-    """One message page of either generation to a `Mail`; None when it holds no message."""
-    text = decode_page(data)
-    if _NEW_BODY[0] in text:
-        mail = mhonarc_page(data)
-        if mail is None:
-            return None
-        mail.body = body_text(_between(text, *_NEW_BODY) or "")
-        if mail.posted_at is None:
-            _shown_date(mail, text)
-        if not mail.from_name and (m := _SHOWN_FROM.search(text)):
-            mail.from_name = html.unescape(m.group(1)).strip() or None
-        return mail
-    fragment = _between(text, *_OLD_BODY)
-    if fragment is None:
-        return None
-    c = {k: html.unescape(v).strip() for k, v in reversed(_COMMENT.findall(text[:text.find(_OLD_BODY[0])]))}
-    notes: list[str] = []
-    body = body_text(fragment)
-    sent = c.get("sent") or None
-    mail = Mail(
-        message_id=c.get("id") or stable_id(sent, c.get("email"), c.get("subject"), body),
-        body=body,
-        subject=header_text(c.get("subject")),
-        from_name=c.get("name") or None,
-        from_addr=c.get("email") or None,
-        posted_at=parse_date(sent),
-        in_reply_to=c.get("inreplyto") or None,
-        references=[c["inreplyto"]] if c.get("inreplyto") else [],
-        notes=notes,
-    )
-    if not c.get("id"):
-        notes.append("no Message-Id on the archive page")
-    if mail.posted_at is None:
-        _shown_date(mail, text)
-    return mail
-
-
-def body_text(fragment: str) -> str:
-    """The source lines as written: `<br>` and `<p>` end lines, other markup dropped, entities decoded."""
-    if _PRE.search(fragment):
-        return html_to_text(fragment)  # a `<pre>` body: verbatim
-    flat = fragment.replace("\r", "").replace("\n", "")
-    text = html.unescape(_TAG.sub("", _BR.sub("\n", flat))).replace("\u00a0", " ")
-    return normalise_newlines(text).strip("\n") + "\n"
-
-
-def _shown_date(mail: Mail, text: str) -> None:
-    """The visible `Date: Tue Jul 24 2012 - 07:41:42 EST` (the archive's clock, always labelled EST)."""
-    m = _SHOWN.search(text)
-    if m:
-        mail.posted_at = parse_date(m.group(1).strip())
-        mail.notes.append("date from the archive's received stamp")
-
-
-def _between(text: str, start: str, end: str) -> str | None:
-    i = text.find(start)
-    if i < 0:
-        return None
-    j = text.find(end, i)
-    return text[i + len(start): j if j >= 0 else len(text)]
-
-
 # ---------------------------------------------------------------- the kind
 
 
 class HypermailKind:
     name = "hypermail"
+    Options = Options
 
     def units(self, source: Source, ctx: FetchContext) -> list[Unit]:
         crawl.remote_only(source)
-        opts: Options = crawl.typed_options(Options, source)
-        root = archive_root(source.url)
-        page = crawl.cached_get(ctx.http, root, fhttp.cache_path(ctx.raw_dir, source.name, "index.html"),
+        opts: Options = typed_options(Options, source)
+        root = fhttp.archive_root(source.url)
+        page = ctx.http.cached_page(root, fhttp.cache_path(ctx.raw_dir, source.name, "index.html"),
                                 opts.max_page_bytes)
-        found = folders(root, crawl.hrefs(page.read_bytes()))
+        found = folders(root, links(decode_html(page.read_bytes())))
         return [Unit(source.name, name, url, month=month) for name, (month, url) in sorted(found.items())]
 
     def fetch(self, unit: Unit, source: Source, ctx: FetchContext) -> Fetched:
-        opts: Options = crawl.typed_options(Options, source)
+        opts: Options = typed_options(Options, source)
         folder = fhttp.cache_path(ctx.raw_dir, source.name, unit.key)
         try:
             found = crawl.crawl_indexes(ctx.http, unit.url + opts.index_page, folder, opts.max_page_bytes,

@@ -33,17 +33,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
-from selectolax.lexbor import LexborHTMLParser
-
 import flows.http as fhttp
 from flows.archives import crawl
 from flows.archives.base import FetchContext, Fetched, RawItem, Unit, UnitError
-from flows.archives.mhonarc import archive_root, decode_page
-from flows.archives.mhonarc import parse_page as mhonarc_page
-from flows.config import Source
-from transforms.dates import parse_date
-from transforms.html import html_to_text
-from transforms.mail import WHITESPACE_COLLAPSED, Mail, parse_from, stable_id
+from flows.archives.options import typed_options
+from flows.source import Source
+from transforms.pages.mail_archive import parse_page
 
 _MSG = re.compile(r"^msg(\d{5,6})\.html$")
 _INDEX = re.compile(r"^(?:maillist|mail\d{1,5})\.html$")
@@ -75,57 +70,17 @@ def classify(root: str) -> crawl.Classify:
     return kind
 
 
-# ---------------------------------------------------------------- page parsing
-
-
-def parse_page(data: bytes) -> Mail | None:
-    """One mail-archive.com message page; the MHonArc comments first, the visible head as fallback."""
-    text = decode_page(data)
-    tree = LexborHTMLParser(text)
-    body_div = tree.css_first("div.msgBody")
-    if body_div is None and "<!--X-Body-of-Message-->" not in text:
-        return None
-    mail = mhonarc_page(data)
-    if mail is None:
-        return None
-    notes = mail.notes
-    pre = body_div.css("pre") if body_div is not None else []
-    if body_div is not None and not pre:
-        mail.body = html_to_text(body_div.html or "")
-        notes.append(f"{WHITESPACE_COLLAPSED} (mail-archive: body not in <pre>)")
-    if not mail.subject:
-        mail.subject = _text(tree, "span.subject [itemprop=name]") or _text(tree, "span.subject")
-    if not mail.from_name:  # X-From-R13 carries the address only; the head shows the name
-        name, addr = parse_from(_text(tree, "span.sender [itemprop=name]") or _text(tree, "span.sender"))
-        mail.from_name, mail.from_addr = name, mail.from_addr or addr
-    if mail.posted_at is None and (shown := _text(tree, "span.date")):
-        mail.posted_at = parse_date(shown)
-        if mail.posted_at is None:
-            notes.append(f"unreadable Date {shown[:60]!r}")
-        else:  # an unreadable X-Date is made good by the date the page shows
-            notes[:] = [n for n in notes if not n.startswith("unreadable Date")]
-    if "no Message-Id on the archive page" in notes:  # the id was made up from what the page showed
-        mail.message_id = stable_id(str(mail.posted_at), mail.from_addr or mail.from_name,
-                                    mail.subject, mail.body)
-    return mail
-
-
-def _text(tree: LexborHTMLParser, css: str) -> str | None:
-    node = tree.css_first(css)
-    text = node.text(deep=True).strip() if node is not None else ""
-    return text or None
-
-
 # ---------------------------------------------------------------- the kind
 
 
 class MailArchiveKind:
     name = "mail-archive"
+    Options = Options
 
     def units(self, source: Source, ctx: FetchContext) -> list[Unit]:
         crawl.remote_only(source)
-        opts: Options = crawl.typed_options(Options, source)
-        root = archive_root(source.url)
+        opts: Options = typed_options(Options, source)
+        root = fhttp.archive_root(source.url)
         folder = fhttp.cache_path(ctx.raw_dir, source.name, "index")
         found = crawl.crawl_indexes(ctx.http, root + opts.index_page, folder, opts.max_page_bytes,
                                     classify(root), lambda u: u.rsplit("/", 1)[-1] or "index.html",
@@ -143,7 +98,7 @@ class MailArchiveKind:
         return [Unit(source.name, key, root) for key in sorted(blocks)]
 
     def fetch(self, unit: Unit, source: Source, ctx: FetchContext) -> Fetched:
-        opts: Options = crawl.typed_options(Options, source)
+        opts: Options = typed_options(Options, source)
         manifest_path = fhttp.cache_path(ctx.raw_dir, source.name, MANIFEST)
         try:
             block = json.loads(manifest_path.read_text()).get(unit.key)

@@ -26,11 +26,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from flows.archives.base import FetchContext, Fetched, RawItem, Unit, UnitError
-from flows.config import Source
+from flows.archives.options import typed_options
+from flows.source import Source
 from transforms.mbox import Skipped
 
 log = logging.getLogger("listbench.maildir")
 DEFAULT_BATCH_FILES = 1000
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    batch_files: int = DEFAULT_BATCH_FILES  # files per unit
 HEAD = "head"  # tag of the files before a folder's first boundary
 
 
@@ -110,7 +116,7 @@ def fingerprint(folder: Path, names: list[str]) -> tuple[str, list[Entry]]:
 
 
 def _batch_files(source: Source) -> int:
-    return int(source.option("batch_files", DEFAULT_BATCH_FILES))
+    return typed_options(Options, source).batch_files
 
 
 def _split_key(key: str) -> tuple[str, str]:
@@ -120,6 +126,7 @@ def _split_key(key: str) -> tuple[str, str]:
 
 class MaildirKind:
     name = "maildir"
+    Options = Options
 
     def units(self, source: Source, ctx: FetchContext) -> list[Unit]:
         root = Path(source.url)

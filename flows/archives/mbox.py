@@ -6,13 +6,16 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from flows.archives.base import FetchContext, Fetched, RawItem, Unit, UnitError, sha256_file
+from flows.archives.base import download as download_file
 from flows.archives.compressed import iter_chunks
-from flows.config import Source
+from flows.archives.options import FileOptions, typed_options
+from flows.source import Source
 from transforms.mbox import NotAnMbox, normalise_chunks, split_mbox
 
 
 class MboxKind:
     name = "mbox"
+    Options = FileOptions
 
     def units(self, source: Source, ctx: FetchContext) -> list[Unit]:
         key = source.url.rstrip("/").rsplit("/", 1)[-1] or source.name
@@ -20,7 +23,8 @@ class MboxKind:
 
     def fetch(self, unit: Unit, source: Source, ctx: FetchContext) -> Fetched:
         if source.is_remote:
-            return ctx.http.download(unit, source, ctx)
+            opts = typed_options(FileOptions, source)
+            return download_file(unit, source, ctx, max_bytes=opts.max_unit_bytes)
         path = Path(unit.url)
         if not path.is_file():
             return Fetched(unit, "failed", error=f"no such file: {path}")

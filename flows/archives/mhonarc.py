@@ -15,31 +15,23 @@ at all, whitespace and headers exact.
 
 from __future__ import annotations
 
-import codecs
 import hashlib
-import html
-import json
-import os
 import re
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-from selectolax.lexbor import LexborHTMLParser
-
-# `import ... as`: flows.http imports flows.archives.base, so a plain `from flows.http import`
-# would fail when flows.http is the first module imported and the registry lists this kind.
 import flows.http as fhttp
 from flows.archives.base import FetchContext, Fetched, RawItem, Unit, UnitError, sha256_file
+from flows.archives.base import download as download_file
 from flows.archives.mbox import KIND as MBOX
-from flows.config import Source
-from transforms.dates import parse_date
-from transforms.html import html_to_text
-from transforms.mail import Mail, header_text, normalise_newlines, parse_from, stable_id
+from flows.archives.options import typed_options
+from flows.source import Source
+from transforms.html import decode_html, links
 from transforms.mbox import Skipped
+from transforms.pages.mhonarc import parse_page
 
 if TYPE_CHECKING:
     from flows.http import PoliteClient
@@ -48,39 +40,24 @@ _MONTH_DIR = re.compile(r"^(\d{4})-(0[1-9]|1[0-2])$")
 _MONTH_LINK = re.compile(r"^(\d{4}-(?:0[1-9]|1[0-2]))/(?:([A-Za-z]+\d*)\.html?)?$")
 _MSG_PAGE = re.compile(r"^msg\d{4,6}\.html$")
 _INDEX_PAGE = re.compile(r"^(?:index|maillist|mail\d+)\.html$")  # date index, then its pages
-# The value never holds "--" (MHonArc writes `-` as `&#45;`), so a scan for its end stops at the
-# next comment instead of crossing the whole page from each unclosed `<!--X-`.
-_X_COMMENT = re.compile(r"<!--X-([A-Za-z][A-Za-z0-9-]*): ?((?:[^-\n]|-(?!-))*?) ?-->")
-# the value is words joined by blanks: its trailing blanks are never tried as part of it
-_HEADER_LINE = re.compile(
-    r"^\s*+(?:[\u2022*\u00b7]\s*+)?([A-Za-z][A-Za-z-]{1,30})\s*+:\s*+([^\s]*+(?:\s++\S++)*+)\s*+$"
-)
-_MSGID = re.compile(r"<([^<>\s]+)>")
-_CHARSET = re.compile(rb"""charset=["']?([A-Za-z0-9._:-]+)""")
-_OBFUSCATED = re.compile(r"@x{3,}|address@hidden")
-_BODY = ("<!--X-Body-of-Message-->", "<!--X-Body-of-Message-End-->")
-_HEAD = ("<!--X-Head-of-Message-->", "<!--X-Head-of-Message-End-->")
-_SUBJECT_HEAD = ("<!--X-Subject-Header-Begin-->", "<!--X-Subject-Header-End-->")
-_VISIBLE = {"to", "from", "date", "subject", "message-id", "in-reply-to", "references", "cc"}
-_R13 = str.maketrans("@ABCDEFGHIJKLMNOPQRSTUVWXYZ[abcdefghijklmnopqrstuvwxyz",
-                     "NOPQRSTUVWXYZ[@ABCDEFGHIJKLMnopqrstuvwxyzabcdefghijklm")
 MAX_INDEX_PAGES = 500
-VALIDATORS = "index-validators.json"
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    max_page_bytes: int = fhttp.DEFAULT_MAX_PAGE_BYTES
+    max_unit_bytes: int = fhttp.DEFAULT_MAX_UNIT_BYTES  # a monthly mbox (with mbox_url)
+    mbox_url: str | None = None  # `.../archive/mbox/<list>/` or a template holding `{month}`
 
 
 # ---------------------------------------------------------------- discovery
-
-
-def archive_root(url: str) -> str:
-    """The root with its trailing slash (without it relative links resolve one level up)."""
-    return url if url.endswith("/") else url + "/"
 
 
 def month_indexes(root: str, markup: str) -> dict[str, str]:
     """Month -> date-index URL for every same-origin `YYYY-MM/...` link of the root page."""
     found: dict[str, str] = {}
     root_path = urlsplit(root).path
-    for href in _hrefs(markup):
+    for href in links(markup):
         url = fhttp.resolve_link(root, href)
         if url is None or urlsplit(url).query or not urlsplit(url).path.startswith(root_path):
             continue
@@ -100,7 +77,7 @@ def page_links(base: str, markup: str) -> tuple[list[str], list[str]]:
     msgs: list[str] = []
     pages: list[str] = []
     folder = base.rsplit("/", 1)[0] + "/"
-    for href in _hrefs(markup):
+    for href in links(markup):
         url = fhttp.resolve_link(base, href)
         if url is None or urlsplit(url).query or not url.startswith(folder):
             continue
@@ -110,124 +87,6 @@ def page_links(base: str, markup: str) -> tuple[list[str], list[str]]:
         elif _INDEX_PAGE.match(name) and name not in pages:
             pages.append(name)
     return msgs, pages
-
-
-def _hrefs(markup: str) -> list[str]:
-    return [a.attributes.get("href") or "" for a in LexborHTMLParser(markup).css("a[href]")]
-
-
-# ---------------------------------------------------------------- page parsing
-
-
-def parse_page(data: bytes) -> Mail | None:
-    """One MHonArc message page to a `Mail`; None when the page holds no message."""
-    text = decode_page(data)
-    xh: dict[str, list[str]] = {}
-    for name, value in _X_COMMENT.findall(text):
-        xh.setdefault(name.lower(), []).append(html.unescape(value).strip())
-    body_html = _between(text, *_BODY)
-    body = _body_text(body_html if body_html is not None else text)
-    visible = _visible_headers(text)
-    if body is None and not visible and not xh:
-        return None
-    body = body or ""
-    notes: list[str] = []
-    subject = _first(xh, "subject") or visible.get("subject") or _subject_header(text)
-    name, addr = parse_from(_r13(_first(xh, "from-r13")) or visible.get("from"))
-    date_raw = _first(xh, "date") or visible.get("date")
-    posted = parse_date(date_raw)
-    if date_raw and posted is None:
-        notes.append(f"unreadable Date {date_raw[:60]!r}")
-    mid = _first(xh, "message-id") or _bare_id(visible.get("message-id"))
-    if not mid:
-        notes.append("no Message-Id on the archive page")
-    refs = [r for r in xh.get("reference", []) if r]
-    irt = _MSGID.findall(visible.get("in-reply-to") or "")
-    parent = irt[0] if irt and not _OBFUSCATED.search(irt[0]) else (refs[-1] if refs else None)
-    return Mail(
-        message_id=mid or stable_id(date_raw, addr or name, subject, body),
-        body=body,
-        subject=header_text(subject),
-        from_name=name,
-        from_addr=addr,
-        posted_at=posted,
-        in_reply_to=parent,
-        references=refs,
-        notes=notes,
-    )
-
-
-def decode_page(data: bytes) -> str:
-    m = _CHARSET.search(data[:4096])
-    if m:
-        try:
-            return data.decode(codecs.lookup(m.group(1).decode("ascii")).name)
-        except (LookupError, UnicodeDecodeError):
-            pass
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        return data.decode("cp1252", errors="replace")
-
-
-def _between(text: str, start: str, end: str) -> str | None:
-    i = text.find(start)
-    if i < 0:
-        return None
-    j = text.find(end, i)
-    return text[i + len(start): j if j >= 0 else len(text)]
-
-
-def _body_text(fragment: str) -> str | None:
-    """The `<pre>` blocks verbatim (entities decoded, whitespace kept); other markup as text."""
-    tree = LexborHTMLParser(fragment)
-    pres = tree.css("pre")
-    if pres:
-        return normalise_newlines("\n".join(p.text(deep=True, separator="", strip=False) for p in pres))
-    if fragment.strip() and _BODY[0] not in fragment and "<html" in fragment.lower():
-        return None  # a whole page without a body marker and without <pre>: not a message page
-    text = html_to_text(fragment)
-    return normalise_newlines(text) if text.strip() else None
-
-
-def _visible_headers(text: str) -> dict[str, str]:
-    """`Name: value` lines of the page header (Xen `<li><em>To</em>: ...`, old plain lines, GNU)."""
-    head = _between(text, *_HEAD)
-    if head is None:
-        cut = text.find(_BODY[0])
-        if cut < 0:
-            cut = text.lower().find("<pre")
-        head = text[:cut] if cut >= 0 else ""
-    out: dict[str, str] = {}
-    for line in html_to_text(head).splitlines():
-        m = _HEADER_LINE.match(line)
-        if m and m.group(1).lower() in _VISIBLE and m.group(2):
-            out.setdefault(m.group(1).lower(), m.group(2))
-    return out
-
-
-def _subject_header(text: str) -> str | None:
-    frag = _between(text, *_SUBJECT_HEAD)
-    if not frag:
-        return None
-    return html_to_text(frag).strip() or None
-
-
-def _first(xh: dict[str, list[str]], key: str) -> str | None:
-    values = xh.get(key)
-    return values[0] if values and values[0] else None
-
-
-def _r13(value: str | None) -> str | None:
-    """MHonArc's `X-From-R13` is rot13 over `@A-Z[` and `a-z`, its own inverse."""
-    return value.translate(_R13) if value else None
-
-
-def _bare_id(value: str | None) -> str | None:
-    if not value:
-        return None
-    ids = _MSGID.findall(value)
-    return ids[0] if ids else value.strip() or None
 
 
 # ---------------------------------------------------------------- fetching
@@ -240,43 +99,6 @@ class _MonthFetch:
     failed: list[str] = field(default_factory=list)  # transient: retried next run
 
 
-def get_page(http: PoliteClient, url: str, dest: Path, validators: dict[str, str], max_bytes: int) -> dict[str, str]:
-    """Conditional GET into `dest` (atomic); returns the validators of what `dest` now holds."""
-    headers: dict[str, str] = {}
-    if dest.exists():
-        if validators.get("etag"):
-            headers["If-None-Match"] = validators["etag"]
-        if validators.get("last_modified"):
-            headers["If-Modified-Since"] = validators["last_modified"]
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    tmp = dest.with_name(f".{dest.name}.{os.getpid()}.{threading.get_ident()}.part")
-    try:
-        with open(tmp, "wb") as f:
-            resp, _ = http.request(url, headers=headers, max_bytes=max_bytes, sink=f.write)
-        if resp.status_code == 304 and dest.exists():
-            return validators
-        if resp.status_code != 200:
-            raise fhttp.FetchError(f"{url}: HTTP {resp.status_code}")
-        os.replace(tmp, dest)
-        return {k: v for k, v in (("etag", resp.headers.get("ETag")),
-                                   ("last_modified", resp.headers.get("Last-Modified"))) if v}
-    finally:
-        if tmp.exists():
-            tmp.unlink()
-
-
-def cached_get(http: PoliteClient, url: str, dest: Path, max_bytes: int) -> Path:
-    """An index page kept in the cache, re-fetched conditionally; validators live next to the copy."""
-    vpath = dest.parent / VALIDATORS
-    try:
-        validators = json.loads(vpath.read_text()) if vpath.exists() else {}
-    except ValueError:  # a torn write: fetch unconditionally once
-        validators = {}
-    validators[dest.name] = get_page(http, url, dest, validators.get(dest.name, {}), max_bytes)
-    vpath.write_text(json.dumps(validators, sort_keys=True))
-    return dest
-
-
 def _digest(paths: list[Path]) -> tuple[str, int]:
     """One hash over the index pages (their own hash when there is only one)."""
     parts = [sha256_file(p) for p in paths]
@@ -287,23 +109,24 @@ def _digest(paths: list[Path]) -> tuple[str, int]:
 
 
 def _read(path: Path) -> str:
-    return decode_page(path.read_bytes())
+    return decode_html(path.read_bytes())
 
 
 class MhonarcKind:
     name = "mhonarc"
+    Options = Options
 
     def units(self, source: Source, ctx: FetchContext) -> list[Unit]:
         if source.is_remote:
-            root = archive_root(source.url)
-            page = cached_get(ctx.http, root, fhttp.cache_path(ctx.raw_dir, source.name, "index.html"), _page_cap(source))
+            root = fhttp.archive_root(source.url)
+            page = ctx.http.cached_page(root, fhttp.cache_path(ctx.raw_dir, source.name, "index.html"), _page_cap(source))
             months = month_indexes(root, _read(page))
         else:
             months = _local_months(Path(source.url))
         return [Unit(source.name, m, _mbox_url(source, m) or url, month=m) for m, url in sorted(months.items())]
 
     def fetch(self, unit: Unit, source: Source, ctx: FetchContext) -> Fetched:
-        if source.option("mbox_url", None):
+        if typed_options(Options, source).mbox_url:
             return _fetch_mbox(unit, source, ctx)
         try:
             if source.is_remote:
@@ -339,14 +162,14 @@ class MhonarcKind:
 
 
 def _page_cap(source: Source) -> int:
-    return int(source.option("max_page_bytes", fhttp.DEFAULT_MAX_PAGE_BYTES))
+    return typed_options(Options, source).max_page_bytes
 
 
 def _mbox_url(source: Source, month: str) -> str | None:
-    base = source.option("mbox_url", None)
+    base = typed_options(Options, source).mbox_url
     if not base:
         return None
-    return base.format(month=month) if "{month}" in base else archive_root(base) + month
+    return base.format(month=month) if "{month}" in base else fhttp.archive_root(base) + month
 
 
 def _fetch_mbox(unit: Unit, source: Source, ctx: FetchContext) -> Fetched:
@@ -356,7 +179,7 @@ def _fetch_mbox(unit: Unit, source: Source, ctx: FetchContext) -> Fetched:
     else:
         alias = replace(unit, key=f"{unit.key}.mbox")
         sub = FetchContext(ctx.raw_dir, ctx.http, {(unit.source, alias.key): ctx.last(unit) or {}})
-        f = ctx.http.download(alias, source, sub)
+        f = download_file(alias, source, sub, max_bytes=typed_options(Options, source).max_unit_bytes)
         f.unit = unit
     f.extra["mode"] = "mbox"
     return f
@@ -376,7 +199,7 @@ def _fetch_remote(unit: Unit, source: Source, ctx: FetchContext) -> Fetched:
         dest = fhttp.cache_path(ctx.raw_dir, source.name, unit.key, name)
         if not dest.exists():
             try:
-                get_page(ctx.http, folder + name, dest, {}, cap)
+                ctx.http.get_once(folder + name, dest, cap)
             except fhttp.FetchError as exc:
                 if "-byte cap" in str(exc):  # permanent: reported, not retried until the month grows
                     got.skipped.append((name, str(exc)))
@@ -395,7 +218,7 @@ def _fetch_indexes(http: PoliteClient, first_url: str, month_dir: Path, cap: int
     names: list[str] = []
     while queue and len(paths) < MAX_INDEX_PAGES:
         name = queue.pop(0)
-        dest = cached_get(http, f"{folder}/{name}", fhttp.cache_path(month_dir.parent, month_dir.name, name), cap)
+        dest = http.cached_page(f"{folder}/{name}", fhttp.cache_path(month_dir.parent, month_dir.name, name), cap)
         paths.append(dest)
         msgs, more = page_links(f"{folder}/{name}", _read(dest))
         names.extend(n for n in msgs if n not in names)

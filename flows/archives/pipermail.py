@@ -1,7 +1,8 @@
 """`pipermail` (Mailman 2): the list index links one mbox per volume, `YYYY-Month.txt(.gz)`.
 
-The monthly text files keep pasted tables intact (no HTML), so they are the
-only thing fetched; the per-month HTML views are ignored.
+The monthly text files keep pasted tables intact (no HTML), so messages are read
+from them; of the per-month HTML views only `date.html` is read, to link each
+message to its article page.
 """
 
 from __future__ import annotations
@@ -11,12 +12,13 @@ import re
 from collections.abc import Iterator
 from urllib.parse import urlsplit
 
-from selectolax.lexbor import LexborHTMLParser
-
-from flows.archives.base import FetchContext, Fetched, RawItem, Unit, UnitError
+from flows.archives.base import FetchContext, Fetched, RawItem, Unit, UnitError, download
 from flows.archives.mbox import KIND as MBOX
-from flows.config import Source
-from flows.http import resolve_link
+from flows.archives.options import FileOptions, typed_options
+from flows.http import FetchError, archive_root, resolve_link
+from flows.source import Source
+from transforms.html import links
+from transforms.permalinks import ArticleLinks, pipermail_articles
 
 MONTHS = {name: i for i, name in enumerate(
     ("January", "February", "March", "April", "May", "June", "July", "August",
@@ -31,9 +33,9 @@ _YEARLY = re.compile(r"^(\d{4})\.txt(\.gz)?$")
 log = logging.getLogger("listbench.fetch")
 
 
-def archive_root(url: str) -> str:
-    """The index URL with its trailing slash (without it every relative link resolves one level up)."""
-    return url if url.endswith("/") else url + "/"
+def volume_folder(volume_url: str) -> str:
+    """`.../2009-April.txt.gz` -> `.../2009-April/`: where the volume's HTML pages live."""
+    return volume_url.removesuffix(".gz").removesuffix(".txt") + "/"
 
 
 def volume_month(name: str) -> str | None:
@@ -48,12 +50,6 @@ def volume_month(name: str) -> str | None:
     if m := _YEARLY.match(name):
         return f"{m.group(1)}-01"
     return None
-
-
-def index_links(markup: str) -> list[str]:
-    """Every `href` of the index page, in page order."""
-    tree = LexborHTMLParser(markup)
-    return [a.attributes.get("href") or "" for a in tree.css("a[href]")]
 
 
 def volume_name(root: str, href: str) -> str | None:
@@ -72,7 +68,7 @@ def volume_name(root: str, href: str) -> str | None:
 def month_units(source: str, root: str, markup: str) -> list[Unit]:
     """One unit per volume linked from the index; `.txt.gz` wins over `.txt` for the same volume."""
     chosen: dict[str, str] = {}
-    for href in index_links(markup):
+    for href in links(markup):
         name = volume_name(root, href)
         if name is None:
             continue
@@ -86,6 +82,7 @@ def month_units(source: str, root: str, markup: str) -> list[Unit]:
 
 class PipermailKind:
     name = "pipermail"
+    Options = FileOptions
 
     def units(self, source: Source, ctx: FetchContext) -> list[Unit]:
         if not source.is_remote:
@@ -97,7 +94,17 @@ class PipermailKind:
         return units
 
     def fetch(self, unit: Unit, source: Source, ctx: FetchContext) -> Fetched:
-        return ctx.http.download(unit, source, ctx)
+        """The volume, and when it changed its `date.html` index, whose article pages are the permalinks."""
+        fetched = download(unit, source, ctx, max_bytes=typed_options(FileOptions, source).max_unit_bytes)
+        if fetched.status == "ok":
+            folder = volume_folder(unit.url)
+            try:
+                articles = pipermail_articles(ctx.http.get_text(folder + "date.html"))
+            except FetchError as exc:  # no index, no links; the messages still load
+                log.info("%s: no article index for %s (%s)", source.name, unit.key, exc)
+            else:
+                fetched.extra["links"] = ArticleLinks(folder, articles)
+        return fetched
 
     def messages(self, fetched: Fetched, source: Source) -> Iterator[RawItem]:
         """The volume is an mbox (`From user at host  Thu Apr 14 ...` envelopes); an HTML page fails the unit."""

@@ -26,21 +26,33 @@ import re
 import shutil
 import subprocess
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 from urllib.parse import quote
 
 # `import ... as` (not `from flows.http import`): flows.http imports flows.archives.base, see mhonarc.py.
 import flows.http as fhttp
-from flows.archives.base import FetchContext, Fetched, RawItem, Unit, UnitError
+from flows.archives.base import FetchContext, Fetched, RawItem, Unit, UnitError, download
 from flows.archives.compressed import iter_chunks
 from flows.archives.mbox import KIND as MBOX
-from flows.config import Source
+from flows.archives.options import typed_options
+from flows.source import Source
 from transforms.mbox import Skipped
 
 log = logging.getLogger("listbench.public_inbox")
 
 DEFAULT_GIT_TIMEOUT_S = 3600.0
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    max_unit_bytes: int = fhttp.DEFAULT_MAX_UNIT_BYTES  # an extra thread or raw-message download
+    epochs: list[int] | None = None  # the epochs to mirror; default: from the manifest or probed
+    threads: list[str] = field(default_factory=list)  # Message-IDs whose whole thread is fetched
+    raw_messages: list[str] = field(default_factory=list)  # Message-IDs fetched one by one
+    max_commits: int | None = None  # commits of an epoch read per run (bounded batches)
+    git_timeout_s: float = DEFAULT_GIT_TIMEOUT_S
 MAX_EPOCHS = 1000
 MAX_MANIFEST_BYTES = 16 * 1024 * 1024
 _EPOCH_NAME = re.compile(r"^(\d{1,6})(?:\.git)?$")
@@ -215,7 +227,7 @@ def local_epochs(root: Path) -> list[tuple[int, str]]:
 def remote_epochs(source: Source, ctx: FetchContext, timeout: float) -> list[tuple[int, str]]:
     """From the `epochs` option, else the inbox's `manifest.js.gz`, else probing `<base>/0`, `/1`, ..."""
     base = source.url.rstrip("/")
-    listed = source.option("epochs", None)
+    listed = typed_options(Options, source).epochs
     if listed is None:
         listed = _manifest_epochs(base, source, ctx)
     if listed is None:
@@ -250,8 +262,9 @@ def _manifest_epochs(base: str, source: Source, ctx: FetchContext) -> list[int] 
 
 def _mbox_units(source: Source) -> list[Unit]:
     """`threads` -> `<base>/<msgid>/t.mbox.gz`, `raw_messages` -> `<base>/<msgid>/raw` (both mboxrd)."""
-    wanted = [("thread", m, "t.mbox.gz") for m in source.option("threads", [])]
-    wanted += [("raw", m, "raw") for m in source.option("raw_messages", [])]
+    opts = typed_options(Options, source)
+    wanted = [("thread", m, "t.mbox.gz") for m in opts.threads]
+    wanted += [("raw", m, "raw") for m in opts.raw_messages]
     if wanted and not source.is_remote:
         log.warning("source %s: threads/raw_messages need an http(s) inbox url; ignored", source.name)
         return []
@@ -263,6 +276,7 @@ def _mbox_units(source: Source) -> list[Unit]:
 
 class PublicInboxKind:
     name = "public-inbox"
+    Options = Options
     permalink_style = "public-inbox"  # `<inbox>/<message-id>/`
 
     @staticmethod
@@ -281,7 +295,7 @@ class PublicInboxKind:
 
     def fetch(self, unit: Unit, source: Source, ctx: FetchContext) -> Fetched:
         if not unit.key.startswith("epoch-"):
-            f = ctx.http.download(unit, source, ctx)
+            f = download(unit, source, ctx, max_bytes=typed_options(Options, source).max_unit_bytes)
             f.extra["mode"] = "mbox"
             return f
         dest = fhttp.cache_path(ctx.raw_dir, source.name, f"{unit.key}.git")
@@ -301,7 +315,7 @@ class PublicInboxKind:
             log.warning("%s: last processed commit %s is gone; reading the whole epoch", unit.url, since)
             since = None
         try:
-            upto = chunk_end(dest, since, head, source.option("max_commits", None))
+            upto = chunk_end(dest, since, head, typed_options(Options, source).max_commits)
         except UnitError as exc:
             return Fetched(unit, "failed", error=str(exc))
         # sha256 = the last commit this run processes: the next run starts after it.
@@ -322,7 +336,7 @@ class PublicInboxKind:
 
 
 def _timeout(source: Source) -> float:
-    return float(source.option("git_timeout_s", DEFAULT_GIT_TIMEOUT_S))
+    return typed_options(Options, source).git_timeout_s
 
 
 KIND = PublicInboxKind()

@@ -3,7 +3,8 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from transforms.extract import extract_explained, result_rows
+from transforms.extract import extract_explained
+from transforms.rows import result_rows
 
 NEGATIVE = """\
 I ran netperf over the weekend, but here is what worries me first:

@@ -3,7 +3,8 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from transforms.extract import extract_runs, result_rows
+from transforms.extract import extract_runs
+from transforms.rows import result_rows
 
 # https://lore.kernel.org/linux-security-module/202309220851.620EFFCC7C@keescook/
 CHANGE_ONLY = """\
@@ -138,3 +139,214 @@ def test_rest_csv_table():
     assert got[("native", "select-10")] == (0.5319, "us")
     assert got[("um-nommu(s)", "syscall")] == (2.5981, "us")
     assert len(got) == 8 and {r["benchmark"] for r in rows(CSV_TABLE)} == {"lmbench"}
+
+
+# the shape of real cpuidle posts: kernels (or governors) as rows, one column per tool
+SYSTEMS_AS_ROWS = """\
+Results on a 2-socket box:
+
+              tbench (MB/s)   turbostat PkgWatt
+menu             1234.5           45.2
+teo              1300.1           41.0
+"""
+
+TWO_TOOLS_AS_COLUMNS = """\
+                dbench 8     tbench 8    turbostat Watt
+6.8.0           812.3        2301.4       95.1
+6.8.0+coreidle  820.9        2410.2       88.0
+"""
+
+# https://lore.kernel.org/lkml/0e153dd25900af70f91e4a73f960320e6daf3c6a.camel@gmx.de/ (quoted part,
+# with the no-break spaces the archive left quoted-printable)
+KERNELS_AS_ROWS_QP = """\
+> > tbench 8 on old i7-4790 box
+> > 4.4.302=C2=A0=C2=A0=C2=A0=C2=A0=C2=A0 4024
+> > 6.4.11=C2=A0=C2=A0=C2=A0=C2=A0=C2=A0=C2=A0 3668
+> > 6.4.11-eevdf 3522
+"""
+
+
+def test_systems_as_rows_are_systems_not_metrics():
+    got = [(r["benchmark"], r["system"], r["metric"], r["value"], r["unit"]) for r in rows(SYSTEMS_AS_ROWS)]
+    assert sorted(got) == [("tbench", "menu", "throughput", 1234.5, "MB/s"),
+                           ("tbench", "teo", "throughput", 1300.1, "MB/s")]  # no turbostat watts
+
+
+def test_each_column_keeps_the_tool_its_head_names():
+    got = sorted((r["benchmark"], r["system"], r["metric_label"], r["value"]) for r in rows(TWO_TOOLS_AS_COLUMNS))
+    assert got == [("dbench", "6.8.0", "dbench 8", 812.3), ("dbench", "6.8.0+coreidle", "dbench 8", 820.9),
+                   ("tbench", "6.8.0", "tbench 8", 2301.4), ("tbench", "6.8.0+coreidle", "tbench 8", 2410.2)]
+
+
+def test_kernel_releases_as_rows_under_a_caption():
+    got = sorted((r["system"], r["value"]) for r in rows(KERNELS_AS_ROWS_QP))
+    assert got == [("4.4.302", 4024.0), ("6.4.11", 3668.0), ("6.4.11-eevdf", 3522.0)]
+    assert {r["benchmark"] for r in rows(KERNELS_AS_ROWS_QP)} == {"tbench"}
+
+
+PIPE_WITH_NOTES = """\
+netperf results:
+
+| test       | base (trans/s) | patched (trans/s) | note         |
+|------------|----------------|-------------------|--------------|
+| TCP_RR     | 12345          | 13000             | better       |
+| UDP_RR     | 14000          | 14100             | same (noise) |
+"""
+
+
+def test_pipe_rows_ending_in_a_remark_are_read_cell_by_cell():
+    got = sorted((r["system"], r["metric_label"], r["value"], r["unit"]) for r in rows(PIPE_WITH_NOTES))
+    assert got == [("base", "TCP_RR", 12345.0, "trans/s"), ("base", "UDP_RR", 14000.0, "trans/s"),
+                   ("patched", "TCP_RR", 13000.0, "trans/s"), ("patched", "UDP_RR", 14100.0, "trans/s")]
+    assert {r["benchmark"] for r in rows(PIPE_WITH_NOTES)} == {"netperf"}
+
+
+def test_drop_text_columns_keeps_label_and_number_columns():
+    from transforms.handmade.tables import drop_text_columns
+
+    lines = PIPE_WITH_NOTES.splitlines()[2:]
+    out = drop_text_columns(lines)
+    assert out[2] == "| TCP_RR     | 12345          | 13000             |"
+    assert out[0] == "| test       | base (trans/s) | patched (trans/s) |"
+
+
+_cell_text = st.one_of(st.integers(0, 10**6).map(str), st.sampled_from(["ok", "better", "", "n/a", "same (noise)"]))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.lists(_cell_text, min_size=3, max_size=3), min_size=1, max_size=6))
+def test_drop_text_columns_properties(grid):
+    from transforms.handmade.tables import drop_text_columns
+
+    lines = ["| " + " | ".join(["row", *r]) + " |" for r in grid]
+    out = drop_text_columns(lines)
+    assert len(out) == len(lines)
+    assert drop_text_columns(out) == out  # idempotent
+    nums = lambda ls: [c.strip() for ln in ls for c in ln.split("|") if c.strip().isdigit()]  # noqa: E731
+    assert nums(out) == nums(lines)  # every number stays, in order
+    assert all(ln.split("|")[1].strip() == "row" for ln in out)  # the label column stays
+
+
+# https://lore.kernel.org/lkml/ (2025, a review of the spawn regression revert), excerpt
+ONE_ROW_UNDER_NAMES = """\
+Unixbench Tests './Run -c 4 spawn' on:
+
+(a) VM AWS instance (m7gd.16xlarge) with v6.13
+
+    w/o patch   w/ patch
+    21005       27120
+"""
+
+
+def test_one_row_under_a_header_of_names_is_one_value_per_name():
+    got = sorted((r["system"], r["metric"], r["value"], r["unit"]) for r in rows(ONE_ROW_UNDER_NAMES))
+    assert got == [("w/ patch", "process_creation", 27120.0, "lps"),
+                   ("w/o patch", "process_creation", 21005.0, "lps")]
+
+
+# https://lore.kernel.org/virtualization/ (2021, "[PATCH V4 00/12] vhost: multiple worker support")
+FIO_THOUSANDS = """\
+fio jobs        1       2       4       8       12      16
+----------------------------------------------------------
+1 worker        84k    492k    510k    -       -       -
+worker per vq   184k   380k    744k    1422k   2256k   2434k
+"""
+
+
+def test_fio_numbers_with_a_thousands_suffix_and_no_unit_are_iops():
+    got = rows(FIO_THOUSANDS, subject="[PATCH V4 00/12] vhost: multiple worker support (fio)")
+    assert len(got) == 9
+    assert {(r["metric"], r["params"]["scale"]) for r in got} == {("iops", "k")}
+    assert sorted((r["system"], r["params"]["fio jobs"], r["value"]) for r in got)[:3] == [
+        ("1 worker", "1", 84.0), ("1 worker", "2", 492.0), ("1 worker", "4", 510.0)]
+
+
+# https://lore.kernel.org/lkml/ (2021, "[PATCH] sched/fair: Adjust the allowed NUMA imbalance when
+# SD_NUMA spans multiple LLCs"), excerpt: the second table is specjbb's, as the text below it says
+TABLE_EXPLAINED_BELOW = """\
+On a Zen3 machine running STREAM parallelised with OMP to have on instance
+per LLC the results and without binding, the results are
+
+                               vanilla     sched-numaimb-v2r4
+MB/sec copy-16    164279.50 (   0.00%)   702962.88 ( 327.91%)
+MB/sec triad-16   154562.04 (   0.00%)   641408.02 ( 314.98%)
+
+STREAM can use directives to force the spread if the OpenMP is new
+enough but that doesn't help if an application uses threads.
+
+                                  vanilla     sched-numaimb-v1r2
+Min       Score-16   366090.84 (   0.00%)   401505.65 (   9.67%)
+Max       Score-16   416666.67 (   0.00%)   483529.77 (  16.05%)
+
+It can also make a big difference for semi-realistic workloads
+like specjbb which can execute arbitrary numbers of threads.
+"""
+
+
+def test_a_table_the_text_below_gives_to_another_benchmark_is_not_ours():
+    got = sorted((r["system"], r["metric"], r["value"]) for r in rows(TABLE_EXPLAINED_BELOW))
+    assert got == [("sched-numaimb-v2r4", "copy", 702962.88), ("sched-numaimb-v2r4", "triad", 641408.02),
+                   ("vanilla", "copy", 164279.5), ("vanilla", "triad", 154562.04)]
+
+
+# https://lore.kernel.org/lkml/ (2002, "Re: [PATCH] Radix-tree pagecache for 2.5"), excerpt: bonnie++
+# results re-typed under group heads drawn with dashes, quoted with a name (`rwhron>`)
+GROUP_HEADS = """\
+rwhron> bonnie++
+rwhron> Version 1.02a     -----------Sequential Input-----------   ------Random-----
+rwhron>                   -----Per Char-----  ------Block-------   ------Seeks------
+rwhron> Kernel      Size  MB/sec  %CPU   Eff  MB/sec  %CPU   Eff    /sec  %CPU   Eff
+rwhron> 2.4.17      1024    3.98  97.2  4.10   16.39  60.6 27.05     132   2.0  6609
+rwhron> 2.4.17rat   1024    3.92  96.0  4.08   15.46  57.0 27.12     126   2.0  6302
+"""
+
+
+def test_group_heads_drawn_with_dashes_prefix_the_column_heads():
+    got = {(r["system"], r["metric_label"]): (r["metric"], r["value"], r["unit"]) for r in rows(GROUP_HEADS)}
+    assert got[("2.4.17", "Sequential Input Per Char %CPU")] == ("seq_input_char_cpu", 97.2, "%CPU")
+    assert got[("2.4.17rat", "Sequential Input Block MB/sec")][1:] == (15.46, "MB/s")
+    assert got[("2.4.17", "Random Seeks /sec")] == ("random_seeks", 132.0, "/sec")
+    assert got[("2.4.17rat", "Random Seeks %CPU")] == ("random_seeks_cpu", 2.0, "%CPU")
+    assert {r["params"]["size"] for r in rows(GROUP_HEADS)} == {"1024"}
+    assert len(got) == 18
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(["--A--", "---Long Name---", "x", "  ", "-", "--", "Per Char"]), max_size=8),
+       st.lists(st.sampled_from(["K/sec", "%CP", "/sec"]), min_size=2, max_size=6))
+def test_with_groups_keeps_every_column_and_its_own_head(groups, heads):
+    from transforms.handmade.cells import split_wide
+    from transforms.handmade.tables import with_groups
+
+    head_line = "          " + "  ".join(heads)
+    lines = ["  ".join(groups), head_line]
+    header = split_wide(head_line)
+    out = with_groups(lines, 1, header)
+    assert len(out) == len(header)
+    assert all(o.text.endswith(h.text) and (o.start, o.end) == (h.start, h.end) for o, h in zip(out, header, strict=True))
+
+
+# https://lore.kernel.org/linux-mm/8c5a844a0901221500m7af8ff45v169b6523ad9d7ad3@mail.gmail.com/, excerpt:
+# lmbench's `"mappings` series re-typed with both kernels' values on each line, under a legend
+SERIES_UNDER_LEGEND = """\
+I ran an lmbench test on the 2.6.28 kernel and on the same kernel
+after applying the patch.  Here's a portion of the results with the
+format of
+test : standard kernel / kernel after patch
+
+Simple syscall: 0.7419 / 0.4244 microseconds
+
+"mappings
+0.524288 9.989 / 7.411
+1.048576 14 / 12
+2.097152 24 / 22
+4.194304 43 / 66
+"""
+
+
+def test_lmbench_series_takes_sizes_from_its_first_column_and_systems_from_the_legend():
+    got = sorted((r["system"], r["params"].get("size"), r["value"]) for r in rows(SERIES_UNDER_LEGEND)
+                 if r["metric_label"] == "mappings")
+    assert got[:4] == [("kernel after patch", "0.524288", 7.411), ("kernel after patch", "1.048576", 12.0),
+                       ("kernel after patch", "2.097152", 22.0), ("kernel after patch", "4.194304", 66.0)]
+    assert len(got) == 8

@@ -20,9 +20,11 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 from tests.parsers.fixtures_io import canonical, rows_of
-from transforms.extract import extract_runs, result_rows
+from tests.parsers.fixtures_io import parser_runs as golden_parser_runs
+from transforms.extract import extract_runs
 from transforms.model import Parser, Run
 from transforms.quotes import segments
+from transforms.rows import result_rows
 from transforms.units import KNOWN_UNITS
 
 # --- mail damage -----------------------------------------------------------------------------------
@@ -172,10 +174,9 @@ CANON_KEYS = ("system", "metric", "statistic", "unit", "value")
 
 
 def bench_rows(body: str, *benchmarks: str) -> list[dict[str, Any]]:
-    """The tool-output rows of `benchmarks` only: other parsers (and the reader of hand-made
-    tables, tested on its own under tests/handmade/) may read the same post."""
-    return [r for r in result_rows(extract_runs(body, "t"))
-            if r["benchmark"] in benchmarks and r["layout"] == "tool_output"]
+    """The parsers' rows of `benchmarks` only: other parsers (and the reader of hand-made
+    layouts, tested on its own under tests/handmade/) may read the same post."""
+    return [r for r in result_rows(golden_parser_runs(extract_runs(body, "t"))) if r["benchmark"] in benchmarks]
 
 
 def parser_runs(body: str, name: str) -> list[Run]:

@@ -7,5 +7,7 @@ from bench.golden import (  # noqa: F401
     canonical,
     expected_rows,
     fixture_body,
+    hand_rows_of,
+    parser_runs,
     rows_of,
 )

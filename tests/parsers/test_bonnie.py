@@ -13,12 +13,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.parsers.damage import collapse, crlf, fuzz_text, quote, wrap
+from tests.parsers.damage import bench_rows, collapse, crlf, fuzz_text, quote, wrap
 from tests.parsers.fixtures_io import FIXTURES, expected_rows, fixture_body
-from transforms.extract import extract_runs, result_rows
+from transforms.extract import extract_runs
 from transforms.model import Segment
 from transforms.parsers import bonnie
 from transforms.quotes import segments
+from transforms.rows import result_rows
 from transforms.units import KNOWN_UNITS
 
 HERE = FIXTURES / "bonnie"
@@ -906,3 +907,22 @@ def test_wrapped_synthetic_reports_never_invent_a_number(report, how):
     printed = _printed(readings[0]) | _printed(readings[-1])
     assert not _printed(after) - printed, "a value read more often than printed"
     assert max(Counter(map(_measured_at, after)).values(), default=1) == 1, "a key emitted twice"
+
+
+def test_csv_values_are_labelled_as_the_table_names_them():
+    csv = "stan,4G,45000,98,60000,20,30000,10,50000,95,120000,15,300.5,1,16,5000,90,+++++,+++,4000,80,5100,91,+++++,+++,3900,78\n"
+    body = "Version 1.03 ------Sequential Output------ --Sequential Input- --Random-\n\n" + csv
+    labels = {r["metric"]: r["metric_label"] for r in bench_rows(body, "bonnie")}
+    assert labels["seq_output_char"] == "Sequential Output Per Chr (putc)"
+    assert labels["seq_output_block_cpu"] == "Sequential Output Block %CP (put_block_cpu)"
+    assert labels["random_seeks"] == "Random Seeks (seeks)"
+    assert labels["seq_create"] == "Sequential Create Create (seq_create)"
+
+
+def test_a_create_row_of_exactly_twelve_cells_never_raises():
+    body = ("                    ------Sequential Create------ --------Random Create--------\n"
+            "                    -Create-- --Read--- -Delete-- -Create-- --Read--- -Delete--\n"
+            "              files  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP\n"
+            "1 2 3 4 5 6 7 8 9 10 11 12\n")
+    for seg in segments(body):
+        bonnie.parse(seg)

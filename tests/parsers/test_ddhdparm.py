@@ -106,6 +106,12 @@ def test_dd_line_inside_other_text_and_one_byte():
     assert (one_byte["value"], one_byte["unit"]) == (8.1, "KB/s")
 
 
+def test_dd_values_are_labelled_by_their_place_after_copied():
+    rows = _rows("1048576000 bytes (1.0 GB) copied, 12.7143 s, 82.5 MB/s\n", "dd")
+    assert sorted((r["metric"], r["metric_label"], r["value"], r["unit"]) for r in rows) == [
+        ("elapsed", "copied (time)", 12.7143, "s"), ("throughput", "copied (rate)", 82.5, "MB/s")]
+
+
 def test_rate_that_does_not_follow_from_bytes_and_time_is_unparsed():
     text = "1073741824 bytes (1.1 GB) copied, 10.0 s, 900 MB/s\n"
     runs = _runs(text)

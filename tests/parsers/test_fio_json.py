@@ -19,10 +19,22 @@ from tests.parsers.damage import assert_sane
 from tests.parsers.fixtures_io import FIXTURES, canonical, fixture_body, rows_of
 from transforms.extract import extract_runs
 from transforms.parsers.fio import PARSER
+from transforms.parsers.fio.json import JSON_METRICS
+
+JSON_ONLY = set(JSON_METRICS) - {"cpu_usr", "cpu_sys", "disk_util"}
 
 DIR = FIXTURES / "fio"
 JSON_CASES = sorted(DIR.glob("json_*.txt"))
-DOCS = [fixture_body(p) for p in JSON_CASES]
+
+
+def _first_document(body: str) -> str:
+    """The first JSON document of a fixture (lkp's multi-instance fixture holds two)."""
+    text = body.lstrip()
+    _, end = json.JSONDecoder().raw_decode(text)
+    return text[:end] + "\n"
+
+
+DOCS = [_first_document(fixture_body(p)) for p in JSON_CASES]
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -30,11 +42,13 @@ def rows(name: str) -> list[dict]:
     return rows_of(fixture_body(DIR / f"{name}.txt"))
 
 
-def value(found: list[dict], metric: str, **params: str) -> float:
+def value(found: list[dict], metric: str, statistic: str = "value", **params: str) -> float:
     (row,) = [
         r
         for r in found
-        if r["metric"] == metric and all(r["params"].get(k) == v for k, v in params.items())
+        if r["metric"] == metric
+        and r["statistic"] == statistic
+        and all(r["params"].get(k) == v for k, v in params.items())
     ]
     return row["value"]
 
@@ -98,6 +112,18 @@ def test_lat_percentiles_are_lat_not_clat():
 # --- several documents, other output around them ---------------------------------------------------
 
 
+def test_json_only_sample_statistics_counts_and_latency_shares():
+    found = rows("json_fio326_virtualclient_clat_ns")
+    assert value(found, "bandwidth", "mean") == 12030.843023  # write.bw_mean, KiB/s
+    assert value(found, "iops", "stddev") == 1014.164654
+    assert value(found, "io_bytes") == 1073741824.0
+    assert value(found, "total_ios") == 262144.0
+    assert value(found, "latency_share", bucket="100us") == 60.919189
+    assert value(found, "latency_share", bucket=">=2000ms") == 0.01
+    assert not [r for r in found if r["params"].get("bucket", "").endswith("ns")]  # all-zero ns buckets
+    assert not [r for r in found if r["params"].get("direction") == "read"]  # read moved no data
+
+
 def test_several_documents_after_the_command_output():
     text = (
         "$ fio --output-format=json jobs.fio\nStarting 2 processes\n"
@@ -123,6 +149,43 @@ def test_json_then_normal_output_of_the_same_run_is_read_once():
     # the same text far from the document is another run, and is read
     far = doc + "\n\nA week later, same job:\n\n\n" + echo
     assert len(fio_runs(far)) == 2
+
+
+def _status_series(elapsed: list[int], spacing: list[int]) -> str:
+    """The VirtualClient document printed again as `--status-interval` would: same jobs, the
+    `elapsed` and `timestamp` clocks moved together (or apart, for repeated runs)."""
+    body = fixture_body(DIR / "json_fio326_virtualclient_clat_ns.txt")
+    doc = json.loads(body[body.index("{") : body.rindex("}") + 1])
+    out = []
+    for e, t in zip(elapsed, spacing, strict=True):
+        d = json.loads(json.dumps(doc))
+        d["timestamp"] = 1618699271 - 122 + t
+        d["jobs"][0]["elapsed"] = e
+        d["jobs"][0]["read"]["iops"] = 1000 + e  # each report its own numbers
+        out.append(json.dumps(d, indent=2))
+    return "\n".join(out)
+
+
+def test_status_interval_reports_are_the_series_and_the_last_the_summary():
+    found = rows_of(_status_series([5, 10, 122], [5, 10, 122]))
+    iops = [(r["statistic"], r["params"].get("interval_end"), r["value"]) for r in found
+            if r["metric"] == "iops" and r["params"]["direction"] == "read"]
+    assert iops == [("interval", "5", 1005.0), ("interval", "10", 1010.0), ("value", None, 1122.0)]
+    series = [r for r in found if r["statistic"] == "interval"]
+    assert {r["params"]["interval_start"] for r in series} == {"0"}  # fio's reports are cumulative
+    assert not any("repeat" in r["params"] for r in found)
+    summary = [r for r in found if r["statistic"] != "interval"]
+    assert len([r for r in summary if r["statistic"] == "value"]) == len(series) // 2
+    # bw and iops sample statistics (min, max, mean, stddev) stay with the summary only
+    assert sorted({r["statistic"] for r in summary} - {"value"}) == ["max", "mean", "min", "stddev"]
+
+
+def test_repeated_runs_of_one_job_file_are_not_a_series():
+    # each run starts its clock again: elapsed 122 three times, two minutes apart
+    found = rows_of(_status_series([122, 122, 122], [122, 250, 380]))
+    assert not [r for r in found if r["statistic"] == "interval"]
+    reads = [r for r in found if r["metric"] == "iops" and r["params"]["direction"] == "read"]
+    assert sorted(r["params"]["repeat"] for r in reads) == ["1", "2", "3"]
 
 
 def test_truncated_document_is_unparsed_not_guessed():
@@ -172,7 +235,7 @@ def test_text_and_json_of_one_run_give_the_same_rows(both):
                 "value"
             ]
             for r in found
-            if r["metric"] != "runtime"
+            if r["metric"] not in JSON_ONLY and r["statistic"] == "value"
         }
 
     assert keyed(rows_of(as_json)) == keyed(rows_of(as_text))
@@ -230,3 +293,12 @@ def _reordered(value: Any, rnd: random.Random) -> Any:
 def test_reserialised_document_gives_the_same_rows(doc, indent, rnd):
     again = json.dumps(_reordered(json.loads(doc), rnd), indent=indent)
     assert canonical(rows_of(again)) == canonical(rows_of(doc))
+
+
+def test_lkp_instances_one_document_each_numbered_in_order():
+    found = rows("json_fio319_lkp_multi_instance")
+    bw = [(r["params"]["repeat"], r["value"]) for r in found if r["metric"] == "bandwidth"]
+    assert bw == [("1", 1024.0), ("2", 40960.0)]  # fio.output.1 `"bw" : 1024`, fio.output.2 `40960`
+    assert value(found, "clat_percentile", percentile="99", repeat="2") == 8.0  # 8000 ns
+    assert value(found, "slat_avg", repeat="1") == 0.01  # `"slat_ns" : {"mean" : 10`
+    assert not [r for r in found if r["params"].get("direction") == "write"]  # all zeros: moved no data

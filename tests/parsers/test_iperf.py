@@ -32,8 +32,17 @@ BODIES = [fixture_body(p) for p in sorted(DIR.glob("*.txt"))]
 SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-def rows(name: str) -> list[dict]:
+def all_rows(name: str) -> list[dict]:
     return [r for r in rows_of(fixture_body(DIR / f"{name}.txt")) if r["benchmark"] == "iperf"]
+
+
+def rows(name: str) -> list[dict]:
+    """The summary rows (the interval series has tests of its own)."""
+    return [r for r in all_rows(name) if r["statistic"] != "interval"]
+
+
+def series(name: str) -> list[dict]:
+    return [r for r in all_rows(name) if r["statistic"] == "interval"]
 
 
 def pick(found: list[dict], metric: str = "throughput", **params: str) -> list[dict]:
@@ -59,6 +68,51 @@ def test_interval_rows_are_not_results_only_the_final_row():
     assert not any(r["value"] in (970.0, 944.0, 946.0) for r in found)
 
 
+def test_interval_rows_are_the_series_beside_the_summary():
+    found = series("ceph_blog_iperf2_server_and_interval")
+    spans = [(r["params"]["interval_start"], r["params"]["interval_end"], r["value"]) for r in found]
+    assert spans[:3] == [("0.0", "1.0", 970.0), ("1.0", "2.0", 944.0), ("2.0", "3.0", 933.0)]
+    assert spans[-1] == ("9.0", "10.0", 946.0) and len(spans) == 10
+    assert {r["metric"] for r in found} == {"throughput"}
+    assert all(r["params"]["stream"] == "3" for r in found)
+
+
+def test_iperf3_parallel_interval_groups_between_separators():
+    found = series("pkb_iperf3_udp_and_parallel_tcp")
+    tcp = [r for r in found if r["params"]["protocol"] == "tcp"]
+    assert len(tcp) == 3 * 6  # three reports of five streams and [SUM]
+    total = pick(tcp, stream="SUM", interval_start="1.01")
+    assert [(r["value"], r["params"]["interval_end"]) for r in total] == [(4480.0, "2.00")]
+    udp = [r["value"] for r in found if r["params"]["protocol"] == "udp"]
+    assert udp == [1340.0, 1400.0, 1400.0]
+
+
+def test_interval_rows_only_still_give_nothing():
+    assert all_rows("neg_interval_rows_only") == []
+
+
+def test_udp_lost_and_total_datagrams_are_counts():
+    found = rows("pkb_iperf3_udp_and_parallel_tcp")
+    assert pick(found, "datagrams_lost")[0]["value"] == 35148.0
+    assert pick(found, "datagrams_total")[0]["value"] == 62949.0
+    assert pick(found, "datagram_loss")[0]["value"] == 56.0
+
+
+def test_iperf2_enhanced_columns():
+    found = rows("pkb_iperf2_enhanced_udp_tcp")
+    one = dict(protocol="tcp", stream="3", streams="1")
+    got = {r["metric"]: (r["value"], r["unit"]) for r in found if all(r["params"].get(k) == v for k, v in one.items())}
+    assert got == {"throughput": (1966.0, "Mbit/s"), "writes": (112505.0, "count"), "write_errors": (0.0, "count"),
+                   "retransmits": (0.0, "count"), "rtt": (1346.0, "us"), "netpwr": (182579.69, "")}
+    assert not pick(found, "cwnd")  # `-1K`: the window was not known
+    pps = pick(found, "packet_rate", stream="SUM")
+    assert [(r["value"], r["unit"]) for r in pps] == [(178.0, "/sec")]
+    lost = pick(found, "datagrams_lost", stream="3", streams="2")
+    assert [(r["value"], r["params"]["side"]) for r in lost] == [(1.0, "receiver")]
+    ooo = pick(found, "datagrams_out_of_order")  # `[  4] 0.00-60.00 sec  1 datagrams received out-of-order`
+    assert [(r["value"], r["params"]["stream"], r["params"]["side"]) for r in ooo] == [(1.0, "4", "receiver")]
+
+
 def test_server_paste_with_one_row_per_connection_numbers_repeats():
     found = pick(rows("fabfi_iperf2_server_connections"), stream="4")
     assert [r["params"]["repeat"] for r in found] == [str(i) for i in range(1, 9)]
@@ -70,7 +124,8 @@ def test_quoted_iperf3_with_wrapped_udp_rows():
     found = rows("netdev_nat_iperf3_quoted_wrapped")
     assert all(r["quoted"] for r in found)
     tso = [r for r in found if r["system"] == "It's a bit hard since it works like this, turned tso off"]
-    assert {r["params"]["side"]: r["value"] for r in tso} == {"sender": 923.0, "receiver": 920.0}
+    assert {r["params"]["side"]: r["value"] for r in pick(tso)} == {"sender": 923.0, "receiver": 920.0}
+    assert [(r["value"], r["params"]["side"]) for r in pick(tso, "retransmits")] == [(214.0, "sender")]
     # `... 0.014 ms` / `> 4756/824530 (0.58%)  receiver` was wrapped by the mailer
     loss = pick(found, "datagram_loss", side="receiver", repeat="2")
     assert [r["value"] for r in loss] == [0.58]
@@ -177,11 +232,14 @@ def iperf2_report(draw) -> tuple[str, dict[str, float]]:
              "------------------------------------------------------------"]  # fmt: skip
     lines += [f"[{i:3d}] local 10.0.0.2 port {40000 + i} connected with 10.0.0.1 port 5001" for i in ids]
     lines.append("[ ID] Interval       Transfer     Bandwidth")
-    if draw(st.booleans()):  # `-i 1` interval rows: never results
+    series: dict[tuple[str, str, str], float] = {}
+    if draw(st.booleans()):  # `-i 1` interval rows: the series beside the summary
         for t in range(seconds):
             for i in ids:
-                lines.append(f"[{i:3d}] {t:4.1f}-{t + 1:4.1f} sec   116 MBytes  {draw(bitrate())[0]}")
-    expected: dict[str, float] = {}
+                text, mbit = draw(bitrate())
+                lines.append(f"[{i:3d}] {t:4.1f}-{t + 1:4.1f} sec   116 MBytes  {text}")
+                series[(str(i), f"{t:.1f}", f"{t + 1:.1f}")] = mbit
+    expected: dict = {}
     for i in ids:
         text, mbit = draw(bitrate())
         lines.append(f"[{i:3d}] {0:4.1f}-{seconds:4.1f} sec  1.10 GBytes  {text}")
@@ -190,6 +248,7 @@ def iperf2_report(draw) -> tuple[str, dict[str, float]]:
         text, mbit = draw(bitrate())
         lines.append(f"[SUM] {0:4.1f}-{seconds:4.1f} sec  2.20 GBytes  {text}")
         expected["SUM"] = mbit
+    expected["series"] = series
     return "\n".join(lines) + "\n", expected
 
 
@@ -216,6 +275,8 @@ def iperf3_report(draw) -> tuple[str, dict[tuple[str, str, str], float]]:
                 pct = f"{100 * lost / total:.2g}"
                 tail = f"  {jitter:.3f} ms  {lost}/{total} ({pct}%)"
                 if side == "receiver":
+                    expected[(name, side, "datagrams_lost")] = float(lost)
+                    expected[(name, side, "datagrams_total")] = float(total)
                     expected[(name, side, "jitter")] = float(f"{jitter:.3f}")
                     expected[(name, side, "datagram_loss")] = float(pct)
             label = f"[{name:>3}]" if name != "SUM" else "[SUM]"
@@ -229,17 +290,22 @@ def iperf3_report(draw) -> tuple[str, dict[tuple[str, str, str], float]]:
 @given(iperf2_report())
 def test_iperf2_report_round_trips(report):
     text, expected = report
-    found = rows_of(text)
+    series = expected.pop("series")
+    everything = rows_of(text)
+    found = [r for r in everything if r["statistic"] != "interval"]
     assert {r["params"]["stream"]: r["value"] for r in found} == expected
     assert len(found) == len(expected)
-    assert all(r["metric"] == "throughput" and r["params"]["protocol"] == "tcp" for r in found)
+    assert all(r["metric"] == "throughput" and r["params"]["protocol"] == "tcp" for r in everything)
+    got = {(r["params"]["stream"], r["params"]["interval_start"], r["params"]["interval_end"]): r["value"]
+           for r in everything if r["statistic"] == "interval"}
+    assert got == series and len(everything) == len(found) + len(series)
 
 
 @SETTINGS
 @given(iperf3_report())
 def test_iperf3_report_round_trips(report):
     text, expected = report
-    found = rows_of(text)
+    found = [r for r in rows_of(text) if r["statistic"] != "interval"]
     got = {(r["params"]["stream"], r["params"]["side"], r["metric"]): r["value"] for r in found}
     assert got == expected and len(found) == len(expected)
 

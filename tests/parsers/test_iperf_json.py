@@ -32,8 +32,11 @@ def iperf_runs(text: str) -> list:
 
 
 def keyed(found: list[dict]) -> dict[tuple, float]:
+    """The summary rows by (metric, stream, side); the interval series is tested on its own."""
     return {
-        (r["metric"], r["params"].get("stream"), r["params"].get("side")): r["value"] for r in found
+        (r["metric"], r["params"].get("stream"), r["params"].get("side")): r["value"]
+        for r in found
+        if r["statistic"] != "interval"
     }
 
 
@@ -163,11 +166,21 @@ def test_text_and_json_of_one_test_give_the_same_row_keys():
     as_json = {
         (r["metric"], json.dumps(r["params"], sort_keys=True)): r["value"]
         for r in rows_of(TCP)
-        if r["metric"] == "throughput"
+        if r["metric"] in ("throughput", "retransmits") and r["statistic"] != "interval"
     }
     assert as_text.keys() == as_json.keys()
     for key, value in as_text.items():
         assert abs(value - as_json[key]) / as_json[key] < 0.005
+
+
+def test_intervals_are_the_series_without_the_omitted_warmup():
+    series = [r for r in rows_of(TCP) if r["statistic"] == "interval"]
+    assert len(series) == 13 - 3  # `omit: 3`: the first three are warm-up
+    assert {r["metric"] for r in series} == {"throughput"}
+    last = series[-1]
+    assert (last["params"]["interval_start"], last["params"]["interval_end"]) == ("9.00", "10.00")
+    assert last["value"] == 31.46168499174867  # intervals[12].streams[0].bits_per_second / 1e6
+    assert last["params"]["stream"] == "5" and "side" not in last["params"]
 
 
 # --- properties ------------------------------------------------------------------------------------
@@ -223,3 +236,13 @@ def _reordered(value: Any, rnd: random.Random) -> Any:
 def test_reserialised_document_gives_the_same_rows(doc, indent, rnd):
     again = json.dumps(_reordered(json.loads(doc), rnd), indent=indent)
     assert canonical(rows_of(again)) == canonical(rows_of(doc))
+
+
+def test_lkp_tab_indented_documents():
+    tcp = keyed(rows_of(fixture_body(DIR / "json_iperf316_lkp_tcp.txt")))
+    assert tcp[("throughput", "5", "sender")] == 2348.79024645  # 2348790246.45 bits/s
+    assert tcp[("throughput", "5", "receiver")] == 2348.57736328
+    udp = keyed(rows_of(fixture_body(DIR / "json_iperf316_lkp_udp.txt")))
+    assert udp[("throughput", "5", None)] == 1.05020523
+    assert (udp[("datagrams_lost", "5", None)], udp[("datagrams_total", "5", None)]) == (2.0, 903.0)
+    assert udp[("jitter", "5", None)] == 0.025

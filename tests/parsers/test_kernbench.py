@@ -264,3 +264,35 @@ def test_mail_damage_on_real_posts_never_gives_a_wrong_number(text, how):
         assert set(canon(_rows(damaged(text, how, keep_ends=True)))) == clean
     else:
         assert all(r.status in ("ok", "unparsed") for r in damaged_runs)
+
+
+# https://lore.kernel.org/linux-mm/ (2007, "[-mm PATCH 0/9] Memory controller introduction (v6)"):
+# headings naming the tool title the runs; the release kernbench printed under its date is the system
+TITLED_BY_THE_TOOL = """\
+Run kernbench stress
+--------------------
+Three simultaneously and with one inside a container of 800 MB.
+
+
+Kernbench results running within the container of 800 MB
+--------------------------------------------------------
+
+Thu Aug 16 22:34:59 IST 2007
+2.6.23-rc2-mm2-mem-v6
+Average Half load -j 4 Run (std deviation):
+Elapsed Time 466.548 (47.6014)
+User Time 876.598 (10.5273)
+
+Average Optimal load -j 32 Run (std deviation):
+Elapsed Time 423.496 (60.625)
+User Time 897.285 (23.0391)
+"""
+
+
+def test_a_heading_naming_kernbench_yields_to_the_release_it_printed():
+    got = {(r["system"], r["params"]["load"], r["metric"], r["value"]) for r in _rows(TITLED_BY_THE_TOOL)
+           if r["statistic"] == "mean"}
+    assert got == {("2.6.23-rc2-mm2-mem-v6", "half", "elapsed_time", 466.548),
+                   ("2.6.23-rc2-mm2-mem-v6", "half", "user_time", 876.598),
+                   ("2.6.23-rc2-mm2-mem-v6", "optimal", "elapsed_time", 423.496),
+                   ("2.6.23-rc2-mm2-mem-v6", "optimal", "user_time", 897.285)}

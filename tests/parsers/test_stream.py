@@ -217,3 +217,53 @@ def test_mail_damage_keeps_the_rows(text, how):
 @given(st.sampled_from(FIXTURE_TEXTS), st.sampled_from(DAMAGES))
 def test_mail_damage_on_real_posts_keeps_the_rows(text, how):
     assert canon(_rows(damaged(text, how, keep_ends=True))) == canon(_rows(text))
+
+
+# --- HPC Challenge: StarSTREAM and SingleSTREAM ------------------------------------------------
+
+
+def test_hpcc_star_and_single_stream_summaries():
+    from tests.parsers.fixtures_io import FIXTURES, fixture_body, rows_of
+
+    rows = rows_of(fixture_body(FIXTURES / "stream" / "hpcc_142_pkb_star_single.txt"))
+    star = {(r["metric"], r["statistic"]): r["value"] for r in rows
+            if r["params"] == {"hpcc": "StarSTREAM"}}
+    assert star[("copy", "mean")] == 5.225863 and star[("triad", "max")] == 5.94335
+    assert star[("scale", "min")] == 5.143492 and len(star) == 12
+    single = {r["metric"]: r["value"] for r in rows if r["params"] == {"hpcc": "SingleSTREAM"}}
+    assert single == {"copy": 11.503244, "scale": 11.633804, "add": 12.726493, "triad": 12.243333}
+    assert {r["unit"] for r in rows if r["metric"] in ("copy", "scale", "add", "triad")} == {"GB/s"}
+    table = [r for r in rows if r["params"].get("array_size") == "130363392" and r["metric"] == "copy"]
+    assert [(r["value"], r["params"]["hpcc"]) for r in table] == [(5.1716, "StarSTREAM")]
+
+
+def test_single_stream_lines_alone_are_read():
+    text = "Single STREAM Copy GB/s 11.503244\nSingle STREAM Triad GB/s 12.243333\n"
+    from tests.parsers.fixtures_io import rows_of
+
+    assert [(r["metric"], r["value"], r["statistic"]) for r in rows_of(text)] == [
+        ("copy", 11.503244, "value"), ("triad", 12.243333, "value")]
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.decimals(min_value=0, max_value=9999, places=6).map(float), min_size=16, max_size=16))
+def test_hpcc_summary_lines_round_trip(values):
+    from tests.parsers.fixtures_io import rows_of
+
+    kernels = ("Copy", "Scale", "Add", "Triad")
+    it = iter(values)
+    lines, want = ["Begin of StarSTREAM section."], {}
+    for k in kernels:
+        for word, stat in (("Minimum", "min"), ("Average", "mean"), ("Maximum", "max")):
+            v = next(it)
+            lines.append(f"{word} {k} GB/s {v:f}")
+            want[("StarSTREAM", k.lower(), stat)] = v
+    lines += ["End of StarSTREAM section.", "Begin of SingleSTREAM section.", "Node selected 2"]
+    for k in kernels:
+        v = next(it)
+        lines.append(f"Single STREAM {k} GB/s {v:f}")
+        want[("SingleSTREAM", k.lower(), "value")] = v
+    lines.append("End of SingleSTREAM section.")
+    rows = rows_of("\n".join(lines) + "\n")
+    got = {(r["params"]["hpcc"], r["metric"], r["statistic"]): r["value"] for r in rows}
+    assert got == want and len(rows) == len(want)

@@ -105,7 +105,7 @@ def test_v04_fileio_mb_is_mebibytes_and_requests_per_second():
 
 
 def test_v05_oltp_per_second_rates_and_99th_percentile():
-    rows = _rows(_fixture("v05_oltp_pkb"))
+    rows = [r for r in _rows(_fixture("v05_oltp_pkb")) if r["statistic"] != "interval"]
     tps = _one(rows, metric="transactions_per_second")
     assert (tps["value"], tps["unit"], tps["params"]) == (
         586.29,
@@ -117,18 +117,18 @@ def test_v05_oltp_per_second_rates_and_99th_percentile():
     assert (errs["value"], errs["higher_is_better"]) == (0.0, False)
     pct = _one(rows, metric="latency_percentile")
     assert (pct["value"], pct["params"]["percentile"]) == (57.15, "99")
-    # interval reports are a time series, not the result
+    # interval reports are a time series, not the summary
     assert not [r for r in rows if r["value"] in (526.38, 620.50, 210.67)]
 
 
 def test_v10_memory_ops_and_mib_per_second():
     rows = _rows(_fixture("v10_memory_pkb"))
-    ops = _one(rows, metric="ops_per_second", params={"repeat": "1"})
+    ops = _one(rows, metric="ops_per_second", params={"cpu": "0"})
     assert (ops["value"], ops["unit"]) == (3894455.31, "ops/s")
-    mib = _one(rows, metric="throughput", params={"repeat": "2"})
+    mib = _one(rows, metric="throughput", params={"cpu": "1"})
     assert (mib["value"], mib["unit"]) == (5343.59, "MiB/s")
     assert mib["params"] == {"test": "memory", "threads": "1", "block_size": "1KiB", "operation": "write",
-                             "repeat": "2"}  # fmt: skip
+                             "cpu": "1"}  # fmt: skip
 
 
 def test_v11_throughput_section_and_posters_notes():
@@ -274,3 +274,116 @@ def test_mail_damage_on_real_posts_keeps_the_rows(text, how):
     if how == "crlf":  # the mail decoder normalises line endings before extraction anyway
         text = pad_bare_quotes(text)
     assert canon(_rows(damaged(text, how, keep_ends=True))) == canon(_rows(text))
+
+
+# --- interval reports, query counts, per-CPU runs ----------------------------------------------
+
+SB10_SERIES = """\
+sysbench 1.0.14 (using bundled LuaJIT 2.1.0-beta2)
+
+Running the test with following options:
+Number of threads: 8
+Report intermediate results every 1 second(s)
+
+Threads started!
+
+[ 1s ] thds: 8 tps: 2379.78 qps: 47704.52 (r/w/o: 33412.84/9524.13/4767.56) lat (ms,95%): 4.74 err/s: 0.00 reconn/s: 0.00
+[ 2s ] thds: 8 tps: 2580.37 qps: 51596.35 (r/w/o: 36119.15/10316.47/5160.74) lat (ms,95%): 4.18 err/s 1.20 reconn/s: 0.00
+SQL statistics:
+    queries performed:
+        read:                            575974
+        write:                           164564
+        other:                           82282
+        total:                           822820
+    transactions:                        41141  (2741.88 per sec.)
+    queries:                             822820 (54837.61 per sec.)
+
+General statistics:
+    total time:                          15.0036s
+    total number of events:              41141
+"""
+
+
+def test_v10_interval_reports_are_a_series_beside_the_summary():
+    rows = _rows(SB10_SERIES)
+    series = [r for r in rows if r["statistic"] == "interval"]
+    assert len(series) == 2 * 8  # tps, qps, r/w/o (3), lat, err/s, reconn/s per report
+    tps = _one(series, metric="transactions_per_second", params={"interval_end": "2"})
+    assert (tps["value"], tps["unit"]) == (2580.37, "trans/s")
+    assert tps["params"] == {"test": "oltp", "threads": "8", "interval_start": "1", "interval_end": "2"}
+    first = _one(series, metric="queries_per_second", params={"interval_end": "1", "query_type": "write"})
+    assert (first["value"], first["params"]["interval_start"]) == (9524.13, "0")
+    lat = _one(series, metric="latency_percentile", params={"interval_end": "1"})
+    assert (lat["value"], lat["unit"], lat["params"]["percentile"]) == (4.74, "ms", "95")
+    err = _one(series, metric="errors_per_second", params={"interval_end": "2"})
+    assert err["value"] == 1.2  # `err/s 1.20` without its colon
+    summary = _one(rows, metric="transactions_per_second", statistic="value")
+    assert summary["value"] == 2741.88 and "interval_end" not in summary["params"]
+
+
+def test_queries_performed_counts_are_rows():
+    rows = _rows(SB10_SERIES)
+    got = {r["params"]["query_type"]: r["value"] for r in rows if r["metric"] == "query_count"}
+    assert got == {"read": 575974, "write": 164564, "other": 82282, "total": 822820}
+    assert all(r["unit"] == "count" for r in rows if r["metric"] == "query_count")
+
+
+def test_series_without_a_summary_gives_no_rows():
+    cut = SB10_SERIES.split("SQL statistics:")[0]
+    assert [r for r in _rows(cut) if r["statistic"] == "interval"] == []
+
+
+def test_v05_interval_reads_and_writes_are_query_rates():
+    rows = _rows(_fixture("v05_oltp_pkb"))
+    series = [r for r in rows if r["statistic"] == "interval"]
+    assert len(series) == 8 * 6
+    reads = _one(series, metric="queries_per_second", params={"interval_end": "4", "query_type": "read"})
+    assert (reads["value"], reads["params"]["interval_start"]) == (8678.45, "2")
+    rt = _one(series, metric="latency_percentile", params={"interval_end": "2"})
+    assert (rt["value"], rt["params"]["percentile"]) == (210.67, "99")
+
+
+def test_pkb_per_cpu_memory_runs_carry_their_cpu():
+    rows = _rows(_fixture("v10_memory_pkb"))
+    ops = {r["params"]["cpu"]: r["value"] for r in rows if r["metric"] == "ops_per_second"}
+    assert ops == {"0": 3894455.31, "1": 5471831.9}
+    assert not any("repeat" in r["params"] for r in rows)
+
+
+@st.composite
+def _series(draw) -> tuple[str, list[tuple[int, float, float, float]]]:
+    """A sysbench 1.0 OLTP report with `--report-interval`: (text, [(t, tps, qps, p95)])."""
+    step = draw(st.integers(1, 30))
+    n = draw(st.integers(1, 8))
+    money = st.decimals(min_value=0, max_value=99999, places=2).map(float)
+    points = [((k + 1) * step, draw(money), draw(money), draw(money)) for k in range(n)]
+    lines = ["sysbench 1.0.20 (using bundled LuaJIT 2.1.0-beta2)", "", "Number of threads: 8",
+             f"Report intermediate results every {step} second(s)", "", "Threads started!", ""]
+    for t, tps, qps, p95 in points:
+        lines.append(f"[ {t}s ] thds: 8 tps: {tps:.2f} qps: {qps:.2f} (r/w/o: 1.00/2.00/3.00) "
+                     f"lat (ms,95%): {p95:.2f} err/s: 0.00 reconn/s: 0.00")
+    lines += ["SQL statistics:", "    transactions:                        41141  (2741.88 per sec.)",
+              "", "General statistics:", "    total time:                          15.0036s"]
+    return "\n".join(lines) + "\n", points
+
+
+@settings(max_examples=60, deadline=None)
+@given(_series())
+def test_interval_series_round_trips(case):
+    text, points = case
+    series = [r for r in _rows(text) if r["statistic"] == "interval"]
+    got = {(r["params"]["interval_start"], r["params"]["interval_end"], r["metric"], r["params"].get("query_type")): r["value"]
+           for r in series}
+    want = {}
+    prev = 0
+    for t, tps, qps, p95 in points:
+        span = (str(prev), str(t))
+        want[(*span, "transactions_per_second", None)] = tps
+        want[(*span, "queries_per_second", None)] = qps
+        want[(*span, "latency_percentile", None)] = p95
+        for kind, v in (("read", 1.0), ("write", 2.0), ("other", 3.0)):
+            want[(*span, "queries_per_second", kind)] = v
+        want[(*span, "errors_per_second", None)] = 0.0
+        want[(*span, "reconnects_per_second", None)] = 0.0
+        prev = t
+    assert got == want and len(series) == len(want)

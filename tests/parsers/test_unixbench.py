@@ -11,9 +11,10 @@ from hypothesis import strategies as st
 
 from tests.parsers.damage import CANON_KEYS, canon, collapse, crlf, one, pick, quote, wrap
 from tests.parsers.fixtures_io import FIXTURES, fixture_body, rows_of
-from transforms.extract import extract_runs, result_rows
+from transforms.extract import extract_runs
 from transforms.parsers import unixbench
 from transforms.quotes import segments
+from transforms.rows import result_rows
 from transforms.units import KNOWN_UNITS
 
 HERE = FIXTURES / "unixbench"
@@ -22,7 +23,11 @@ SEED = fixture_body(HERE / "seed_000.txt")
 
 def _rows(body: str) -> list[dict]:
     return [r for r in result_rows(extract_runs(body, "t"))
-            if r["benchmark"] == "unixbench" and r["layout"] == "tool_output"]  # the parser's rows
+            if r["benchmark"] == "unixbench" and r["run_id"] in _parser_run_ids(body)]  # the parser's rows
+
+
+def _parser_run_ids(body: str) -> set[str]:
+    return {er.run_id for er in extract_runs(body, "t") if er.parser.name == "unixbench"}
 
 
 def _runs(body: str) -> list:

@@ -110,7 +110,8 @@ _OTHER = re.compile(r"\b(?:\w+bench|\w+[ _-]bench(?:mark)?|sdet|aim\d|reaim|spec
                     r"|netpipe|sockperf|tiobench|iozone|postmark|fs_?mark|ffsb|pgbench|redis|memcached"
                     r"|tpc-?\w|lkp|phoronix|stress-ng|perf\s+bench\s+(?!sched)"
                     r"|vmstat|vmmon|iostat|mpstat|pidstat|sar|top|slabtop|numastat|perf\s+stat|perf\s+top"
-                    r"|/proc/\w+|meminfo|slabinfo|blktrace|ftrace|trace-cmd|compilation|compile|build)\b", re.I)
+                    r"|/proc/\w+|meminfo|slabinfo|blktrace|ftrace|trace-cmd|turbostat|powertop|compilation|compile"
+                    r"|build)\b", re.I)
 
 
 def other_benchmark(caption: str | None) -> str | None:
@@ -122,6 +123,11 @@ def other_benchmark(caption: str | None) -> str | None:
         if not benchmarks_in(word):
             return word
     return None
+
+
+def names_tool(text: str) -> bool:
+    """A column head or label naming a tool (ours or not): `tbench (MB/s)`, `turbostat PkgWatt`."""
+    return bool(benchmarks_in(text)) or other_benchmark(text) is not None
 
 
 def attribute(lines: Sequence[str], start: int, end: int, subject: str | None,

@@ -73,7 +73,12 @@ _SYNONYMS: dict[str, dict[str, str]] = {
                "sequential input block": "seq_input_block", "block read": "seq_input_block",
                "sequential input per char": "seq_input_char", "per char read": "seq_input_char",
                "random seeks": "random_seeks", "seeks": "random_seeks",
-               "sequential create": "seq_create", "random create": "random_create"},
+               "sequential create": "seq_create", "random create": "random_create",
+               # bonnie++'s two-level heads: `Sequential Create` over `Create`, `Read`, `Delete`
+               "sequential create create": "seq_create", "sequential create read": "seq_stat",
+               "sequential create delete": "seq_delete", "random create create": "random_create",
+               "random create read": "random_stat", "random create delete": "random_delete",
+               "sequential output rewrite": "seq_rewrite"},
     "dd": {"throughput": "throughput", "speed": "throughput", "rate": "throughput",
            "bandwidth": "throughput", "copied": "throughput"},
     "hdparm": {"cached reads": "cached_reads", "timing cached reads": "cached_reads",
@@ -83,7 +88,15 @@ _SYNONYMS: dict[str, dict[str, str]] = {
     "unixbench": {"index": "index_score", "index score": "index_score", "score": "index_score",
                   "system benchmarks index score": "index_score",
                   "system benchmarks index score (partial only)": "partial_index_score",
-                  "system benchmarks partial index": "partial_index_score"},
+                  "system benchmarks partial index": "partial_index_score",
+                  # the test names `./Run` takes (`./Run -c 4 spawn`)
+                  "dhry2reg": "dhrystone_2", "whetstone-double": "whetstone_double",
+                  "execl": "execl_throughput", "context1": "pipe_context_switching",
+                  "spawn": "process_creation", "syscall": "syscall_overhead",
+                  "shell1": "shell_scripts_1", "shell8": "shell_scripts_8", "shell16": "shell_scripts_16",
+                  "fstime": "file_copy_1024_bufsize_2000_maxblocks",
+                  "fsbuffer": "file_copy_256_bufsize_500_maxblocks",
+                  "fsdisk": "file_copy_4096_bufsize_8000_maxblocks"},
 }  # fmt: skip
 
 for _kind, _labels in _LMBENCH_LABELS.items():
@@ -138,7 +151,27 @@ def canonical(benchmark: str, label: str) -> str | None:
     if n in table:
         return table[n]
     bare = n.replace("(", "").replace(")", "").strip()
-    return table.get(bare)
+    if bare in table:
+        return table[bare]
+    words = bare.split()
+    if 2 <= len(words) <= 3 and words[0] == benchmark and all(unit(w) or w.isdigit() for w in words[1:]):
+        return DEFAULT_METRIC.get(benchmark)  # `tbench (MB/s)`, `dbench 8`: the headline figure
+    if 2 <= len(words) <= 4 and unit(words[0]) and (m := _MMTESTS_TAIL.match(words[-1])):
+        # mmtests: `MB/sec copy-16`, `usec lat-4`: the unit, the metric, `-<threads>`
+        return table.get(" ".join([*words[1:-1], m.group(1)]))
+    if len(words) >= 3 and words[-1] in _CPU_WORDS:
+        base = table.get(" ".join(words[:-1]))  # `Sequential Output Block %CPU`: its CPU share
+        return f"{base}_cpu" if base and f"{base}_cpu" in _registry(benchmark) else None
+    if len(words) >= 3 and (unit(words[-1]) or words[-1] in _RATE_WORDS):
+        return table.get(" ".join(words[:-1]))  # `Sequential Output Block K/sec`: the unit after it
+    return None
+
+
+_RATE_WORDS = frozenset({"/sec", "/s", "k/sec", "m/sec"})
+_CPU_WORDS = frozenset({"%cpu", "%cp", "cpu%", "cp%"})
+
+
+_MMTESTS_TAIL = re.compile(r"^([a-z][\w.]{0,30}?)-\d{1,5}$")
 
 
 def metric_for(benchmark: str, label: str | None, unit: str) -> tuple[str, str]:
@@ -169,7 +202,7 @@ def metric_in(benchmark: str, text: str | None) -> str | None:
     """The words of a caption that name a metric of `benchmark` (`average eps show:` -> `eps`)."""
     if not text or len(text) > 800:
         return None
-    words = [w.strip("():,;.[]") for w in text.split()]
+    words = [w.strip("():,;.[]'\"`") for w in text.split()]
     for size in (3, 2, 1):
         for i in range(len(words) - size + 1):
             gram = " ".join(words[i:i + size])
@@ -251,6 +284,8 @@ def unit_in(text: str) -> str | None:
         return "trans/s"
     for m in _IN_TEXT.finditer(text):
         word = m.group(0)
+        if m.start() > 0 and text[m.start() - 1] == "/":
+            continue  # `/sec`: a rate of something counted, not seconds
         if len(word) == 1 and word.lower() not in ("%",):
             continue
         found = unit(word)

@@ -30,7 +30,8 @@ _ANYWHERE = re.compile(
     r"\b\d{1,2}:\d{2}:\d{2}\b|ping statistics|packets transmitted|[0-9a-f]{2}(?::[0-9a-f]{2}){5}"
     r"|^[^\S\n]*+(?:[$#]\s|Index: |---\s|\+\+\+\s|[^\s@]{1,64}+@[^\s:~]{1,64}+[:~][^\s$#]{0,64}+\s*+[$#]\s)|\\$|https?://"
     r"|\b(?:warmup|execute|cleanup)\s+\d+\s+sec\b|\b(?:failed|error|cannot|unable)\b"
-    r"|\b(?:bytes|packets|pkts|dropped|overruns|collisions)\b\s*+:?\s*+\d",
+    r"|\b(?:bytes|packets|pkts|dropped|overruns|collisions)\b\s*+:?\s*+\d"
+    r"|\(\d{3}\)[-\s]?\d{3}-\d{4}\b",  # a telephone number in a signature
     re.I,
 )
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from transforms.handmade import evidence, metrics
 from transforms.handmade.cells import RULE
+from transforms.handmade.commands import read_commands
 from transforms.handmade.noise import hunk_lines, noise_block, noise_line
 from transforms.handmade.prose import read_prose
 from transforms.handmade.summaries import BULLET_KV, read_summaries
@@ -25,14 +26,20 @@ from transforms.parsers._common import system_label
 MAX_BLOCK_LINES = 600
 MAX_LINE = 1000  # a longer line is no table row, summary or sentence worth reading
 _NUMBERISH = re.compile(r"\d")
+# a pipe-table cell holding a number, wherever the row ends (`| 12345 | better |`)
+_PIPE_NUMBER = r"\|[^\S\n]{0,20}+[-+]?\d[\d.,]{0,20}+[^\S\n]{0,4}+[A-Za-z/%µ]{0,12}+[^\S\n]{0,20}+\|"
 # a row ending in a number (or unit, change, aside), a `key: 12` line, or a `... is 12` clause
 _CANDIDATE = re.compile(r"(?:\d|\s-{1,3}|n/a)[%*)xkKMG]?\s*+(?:[A-Za-zµ/%^]{1,12}\s*+)?\)?\s*+\|?$|[:=]\s*+\d"
-                        r"|\b(?:is|was|were|are|gets?|got|before|after)\b.{0,40}\d")
+                        r"|\b(?:is|was|were|are|gets?|got|before|after|from)\b.{0,40}\d|" + _PIPE_NUMBER)
 _REST_OPTION = re.compile(r"^\s*(?:\.\. [\w-]+::|:[\w-]+:)")  # a directive's options end at a blank line
+_VERSION = re.compile(r"^v?\d{1,2}\.\d{1,2}\.\d{1,4}$")  # `4.4.302`: a kernel release names a system
 _GENERIC_CAPTION = re.compile(r"^(?:test\s+)?(?:results?|numbers|data|output|summary|here|before|after"
                               r"|details?)\b\W*$", re.I)
 # a table row ends in a number, a change, a unit after a number, or a closing aside
-_ROW_END = re.compile(r"(?:\d|\s-{1,3}|n/a)[%*)xkKMG]?\s*+(?:[A-Za-zµ/%^]{1,12}\s*+)?\)?\s*+\|?$")
+# a no-break space, raw or left quoted-printable by an archive (`=C2=A0`), is a blank to the reader
+_NBSP = re.compile(r"=C2=A0|\xa0")
+_ROW_END = re.compile(r"(?:\d|\s-{1,3}|n/a)[%*)xkKMG]?\s*+(?:[A-Za-zµ/%^]{1,12}\s*+)?\)?\s*+\|?$|"
+                      + _PIPE_NUMBER)
 
 
 @dataclass(slots=True)
@@ -85,7 +92,7 @@ def read(segs: list[Segment], subject: str | None, claimed: dict[int, str],
     out: list[HandRun] = []
     for seg in segs:
         for lo, hi in _blocks(seg, claimed, hunks):
-            block = [x if len(x) <= MAX_LINE else "" for x in seg.lines[lo:hi]]
+            block = [_NBSP.sub(" ", x) if len(x) <= MAX_LINE else "" for x in seg.lines[lo:hi]]
             if not any(_NUMBERISH.search(x) for x in block) or not any(_CANDIDATE.search(x) for x in block):
                 continue  # no line could be a table row, a key: value line or a sentence with results
             abs_lo = seg.offset + lo
@@ -97,7 +104,7 @@ def read(segs: list[Segment], subject: str | None, claimed: dict[int, str],
             clean = ["" if noise_line(x) else x for x in block]
             beside = {claimed[k] for k in (abs_lo - 1, seg.offset + hi)
                       if k in claimed}
-            runs = _read_block(seg, lo, clean, plain, subject, explained)
+            runs = _read_block(seg, lo, clean, plain, subject, explained, raw=block)
             if beside:  # what a parser left of its own tool's output is its call, not a hand table
                 kept = [r for r in runs if r.benchmark not in beside or r.results[0].layout == "key_value"]
                 for r in runs:
@@ -127,10 +134,22 @@ def _caption_system(lines: list[str], start: int, seg: Segment, lo: int) -> str 
 
 
 def _read_block(seg: Segment, lo: int, block: list[str], plain: list[str], subject: str | None,
-                explained: list[Explained]) -> list[Run]:
+                explained: list[Explained], raw: list[str] | None = None) -> list[Run]:
     abs_lo = seg.offset + lo
     runs: list[Run] = []
     taken: set[int] = set()
+    cmd_values, cmd_lines = read_commands(raw or block)
+    for bench in dict.fromkeys(c.benchmark for c in cmd_values):
+        mine = [c for c in cmd_values if c.benchmark == bench]
+        first, last = min(c.line for c in mine), max(c.line for c in mine) + 1
+        results = [_result(bench, lo + c.line, c.label, c.value, c.unit, c.system, c.params, "tool_output")
+                   for c in mine]
+        runs.append(_run(bench, results, lo + first, lo + last))
+        explained.append(Explained(abs_lo + first, abs_lo + last, "command line, then its output", bench,
+                                   "the command runs it", sorted({c.system for c in mine if c.system}),
+                                   f"{len(results)} rows", len(results), seg.quoted))
+    taken.update(cmd_lines)
+    block = ["" if i in cmd_lines else x for i, x in enumerate(block)]
     rows_like = sum(1 for x in block if _ROW_END.search(x))
     for t in read_tables(block) if rows_like else ():
         taken.update(range(t.start, t.end))
@@ -167,8 +186,8 @@ def _read_block(seg: Segment, lo: int, block: list[str], plain: list[str], subje
             ex.outcome = "nothing: no benchmark evidence"
         else:
             ex.benchmark, ex.evidence = att.benchmark, att.evidence
-            results = [_result(att.benchmark, lo + line, p.label, p.value, p.unit or p.scale, p.system, {}, "prose")
-                       for p in vals]
+            results = [_result(att.benchmark, lo + line, p.label, p.value, p.unit or p.scale, p.system,
+                               {"when": p.when} if p.when else {}, "prose") for p in vals]
             runs.append(_run(att.benchmark, results, lo + line, lo + line + 1))
             ex.rows, ex.outcome = len(results), f"{len(results)} rows"
         explained.append(ex)
@@ -185,6 +204,14 @@ def _legend(lines: list[str]) -> list[str] | None:
         if m:
             return [x.strip() for x in m.group("names").split("/")]
     return None
+
+
+def _line_below(plain: list[str], end: int) -> str:
+    """The paragraph right after a table (its first three lines), where posters say what it was."""
+    k = end
+    while k < len(plain) and k < end + 3 and not plain[k].strip():
+        k += 1
+    return " ".join(x.strip() for x in plain[k:k + 3])[:600]
 
 
 def _line_above(block: list[str], start: int) -> str | None:
@@ -210,6 +237,9 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
     if row_bench:  # `tbench-loopback ...` / `TCP_RR ...`: each row names its tool
         first = next(iter(row_bench.values()))
         att = evidence.Attribution(first, "each row names its benchmark")
+    named_cols = [b for b in _col_benchmarks(t, "").values() if b]
+    if len(set(named_cols)) >= 2 or att is None and named_cols:  # `dbench 8  tbench 8` over kernels
+        att = evidence.Attribution(named_cols[0], "each column names its benchmark")
     if att is None:
         ex.outcome = "nothing: unattributed table (no benchmark evidence)"
         return [], ex
@@ -222,15 +252,21 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
     if other and not att.evidence.startswith("named in the block"):
         ex.outcome = f"nothing: its caption names {other!r}, a benchmark not read here"
         return [], ex
+    mapped = sum(metrics.canonical(bench, v.label or "") is not None for v in t.values)
+    below = _line_below(plain, abs_lo + t.end)
+    if below and not mapped and not votes.get(bench) and not att.evidence.startswith(("named in the block", "each")) \
+            and not evidence.benchmarks_in(below) and (named := evidence.other_benchmark(below)):
+        ex.outcome = f"nothing: the text right below it is about {named!r}, and no {bench} metric is in it"
+        return [], ex
     near = bool(evidence.benchmarks_in("\n".join(plain[max(0, abs_lo + t.start - 10):abs_lo + t.end])))
     has_unit = any(v.unit for v in t.values)
-    mapped = sum(metrics.canonical(bench, v.label or "") is not None for v in t.values)
     if t.change and not (t.baseline or any(v.unit in ("%", "x") for v in t.values)
                          or any(re.search(r"%|diff|delta|change|gain|improv|speedup|ratio", h, re.I)
                                 for h in t.header)):
         ex.outcome = "nothing: signed numbers without a %, a ratio or a change header are no changes"
         return [], ex
-    if not (near or has_unit or mapped or votes.get(bench) or t.change):
+    series = bench == "lmbench" and (t.caption or "").startswith('"')  # lmbench's own `"title` format
+    if not (near or has_unit or mapped or votes.get(bench) or t.change or series):
         ex.outcome = f"nothing: {bench} named at a distance, but no unit or {bench} metric in the table"
         return [], ex
     caption_sys = _caption_system(block, t.start, seg, lo)
@@ -243,21 +279,28 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
         if with_without is not None:
             default_sys = default_sys or with_without[0]
             baseline = baseline or with_without[1]
+    col_bench = _col_benchmarks(t, bench)
     results: list[Result] = []
     caption_metric = None
     if any(v.label is None for v in t.values):
         above = t.caption or _line_above(block, t.start) or _line_above(plain[max(0, abs_lo - 3):abs_lo], 3) or ""
-        caption_metric = metrics.metric_in(bench, above) or metrics.metric_in(
+        caption_metric = (above.strip('"') if series else None) or metrics.metric_in(bench, above) or metrics.metric_in(
             bench, " ".join(x.strip(" #*") for x in plain[max(0, abs_lo + t.start - 8):abs_lo + t.start]))
         if caption_metric is None and above and above != caption_sys and len(above.split()) <= 5 \
                 and not _GENERIC_CAPTION.match(above):
-            caption_metric = above.rstrip(":")  # `hackbench -g $group`: what was measured
-    if any(v.system is not None and not re.search(r"[A-Za-z]", v.system) for v in t.values):
+            caption_metric = above.rstrip(":").strip('"')  # `hackbench -g $group`: what was measured
+    if any(v.system is not None and not re.search(r"[A-Za-z]", v.system) and not _VERSION.match(v.system)
+           for v in t.values):
         ex.outcome = "nothing: a column read as a system has no name (`111`, `/`): the table was misread"
         return [], ex
     legend = None
     if not t.header and all(v.system is None for v in t.values):
         legend = _legend(plain[max(0, abs_lo + t.start - 4):abs_lo + t.start])
+        if legend is None and t.caption and t.caption.startswith('"'):  # a series under a legend above
+            legend = _legend(plain[max(0, abs_lo + t.start - 40):abs_lo + t.start])
+    kept_values = [v for v in t.values if col_bench.get(v.label or "", bench) is not None]
+    if len(kept_values) < len(t.values):
+        t.values = kept_values  # a column of another tool's figures (`turbostat PkgWatt`)
     for v in t.values:
         if v.label is None and v.row and evidence.benchmarks_in(v.row):
             v.label = v.row  # `tbench-loopback`: the row names the test that was measured
@@ -265,14 +308,29 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
         params = dict(v.params)
         if t.change and baseline:
             params["baseline"] = baseline
-        results.append(_result(row_bench.get(v.row, bench), lo + v.line, v.label or caption_metric, v.value,
+        results.append(_result(row_bench.get(v.row) or col_bench.get(v.label or "") or bench, lo + v.line, v.label or caption_metric, v.value,
                                v.unit, system, params, layout, change=t.change, statistic=v.statistic))
     ex.systems = sorted({r.system for r in results if r.system})
     ex.rows, ex.outcome = len(results), f"{len(results)} rows"
     by_bench: dict[str, list[Result]] = {}
     for v, r in zip(t.values, results, strict=True):
-        by_bench.setdefault(row_bench.get(v.row, bench), []).append(r)
+        by_bench.setdefault(row_bench.get(v.row) or col_bench.get(v.label or "") or bench, []).append(r)
     return [_run(b, rs, lo + t.start, lo + t.end, caption=t.caption) for b, rs in by_bench.items()], ex
+
+
+def _col_benchmarks(t: Table, bench: str) -> dict[str, str | None]:
+    """Column head -> benchmark when the heads name tools (`tbench (MB/s)`, `dbench`); None for a
+    column of a tool not read here (`turbostat PkgWatt`). Only for tables whose rows are systems."""
+    if t.orientation != "rows=systems":
+        return {}
+    out: dict[str, str | None] = {}
+    for label in dict.fromkeys(v.label for v in t.values if v.label):
+        found = evidence.benchmarks_in(label)
+        if found:
+            out[label] = found[0]
+        elif evidence.other_benchmark(label) is not None:
+            out[label] = None
+    return out if any(out.values()) else {}  # only beside a column naming one of ours
 
 
 def _row_benchmarks(t: Table) -> dict[str, str]:
@@ -296,6 +354,8 @@ def _result(bench: str, line: int, label: str | None, value: float, unit: str | 
     if u in ("k", "K", "M", "G"):  # `84k` is kept as printed: 84, at the scale the poster chose
         params = {**params, "scale": "k" if u == "K" else u}
         u = ""
+    if bench == "fio" and not u and label is None and "scale" in params:
+        label = "IOPS"  # `84k` with no unit: fio prints bandwidth with its unit, IOPS as a bare `84k`
     metric, metric_label = metrics.metric_for(bench, label, u)
     if change:
         suffix = "ratio" if u == "x" else "change_pct"

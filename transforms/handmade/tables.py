@@ -14,7 +14,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from transforms.handmade.cells import RULE, Cell, cells, read_number, split_wide, words
-from transforms.handmade.metrics import any_metric, label_votes, norm, unit, unit_in
+from transforms.handmade.evidence import benchmarks_in, names_tool
+from transforms.handmade.metrics import any_metric, canonical, label_votes, norm, unit, unit_in
 
 MAX_ROWS = 400
 _PARAM_WORDS = frozenset({
@@ -25,7 +26,7 @@ _PARAM_WORDS = frozenset({
     "pairs", "flows", "sessions", "req size", "request size", "packet size", "pkt size", "len",
     "length", "test", "case", "iteration", "iter", "nproc", "np", "vcpus", "queues", "depth",
     "group", "g", "samples", "runs", "rings", "#rings", "nr_threads", "nthreads", "parallel", "p",
-    "j", "-j", "count", "sample", "num", "number",
+    "j", "-j", "count", "sample", "num", "number", "files",
 })  # fmt: skip
 _CHANGE_HEAD = re.compile(r"^(?:%|\(%\)|diff|delta|change|chg|\+/-%?|gain|improvement|impr|speedup"
                           r"|ratio|regression|Δ|%\s*diff|%\s*change|diff\s*%|delta\s*%|%\s*delta"
@@ -120,6 +121,32 @@ def is_pipe_block(lines: list[str]) -> bool:
     rows = [ln for ln in lines if not RULE.match(ln)
             and (ln.count("|") >= 2 or (ln.count("|") == 1 and not ln.strip().startswith("|")))]
     return len(rows) >= 2 and len(rows) * 2 >= len([ln for ln in lines if ln.strip() and not RULE.match(ln)])
+
+
+def drop_text_columns(lines: list[str]) -> list[str]:
+    """A pipe table's columns right of its last number column (`| note |`, `| better |`) are
+    remarks: cut out, so each row ends in its values."""
+    split = [ln.split("|") if "|" in ln else None for ln in lines]
+    widths = {len(p) for p in split if p is not None}
+    if len(widths) != 1:
+        return lines  # ragged pipes: not one grid of columns
+    width = widths.pop()
+    numeric = [False] * width
+    for parts in split:
+        if parts is None or RULE.match("|".join(parts)):
+            continue
+        for j, part in enumerate(parts):
+            text = part.strip()
+            if text and any(c.kind in ("abs", "chg") for c in cells(text)[:1]):
+                numeric[j] = True
+    if True not in numeric:
+        return lines
+    last = width - 1 - numeric[::-1].index(True)
+    drop = set(range(last + 1, width - 1))  # the part after the last pipe stays
+    if not drop:
+        return lines
+    return [ln if parts is None else "|".join(p for j, p in enumerate(parts) if j not in drop)
+            for ln, parts in zip(lines, split, strict=True)]
 
 
 def _grid(lines: list[str], pipe: bool) -> list[list[Cell] | None]:
@@ -231,12 +258,49 @@ def _grouped(lines: list[str]) -> bool:
     return False
 
 
+_SUPERCITE = re.compile(r"^[A-Za-z][\w.-]{0,15}>$")  # `rwhron>`: a quote prefix naming the quoted
+_DASHED = re.compile(r"^-{2,}+(?P<text>[^-\s](?:[^-]|-(?!-)){0,60}+)-{2,}+$")  # `-----Per Char-----`
+
+
+def with_groups(lines: list[str], h: int, header: list[Cell]) -> list[Cell]:
+    """Column heads under group heads drawn with dashes (`---Sequential Output---` over
+    `-Per Chr-` over `K/sec %CP`): each head is prefixed with the groups spanning it."""
+    groups: list[list[Cell]] = []
+    for k in (h - 1, h - 2, h - 3):
+        if k < 0 or not lines[k].strip() or len(lines[k]) > 400:
+            break
+        found = []
+        for c in split_wide(lines[k]):
+            for part in _DASH_RUNS.finditer(c.text):  # `--Sequential Input- --Random-` in one cell
+                m = _DASHED.match(part.group(0))
+                if m:
+                    found.append(Cell(m.group("text").strip(), c.start + part.start(), c.start + part.end(), "label"))
+        if not found:
+            break
+        groups.insert(0, found)
+    if not groups:
+        return header
+    out: list[Cell] = []
+    named = 0
+    for hc in header:
+        centre = (hc.start + hc.end) / 2
+        parts = [g.text for line in groups for g in line if g.start <= centre <= g.end]
+        named += bool(parts)
+        out.append(Cell(" ".join([*parts, hc.text]), hc.start, hc.end, hc.kind) if parts else hc)
+    return out if named >= 2 else header
+
+
+_DASH_RUNS = re.compile(r"(?<!-)-{2,}+[^-\s](?:[^-]|-(?!-)){0,60}+-{2,}+")  # from a run's first dash
+
+
 def read_tables(lines: list[str]) -> list[Table]:
     """Every table in a block of lines (one paragraph of one quote depth)."""
     csv = _csv_table(lines)
     if csv is not None:
         return csv
     pipe = is_pipe_block(lines)
+    if pipe:
+        lines = drop_text_columns(lines)
     md_heads = {k for k in range(len(lines)) if _md_header(lines, k)}  # before any rewriting below
     if pipe and _grouped(lines):
         # `| 1/1  508.5 [0.2%] 2.1% | 504.7 ... |`: groups of sub-columns; read it as an aligned table
@@ -299,6 +363,8 @@ def _header_index(lines: list[str], grid: list[list[Cell] | None], first: int,
         return None
     if k in md_heads:
         return k
+    if lines[k].lstrip().startswith('"'):
+        return None  # `"mappings`: lmbench's title of the series below, not column heads
     row = grid[k]
     if row is None or len(lines[k].split()) > 14 or (len(lines[k].split()) >= 6 and _SENTENCE.search(lines[k])):
         return None  # a sentence above the rows is a caption, not a header
@@ -326,6 +392,8 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
     if len(rows) < 2 and (h is None or n < 2 or len(_header_cells(lines[h], n, pipe)) < n):
         return None  # one row makes a table only under a header naming each of its columns
     header = _header_cells(lines[h], n, pipe) if h is not None else []
+    if header and not pipe and h is not None:
+        header = with_groups(lines, h, header)
     caption_lines = [ln.strip() for ln in lines[: (h if h is not None else rows[0])]
                      if ln.strip() and not RULE.match(ln)]
     caption = caption_lines[-1] if caption_lines else None
@@ -333,6 +401,8 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
     t = Table(start=start, end=rows[-1] + 1, kind="pipe" if pipe else "whitespace",
               header=[c.text for c in header], labels=[], values=[], caption=caption)
     t.unit = unit_in(lines[h]) if h is not None else None
+    if t.unit is not None and len({unit_in(c.text) for c in header} - {None}) >= 2:
+        t.unit = None  # column heads with units of their own: one column's unit is not all of them
     if t.unit is None and caption:
         t.unit = unit_in(caption)
 
@@ -344,11 +414,14 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
         ints = [v[0].value for _, _, v in parsed if v and v[0].kind == "abs" and v[0].value is not None]
         head0 = header[0].text if header else ""
         if n >= 2 and len(ints) == len(parsed) and all(float(x).is_integer() for x in ints) and (
-            _is_param_name(head0) or (len(set(ints)) == len(ints) and len(header) in (n, n - 1, 0))
-        ):
+            _is_param_name(head0) or (len(set(ints)) == len(ints) >= 2 and len(header) in (n, n - 1, 0))
+        ):  # one row under a header of names is one value per name, not a sweep
             first_is_param = True
             param_name = norm(head0).strip("#=: ") if header and _is_param_name(head0) or len(header) == n \
                 else "size"
+        elif n >= 2 and not header and len(ints) == len(parsed) >= 3 and caption and caption.startswith('"') \
+                and all(a < b for a, b in zip(ints, ints[1:], strict=False)):
+            first_is_param, param_name = True, "size"  # lmbench's `"mappings` series: sizes, then values
     if not first_is_param and len(parsed) > 3 and all(not lab for _, lab, _ in parsed):
         return None  # unlabelled rows of numbers: samples over time (vmstat-like), not results
     if first_is_param:
@@ -375,6 +448,9 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
     parsed = [(r, lab.rstrip(",;"), v) for r, lab, v in parsed
               if len(lab.split()) <= 8 and not (lab.endswith((".", ",")) and len(lab.split()) > 3)
               and not lab.endswith("=") and not _CODE.search(lab) and not _SPREAD_ROW.match(lab)]
+    cite = {lab.split(" ", 1)[0] for _, lab, _ in parsed}
+    if len(cite) == 1 and _SUPERCITE.match(next(iter(cite))) and all(" " in lab for _, lab, _ in parsed):
+        parsed = [(r, lab.split(" ", 1)[1].strip(), v) for r, lab, v in parsed]  # `rwhron> 2.4.17`
     if not parsed or (len(parsed) < 2 and h is None):
         return None  # long labels are sentences: prose, not table rows
     if sum(lab.endswith("=") or lab.endswith(" =") for _, lab, _ in parsed) * 2 > len(parsed):
@@ -453,6 +529,9 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
     elif row_labels and sum(bool(_SYSTEM_WORD.match(lab)) for lab in row_labels) * 2 >= len(row_labels) \
             and row_votes == 0:
         t.orientation = "rows=systems"  # `Before 102 Mbits/sec` / `After 279 Mbits/sec`
+    elif row_votes == 0 and heads and any(_headline(hd) for hd in heads) \
+            and not any(names_tool(lab) for lab in row_labels):
+        t.orientation = "rows=systems"  # `tbench (MB/s)  turbostat PkgWatt` over kernels or governors
     elif col_votes > row_votes and col_votes * 2 >= max(1, len(heads)) or heads and stat_heads * 2 > len(heads) and row_votes == 0:
         t.orientation = "rows=systems"
     elif row_votes == 0 and heads and sum(unit_in(hd) is not None for hd in heads) * 2 >= len(heads) + 1:
@@ -610,6 +689,11 @@ def _row_param(label: str, default_name: str | None) -> tuple[str, str] | None:
     if _DIGIT.search(label) and any(_is_param_name(w) for w in _WORDS.split(label.lower()) if w):
         return "case", label  # `4 instances each 12 threads`, `loopback 56-threads`
     return None
+
+
+def _headline(head: str) -> bool:
+    """`tbench (MB/s)`, `dbench 8`: a column of a tool's headline figure (the tool, a unit, a count)."""
+    return any(canonical(b, head) is not None for b in benchmarks_in(head))
 
 
 def _system_or_metric(head: str | None) -> tuple[str | None, str | None]:

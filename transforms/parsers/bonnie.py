@@ -783,7 +783,7 @@ def _pp_row(line: str, section: str, columns: bool, tail: list[str] | None = Non
         prefix = toks[:-12]
         if not prefix and section == "io":  # a create row always prints its files column
             return _Row(None, None, list(toks[-12:]))
-        if spec_ok(prefix[-1]):
+        if prefix and spec_ok(prefix[-1]):
             return _Row(" ".join(prefix[:-1]) or None, prefix[-1], list(toks[-12:]))
         if section == "io" and not any(spec_ok(t) for t in prefix):
             return _Row(" ".join(prefix), None, list(toks[-12:]))  # size column missing
@@ -1179,19 +1179,25 @@ def _csv_draft(f: list[str], layout: str, i: int, j: int) -> _Draft | None:
         d.io_params["concurrency"] = d.attributes["concurrency"]
     if files:
         d.file_params = _files_params(files, max_size, min_size, dirs)
+    # a CSV record prints no labels: each value is named as bonnie++'s own table names it, with
+    # the CSV field after it (`Sequential Output Per Chr %CP (putc_cpu)`)
     for k, test in enumerate(_IO_TESTS):
         kind = "count" if test == "random_seeks" else "rate"
-        d.cells.append(_cell(test, _IO_CSV[k], io[2 * k] or None, kind, i))
-        d.cells.append(_cell(f"{test}_cpu", f"{_IO_CSV[k]}_cpu", io[2 * k + 1] or None, "cpu", i))
+        name = _IO_LABELS_PP[k]
+        d.cells.append(_cell(test, f"{name} ({_IO_CSV[k]})", io[2 * k] or None, kind, i))
+        d.cells.append(_cell(f"{test}_cpu", f"{name} %CP ({_IO_CSV[k]}_cpu)", io[2 * k + 1] or None, "cpu", i))
     for k, test in enumerate(_FILE_TESTS):
         if files:
-            d.cells.append(_cell(test, _FILE_CSV[k], fio[2 * k] or None, "count", i))
-            d.cells.append(_cell(f"{test}_cpu", f"{_FILE_CSV[k]}_cpu", fio[2 * k + 1] or None, "cpu", i))
+            name = _FILE_LABELS[k]
+            d.cells.append(_cell(test, f"{name} ({_FILE_CSV[k]})", fio[2 * k] or None, "count", i))
+            d.cells.append(_cell(f"{test}_cpu", f"{name} %CP ({_FILE_CSV[k]}_cpu)", fio[2 * k + 1] or None,
+                                 "cpu", i))
     if lat is not None:
         for k, test in enumerate(_IO_TESTS + _FILE_TESTS):
             if lat[k]:
-                d.cells.append(_cell(f"{test}_latency", f"{(_IO_CSV + _FILE_CSV)[k]}_latency", lat[k],
-                                     "latency", i))
+                name = (_IO_LABELS_PP + _FILE_LABELS)[k]
+                d.cells.append(_cell(f"{test}_latency", f"Latency {name} ({(_IO_CSV + _FILE_CSV)[k]}_latency)",
+                                     lat[k], "latency", i))
     if size and not d.io_params:
         return None
     return d

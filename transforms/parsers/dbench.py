@@ -292,7 +292,9 @@ def _blocks(lines: list[str]) -> list[_Block]:
             cur.client, cur.end = m["n"], i + 1
         elif (m := VERSION.search(line)) is not None:
             block = ensure(i, fresh=True)
-            block.version, block.tool = m["v"], m["tool"]
+            # tbench 4.x prints dbench's banner: the tbench command above it says what ran
+            block.version = m["v"]
+            block.tool = block.tool if block.tool == "tbench" else m["tool"]
         elif PROGRESS.match(line) or CHATTER.match(line) or _time_line(line):
             if cur is not None:
                 cur.end = i + 1

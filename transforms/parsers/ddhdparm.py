@@ -170,7 +170,7 @@ def _dd_runs(lines: Sequence[str], before: Sequence[str]) -> list[Run]:
                     )
                 )
             continue
-        nbytes, secs, rate, unit, label = reading
+        nbytes, secs, rate, unit, _printed = reading
         run = Run("dd", [], line_start=i, line_end=i + 1)
         _, run.caption = caption_above(lines, i, floor, skip=_dd_chatter, before=before)
         run.system = run.caption or naming_caption(lines, i, 0, before)
@@ -186,9 +186,10 @@ def _dd_runs(lines: Sequence[str], before: Sequence[str]) -> list[Run]:
             )
             runs.append(run)
             continue
+        # the summary line holds no label: each value is named by its place after `copied`
         run.results = [
-            Result("throughput", label, float(rate), unit, dict(params), line=i),
-            Result("elapsed", label, float(secs), "s", dict(params), line=i),
+            Result("throughput", "copied (rate)", float(rate), unit, dict(params), line=i),
+            Result("elapsed", "copied (time)", float(secs), "s", dict(params), line=i),
         ]
         runs.append(run)
     return runs

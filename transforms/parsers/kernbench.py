@@ -24,7 +24,12 @@ from dataclasses import dataclass, field
 
 from transforms.model import MetricSpec, Parser, Result, Run, Segment
 from transforms.numbers import parse_number
-from transforms.parsers._common import caption_above, naming_caption, number_repeated_runs
+from transforms.parsers._common import (
+    caption_above,
+    names_system,
+    naming_caption,
+    number_repeated_runs,
+)
 
 NAME = "kernbench"
 
@@ -196,6 +201,9 @@ def _is_chatter(s: str) -> bool:
     return bool(_CHATTER.match(s) or _DATE.match(s))
 
 
+_NAMES_TOOL = re.compile(r"(?i)\bkernbench\b")  # a caption naming the tool titles a run, not a system
+
+
 def _system_above(
     lines: Sequence[str], index: int, floor: int, before: Sequence[str] = ()
 ) -> tuple[bool, str | None, str | None]:
@@ -218,11 +226,13 @@ def _system_above(
             break
         k -= 1
     blocked, caption = caption_above(lines, k + 1, floor, skip=_is_chatter, before=before)
+    if caption is not None and _NAMES_TOOL.search(caption) and not names_system(caption):
+        caption, blocked = None, False  # `Kernbench results within a container` titles the run
     if caption is not None:
         return True, caption, kernel
     if kernel is not None:
         return True, kernel, kernel
-    named = naming_caption(lines, k + 1, 0, before)
+    named = naming_caption(lines, k + 1, floor, before)  # not past the block above
     if named is not None:
         return True, named, None
     return blocked, None, None

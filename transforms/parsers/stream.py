@@ -17,6 +17,12 @@ either.  Array size and thread count from the preamble become params.
 A table followed by ``Failed Validation`` is reported unparsed (its numbers
 are not to be trusted).  lmbench's ``STREAM copy bandwidth:`` lines belong to
 the lmbench parser.
+
+HPC Challenge (HPCC) runs STREAM twice: `StarSTREAM` (every node at once; the table of one node,
+then `Minimum/Average/Maximum Copy GB/s ...` over the nodes) and `SingleSTREAM` (one node:
+`Single STREAM Copy GB/s ...`). Rows read inside those sections carry params.hpcc
+(`StarSTREAM` / `SingleSTREAM`); the node summary lines give the kernel metrics in GB/s with
+statistic `min` / `mean` / `max`, the single-node lines statistic `value`.
 """
 
 from __future__ import annotations
@@ -33,7 +39,7 @@ NAME = "stream"
 
 _KERNELS = ("copy", "scale", "add", "triad")
 METRICS: dict[str, MetricSpec] = {
-    **{k: MetricSpec("MB/s", True, 1.0, 1e8) for k in _KERNELS},
+    **{k: MetricSpec("MB/s", True, 1.0, 1e8, units=("GB/s", "KB/s")) for k in _KERNELS},
     **{f"{k}_time": MetricSpec("s", False, 0.0, 1e5) for k in _KERNELS},
 }
 
@@ -58,6 +64,12 @@ _VALID = re.compile(r"Solution Validates", re.I)
 _FAILED = re.compile(r"Failed Validation|validation failed", re.I)
 _MARGIN_LABEL = re.compile(r"^[\w.+()/-]+(?: [\w.+()/-]+){0,3}:?$")
 _UNITS = {"mb/s": "MB/s", "gb/s": "GB/s", "kb/s": "KB/s"}
+# HPC Challenge's STREAM sections and their summary lines
+_HPCC_BEGIN = re.compile(r"^\s*+Begin of (?P<s>StarSTREAM|SingleSTREAM) section\.")
+_HPCC_END = re.compile(r"^\s*+End of (?:StarSTREAM|SingleSTREAM) section\.")
+_HPCC_STAR = re.compile(rf"^\s*+(?P<stat>Minimum|Average|Maximum) (?P<fn>Copy|Scale|Add|Triad) GB/s\s++(?P<v>{_N})\s*$")
+_HPCC_SINGLE = re.compile(rf"^\s*+Single STREAM (?P<fn>Copy|Scale|Add|Triad) GB/s\s++(?P<v>{_N})\s*$")
+_HPCC_STAT = {"Minimum": "min", "Average": "mean", "Maximum": "max"}
 
 # STREAM's own preamble and the command that ran it, passed over when looking
 # for the poster's caption above a table
@@ -153,9 +165,46 @@ def _table_results(
     return out
 
 
+def _hpcc_sections(lines: Sequence[str]) -> list[str | None]:
+    """For each line, the HPCC STREAM section it lies in (None outside one)."""
+    out: list[str | None] = []
+    cur: str | None = None
+    for line in lines:
+        if m := _HPCC_BEGIN.match(line):
+            cur = m.group("s")
+        out.append(cur)
+        if _HPCC_END.match(line):
+            cur = None
+    return out
+
+
+def _hpcc_runs(lines: Sequence[str], sections: Sequence[str | None]) -> list[Run]:
+    """HPCC's node summary lines (`Average Copy GB/s 5.225863`, `Single STREAM Copy GB/s 11.5`)."""
+    runs: list[Run] = []
+    cur: Run | None = None
+    for i, line in enumerate(lines):
+        m = _HPCC_STAR.match(line) or _HPCC_SINGLE.match(line)
+        value = parse_number(m.group("v")) if m else None
+        if m is None or value is None:
+            if cur is not None and line.strip():
+                cur = None
+            continue
+        section = sections[i] or ("StarSTREAM" if "stat" in m.groupdict() else "SingleSTREAM")
+        if cur is None or cur.attributes.get("hpcc") != section:
+            cur = Run(NAME, [], line_start=i, line_end=i + 1, attributes={"hpcc": section})
+            runs.append(cur)
+        stat = _HPCC_STAT[m.group("stat")] if "stat" in m.groupdict() else "value"
+        label = line.strip().rsplit(None, 1)[0]
+        cur.results.append(Result(_metric(m.group("fn")), label, value, "GB/s", {"hpcc": section},
+                                  statistic=stat, line=i))
+        cur.line_end = i + 1
+    return runs
+
+
 def parse(seg: Segment) -> list[Run]:
-    """One run per STREAM table of the segment."""
+    """One run per STREAM table of the segment, and HPCC's STREAM summaries."""
     lines = seg.lines
+    sections = _hpcc_sections(lines)
     runs: list[Run] = []
     header: re.Match[str] | None = None
     version: str | None = None
@@ -200,13 +249,14 @@ def parse(seg: Segment) -> list[Run]:
         if not ok:
             run.status, run.reason = "unparsed", "STREAM rows with text in the margin"
         if run.status == "ok":
-            run.results = _table_results(table, header, context, run.system)
+            params = {**context, "hpcc": sections[table.start]} if sections[table.start] else context
+            run.results = _table_results(table, header, params, run.system)
             if _failed_after(lines, table):
                 run.status, run.reason = "unparsed", "STREAM reported Failed Validation"
         runs.append(run)
         prev_end = table.end
     number_repeated_runs(runs)
-    return runs
+    return runs + _hpcc_runs(lines, sections)
 
 
 def _table_top(lines: Sequence[str], table: _Table, floor: int) -> int:
@@ -232,13 +282,16 @@ def _failed_after(lines: Sequence[str], table: _Table) -> bool:
 
 
 # distinctive literals, one of which every block the parser reads contains (see Parser.keywords)
-KEYWORDS = ("triad:", "scale:", "copy:")
+KEYWORDS = ("triad:", "scale:", "copy:", *(f"{op} gb/s" for op in ("copy", "scale", "add", "triad")))
 
 
 PARSER = Parser(
     name=NAME,
     version="1",
-    signature=re.compile(rf"(?im)(?:Copy|Scale|Add|Sum|Triad):\s+{_N}\s+{_N}\s+{_N}\s+{_N}\s*$"),
+    signature=re.compile(
+        rf"(?im)(?:Copy|Scale|Add|Sum|Triad):\s+{_N}\s+{_N}\s+{_N}\s+{_N}\s*$"
+        rf"|^[^\S\n]*+(?:(?:Minimum|Average|Maximum)|Single STREAM) (?:Copy|Scale|Add|Triad) GB/s[^\S\n]++{_N}\s*$"
+    ),
     parse=parse,
     metrics=METRICS,
     keywords=KEYWORDS,

@@ -17,8 +17,13 @@ The lines are read as a key/value stream, so a summary whose layout was
 damaged (indentation lost, label and value on separate lines) still reads.
 A run starts at the ``sysbench X.Y`` banner or the command line; the test
 (cpu, memory, fileio, threads, mutex, oltp) comes from the banner lines or
-the command, the thread count from ``Number of threads:``.  Interval reports
-(``[ 2s ] thds: ...``) are a time series and are not read.
+the command, the thread count from ``Number of threads:``.
+
+Interval reports (``[ 2s ] thds: ... tps: ...`` in 1.x, ``[   2s] threads: 16, tps: ...`` in 0.5)
+are a time series: each value is a row with statistic ``interval`` and params ``interval_start`` /
+``interval_end`` (seconds from the start), kept only beside a summary (a run cut short before its
+summary gives no rows). ``queries performed:`` counts are ``query_count`` rows (params
+``query_type``); PerfKit's per-CPU memory runs (``CPU 3 sysbench 1.0.11``) carry ``cpu``.
 """
 
 from __future__ import annotations
@@ -58,6 +63,7 @@ METRICS: dict[str, MetricSpec] = {
     "errors_per_second": MetricSpec("ops/s", False, 0.0, 1e9),
     "reconnects_per_second": MetricSpec("ops/s", False, 0.0, 1e9),
     "deadlocks_per_second": MetricSpec("ops/s", False, 0.0, 1e9),
+    "query_count": MetricSpec("count", True, 0.0, 1e15),  # params: query_type
 }
 
 _N = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
@@ -67,7 +73,7 @@ _BINARY = {"b": None, "kb": "KiB/s", "mb": "MiB/s", "gb": "GiB/s",
            "kib": "KiB/s", "mib": "MiB/s", "gib": "GiB/s"}  # fmt: skip
 
 _BANNER = re.compile(
-    r"^(?:CPU \d+\s+)?sysbench\s+(?P<ver>\d+\.\d+(?:\.\d+)?(?:[-.][\w.]+)?)\s*(?::|\(|$)", re.I
+    r"^(?:CPU (?P<cpu>\d+)\s+)?sysbench\s+(?P<ver>\d+\.\d+(?:\.\d+)?(?:[-.][\w.]+)?)\s*(?::|\(|$)", re.I
 )
 # `sysbench ... --opt` or `... run`: the command word, then an option or verb after it, as two
 # searches (a lookahead `.*` after `\s+` rescanned the line from every blank and every `sysbench`)
@@ -114,7 +120,7 @@ _SECTION = re.compile(
     r"^(?P<s>Test execution summary|General statistics|Threads fairness|per-request statistics|"
     r"response time|Latency \((?P<u>ms|us|s)\)|CPU speed|File operations|Throughput|"
     # the histogram title runs to the line's last colon, less the blanks before it
-    r"SQL statistics|OLTP test statistics|queries performed|Latency histogram(?:.*[^\s:])?)\s*:\s*$",
+    r"SQL statistics|OLTP test statistics|(?P<q>queries performed)|Latency histogram(?:.*[^\s:])?)\s*:\s*$",
     re.I,
 )
 _STRONG_SECTIONS = {"test execution summary", "general statistics", "threads fairness",
@@ -286,6 +292,7 @@ class _Run:
     results: list[Result] = field(default_factory=list)
     keys: set[tuple] = field(default_factory=set)
     strong: bool = False
+    series: list[Result] = field(default_factory=list)  # interval reports, kept beside a summary
 
     def params(self) -> dict[str, str]:
         out = dict(self.settings)
@@ -335,6 +342,7 @@ def parse(seg: Segment) -> list[Run]:
     cur: _Run | None = None
     section: str | None = None
     section_unit: str | None = None
+    queries = False  # inside `queries performed:`
 
     def fresh(i: int) -> _Run:
         nonlocal cur, section, section_unit
@@ -345,7 +353,12 @@ def parse(seg: Segment) -> list[Run]:
         return cur
 
     for i, s in _logical(seg.lines):
-        if not s or s.startswith("["):  # interval reports "[ 2s ] thds: ..."
+        if not s:
+            continue
+        if s.startswith("["):  # interval reports "[ 2s ] thds: ..."
+            if cur is not None and (m := _IV_HEAD.match(s)) is not None:
+                cur.series.extend(_interval(cur, m, i))
+                cur.end = i + 1
             continue
         if _is_command(s) and not _BANNER.match(s):
             run = cur if cur is not None and not cur.results and not cur.version else fresh(i)
@@ -355,6 +368,8 @@ def parse(seg: Segment) -> list[Run]:
         if m := _BANNER.match(s):
             run = cur if cur is not None and not cur.results and not cur.version else fresh(i)
             run.version, run.strong = m.group("ver"), True
+            if m.group("cpu"):
+                run.settings["cpu"] = m.group("cpu")
             run.end = i + 1
             continue
         if m := _THREADS.match(s):
@@ -371,9 +386,17 @@ def parse(seg: Segment) -> list[Run]:
         if m := _SECTION.match(s):
             section = m.group("s").lower()
             section_unit = (m.group("u") or "ms") if _is_latency(section) else None
+            queries = bool(m.group("q"))
             if cur is not None and section in _STRONG_SECTIONS:
                 cur.strong = True
             continue
+        if queries and (m := _QUERY_COUNT.match(s)) is not None:
+            if cur is not None and (v := parse_number(m.group("v"))) is not None:
+                params = {**cur.params(), "query_type": m.group("k").lower()}
+                cur.results.append(Result("query_count", m.group("k"), v, "count", params, line=i))
+                cur.end = i + 1
+            continue
+        queries = False
         bare = _COMMENT.sub("", s)  # a poster's "(note)" after the value
         for pattern, reader, strong, latency_only in _VALUES:
             m = pattern.match(s) or pattern.match(bare)
@@ -462,7 +485,69 @@ def _finish(seg: Segment, found: list[_Run]) -> list[Run]:
         out.append(run)
         floor = run.line_end
     number_repeated_runs(out)
+    for r, run in zip(found, out, strict=True):
+        repeat = run.results[0].params.get("repeat") if run.results else None
+        for x in r.series:
+            x.params = {**r.params(), **x.params}  # the test is often named only below the series
+            if repeat is not None:
+                x.params["repeat"] = repeat
+            run.results.append(x)
     return out
+
+
+# --- interval reports ------------------------------------------------------------------------
+
+_IV_HEAD = re.compile(r"^\[\s*+(?P<t>\d{1,7}(?:\.\d{1,3})?)s\s*+\]\s*+(?P<rest>\S.*)$")
+_IV_TOKEN = re.compile(
+    rf"(?P<k>thds|threads|tps|qps|eps|err/s|reconn/s|errors|reconnects|reads|writes|fsyncs)\s*+:?\s*+"  # `err/s 1.20`: some 1.0 builds drop the colon
+    rf"(?P<v>{_N})\s*+(?P<u>MiB/s|/s)?"
+    rf"|\(r/w/o:\s*+(?P<r>{_N})/(?P<w>{_N})/(?P<o>{_N})\)"
+    rf"|\blat(?:ency)?\s*+\(ms,\s*+(?P<p>\d{{1,3}}(?:\.\d{{1,4}})?)%\)\s*+:\s*+(?P<lat>{_N})"
+    rf"|response time:\s*+(?P<rt>{_N})\s*+ms\s*+\((?P<rp>\d{{1,3}}(?:\.\d{{1,4}})?)%\)"
+)
+_IV_METRICS = {
+    "tps": ("transactions_per_second", "trans/s"), "qps": ("queries_per_second", "ops/s"),
+    "eps": ("events_per_second", "events/s"), "err/s": ("errors_per_second", "ops/s"),
+    "errors": ("errors_per_second", "ops/s"), "reconn/s": ("reconnects_per_second", "ops/s"),
+    "reconnects": ("reconnects_per_second", "ops/s"), "fsyncs": ("fsyncs_per_second", "ops/s"),
+}  # fmt: skip
+_QUERY_COUNT = re.compile(rf"^(?P<k>read|write|other|total):\s*+(?P<v>{_N})$", re.I)
+
+
+def _interval(run: _Run, m: re.Match[str], line: int) -> list[Result]:
+    """One interval report as rows: each rate with statistic `interval` and its time span."""
+    end = m.group("t")
+    start = run.series[-1].params["interval_end"] if run.series else "0"
+    params = {**run.params(), "interval_start": start, "interval_end": end}
+    got: list[tuple[str, str, float, str, dict[str, str]]] = []  # metric, label, value, unit, extra
+    for t in _IV_TOKEN.finditer(m.group("rest")):
+        if t.group("k"):
+            key, v = t.group("k"), parse_number(t.group("v"))
+            if v is None:
+                continue
+            if key in ("thds", "threads"):
+                params.setdefault("threads", t.group("v"))
+            elif key in ("reads", "writes"):
+                kind = key[:-1]
+                if t.group("u") == "MiB/s":  # fileio
+                    got.append((f"{kind}_throughput", key, v, "MiB/s", {}))
+                else:  # 0.5 OLTP: read/write queries per second
+                    got.append(("queries_per_second", key, v, "ops/s", {"query_type": kind}))
+            elif key in _IV_METRICS:
+                metric, unit = _IV_METRICS[key]
+                got.append((metric, key, v, unit, {}))
+        elif t.group("r") is not None:
+            for kind, g in (("read", "r"), ("write", "w"), ("other", "o")):
+                if (v := parse_number(t.group(g))) is not None:
+                    got.append(("queries_per_second", "r/w/o", v, "ops/s", {"query_type": kind}))
+        else:
+            p, tok = (t.group("p"), t.group("lat")) if t.group("p") else (t.group("rp"), t.group("rt"))
+            if (v := parse_number(tok)) is not None:
+                got.append(("latency_percentile", "lat (ms)", v, "ms", {"percentile": p}))
+    return [
+        Result(metric, label, v, unit, {**params, **extra}, statistic="interval", line=line)
+        for metric, label, v, unit, extra in got
+    ]
 
 
 # necessary literals of the signature (see Parser.keywords)

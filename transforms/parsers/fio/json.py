@@ -11,7 +11,12 @@ report of one run give the same rows:
   not measure is all zeros and is skipped, as are the `0.00` filler percentiles of 2.x.
   The percentile block sits under `clat` unless `lat_percentiles` moved it to `lat`.
 * JSON-only quantities: `runtime` (ms, per direction), `cpu_usr` / `cpu_sys` (% per job),
-  `disk_util` (% per device, params.disk). `json+` latency bins are not read.
+  `disk_util` (% per device, params.disk); per direction the sample statistics of `bandwidth`
+  (`bw_min`/`bw_max`/`bw_mean`/`bw_dev`) and `iops` (`iops_min`/.../`iops_stddev`) as
+  statistics `min`/`max`/`mean`/`stddev` (only when fio took samples), `io_bytes` (bytes),
+  `total_ios`, `short_ios`, `drop_ios` (counts); per job the latency distribution
+  `latency_share` (% of IOs, params.bucket `250us`, `>=2000ms`, from `latency_us`/`latency_ms`,
+  and `latency_ns` when it holds any). `json+` latency bins are not read.
 
 params: `job` (jobname), `jobs` (numjobs when `group_reporting` merged them into one entry,
 else 1, as the text header's `jobs=` says), `direction`, and the job options `rw`, `bs`
@@ -21,6 +26,13 @@ global ones); `instance` (1..N) when one document holds the same job name more t
 
 A document is a JSON object with a `"fio version"` string and a `jobs` list; one that does
 not decode (cut short, wrapped by a mailer) is reported `unparsed`, never guessed at.
+
+`--status-interval=N` prints a whole document every N seconds, each cumulative since the start,
+then the final one. Consecutive documents of the same jobs whose `elapsed` grows by what their
+`timestamp` grows (within `_CLOCK_SLACK` seconds) are such a series: every document but the last
+gives rows with statistic `interval` and params `interval_start` = `0`, `interval_end` = its
+`elapsed` (seconds; bw/iops sample statistics are left to the summary); the last is the summary. Repeated runs of one job file are not a series:
+each starts its `elapsed` again.
 """
 
 from __future__ import annotations
@@ -48,7 +60,20 @@ JSON_METRICS: dict[str, MetricSpec] = {
     "cpu_usr": MetricSpec("%", False, 0.0, 100.0),
     "cpu_sys": MetricSpec("%", False, 0.0, 100.0),
     "disk_util": MetricSpec("%", True, 0.0, 100.0),
+    "io_bytes": MetricSpec("bytes", True, 0.0, 1e18),
+    "total_ios": MetricSpec("count", True, 0.0, 1e15),
+    "short_ios": MetricSpec("count", False, 0.0, 1e15),
+    "drop_ios": MetricSpec("count", False, 0.0, 1e15),
+    "latency_share": MetricSpec("%", False, 0.0, 100.0),  # params: bucket
 }
+# sample statistics of bw and iops: (json key, statistic), and the key saying how many samples
+_SAMPLED = (
+    ("bandwidth", "KiB/s", "bw_samples", (("bw_min", "min"), ("bw_max", "max"), ("bw_mean", "mean"), ("bw_dev", "stddev"))),
+    ("iops", "IOPS", "iops_samples",
+     (("iops_min", "min"), ("iops_max", "max"), ("iops_mean", "mean"), ("iops_stddev", "stddev"))),
+)
+_COUNTS = (("io_bytes", "bytes"), ("total_ios", "count"), ("short_ios", "count"), ("drop_ios", "count"))
+_BUCKETS = (("latency_ns", "ns"), ("latency_us", "us"), ("latency_ms", "ms"))
 
 _DIRECTIONS = ("read", "write", "trim")
 _KINDS = ("slat", "clat", "lat")
@@ -105,6 +130,12 @@ class _Doc:
             return
         self.results.append(Result(metric, label, out, unit, dict(params), line=self.line))
 
+    def add_stat(self, metric: str, label: str, value: Any, unit: str, params: dict[str, str], stat: str) -> None:
+        before = len(self.results)
+        self.add(metric, label, value, unit, params)
+        for r in self.results[before:]:
+            r.statistic = stat
+
     def read(self) -> None:
         value = self.doc.value
         global_opts = obj(value, "global options")
@@ -141,12 +172,31 @@ class _Doc:
         for key, metric in (("usr_cpu", "cpu_usr"), ("sys_cpu", "cpu_sys")):
             if key in job:
                 self.add(metric, key, job[key], "%", params)
+        self._distribution(job, params)
+
+    def _distribution(self, job: dict[str, Any], params: dict[str, str]) -> None:
+        """`latency_us: {"250": 37.8, ...}`: the share of IOs per latency bucket."""
+        for key, unit in _BUCKETS:
+            buckets = obj(job, key)
+            if unit == "ns" and not any(number(v) for v in buckets.values()):
+                continue  # fio < 3 prints no ns buckets; 3.x fills them with zeros on slow devices
+            for bucket, share in buckets.items():
+                if len(bucket) <= 12:
+                    self.add("latency_share", f"{key}.{bucket}", share, "%", {**params, "bucket": f"{bucket}{unit}"})
 
     def _direction(self, d: str, block: dict[str, Any], params: dict[str, str]) -> None:
         self.add("bandwidth", f"{d}.bw", block.get("bw"), "KiB/s", params)
         self.add("iops", f"{d}.iops", block.get("iops"), "IOPS", params)
         if "runtime" in block:
             self.add("runtime", f"{d}.runtime", block.get("runtime"), "ms", params)
+        for metric, unit, samples, stats in _SAMPLED:
+            if number(block.get(samples)):  # without samples fio prints zeros
+                for key, stat in stats:
+                    if key in block:
+                        self.add_stat(metric, f"{d}.{key}", block.get(key), unit, params, stat)
+        for key, unit in _COUNTS:
+            if key in block:
+                self.add(key, f"{d}.{key}", block.get(key), unit, params)
         for kind in _KINDS:
             key, factor = (f"{kind}_ns", _NS) if f"{kind}_ns" in block else (kind, Decimal(1))
             stats = obj(block, key)
@@ -212,6 +262,50 @@ def _run(seg: Segment, found: Document) -> Run:
     return run
 
 
+_CLOCK_SLACK = 2  # seconds between fio's `timestamp` and `elapsed` clocks in one series
+
+
+def _clock(value: dict[str, Any]) -> tuple[frozenset[str], Decimal, Decimal] | None:
+    """(job names, timestamp, largest elapsed) of a document, or None when it lacks them."""
+    jobs = [j for j in seq(value, "jobs") if isinstance(j, dict)]
+    stamp = number(value.get("timestamp"))
+    elapsed = [e for e in (number(j.get("elapsed")) for j in jobs) if e is not None]
+    if stamp is None or not elapsed:
+        return None
+    return frozenset(text_of(j.get("jobname")) or "?" for j in jobs), stamp, max(elapsed)
+
+
+def _follows(prev: tuple[frozenset[str], Decimal, Decimal], cur: tuple[frozenset[str], Decimal, Decimal]) -> bool:
+    """`cur` is the next report of the same fio process as `prev` (`--status-interval`)."""
+    grew = cur[2] - prev[2]
+    return cur[0] == prev[0] and grew > 0 and abs((cur[1] - prev[1]) - grew) <= _CLOCK_SLACK
+
+
+def _mark_series(runs: list[Run], clocks: dict[int, tuple[frozenset[str], Decimal, Decimal]]) -> None:
+    """The reports before the last of each `--status-interval` series become interval rows."""
+    ok = [r for r in runs if r.status == "ok" and id(r) in clocks]
+    for prev, cur in zip(ok, ok[1:], strict=False):
+        if not _follows(clocks[id(prev)], clocks[id(cur)]):
+            continue
+        end = format(clocks[id(prev)][2].normalize(), "f")
+        prev.results = [r for r in prev.results if r.statistic == "value"]  # samples: the summary's
+        for r in prev.results:
+            r.statistic = "interval"
+            r.params["interval_start"], r.params["interval_end"] = "0", end
+        prev.attributes["status_interval"] = "1"
+        prev.notes.append("a --status-interval report: rows are the series, the last report the summary")
+
+
 def parse(seg: Segment) -> list[Run]:
     """Every fio JSON document in the segment, one run each."""
-    return document_runs(seg.lines, NAME, _is_fio, _looks_fio, lambda found: _run(seg, found))
+    clocks: dict[int, tuple[frozenset[str], Decimal, Decimal]] = {}
+
+    def read(found: Document) -> Run:
+        run = _run(seg, found)
+        if (clock := _clock(found.value)) is not None:
+            clocks[id(run)] = clock
+        return run
+
+    runs = document_runs(seg.lines, NAME, _is_fio, _looks_fio, read)
+    _mark_series(runs, clocks)
+    return runs

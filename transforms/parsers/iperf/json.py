@@ -11,8 +11,12 @@ of one test give the same rows:
 * UDP, receiver side or untagged: `jitter` (ms, `jitter_ms`), `datagram_loss` (%,
   `lost_percent`); JSON-only `datagrams_lost` and `datagrams_total` (`lost_packets`,
   `packets`).
-* JSON-only: `retransmits` (TCP sender, count), `cpu_host` / `cpu_remote` (%,
-  `cpu_utilization_percent.host_total` / `remote_total`, one each per test).
+* `retransmits` (TCP sender, count; the text's `Retr`), JSON-only `cpu_host` / `cpu_remote`
+  (%, `cpu_utilization_percent.host_total` / `remote_total`, one each per test).
+* `intervals`, as the text prints them: `throughput` per stream (and `[SUM]` with more than
+  one stream) with statistic `interval` and params `interval_start` / `interval_end` (seconds,
+  two decimals as iperf3 prints them); `--omit` warm-up intervals are skipped, as they are
+  not part of the summary either.
 
 `start.test_start` gives params.protocol (`tcp`|`udp`), params.streams (`num_streams`) and,
 only for `-R`, params.reverse = `1` (the server sent); `blksize` and `duration` become run
@@ -149,6 +153,31 @@ def _read(d: _Doc, base: dict[str, str], udp: bool) -> None:
         )
 
 
+def _read_intervals(d: _Doc, base: dict[str, str], value: dict[str, Any]) -> None:
+    """The interval series: each interval's streams (and sum), statistic `interval`."""
+    many = int(base["streams"]) > 1
+    first = len(d.results)
+    for k, iv in enumerate(seq(value, "intervals")):
+        if not isinstance(iv, dict):
+            continue
+        entries = [(f"intervals[{k}].streams[{j}]", e) for j, e in enumerate(seq(iv, "streams"))]
+        if many:
+            entries.append((f"intervals[{k}].sum", obj(iv, "sum")))
+        for label, e in entries:
+            if not isinstance(e, dict) or not e or e.get("omitted") is True:
+                continue
+            start, end = number(e.get("start")), number(e.get("end"))
+            if start is None or end is None:
+                continue
+            stream = "SUM" if label.endswith(".sum") else (text_of(e.get("socket")) or "")
+            params = {**base, "stream": stream, "interval_start": f"{float(start):.2f}",
+                      "interval_end": f"{float(end):.2f}"}
+            d.add("throughput", f"{label}.bits_per_second", e.get("bits_per_second"), "Mbit/s",
+                  params, _MBIT)
+    for r in d.results[first:]:
+        r.statistic = "interval"
+
+
 def _run(seg: Segment, found: Document) -> Run:
     d = _Doc(found)
     start = obj(found.value, "start")
@@ -188,9 +217,11 @@ def _run(seg: Segment, found: Document) -> Run:
         run.reason = f"iperf3 JSON without an end summary{': ' + error[:80] if error else ''}"
         return run
     _read(d, base, udp)
-    run.results = d.results
-    if not run.results:
+    if not d.results:
         run.status, run.reason = "unparsed", "iperf3 JSON end summary without a stream to read"
+        return run
+    _read_intervals(d, base, found.value)
+    run.results = d.results
     return run
 
 

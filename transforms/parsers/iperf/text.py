@@ -1,4 +1,4 @@
-"""iperf 2 and iperf 3 text reports: the final summary rows, never the interval rows.
+"""iperf 2 and iperf 3 text reports: the final summary rows, and the interval rows beside them.
 
 What becomes a row (one `Run` per iperf invocation, "test"):
 
@@ -7,8 +7,10 @@ What becomes a row (one `Run` per iperf invocation, "test"):
   as iperf 3.0/3.1 prints for UDP); in iperf 2 the row whose interval starts at
   0 and is not followed by an interval row of the same stream (with `-i 1` the
   `0.0- 1.0` row is followed by `1.0- 2.0`, so only the final `0.0-10.0` row
-  is kept). Interval rows are not rows: a paste of interval rows only is
-  reported as `unparsed` (no summary to read), never averaged.
+  is kept). The other rows of a test with a summary (`-i`) are its interval series:
+  `throughput` rows with statistic `interval` and params `interval_start` /
+  `interval_end` (seconds, as printed; iperf3 `--omit` warm-up rows skipped). A paste of interval rows only is reported as
+  `unparsed` (no summary to read), never averaged.
 * metric `throughput` in `Mbit/s` whatever the printed scale: bits are
   decimal (`Gbits` x1000, `Kbits` /1000), byte rates from `-f K/M/G` are
   binary (iperf's 1024), converted exactly with `Decimal`.
@@ -16,7 +18,14 @@ What becomes a row (one `Run` per iperf invocation, "test"):
   `%.2g`), on receiver-side rows (iperf 3 `receiver`, iperf 2 `Server
   Report:`, iperf 3.0/3.1 untagged summary). The sender row's `0.000 ms
   0/N (0%)` is not a measurement and is not emitted.
-* transfer sizes (`1.10 GBytes`), retransmits and cwnd are not emitted.
+* UDP receiver rows also give `datagrams_lost` and `datagrams_total` (counts, the
+  `lost/total` before the percentage), and iperf 2's `N datagrams received out-of-order`
+  line `datagrams_out_of_order`.
+* iperf 2 `-e` (enhanced reports) columns of the summary row, as the header names them:
+  `writes` and `write_errors` (`Write/Err`), `retransmits` (`Rtry`), `rtt` (us) and `cwnd`
+  (KByte, when known: iperf prints `-1K` when it is not) from `Cwnd/RTT`, `netpwr`
+  (`NetPwr`), `packet_rate` (`PPS`); iperf 3's `Retr` of a `sender` row is `retransmits`.
+* transfer sizes (`1.10 GBytes`) are not emitted.
 
 params: `protocol` (`tcp`|`udp`; udp when jitter/datagram text is printed or the
 caption above says UDP (not TCP), else tcp, iperf's default), `stream` (`3`, `SUM`), `streams` (number of distinct
@@ -51,6 +60,13 @@ METRICS: dict[str, MetricSpec] = {
     "throughput": MetricSpec("Mbit/s", True, 0.0, 1e7),
     "jitter": MetricSpec("ms", False, 0.0, 1e5),
     "datagram_loss": MetricSpec("%", False, 0.0, 100.0),
+    "writes": MetricSpec("count", True, 0.0, 1e15),
+    "write_errors": MetricSpec("count", False, 0.0, 1e15),
+    "rtt": MetricSpec("us", False, 0.0, 1e9),
+    "cwnd": MetricSpec("KB", True, 0.0, 1e9),
+    "netpwr": MetricSpec("", True, 0.0, 1e12),  # iperf 2's network power: throughput / RTT
+    "packet_rate": MetricSpec("/sec", True, 0.0, 1e10),
+    "datagrams_out_of_order": MetricSpec("count", False, 0.0, 1e13),
 }
 
 _NUM = r"\d+(?:\.\d+)?"
@@ -68,6 +84,12 @@ UDP_TAIL = re.compile(
     r"(?P<pct>[^()%\s]*+(?:\s++[^()%\s]++)*+)\s*+%\s*+\)"
 )
 SIDE_TAG = re.compile(r"\b(sender|receiver)\s*$")
+# iperf 2 `-e` columns after the bandwidth (the header says which are printed)
+WRITE_ERR = re.compile(r"^\s*+(?P<w>\d{1,15})/(?P<e>\d{1,15})(?:\s++(?P<rest>.*))?$")
+LEADING_INT = re.compile(r"^\s*+(?P<n>\d{1,15})\b")
+CWND_RTT = re.compile(r"(?<![\w.])(?P<cwnd>-?\d{1,12})K/(?P<rtt>\d{1,12}(?:\.\d{1,6})?)\s*+us\b(?:\s++(?P<pwr>\d{1,15}(?:\.\d{1,6})?)\b)?")
+OMITTED = re.compile(r"\(omitted\)")  # iperf3 `--omit` warm-up intervals: not part of the run
+PPS = re.compile(r"(?<![\w.])(?P<pps>\d{1,15})\s*+pps\b")
 # The driver also scans the raw body, where quoted lines still carry their `> ` prefix.
 _QUOTE = r"(?:[ \t]{0,2}[A-Za-z]{0,3}>)*"
 SIGNATURE = re.compile(rf"^{_QUOTE}{LOOSE_ROW.pattern[1:]}", re.M)
@@ -81,6 +103,9 @@ COMMAND = re.compile(r"(?:^|[\s$#>:])iperf3?(?:\.exe)?\s+-")
 SERVER_REPORT = re.compile(r"^\s*\[\s*(?P<id>\d+|SUM)\s*\]\s*Server Report:")
 SERVER_OUTPUT = re.compile(r"^\s*Server output:")
 OUT_OF_ORDER = re.compile(r"datagrams received out-of-order")
+OUT_OF_ORDER_ROW = re.compile(
+    rf"^\s*+\[\s*+(?P<id>\d+|SUM)\s*+\]\s*+{_NUM}\s*+-\s*+{_NUM}\s*+sec\s++(?P<n>\d{{1,15}})\s++datagrams received out-of-order"
+)
 UDP_HINT = re.compile(r"UDP buffer size|UDP port|byte datagrams|Total Datagrams|Jitter|Sent \d+ datagrams|\s-u\b|--udp\b")
 IPERF3_HINT = re.compile(r"Connecting to host|iperf Done\.|\biperf3\b")
 IPERF2_HINT = re.compile(r"Client connecting to|Server listening on|Server Report:|\biperf\s+-")
@@ -109,6 +134,8 @@ class _Row:
     stream: str
     role: str | None
     start: float
+    end: float
+    span: tuple[str, str]  # the interval as printed
     bw: float
     bw_unit: str
     tag: str | None
@@ -116,6 +143,9 @@ class _Row:
     server_report: bool
     jitter: float | None = None
     loss: float | None = None
+    lost: float | None = None
+    total: float | None = None
+    rest: str = ""
 
 
 @dataclass
@@ -129,6 +159,8 @@ class _Test:
     pending_report: set[str] = field(default_factory=set)
     skipping: bool = False
     text: list[str] = field(default_factory=list)
+    columns: str = ""  # the header's column names after `Interval`
+    out_of_order: dict[str, float] = field(default_factory=dict)  # stream -> datagrams (iperf 2 UDP)
 
 
 # --- parsing ------------------------------------------------------------------------------------
@@ -161,6 +193,8 @@ def _read_row(i: int, line: str, test: _Test) -> _Row | None:
         stream=stream,
         role=m["role"],
         start=float(m["start"]),
+        end=float(m["end"]),
+        span=(m["start"], m["end"]),
         bw=bw,
         bw_unit=m["bunit"],
         tag=tag_m.group(1) if tag_m else None,
@@ -172,6 +206,10 @@ def _read_row(i: int, line: str, test: _Test) -> _Row | None:
     if udp:
         row.jitter = scaled(udp["jitter"], Decimal(1))
         row.loss = scaled(udp["pct"], Decimal(1))
+        if not udp["lost"].startswith("-"):
+            row.lost = float(udp["lost"])
+        row.total = float(udp["total"])
+    row.rest = rest
     return row
 
 
@@ -221,6 +259,7 @@ class _Splitter:
             test = self._test(i, new_if_rows=self.last_kind != "sep" or finished)
             title = re.search(r"\b(Bandwidth|Bitrate)\b", line)
             test.title = title.group(1) if title else test.title
+            test.columns = HEADER.match(line)["rest"] or test.columns
             test.text.append(line)
             kind = "header"
         elif SEPARATOR.match(line):
@@ -231,6 +270,9 @@ class _Splitter:
             self.cur.skipping = True  # `--get-server-output` repeats the summary: skipped
         elif (m := SERVER_REPORT.match(line)) and self.cur is not None:
             self.cur.pending_report.add(m["id"])
+            self.cur.text.append(line)
+        elif (m := OUT_OF_ORDER_ROW.match(line)) is not None and self.cur is not None:
+            self.cur.out_of_order[m["id"]] = float(m["n"])
             self.cur.text.append(line)
         elif LOOSE_ROW.match(line) and not OUT_OF_ORDER.search(line):
             self._row(i, line)
@@ -324,6 +366,58 @@ def _results(test: _Test, rows: list[_Row], sides: dict[int, str], caption: str 
             out.append(Result("jitter", "Jitter", r.jitter, "ms", dict(params), line=r.line))
             if r.loss is not None:
                 out.append(Result("datagram_loss", "Lost/Total Datagrams", r.loss, "%", dict(params), line=r.line))
+            if r.lost is not None:
+                out.append(Result("datagrams_lost", "Lost/Total Datagrams", r.lost, "count", dict(params),
+                                  line=r.line))
+            if r.total is not None:
+                out.append(Result("datagrams_total", "Lost/Total Datagrams", r.total, "count", dict(params),
+                                  line=r.line))
+            if r.stream in test.out_of_order:
+                out.append(Result("datagrams_out_of_order", "datagrams received out-of-order",
+                                  test.out_of_order[r.stream], "count", dict(params), line=r.line))
+        out.extend(_enhanced(test.columns, r, params))
+    return out
+
+
+def _enhanced(columns: str, r: _Row, params: dict[str, str]) -> list[Result]:
+    """The columns iperf 2 `-e` prints after the bandwidth, and iperf 3's `Retr` of a sender row."""
+    out: list[Result] = []
+
+    def add(metric: str, label: str, value: float, unit: str) -> None:
+        out.append(Result(metric, label, value, unit, dict(params), line=r.line))
+
+    rest = r.rest
+    if "Write/Err" in columns and (m := WRITE_ERR.match(rest)) is not None:
+        add("writes", "Write/Err", float(m["w"]), "count")
+        add("write_errors", "Write/Err", float(m["e"]), "count")
+        rest = m["rest"] or ""
+        if "Rtry" in columns and (n := LEADING_INT.match(rest)) is not None:
+            add("retransmits", "Rtry", float(n["n"]), "count")
+    elif "Retr" in columns and r.tag == "sender" and (n := LEADING_INT.match(rest)) is not None:
+        add("retransmits", "Retr", float(n["n"]), "count")
+    if "Cwnd/RTT" in columns and (m := CWND_RTT.search(rest)) is not None:
+        if not m["cwnd"].startswith("-"):  # `-1K`: the window was not known
+            add("cwnd", "Cwnd", float(m["cwnd"]), "KB")
+        add("rtt", "RTT", float(m["rtt"]), "us")
+        if "NetPwr" in columns and m["pwr"] is not None:
+            add("netpwr", "NetPwr", float(m["pwr"]), "")
+    if "PPS" in columns and (m := PPS.search(rest)) is not None:
+        add("packet_rate", "PPS", float(m["pps"]), "/sec")
+    return out
+
+
+def _intervals(test: _Test, summaries: list[_Row], caption: str | None) -> list[Result]:
+    """The rows of a test that are not its summary: its time series (`-i`), throughput only."""
+    kept = {id(r) for r in summaries}
+    rows = [r for r in test.rows if id(r) not in kept and not OMITTED.search(r.rest)]
+    out = []
+    for res in _results(test, rows, {}, caption):
+        if res.metric != "throughput":
+            continue
+        r = next(x for x in rows if x.line == res.line)
+        res.statistic = "interval"
+        res.params["interval_start"], res.params["interval_end"] = r.span
+        out.append(res)
     return out
 
 
@@ -361,8 +455,9 @@ def _run_for(seg: Segment, test: _Test, version: str | None, variant: str | None
     if test.bad:
         run.notes.append(f"unreadable interval rows at lines {test.bad}")
     sides = _sides(test, rows)
+    summaries = rows
     rows = _drop_idle_senders(rows, sides, run.notes)
-    run.results = _results(test, rows, sides, caption)
+    run.results = _results(test, rows, sides, caption) + _intervals(test, summaries, caption)
     return run
 
 

@@ -1,0 +1,62 @@
+"""Results in sentences: `<metric> went from <a> to <b>` read as two values, before and after."""
+
+import re
+import time
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from transforms.extract import extract_explained
+from transforms.handmade.prose import from_to
+from transforms.rows import result_rows
+
+# https://lore.kernel.org/lkml/ (2019, "[RFC PATCH v2 00/17] Core scheduling v2" thread), excerpt
+NUMA = """\
+Here is another one for task numa migration. We saw significant latency
+improvement of workload sysbench MYSQL+gemmbench, for the overloaded case
+on a 8-node system, the latency is reduced from 93.78ms to 28.36ms. So I
+think it's worth to post this twist to draw more ideas and better solutions.
+"""
+
+WENT = "With netperf TCP_STREAM the throughput went from 1,234 MB/s to 1500 MB/s with the patch.\n"
+
+
+def _rows(text: str) -> list[dict]:
+    return result_rows(extract_explained(text, "p")[0])
+
+
+def test_reduced_from_to_gives_before_and_after():
+    got = sorted((r["benchmark"], r["metric"], r["value"], r["unit"], r["params"]["when"]) for r in _rows(NUMA))
+    assert got == [("sysbench", "latency", 28.36, "ms", "after"), ("sysbench", "latency", 93.78, "ms", "before")]
+    assert {r["layout"] for r in _rows(NUMA)} == {"prose"}
+
+
+def test_went_from_to_with_the_patch_names_the_second_system():
+    got = sorted((r["value"], r["system"], r["unit"], r["params"]["when"]) for r in _rows(WENT))
+    assert got == [(1234.0, None, "MB/s", "before"), (1500.0, "with the patch", "MB/s", "after")]
+    assert {r["benchmark"] for r in _rows(WENT)} == {"netperf"}
+
+
+def test_percentages_and_unitless_counts_are_no_results():
+    assert from_to(0, "CPU usage went from 30% to 45% with netperf") == []
+    assert from_to(0, "the number of threads went from 4 to 8 in that run") == []
+
+
+_word = st.sampled_from(["latency", "throughput", "went", "is", "reduced", "from", "to", "ms", "MB/s", "the",
+                         "1,234", "12.5", "7", "~", "k", "x", " ", "  "])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_word, max_size=30).map(" ".join))
+def test_from_to_values_are_printed_numbers(line):
+    printed = {float(t.replace(",", "")) for t in re.findall(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?", line)}
+    for v in from_to(0, line):
+        assert v.value in printed
+        assert v.when in ("before", "after")
+
+
+def test_from_to_is_linear():
+    for bad in ("latency went from " * 5000, "a" * 100_000 + " from 1 to 2", "x is " * 20_000 + "from 1"):
+        t = time.perf_counter()
+        from_to(0, bad)
+        assert time.perf_counter() - t < 1.0

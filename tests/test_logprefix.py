@@ -1,0 +1,96 @@
+"""Log prefixes are removed per block before any parser reads the lines."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from transforms.extract import extract_runs
+from transforms.logprefix import has_log_prefix, strip_log_prefixes
+from transforms.quotes import segments
+
+TBENCH = """\
+tbench_srv &
+tbench 48 127.0.0.1
+dbench version 4.00 - Copyright Andrew Tridgell 1999-2004
+
+Running for 600 seconds with load 'client.txt' and minimum warmup 120 secs
+48 of 48 processes prepared for launch   0 sec
+releasing clients
+  48     19183  1606.99 MB/sec  warmup   1 sec  latency 6.212 ms
+Throughput 1663.55 MB/sec  48 clients  48 procs  max_latency=14.402 ms"""
+
+
+def _prefixed(kind: str) -> str:
+    lines = TBENCH.split("\n")
+    if kind == "iso":
+        return "\n".join(f"2016-02-24 04:15:{10 + i:02d} {x}" for i, x in enumerate(lines))
+    if kind == "ci":
+        return "\n".join(f"2023-01-05T10:11:{i:02d}.1234567Z {x}" for i, x in enumerate(lines))
+    if kind == "level":
+        return "\n".join(f"2016-02-24 04:15:10,{i:03d} INFO {x}" for i, x in enumerate(lines))
+    if kind == "uptime":
+        return "\n".join(f"[{12.345 + i * 1.5:12.6f}] {x}" for i, x in enumerate(lines))
+    if kind == "host":
+        return "\n".join(f"host1  | {x}" for x in lines)
+    if kind == "tag":
+        return "\n".join(f"[INFO] {x}" for x in lines)
+    if kind == "syslog":
+        return "\n".join(f"Feb 24 04:15:{10 + i:02d} node7 lkp[812]: {x}" for i, x in enumerate(lines))
+    raise AssertionError(kind)
+
+
+@pytest.mark.parametrize("kind", ["plain", "iso", "ci", "level", "uptime", "host", "tag", "syslog"])
+def test_tbench_behind_any_log_prefix_is_tbench(kind):
+    body = TBENCH if kind == "plain" else _prefixed(kind)
+    runs = extract_runs(body, "m")
+    assert [er.run.benchmark for er in runs] == ["tbench"]
+    got = {r.metric: (r.value, r.params) for r in runs[0].run.results}
+    assert got["throughput"] == (1663.55, {"clients": "48", "procs": "48", "tool": "tbench"})
+    assert got["max_latency"][0] == 14.402
+
+
+def test_lines_keep_their_numbers_and_columns():
+    body = "\n".join(f"2016-02-24 04:15:1{i} {x}" for i, x in enumerate(["a  b", "", "c\td"]))
+    seg = segments(body)[0]
+    assert seg.lines == ["a  b", "", "c       d"]  # tabs expanded after the prefix is gone
+    assert seg.offset == 0
+
+
+def test_one_dated_line_is_left_alone():
+    lines = ["2016-02-24 04:15:10 we ran tbench on the new box", "Throughput 1 MB/sec 1 procs"]
+    assert strip_log_prefixes(lines) == lines
+
+
+def test_hand_table_first_column_is_not_a_host_tag():
+    lines = ["2.6.24 | 1663.55 | 14.4", "2.6.24 | 1702.10 | 13.9"]
+    assert strip_log_prefixes(lines) == lines
+    differing = ["base   | 1663.55", "patch  | 1702.10"]
+    assert strip_log_prefixes(differing) == differing
+
+
+def test_blocks_of_other_shapes_are_stripped_apart():
+    lines = ["[   1.000000] x", "[   2.000000] y", "web_1  | z", "web_1  | w", "plain"]
+    assert strip_log_prefixes(lines) == ["x", "y", "z", "w", "plain"]
+
+
+def test_iperf_and_sysbench_brackets_are_not_prefixes():
+    lines = ["[  3]  0.0-10.0 sec  1.09 GBytes   938 Mbits/sec", "[  3]  0.0-10.0 sec  1.09 GBytes   938 Mbits/sec",
+             "[ 2s ] thds: 4 tps: 10.00", "[ 4s ] thds: 4 tps: 11.00"]
+    assert strip_log_prefixes(lines) == lines
+    assert not has_log_prefix("\n".join(lines))
+
+
+_LINE = st.text(alphabet=st.sampled_from(list("0123456789-: .[]|TZabcINFO\t")), max_size=40)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_LINE, max_size=12))
+def test_stripping_keeps_line_count_and_only_cuts_heads(lines):
+    out = strip_log_prefixes(lines)
+    assert len(out) == len(lines)
+    for before, after in zip(lines, out, strict=True):
+        assert before.endswith(after)
+    if not has_log_prefix("\n".join(lines)):
+        assert out == lines

@@ -1,0 +1,129 @@
+"""A command line, then what it printed (issue class 6): `$ ./super_netperf 32 -H host -l 10`
+followed by `97379.8`, a loop of `./hackbench ...` followed by one `Time: 2.741` per run.
+
+The command gives the benchmark and its params (`-t TCP_RR`, `-g 100`); the lines right after it
+that hold only a number give the values (one per run). A label line ending in `:` above the
+command (`commit a250c23f15c2:`, `Before:`) names the system. Tools whose printout a parser
+reads (fio, iperf, dbench ...) print more than a number per line, so they never come here.
+
+Everything is read token by token (str methods); the one pattern is anchored and bounded.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from transforms.parsers._common import names_system, system_label
+
+MAX_VALUES = 200  # values read after one command
+# the tools that print a bare number (or `Time: N`), by the name the command line runs
+_TOOLS = {"netperf": "netperf", "super_netperf": "netperf", "hackbench": "hackbench",
+          "perf": "hackbench"}  # `perf bench sched messaging` prints `Total time: N [sec]`
+_VALUE = re.compile(r"^\s{0,40}+(?:(?:Total\s)?[Tt]ime:\s{0,8}+)?(?P<num>\d{1,12}+(?:\.\d{1,12}+)?)"
+                    r"\s{0,8}+(?P<unit>\[?sec\]?|s|secs?)?\s*+$")
+_OPTIONS = {"netperf": {"-t": "test"}, "hackbench": {"-g": "groups", "-l": "loops", "-f": "fds"}}
+
+
+@dataclass(slots=True)
+class CommandValue:
+    line: int  # index into the block's lines
+    value: float
+    unit: str | None
+    benchmark: str
+    label: str | None
+    system: str | None
+    params: dict[str, str] = field(default_factory=dict)
+
+
+def _prompted(text: str) -> bool:
+    """`host:/dir# cmd`, `user@host$ cmd`: a shell prompt of one token, then a command."""
+    for mark in ("$ ", "# "):
+        k = text.find(mark)
+        if 0 < k <= 200 and " " not in text[:k]:
+            return True
+    return False
+
+
+def command_of(line: str) -> tuple[str, list[str]] | None:
+    """(benchmark, argument tokens) when `line` runs a tool that prints bare numbers."""
+    text = line.strip()
+    for mark in ("$ ", "# "):  # `$ `, `# `, `host:/dir# `: a prompt of one token
+        k = text.find(mark)
+        if 0 <= k <= 200 and " " not in text[:k]:
+            text = text[k + 2:].strip()
+            break
+    if text.startswith("for ") and "; do " in text:
+        text = text.split("; do ", 1)[1]
+    for tail in ("; done", ";done", "; sync"):
+        if text.endswith(tail):
+            text = text[: -len(tail)]
+    tokens = text.split()
+    if not tokens or len(tokens) > 40:
+        return None
+    base = tokens[0].rsplit("/", 1)[-1]
+    bench = _TOOLS.get(base)
+    if bench is None:
+        return None
+    if base == "perf" and tokens[1:4] != ["bench", "sched", "messaging"]:
+        return None
+    return bench, tokens[1:]
+
+
+def _params(bench: str, args: list[str]) -> dict[str, str]:
+    names = _OPTIONS.get(bench, {})
+    out: dict[str, str] = {}
+    for k, tok in enumerate(args[:-1]):
+        if tok in names and not args[k + 1].startswith("-"):
+            out[names[tok]] = args[k + 1]
+    return out
+
+
+def _system_above(lines: list[str], k: int) -> str | None:
+    """A label line (`commit a250c23f15c2:`, `Before:`) over the command and its setup lines."""
+    for j in range(k - 1, max(-1, k - 6), -1):
+        text = lines[j].strip()
+        if not text:
+            continue
+        if text.startswith((">", "$", "#")) or _prompted(text):
+            continue  # a setup command (`# echo 3`, `>/proc/...`) between the label and the run
+        if not text.endswith(":"):
+            return None
+        return system_label(text) or names_system(text)
+    return None
+
+
+def read_commands(lines: list[str]) -> tuple[list[CommandValue], set[int]]:
+    """Values printed under tool command lines, and the lines used (commands and values)."""
+    out: list[CommandValue] = []
+    used: set[int] = set()
+    k = 0
+    n = len(lines)
+    while k < n:
+        cmd = command_of(lines[k]) if len(lines[k]) <= 400 else None
+        if cmd is None:
+            k += 1
+            continue
+        bench, args = cmd
+        vals: list[tuple[int, float, str | None]] = []
+        j = k + 1
+        while j < n and len(vals) < MAX_VALUES:
+            m = _VALUE.match(lines[j]) if len(lines[j]) <= 120 else None
+            if m is None:
+                break
+            vals.append((j, float(m.group("num")), "s" if m.group("unit") else None))
+            j += 1
+        if not vals:
+            k += 1
+            continue
+        params = _params(bench, args)
+        label = params.get("test") if bench == "netperf" else "Time"
+        system = _system_above(lines, k)
+        for run, (line, value, unit) in enumerate(vals, start=1):
+            p = dict(params)
+            if len(vals) > 1:
+                p["run"] = str(run)
+            out.append(CommandValue(line, value, unit, bench, label, system, p))
+        used.update(range(k, j))
+        k = j
+    return out, used

@@ -1,0 +1,1 @@
+"""Archive pages (HTML, raw downloads) to `Mail`: one module per page format, no I/O."""

@@ -76,7 +76,8 @@ class Tally:
 
 
 def rows_of(m: Message, prefiltered: bool) -> list[str]:
-    from transforms.extract import extract_explained, result_rows
+    from transforms.extract import extract_explained
+    from transforms.rows import result_rows
 
     runs, _, _ = extract_explained(m.body, m.mid, subject=m.subject, prefiltered=prefiltered)
     keys = ("benchmark", "system", "metric", "params", "value", "unit", "layout", "quoted", "statistic")

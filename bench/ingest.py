@@ -10,8 +10,10 @@ then times, each in its own process (wall time and peak RSS):
   ingest     the real Prefect ingest flow (ephemeral API, orchestration start included) into
              a fresh data dir, from the local file and from a local HTTP server;
   rerun      the same flow again with nothing changed.
-Prints messages/s, MB/s, peak RSS, time per stage (from the flow's own timers), the ratio
-ingest/baseline (< 1 means faster than the baseline) and the no-change ratio rerun/ingest.
+Prints messages/s, MB/s, peak RSS, CPU seconds, time per stage (from the flow's own timers), the
+ratio ingest/baseline (< 1 means faster than the baseline), the no-change ratio rerun/ingest and
+the prefilter's pass rate. `--rss-messages 1000000` also ingests a generated corpus of that size
+(in a temporary directory, removed after) for msg/s and peak RSS per GB.
 """
 
 from __future__ import annotations
@@ -30,7 +32,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-GEN = ROOT.parent / "shared" / "tools" / "gen_corpus.py"
+# the corpus generator sits in shared/tools beside the checkout (or beside a parent of it)
+GEN = next((p / "shared" / "tools" / "gen_corpus.py" for p in ROOT.parents
+            if (p / "shared" / "tools" / "gen_corpus.py").exists()), ROOT.parent / "shared" / "tools" / "gen_corpus.py")
 OUT = ROOT / "bench" / "out"
 
 BASELINE = r"""
@@ -53,6 +57,33 @@ from flows.config import load_config
 from flows.ingest import run_ingest
 print(json.dumps(run_ingest(load_config(sys.argv[1]))))
 """
+
+
+OWN = r"""
+import json, sys, time
+from datetime import UTC, datetime
+from flows.parallel import decode_batch
+from transforms.mbox import split_mbox
+t0 = time.perf_counter()
+items = []
+with open(sys.argv[1], "rb") as f:
+    items = [m for m in split_mbox(iter(lambda: f.read(1 << 20), b"")) if isinstance(m, bytes)]
+split = time.perf_counter() - t0
+c0, w0, rows = time.process_time(), time.perf_counter(), 0
+for i in range(0, len(items), 400):
+    rows += len(decode_batch(items[i:i + 400], "l", "u", None, "b", datetime.now(UTC))[1].results)
+print(json.dumps({"n": len(items), "split": split, "cpu": time.process_time() - c0,
+                  "wall": time.perf_counter() - w0, "rows": rows}))
+"""
+
+
+def own_work(mbox: Path) -> None:
+    """Split, then decode + extract + rows in one process, no orchestration: CPU msg/s per core."""
+    _, rss, out = measure(OWN, str(mbox))
+    d = json.loads(out.strip().splitlines()[-1])
+    print(f"\n[own work, one process] split {d['split']:.2f} s; decode+extract+rows {d['cpu']:.2f} CPU-s = "
+          f"{d['n'] / d['cpu']:,.0f} msg per CPU-second (wall {d['wall']:.2f} s); {d['rows']} rows; "
+          f"peak RSS {rss:.0f} MB")
 
 
 def corpus(messages: int, fraction: float, seed: int) -> Path:
@@ -92,14 +123,16 @@ def prefect_server(tmp: Path) -> tuple[subprocess.Popen, str]:
 
 
 def measure(code: str, *args: str, env: dict[str, str] | None = None) -> tuple[float, float, str]:
-    """(wall seconds, peak RSS MB, stdout) of `python -c code args` in a fresh process."""
+    """(wall seconds, peak RSS MB, stdout) of `python -c code args` in a fresh process; its CPU
+    seconds (with the worker processes it waited for) go to LAST_CPU."""
     wrapper = (
         "import resource, subprocess, sys, time, json\n"
         "t = time.perf_counter()\n"
         "p = subprocess.run(sys.argv[1:], capture_output=True, text=True)\n"
         "w = time.perf_counter() - t\n"
         "sys.stderr.write(p.stderr[-3000:])\n"
-        "print(json.dumps({'wall': w, 'rss': resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024,"
+        "u = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
+        "print(json.dumps({'wall': w, 'rss': u.ru_maxrss / 1024, 'cpu': u.ru_utime + u.ru_stime,"
         " 'out': p.stdout, 'rc': p.returncode}))\n"
     )
     r = subprocess.run([sys.executable, "-c", wrapper, sys.executable, "-c", code, *args], cwd=ROOT,
@@ -107,7 +140,11 @@ def measure(code: str, *args: str, env: dict[str, str] | None = None) -> tuple[f
     d = json.loads(r.stdout)
     if d["rc"] != 0:
         raise SystemExit(f"benchmark step failed:\n{r.stderr}")
+    LAST_CPU[0] = d["cpu"]
     return d["wall"], d["rss"], d["out"]
+
+
+LAST_CPU = [0.0]  # CPU seconds of the last `measure` (a shared machine inflates wall, not this much)
 
 
 def config(tmp: Path, url: str, name: str) -> Path:
@@ -127,21 +164,61 @@ def serve(directory: Path) -> tuple[http.server.ThreadingHTTPServer, int]:
 
 def run_case(label: str, cfg: Path, mbox: Path, n: int, base_wall: float, env: dict[str, str]) -> None:
     wall, rss, out = measure(INGEST, str(cfg), env=env)
+    cpu = LAST_CPU[0]
     res = json.loads(out.strip().splitlines()[-1])
     unit = res["units"][0]
     mb = mbox.stat().st_size / 1e6
     own = sum(res["seconds"].values())
+    work = res["seconds"].get("decode+extract", 0.0)
     print(f"\n[{label}] ingest (Prefect flow, fresh process, orchestration start included)")
     print(f"  wall {wall:7.2f} s   {n / wall:8.0f} msg/s   {mb / wall:6.1f} MB/s   peak RSS {rss:6.0f} MB"
           f"   ratio to baseline {wall / base_wall:5.2f}x time ({base_wall / wall:4.2f}x speed)")
-    print(f"  own work (stages) {own:6.2f} s = {n / own:8.0f} msg/s; stages: "
-          + ", ".join(f"{k} {v:.2f}s" for k, v in res["seconds"].items()))
+    print(f"  CPU {cpu:7.2f} s (with its workers) = {n / cpu:8.0f} msg per CPU-second; "
+          f"orchestration (wall - stages) {wall - own:6.2f} s")
+    print(f"  own work (stages) {own:6.2f} s = {n / own:8.0f} msg/s; decode+extract {n / work if work else 0:8.0f} msg/s;"
+          " stages: " + ", ".join(f"{k} {v:.2f}s" for k, v in res["seconds"].items()))
     print(f"  messages {unit['messages']}  added {unit['messages_added']}  runs {unit['runs']}  rows {unit['results']}"
           f"  quarantined {unit['quarantined']}  status {unit['status']}")
     wall2, _, out2 = measure(INGEST, str(cfg), env=env)
     res2 = json.loads(out2.strip().splitlines()[-1])
-    print(f"  no-change re-run: wall {wall2:.2f} s ({wall2 / wall:.1%} of the first run), unit status "
-          f"{res2['units'][0]['status']}, stages {res2['seconds']}")
+    print(f"  no-change re-run: wall {wall2:.2f} s ({wall2 / wall:.1%} of the first run), CPU {LAST_CPU[0]:.2f} s,"
+          f" unit status {res2['units'][0]['status']}, stages {res2['seconds']}")
+
+
+def prefilter_line(mbox: Path) -> None:
+    """The prefilter's pass rate on the corpus (bench.prefilter has every corpus and the row check)."""
+    from bench.prefilter import generated
+    from transforms.prefilter import prefilter
+
+    n = passed = carrying = recalled = 0
+    t = 0.0
+    for m in generated(mbox, mbox.with_suffix(".truth.tsv")):
+        t0 = time.perf_counter()
+        ok = prefilter(m.body, m.subject).passed
+        t += time.perf_counter() - t0
+        n, passed = n + 1, passed + ok
+        carrying += bool(m.carries)
+        recalled += bool(m.carries) and ok
+    print(f"\n[prefilter] passes {passed} of {n} messages ({passed / n:.1%}); {carrying} carry blocks, "
+          f"recall {recalled / max(1, carrying):.3f}, pass/carrying {passed / max(1, carrying):.2f}; "
+          f"{n / t:,.0f} msg/s alone")
+
+
+def big_corpus(messages: int, fraction: float, seed: int) -> None:
+    """Ingest `messages` generated messages in a fresh process: msg/s and peak RSS per GB."""
+    tmp = Path(tempfile.mkdtemp(prefix="listbench-rss-"))
+    try:
+        path = tmp / "big.mbox"
+        subprocess.run([sys.executable, str(GEN), "-n", str(messages), "-f", str(fraction), "--seed", str(seed),
+                        "-o", str(path)], check=True, stdout=subprocess.DEVNULL)
+        gb = path.stat().st_size / 1e9
+        wall, rss, out = measure(INGEST, str(config(tmp, str(path), "big")))
+        res = json.loads(out.strip().splitlines()[-1])
+        print(f"\n[{messages} messages, {gb:.2f} GB] ingest, fresh process, ephemeral API: wall {wall:.0f} s "
+              f"= {messages / wall:,.0f} msg/s, CPU {LAST_CPU[0]:.0f} s, peak RSS {rss:.0f} MB "
+              f"({rss / gb:.0f} MB per GB of archive); rows {res['units'][0]['results']}")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -150,6 +227,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--fraction", type=float, default=0.015)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--no-http", action="store_true")
+    ap.add_argument("--rss-messages", type=int, default=0,
+                    help="also ingest a corpus of this many messages (e.g. 1000000; generated in a temporary "
+                         "directory, removed after) for msg/s and peak RSS per GB")
     args = ap.parse_args(argv)
     mbox = corpus(args.messages, args.fraction, args.seed)
     mb = mbox.stat().st_size / 1e6
@@ -158,7 +238,11 @@ def main(argv: list[str] | None = None) -> int:
     base_wall, base_rss, out = measure(BASELINE, str(mbox))
     print("\n[baseline] mailbox.mbox, every message, every body part decoded")
     print(f"  wall {base_wall:7.2f} s   {args.messages / base_wall:8.0f} msg/s   {mb / base_wall:6.1f} MB/s"
-          f"   peak RSS {base_rss:6.0f} MB   ({out.strip()} messages)")
+          f"   peak RSS {base_rss:6.0f} MB   CPU {LAST_CPU[0]:6.2f} s   ({out.strip()} messages)")
+    prefilter_line(mbox)
+    own_work(mbox)
+    if args.rss_messages:
+        big_corpus(args.rss_messages, args.fraction, args.seed)
     tmp = Path(tempfile.mkdtemp(prefix="listbench-bench-"))
     server = None
     try:

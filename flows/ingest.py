@@ -103,6 +103,8 @@ def run_ingest(cfg: Config, sources: list[str] | None = None, since: str | None 
     from flows.prefect_api import ensure_api
 
     runner = runners.make_task_runner(task_runner, dask_address)
+    if runner is None:
+        pipeline.prestart(cfg)  # the worker pool (and GX for a new lake) while the API starts
     ensure_api()  # a temporary API (no PREFECT_API_URL) dies with this process, even on kill -9
     if runner is None:
         return ingest_flow(str(cfg.path), sources, since, until, recheck)

@@ -33,6 +33,11 @@ def default_workers() -> int:
     return max(1, min(4, os.cpu_count() or 1))
 
 
+def ready() -> bool:
+    """A worker's warm-up task: unpickling it imported this module, hence the decoder and parsers."""
+    return True
+
+
 @dataclass(frozen=True, slots=True)
 class Stopped:
     """A message whose work was stopped (over budget, or its worker died): record, do not redo."""

@@ -52,20 +52,46 @@ class UnitStats:
         return asdict(self)
 
 
-@dataclass(slots=True)
 class Known:
-    """Keys already in the lake: what makes a re-run add nothing."""
+    """Keys already in the lake: what makes a re-run add nothing.
 
-    message_ids: set[str]
-    memberships: set[tuple[str, str]]
+    `Known.load(lake)` reads them on first use, so a run whose units are all unchanged never
+    reads the lake's message ids (they grow with the lake)."""
+
+    __slots__ = ("_ids", "_memberships", "_lake")
+
+    def __init__(self, message_ids: set[str] | None = None,
+                 memberships: set[tuple[str, str]] | None = None, lake: Lake | None = None) -> None:
+        self._ids, self._memberships, self._lake = message_ids, memberships, lake
 
     @classmethod
     def load(cls, lake: Lake) -> Known:
+        return cls(lake=lake)
+
+    def _read(self) -> None:
+        lake, self._lake = self._lake, None
+        if lake is None:
+            self._ids, self._memberships = set(), set()
+            return
         mem = lake.read("memberships", ["message_id", "list_name"])
-        return cls(
-            message_ids=lake.column_set("messages", "message_id"),
-            memberships=set(zip(mem.column("message_id").to_pylist(), mem.column("list_name").to_pylist(), strict=True)),
-        )
+        self._ids = lake.column_set("messages", "message_id")
+        self._memberships = set(zip(mem.column("message_id").to_pylist(), mem.column("list_name").to_pylist(),
+                                    strict=True))
+
+    @property
+    def message_ids(self) -> set[str]:
+        if self._ids is None:
+            self._read()
+        return self._ids  # type: ignore[return-value]
+
+    @property
+    def memberships(self) -> set[tuple[str, str]]:
+        if self._memberships is None:
+            self._read()
+        return self._memberships  # type: ignore[return-value]
+
+    def __reduce__(self) -> tuple[Any, ...]:  # shipped loaded: a worker has no lake to read
+        return (Known, (self.message_ids, self.memberships))
 
 
 _HELD: dict[str, int] = {}
@@ -200,14 +226,17 @@ def _accept(into: Records, ids: list[str], rec: Records, source: Source, unit: U
 
 
 def load_units(works: list[UnitWork], lake: Lake, list_names: list[str], ingest_run: str) -> list[dict[str, Any]]:
-    """Validate the units' rows in one GX pass, then commit each unit as its own atomic batch."""
-    from expectations.gate import gate
-
+    """Validate the units' rows in one GX pass, then commit each unit as its own atomic batch.
+    Units that add no rows (unchanged, failed) only write their ledger row: no GX at all."""
     merged = Records()
     for w in works:
         for name, rows in w.records.tables().items():
             getattr(merged, name).extend(rows)
-    findings = [f.as_dict() for f in gate(merged, list_names=list_names)] if merged.messages or merged.runs else []
+    findings: list[dict[str, Any]] = []
+    if merged.messages or merged.runs:
+        from expectations.gate import gate
+
+        findings = [f.as_dict() for f in gate(merged, list_names=list_names)]
     by_batch: dict[str, Records] = {w.batch_id: Records() for w in works}
     for name, rows in merged.tables().items():
         for row in rows:
@@ -369,6 +398,20 @@ def _compact_if_fragmented(lake: Lake, limit: int) -> None:
             lake.compact(t)
 
 
+def prestart(cfg: Config) -> None:
+    """Work that needs no Prefect API, started while it starts, when it is sure to be needed (a
+    data dir without a lake yet: every message is new): the worker pool (spawned, its parsers
+    imported) and GX. Otherwise both wait for the first changed unit, so that a run with nothing
+    new costs only its checks."""
+    from flows import workers
+    from flows.parallel import default_workers, ready
+
+    lake_dir = cfg.lake_dir  # a URL for a remote lake: nothing is started ahead there
+    if isinstance(lake_dir, Path) and not (lake_dir.exists() and any(lake_dir.iterdir())):
+        workers.prestart(default_workers(), ready)
+        _prewarm_validation()
+
+
 _PREWARMED: list[bool] = []
 
 
@@ -393,17 +436,28 @@ def _fetch_or_fail(steps: Steps, unit: Unit, source: Source, ctx: FetchContext) 
 
 def _quality(cfg: Config, lake: Lake, summary: IngestSummary, sources: list[str]) -> None:
     """Merge findings, add batch and health rules, write Data Docs, send at most one alert."""
-    from expectations import alerts
-    from expectations.gate import build_docs, merge_findings
+    import sys
 
-    findings = merge_findings(summary.findings)
+    from expectations import alerts
+
+    validated = "expectations.gate" in sys.modules  # a run that adds no rows never imports GX
+    if validated:
+        from expectations.gate import merge_findings
+
+        findings = merge_findings(summary.findings)
+    else:
+        findings = list(summary.findings)
     rows = sum(u["results"] for u in summary.units)
     quarantined = sum(u["quarantined"] for u in summary.units)
     share = alerts.quarantine_share_finding(
         rows, quarantined, float(cfg.quality.get("max_quarantine_share", alerts.DEFAULT_MAX_QUARANTINE_SHARE)))
     findings += [share] if share else []
     findings += alerts.health_findings(cfg, lake)
-    docs = build_docs(cfg.docs_dir)
+    docs = None
+    if validated:
+        from expectations.gate import build_docs
+
+        docs = build_docs(cfg.docs_dir)
     summary.findings, summary.docs = findings, str(docs) if docs else None
     if findings:
         got = alerts.deliver(cfg, alerts.build_alert(summary.run, sources, findings, summary.docs))

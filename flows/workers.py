@@ -271,12 +271,42 @@ def inline_budget(seconds: float) -> Iterator[None]:
 
 _POOLS: dict[int, WorkerPool] = {}
 _UNAVAILABLE: list[bool] = []
+_STARTING: dict[int, threading.Thread] = {}
+
+
+def prestart(size: int, warm: Callable[[], Any] | None = None) -> None:
+    """Start the pool of `size` workers in a thread, each worker then calling `warm` once (its
+    imports), while the caller waits on something else (the Prefect API starting up).
+    `pool(size)` waits for it. Never raises: a pool that cannot start is found out by `pool`."""
+    size = max(1, size)
+    if size in _POOLS or size in _STARTING or _UNAVAILABLE:
+        return
+
+    def start() -> None:
+        with suppress(Exception):
+            p = _pool(size)
+            if p is not None and warm is not None:
+                n = len(p.workers)
+                for _ in p.map(warm, [((), {})] * n, 0.0, lambda *a: ((), {}), n):
+                    pass
+
+    t = threading.Thread(target=start, name="listbench-prestart", daemon=True)
+    _STARTING[size] = t
+    t.start()
 
 
 def pool(size: int) -> WorkerPool | None:
-    """The process's pool of `size` workers (spawning costs ~0.5 s: reused across units);
-    None where no child process can start."""
+    """A pool of at least `size` workers, the process's own (spawning costs ~0.5 s: reused across
+    units, and a bigger one started ahead serves a smaller need); None where no child process can
+    start."""
     size = max(1, size)
+    for n in [n for n in _STARTING if n >= size]:
+        _STARTING.pop(n).join()
+    bigger = sorted(n for n in _POOLS if n >= size)
+    return _POOLS[bigger[0]] if bigger and not _UNAVAILABLE else _pool(size)
+
+
+def _pool(size: int) -> WorkerPool | None:
     if _UNAVAILABLE:
         return None
     if size not in _POOLS:

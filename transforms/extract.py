@@ -5,32 +5,16 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 
-import ahocorasick_rs
-
 from transforms.handmade import HANDMADE, Explained
 from transforms.handmade import read as read_handmade
-from transforms.handmade.evidence import LITERALS as EVIDENCE_LITERALS
 from transforms.handmade.evidence import has_evidence
 from transforms.logprefix import has_log_prefix
 from transforms.logprefix import strip_text as strip_log_text
 from transforms.model import Parser, Run, Segment
 from transforms.parsers import PARSERS
 from transforms.platform import classify, legend
+from transforms.prefilter import prefilter
 from transforms.quotes import segments, strip_quotes
-
-
-def _keyword_index() -> tuple[ahocorasick_rs.AhoCorasick | None, dict[str, list[str]]]:
-    owners: dict[str, list[str]] = {}
-    for p in PARSERS.values():
-        for k in p.keywords:
-            owners.setdefault(k, []).append(p.name)
-    for k in EVIDENCE_LITERALS:  # the hand-made reader's gate shares the one pass
-        owners.setdefault(k, [])
-    return (ahocorasick_rs.AhoCorasick(list(owners)) if owners else None), owners
-
-
-_KEYWORDS, _OWNERS = _keyword_index()
-_ALWAYS = [p for p in PARSERS.values() if not p.keywords]
 
 
 def candidate_parsers(body: str) -> list[Parser]:
@@ -38,23 +22,19 @@ def candidate_parsers(body: str) -> list[Parser]:
     return _scan(body)[0]
 
 
-def _scan(body: str) -> tuple[list[Parser], bool]:
-    """(parsers whose signature matches, whether the body names a benchmark).
+def _scan(body: str, subject: str | None = None, prefiltered: bool = True) -> tuple[list[Parser], bool]:
+    """(parsers whose signature matches, whether the hand-made reader runs).
 
-    One Aho-Corasick pass over the lower-cased body finds every parser keyword and every
-    tool name (~500 MB/s); only parsers with a keyword hit (or none declared) run their regex,
-    and only a tool name standing as a word is benchmark evidence.
+    The prefilter (transforms.prefilter) names the parsers worth a signature search; with
+    `prefiltered=False` every signature runs (what the prefilter is measured against).
     """
-    names: set[str] = set()
-    evident = False
-    if _KEYWORDS is not None:
-        low = body.lower()
-        hits = set(_KEYWORDS.find_matches_as_strings(low, overlapping=True))
-        for k in hits:
-            names.update(_OWNERS[k])
-        if not hits.isdisjoint(EVIDENCE_LITERALS):
-            evident = has_evidence(body, None)
-    maybe = [p for p in PARSERS.values() if p.name in names] + _ALWAYS
+    if prefiltered:
+        gate = prefilter(body, subject)
+        maybe, evident = list(gate.parsers), gate.hand
+    else:
+        maybe, evident = list(PARSERS.values()), has_evidence(body, subject)
+    if not maybe:
+        return [], evident
     found = [p for p in maybe if p.signature.search(body)]
     if len(found) < len(maybe) and ">" in body:
         # signatures anchored at line start miss blocks whose every line is quoted
@@ -141,7 +121,7 @@ def extract(body: str, message_id: str, subject: str | None = None) -> tuple[lis
     return runs, hit
 
 
-def extract_explained(body: str, message_id: str, subject: str | None = None,
+def extract_explained(body: str, message_id: str, subject: str | None = None, prefiltered: bool = True,
                       ) -> tuple[list[ExtractedRun], bool, list[Explained]]:
     """Runs, whether anything matched, and what each block was taken for (`--explain`).
 
@@ -149,8 +129,7 @@ def extract_explained(body: str, message_id: str, subject: str | None = None,
     claimed, and only when the post (or its subject) names a benchmark.
     """
     body, cut_note = _capped(body)
-    parsers, evident = _scan(body)
-    evident = evident or bool(subject and has_evidence(subject, None))
+    parsers, evident = _scan(body, subject, prefiltered)
     if not parsers and not evident:
         return [], False, []
     found: list[tuple[int, str, int, Run, Segment]] = []

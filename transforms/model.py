@@ -95,9 +95,10 @@ class Parser:
     parse: Callable[[Segment], list[Run]]
     metrics: Mapping[str, MetricSpec]
     emits: tuple[str, ...] = ()  # benchmark names other than `name` that its runs may carry
-    # Lower-case literals, one of which every signature match contains: a substring test on the
-    # whole body (GB/s) spares the signature regex (~20 MB/s) on the ~98% of mail without results.
-    # Empty: the signature always runs.
+    # Distinctive literals (tool names, phrases the tool prints, units glued to their context), one
+    # of which every block the parser reads contains: the prefilter (transforms.prefilter) runs the
+    # signature regex (~20 MB/s) only on bodies holding one. Lower-case ones match any case; one
+    # with capitals (`TEST from`, `BASELINE`) matches as written. Empty: the signature always runs.
     keywords: tuple[str, ...] = ()
     # One name per quantity: applied to every result of this benchmark, whichever reader (the
     # parser, the hand-made reader) produced it; None when names need no folding.

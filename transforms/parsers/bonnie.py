@@ -1344,7 +1344,8 @@ SIGNATURE = re.compile(
     r"|^[^\S\n]*+1\.9\d[a-z]?,\d++\.\d++[\w.]*+,",
     re.M,
 )
-KEYWORDS = ("/sec", "kb/s", "sequential", "1.9")
+KEYWORDS = ("%cp", "sequential output", "sequential create",
+            *(f"1.9{d}{s}," for d in "0123456789" for s in ["", *"abcdefghijklmnopqrstuvwxyz"]))
 
 PARSER = Parser(name="bonnie", version="1", signature=SIGNATURE, parse=parse, metrics=METRICS,
                 keywords=KEYWORDS)

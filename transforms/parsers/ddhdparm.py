@@ -304,12 +304,9 @@ def parse(seg: Segment) -> list[Run]:
     return runs
 
 
-# necessary literals of the signature (see Parser.keywords)
-KEYWORDS = (
-    "copied,",
-    "transferred in",
-    "timing ",
-)
+# distinctive literals, one of which every block the parser reads contains (see Parser.keywords)
+KEYWORDS = ("copied,", "transferred in", "timing buffered", "timing cached", "timing o_direct",
+            "disk reads:", "cached reads:")
 
 
 PARSER = Parser(

@@ -290,12 +290,7 @@ def parse(seg: Segment) -> list[Run]:
     return runs
 
 
-# necessary literals of the signature (see Parser.keywords)
-KEYWORDS = (
-    "running with",
-    "running in",
-    "sched/messaging",
-    "hackbench",
-)
+# distinctive literals, one of which every block the parser reads contains (see Parser.keywords)
+KEYWORDS = ("(==", "running in process", "running in threaded", "sched/messaging", "hackbench")
 
 PARSER = Parser(name=NAME, version="1", signature=SIGNATURE, parse=parse, metrics=METRICS, keywords=KEYWORDS)

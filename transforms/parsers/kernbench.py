@@ -337,10 +337,9 @@ def parse(seg: Segment) -> list[Run]:
     return runs
 
 
-# necessary literals of the signature (see Parser.keywords)
-KEYWORDS = (
-    "average",
-)
+# distinctive literals, one of which every block the parser reads contains (see Parser.keywords)
+KEYWORDS = ("load -j", "average half", "average optimal", "average maximal", "average max",
+            "average custom", "average load", "average run", "average -j")
 
 
 PARSER = Parser(

@@ -1206,20 +1206,9 @@ def parse(seg: Segment) -> list[Run]:
     return runs
 
 
-# necessary literals of the signature (see Parser.keywords)
-KEYWORDS = (
-    "netperf",
-    "test from",
-    "test to",
-    "migrated",
-    "omni",
-    "recv",
-    "socket",
-    "local",
-    "tcp",
-    "udp",
-    "sctp",
-)
+# distinctive literals, one of which every block the parser reads contains (see Parser.keywords)
+KEYWORDS = ("netperf", "TEST from", "TEST to", "migrated tcp", "migrated udp", "migrated sctp", "omni ",
+            "/remote", "secs.", "10^")
 
 
 PARSER = Parser(name=BENCH, version="1", signature=SIGNATURE, parse=parse, metrics=METRICS, keywords=KEYWORDS)

@@ -721,25 +721,10 @@ _SIGNATURE = re.compile(
     r"|process\s+creation|call\s+overhead|shell\s+scripts|file\s+copy)[^\n]{0,60}?\d\s+(?:lps|lpm|KBps|MWIPS)\b"
 )
 
-# necessary literals of the signature (see Parser.keywords)
-KEYWORDS = (
-    "benchmarks index",
-    "benchmarks  index",
-    "benchmarks partial",
-    "benchmark run",
-    "unix",
-    "final",
-    "baseline",
-    "parallel",
-    " lps",
-    "\tlps",
-    " lpm",
-    "\tlpm",
-    " kbps",
-    "\tkbps",
-    " mwips",
-    "\tmwips",
-)
+# distinctive literals, one of which every block the parser reads contains (see Parser.keywords)
+KEYWORDS = ("BYTE UNIX", "Benchmarks Index", "Index Values", "Index Score", "Partial Index", "FINAL",
+            "BASELINE", "Benchmark Run:", "copies of tests", "copy of tests", "(lps)", "./Run ",
+            *(f"{b}{u}" for b in " \t" for u in ("lps", "lpm", "kbps", "mwips")))
 
 
 PARSER = Parser(name=BENCHMARK, version="1", signature=_SIGNATURE, parse=parse, metrics=METRICS, keywords=KEYWORDS)

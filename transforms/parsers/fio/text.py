@@ -442,15 +442,8 @@ def parse(seg: Segment) -> list[Run]:
     return runs
 
 
-# necessary literals of the signature (see Parser.keywords)
-KEYWORDS = (
-    "groupid=",
-    "io=",
-    "iops=",
-    "bw=",
-    "3;",
-    "4;",
-    "5;",
-)
+# distinctive literals, one of which every block the parser reads contains (see Parser.keywords)
+KEYWORDS = ("groupid=", "run status group", "aggrb=", "iops=", "bw=", "3;fio-", "4;fio-", "5;fio-",
+            "t/io_uring")
 
 PARSER = Parser(name=NAME, version="1", signature=SIGNATURE, parse=parse, metrics=METRICS, keywords=KEYWORDS)

@@ -96,6 +96,8 @@ def prefilter(body: str, subject: str | None = None) -> Gate:
                 mask |= bits
         if not tool and _IS_TOOL[idx]:
             tool = _tool_word(low, raw, start, end)
-    parsers = tuple(p for bit, p in enumerate(_PARSERS) if mask >> bit & 1) if mask else ()
+    # the registry's current entry, not the one the automaton was built from (a parser swapped
+    # in the registry, as tests and plugins do, is the one that runs)
+    parsers = tuple(PARSERS.get(p.name, p) for bit, p in enumerate(_PARSERS) if mask >> bit & 1) if mask else ()
     hand = (tool and has_evidence(body, None)) or bool(subject and has_evidence(subject, None))
     return Gate(parsers, hand)

@@ -383,7 +383,7 @@ def compact(
     from flows.pipeline import open_lake
     from warehouse.db import refresh_views_if_needed
     from warehouse.lake import LakeError
-    from warehouse.schema import TABLES
+    from warehouse.schema import BATCHES, TABLES
 
     z = bool(cfg.lake.get("z_order", False)) if z_order is None else z_order
     days = float(cfg.lake.get("retention_days", RETENTION_DAYS)) if retention_days is None else retention_days
@@ -391,7 +391,7 @@ def compact(
         lake = open_lake(cfg, "compact")
         for t, n in lake.recover().items():
             typer.echo(f"{t}: {n} rows of never-committed batches deleted")
-        for t in TABLES:
+        for t in (*TABLES, BATCHES):
             before, after = lake.compact(t, z_order=z)
             typer.echo(f"{t}: {before} -> {after} files")
         refresh_views_if_needed(cfg.db_path, lake)

@@ -331,9 +331,9 @@ def open_lake(cfg: Config, command: str, run: str | None = None) -> Lake:
 
 def _compact_if_fragmented(lake: Lake, limit: int) -> None:
     """Optimize a table once its files pass `limit` (one file per unit adds up over months)."""
-    from warehouse.schema import TABLES
+    from warehouse.schema import BATCHES, TABLES
 
-    for t in TABLES:
+    for t in (*TABLES, BATCHES):
         if limit and len(lake.parts(t)) > limit:
             lake.compact(t)
 

@@ -137,6 +137,23 @@ def test_reextract_after_parser_change_swaps_runs(tmp_path, monkeypatch):
     assert vals == [(81597.0,)]
     # other benchmarks of the same messages are untouched
     assert query(cfg.db_path, "SELECT count(*) FROM benchmark_results WHERE benchmark <> 'bonnie'")[1][0][0] == before - 48
+    # time travel: the lake as it was before the re-extraction, by version and by time
+    import json
+
+    r = run_cli("history", "--config", str(cfg_path), "--format", "json")
+    assert r.returncode == 0, r.stderr.decode()
+    hist = json.loads(r.stdout)
+    assert [h["command"] for h in hist] == ["reextract:bonnie", "ingest"]
+    assert "results+40" in hist[0]["added"] and "extractions+1" in hist[0]["added"]
+    count = "SELECT count(*) AS n FROM benchmark_results"
+    for point in (str(hist[1]["version"]), hist[1]["at"]):
+        r = run_cli("sql", count, "--as-of", point, "--config", str(cfg_path), "--format", "csv")
+        assert r.returncode == 0, r.stderr.decode()
+        assert r.stdout.decode().split() == ["n", str(before)]
+    r = run_cli("sql", count, "--as-of", str(hist[0]["version"]), "--config", str(cfg_path), "--format", "csv")
+    assert r.stdout.decode().split() == ["n", str(after)]
+    r = run_cli("sql", count, "--as-of", "yesterday", "--config", str(cfg_path))
+    assert r.returncode == 1 and "not a version number nor an ISO 8601 time" in r.stderr.decode()
 
 
 def test_compact_merges_parts_and_keeps_rows(tmp_path):

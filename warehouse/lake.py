@@ -381,19 +381,24 @@ class Lake:
         maint: dict[tuple[str, int], dict[str, Any]] = {}
         for name in TABLES:
             for h in self.table(name).history(limit):
-                cmd = h.get(META + "command")
-                if cmd not in ("compact", "recover", "dedupe", "migrate") and h.get("operation") != "VACUUM END":
+                cmd = h.get(META + "command") or ("vacuum" if h.get("operation") == "VACUUM END" else None)
+                if cmd not in ("compact", "recover", "dedupe", "migrate", "vacuum"):
                     continue
                 m = h.get("operationMetrics") or {}
-                removed = int(m.get("num_deleted_rows") or 0)
-                key = (cmd or "vacuum", int(h["timestamp"]) // 60000)
-                e = maint.setdefault(key, {"version": None, "at": _ts(h["timestamp"]), "command": cmd or "vacuum",
-                                           "run": None, "batch": h.get(META + "batch"), "source": None,
-                                           "added": "", "removed": ""})
-                files = m.get("numFilesRemoved") or m.get("num_removed_files") or m.get("numDeletedFiles")
-                note = f"{name}={removed}" if removed else (f"{name}:{files} files" if files else "")
-                if note:
-                    e["removed"] = ", ".join(x for x in (e["removed"], note) if x)
+                if cmd == "migrate":
+                    note = f"{name}+{m.get('num_added_rows', 0)}"
+                elif m.get("num_deleted_rows"):
+                    note = f"{name}-{m['num_deleted_rows']}"
+                else:
+                    files = m.get("numFilesRemoved") or m.get("numDeletedFiles") or 0
+                    note = f"{name}: {files} files" if files else ""
+                if not note:
+                    continue
+                key = (cmd, int(h["timestamp"]) // 60000)
+                e = maint.setdefault(key, {"version": None, "at": _ts(h["timestamp"]), "command": cmd, "run": None,
+                                           "batch": None, "source": None, "added": "", "removed": ""})
+                col = "added" if cmd == "migrate" else "removed"
+                e[col] = ", ".join(x for x in (e[col], note) if x)
         out += list(maint.values())
         out.sort(key=lambda e: e["at"], reverse=True)
         return out[:limit] if limit else out

@@ -65,6 +65,7 @@ def migrate(lake: Lake) -> dict[str, int]:
     """Convert (or create) every table, then `batches`. Returns rows converted per table."""
     fs, root = _fs(lake)
     fs.invalidate_cache()
+    command = "migrate" if old_layout(lake) else "create"
     _finish_staging(fs, root)
     rows: dict[str, int] = {}
     batch_ids: set[str] = set()
@@ -73,7 +74,7 @@ def migrate(lake: Lake) -> dict[str, int]:
         parts = old_parts(fs, folder)
         if not DeltaTable.is_deltatable(lake.uri(t), storage_options=lake.options):
             tbl = _read_parts(fs, parts, t)
-            _write_new(lake, t, tbl, "migrate")
+            _write_new(lake, t, tbl, command)
             rows[t] = tbl.num_rows
         for p in parts:  # converted (now or by an earlier, interrupted run)
             with contextlib.suppress(FileNotFoundError):
@@ -82,8 +83,8 @@ def migrate(lake: Lake) -> dict[str, int]:
         batch_ids |= set(pc.unique(ids).to_pylist()) - {None}
     with contextlib.suppress(FileNotFoundError):
         fs.rm(f"{root}/_lock", recursive=True)
-    record = to_table(BATCHES, [{"batch_id": b, "command": "migrate"} for b in sorted(batch_ids)])
-    _write_new(lake, BATCHES, record, "migrate")
+    record = to_table(BATCHES, [{"batch_id": b, "command": command} for b in sorted(batch_ids)])
+    _write_new(lake, BATCHES, record, command)
     return rows
 
 

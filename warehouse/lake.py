@@ -358,14 +358,16 @@ class Lake:
         return out
 
     def _abandoned(self, table: str, batch_id: str, now: float) -> bool:
+        """Older than stale_seconds, or written by a process of this host that is gone."""
         age = batch_age(batch_id, now)
-        if age is None:
-            for h in self.table(table).history():
-                if h.get(META + "batch") == batch_id:
-                    age = now - h["timestamp"] / 1000
-                    if h.get(META + "host") == socket.gethostname() and not _alive(h.get(META + "pid")):
-                        return True
-                    break
+        if age is not None and age >= self.stale_seconds:
+            return True
+        for h in self.table(table).history():
+            if h.get(META + "batch") == batch_id:
+                if h.get(META + "host") == socket.gethostname() and not _alive(h.get(META + "pid")):
+                    return True
+                age = now - h["timestamp"] / 1000 if age is None else age
+                break
         return age is None or age >= self.stale_seconds
 
     def history(self, limit: int | None = None) -> list[dict[str, Any]]:

@@ -10,8 +10,8 @@ import time
 
 import pytest
 
+from bench.writer import RESULTS_PER_MESSAGE
 from tests.conftest import ROOT
-from tests.lake_writer import RESULTS_PER_MESSAGE
 from warehouse.db import connect_readonly, query, refresh_views
 from warehouse.lake import Lake, LakeError, batch_age, new_batch_id
 from warehouse.schema import to_table
@@ -142,7 +142,7 @@ def test_a_lake_folder_delta_rs_cannot_open_is_one_clear_error(tmp_path):
 def _race(lake_url: str, db: str, n: int, env: dict[str, str] | None = None) -> list[dict]:
     import os
 
-    procs = [subprocess.Popen([sys.executable, "-m", "tests.lake_writer", lake_url, db, name, str(n)], cwd=ROOT,
+    procs = [subprocess.Popen([sys.executable, "-m", "bench.writer", "--write", lake_url, db, name, str(n)], cwd=ROOT,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, **(env or {})})
              for name in ("w1", "w2")]
     out = []

@@ -311,6 +311,7 @@ def run(cfg: Config, steps: Steps | None = None, sources: list[str] | None = Non
     with summary.timed("compact"):
         _compact_if_fragmented(lake, int(cfg.quality.get("compact_after_parts", COMPACT_AFTER_PARTS)))
     with summary.timed("views"):
+        lake.views.wait()
         refresh_views_if_needed(cfg.db_path, lake)
     with summary.timed("quality+alerts"):
         _quality(cfg, lake, summary, [s.name for s in chosen])
@@ -323,9 +324,12 @@ COMPACT_AFTER_PARTS = 64  # queries slow down ~6x at ~800 files per table (bench
 def open_lake(cfg: Config, command: str, run: str | None = None) -> Lake:
     """The lake for a writer: its commits name the command and run (history), and each one
     rebuilds the views file, so readers see every batch as soon as it is committed."""
+    from warehouse.db import Refresher
+
     lake = Lake(cfg.lake_dir).open()
     lake.command, lake.run = command, run
-    lake.on_commit.append(lambda lk: refresh_views_if_needed(cfg.db_path, lk))
+    lake.views = Refresher(cfg.db_path, lake)
+    lake.on_commit.append(lake.views)
     return lake
 
 

@@ -117,6 +117,7 @@ def reextract(cfg: Config, benchmark: str | None = None, since: str | None = Non
         report.findings = [f.as_dict() for f in gate(rec, list_names=[s.name for s in cfg.sources])]
         report.quarantined = len(rec.quarantine)
         lake.commit(batch_id, {name: to_table(name, rows) for name, rows in rec.tables().items()})
+    lake.views.wait()
     refresh_views_if_needed(cfg.db_path, lake)
     _alert(cfg, report)
     return report

@@ -57,18 +57,28 @@ def schema_dir(db_path: Path) -> Path:
 
 
 def write_schema_files(folder: Path) -> None:
-    """The views read these with the lake's parts, so a column added since a part was written
-    reads as NULL instead of failing the view (old lakes keep working without a rewrite)."""
+    """The views read these with the lake's files, so a column added since a file was written
+    reads as NULL instead of failing the view (old lakes keep working without a rewrite).
+    Written only when the schemas changed (the views file is rebuilt on every commit)."""
+    import hashlib
+
     import pyarrow.parquet as pq
 
     from warehouse.schema import SCHEMAS
 
+    digest = hashlib.sha256(repr(sorted((n, str(s)) for n, s in SCHEMAS.items())).encode()).hexdigest()
+    stamp = folder / ".schemas.sha"
+    if stamp.exists() and stamp.read_text() == digest and all((folder / f"{n}.parquet").exists() for n in SCHEMAS):
+        return
     folder.mkdir(parents=True, exist_ok=True)
     for name, schema in SCHEMAS.items():
         target = folder / f"{name}.parquet"
         tmp = folder / f".{name}.{os.getpid()}.tmp"
         pq.write_table(schema.empty_table(), tmp)
         os.replace(tmp, target)
+    tmp = folder / f".schemas.{os.getpid()}.tmp"
+    tmp.write_text(digest)
+    os.replace(tmp, stamp)
 
 
 BATCHES_TABLE = "_listbench_batches"
@@ -151,9 +161,56 @@ def refresh_views_if_needed(db_path: Path, lake_dir: Path | str | Lake) -> bool:
     return True
 
 
+class Refresher:
+    """Rebuilds the views file after each commit without holding the writer up: one rebuild at a
+    time on a background thread, over its own handle on the lake; commits made during a rebuild
+    ask for one more. `wait` before relying on the file (a run's end)."""
+
+    def __init__(self, db_path: Path, lake: Lake) -> None:
+        import threading
+
+        self.db_path = Path(db_path)
+        self.lake = Lake(lake.url, stale_seconds=lake.stale_seconds)
+        self.lake.options = lake.options
+        self._lock = threading.Lock()
+        self._dirty = False
+        self._thread: threading.Thread | None = None
+        self.error: BaseException | None = None
+
+    def __call__(self, _lake: Lake) -> None:
+        import threading
+
+        with self._lock:
+            self._dirty = True
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="views-refresh", daemon=True)
+                self._thread.start()
+
+    def _run(self) -> None:
+        while True:
+            with self._lock:
+                if not self._dirty:
+                    self._thread = None
+                    return
+                self._dirty = False
+            try:
+                refresh_views_if_needed(self.db_path, self.lake)
+            except Exception as exc:  # reported by wait(); the next commit tries again
+                self.error = exc
+
+    def wait(self) -> None:
+        with self._lock:
+            t = self._thread
+        if t is not None:
+            t.join()
+        if self.error is not None:
+            err, self.error = self.error, None
+            raise err
+
+
 def views_as_of(db_path: Path, lake_dir: Path | str, as_of: int | datetime, into: Path) -> Path:
-    """A views file (at `into`) showing the lake as it was at a version or time (Delta time
-    travel); the schema files of `db_path` are shared."""
+    """A views file (at `into`, with its own schema files beside it) showing the lake as it was
+    at a version or time (Delta time travel); `db_path` is the current views file, unchanged."""
     lake = Lake(lake_dir)
     if not lake.exists():
         raise WarehouseMissing(f"no lake at {lake.url}: run `listbench ingest` first")

@@ -116,6 +116,7 @@ class Lake:
         self._committed: set[str] = set()
         self._mine: set[str] = set()
         self.on_commit: list[Callable[[Lake], None]] = []
+        self.views: Any = None  # the views file's refresher a writer attaches (warehouse.db.Refresher)
         self.retries = 0  # conflicting batch commits retried by this process (for the benchmarks)
         self.command = "ingest"
         self.run: str | None = None
@@ -170,12 +171,10 @@ class Lake:
 
     # --- writing --------------------------------------------------------------------------
 
-    def commit(self, batch_id: str, tables: dict[str, pa.Table], replaces: Any = None, *,
+    def commit(self, batch_id: str, tables: dict[str, pa.Table], *,
                command: str | None = None, run: str | None = None, source: str | None = None) -> bool:
         """Append a batch's tables, then commit the batch (module doc). Idempotent on batch_id:
         a batch already committed is not written again. Returns whether rows were committed."""
-        if replaces:
-            raise ValueError("the Delta lake replaces files by optimize, not by commit")
         if not _BATCH_ID.fullmatch(batch_id):
             raise ValueError(f"bad batch id {batch_id!r}")
         for name in tables:

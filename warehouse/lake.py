@@ -167,7 +167,7 @@ class Lake:
     def committed(self, dt: DeltaTable | None = None) -> set[str]:
         """Ids of the committed batches (at `dt`'s version, or the newest)."""
         dt = dt if dt is not None else self.table(BATCHES)
-        return set(dt.to_pyarrow_table(columns=["batch_id"]).column("batch_id").to_pylist())
+        return committed_ids(dt, self.options)
 
     # --- writing --------------------------------------------------------------------------
 
@@ -300,7 +300,7 @@ class Lake:
                 raise LakeError(f"the lake has no version {as_of}: {str(exc).splitlines()[0]}") from None
         ts = b.history(1)[0].get("timestamp") if as_of is not None else None
         when = datetime.fromtimestamp(ts / 1000, UTC) if ts else None
-        batches = frozenset(b.to_pyarrow_table(columns=["batch_id"]).column("batch_id").to_pylist())
+        batches = frozenset(committed_ids(b, self.options))
         files, versions = {}, {}
         for name in TABLES:
             if as_of is None:
@@ -403,6 +403,39 @@ class Lake:
         out += list(maint.values())
         out.sort(key=lambda e: e["at"], reverse=True)
         return out[:limit] if limit else out
+
+
+_IDS_CACHE: dict[tuple[str, str], list[str]] = {}  # (table, file) -> its batch ids; files never change
+
+
+def committed_ids(dt: DeltaTable, options: dict[str, str] | None = None) -> set[str]:
+    """The batch ids in a version of `batches`. Each commit adds a one-row file whose id the
+    log's file statistics already hold; a file of several rows (optimize, migration) is read
+    once per process. So a commit does not open every small file of the table."""
+    acts = pa.table(dt.get_add_actions(flatten=True))
+    if not acts.num_rows:
+        return set()
+    paths, rows = acts.column("path").to_pylist(), acts.column("num_records").to_pylist()
+    has_stats = "min.batch_id" in acts.column_names
+    lo = acts.column("min.batch_id").to_pylist() if has_stats else [None] * len(paths)
+    hi = acts.column("max.batch_id").to_pylist() if has_stats else [None] * len(paths)
+    out: set[str] = set()
+    for path, n, a, b in zip(paths, rows, lo, hi, strict=True):
+        if n == 0:
+            continue
+        if n == 1 and a is not None and a == b:
+            out.add(a)
+            continue
+        key = (dt.table_uri, path)
+        if key not in _IDS_CACHE:
+            import pyarrow.fs as pa_fs
+            import pyarrow.parquet as pq
+            from deltalake.fs import DeltaStorageHandler
+
+            fs = pa_fs.PyFileSystem(DeltaStorageHandler(dt.table_uri, options))
+            _IDS_CACHE[key] = pq.read_table(path, columns=["batch_id"], filesystem=fs).column("batch_id").to_pylist()
+        out.update(x for x in _IDS_CACHE[key] if x is not None)
+    return out
 
 
 def _retrying(op: Callable[[], Any]) -> Any:

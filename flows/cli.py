@@ -86,16 +86,15 @@ def ingest(
     if not source and not cfg.enabled_sources:
         fail(f"no enabled source in {cfg.path}")
     quiet_prefect(verbose)
-    from flows.pipeline import IngestBusy, ingest_lock
+    from warehouse.lake import LakeError
 
     try:
-        with ingest_lock(cfg.data_dir):  # fail fast, before Prefect starts
-            from flows.ingest import run_ingest
-            from flows.summary import print_summary
+        from flows.ingest import run_ingest
+        from flows.summary import print_summary
 
-            with _progress():
-                result = run_ingest(cfg, source or None, since, until, task_runner, dask_address, recheck)
-    except (IngestBusy, RunnerError) as exc:
+        with _progress():
+            result = run_ingest(cfg, source or None, since, until, task_runner, dask_address, recheck)
+    except (LakeError, RunnerError) as exc:
         fail(str(exc))
     print_summary(cfg, result)
     _alert_failures(result.get("alert_failures") or {})
@@ -173,13 +172,66 @@ def sql(
     config: ConfigOpt = None,
     fmt: Annotated[str, typer.Option("--format", "-f", help="table | json | csv | parquet")] = "table",
     out: Annotated[str | None, typer.Option("--out", "-o", help="Write to this file instead of stdout")] = None,
+    as_of: Annotated[str | None, typer.Option(
+        "--as-of", help="Query the lake as it was: a version (`listbench history`) or a time (ISO 8601, UTC if no zone)")] = None,
 ) -> None:
-    """Query the warehouse (views over the Parquet lake; opened read-only)."""
+    """Query the warehouse (views over the Delta lake; opened read-only)."""
     if fmt != "parquet":
         fmt = _fmt(fmt)
     elif not out:
         fail("--format parquet needs --out FILE")
     cfg = _config(config)
+    if as_of is not None:
+        with _as_of(cfg, as_of) as db:
+            _sql(db, query, fmt, out)
+        return
+    _catch_up(cfg)
+    _sql(cfg.db_path, query, fmt, out)
+
+
+def _catch_up(cfg: Any) -> None:
+    """Rebuild the views file when the lake has commits it does not show yet (a writer killed
+    between its commit and its views refresh); reads the lake only."""
+    from warehouse.db import refresh_views_if_needed
+    from warehouse.lake import Lake
+
+    try:
+        lake = Lake(cfg.lake_dir)
+        if cfg.db_path.exists() and lake.exists():
+            refresh_views_if_needed(cfg.db_path, lake)
+    except Exception as exc:  # the views file as it is still answers
+        typer.echo(f"listbench: views not refreshed ({type(exc).__name__}: {exc}); showing the last snapshot", err=True)
+
+
+@contextmanager
+def _as_of(cfg: Any, when: str) -> Iterator[Any]:
+    """A temporary views file over the lake as of a version or time."""
+    import tempfile
+    from datetime import UTC, datetime
+    from pathlib import Path
+
+    from warehouse.db import WarehouseMissing, views_as_of
+    from warehouse.lake import LakeError
+
+    point: int | datetime
+    if when.isdigit():
+        point = int(when)
+    else:
+        try:
+            point = datetime.fromisoformat(when)
+        except ValueError:
+            fail(f"--as-of {when!r}: not a version number nor an ISO 8601 time")
+        if point.tzinfo is None:
+            point = point.replace(tzinfo=UTC)
+    with tempfile.TemporaryDirectory(prefix="listbench-asof-") as tmp:
+        try:
+            db = views_as_of(cfg.db_path, cfg.lake_dir, point, Path(tmp) / "asof.duckdb")
+        except (WarehouseMissing, LakeError) as exc:
+            fail(str(exc))
+        yield db
+
+
+def _sql(db_path: Any, query: str, fmt: str, out: str | None) -> None:
     import duckdb
 
     from flows.output import print_rows
@@ -189,10 +241,10 @@ def sql(
 
     try:
         if fmt == "parquet":
-            n = export_parquet(cfg.db_path, query, out)
+            n = export_parquet(db_path, query, out)
             typer.echo(f"{n} rows written to {out}", err=True)
             return
-        cols, rows = run_query(cfg.db_path, query)  # a lake on object storage is read through fsspec
+        cols, rows = run_query(db_path, query)  # a lake on object storage is read through fsspec
     except (WarehouseMissing, Refused) as exc:
         fail(str(exc))
     except duckdb.Error as exc:
@@ -304,12 +356,12 @@ def reextract(
     if benchmark and benchmark not in known_benchmarks():
         fail(f"unknown benchmark {benchmark!r} (known: {', '.join(sorted(known_benchmarks()))})")
     quiet_prefect()
-    from flows.pipeline import IngestBusy
     from flows.reextract import reextract as run
+    from warehouse.lake import LakeError
 
     try:
         rep = run(cfg, benchmark, since, until)
-    except IngestBusy as exc:
+    except LakeError as exc:
         fail(str(exc))
     typer.echo(f"messages re-extracted: {rep.messages}; rows added {rep.added}, changed {rep.changed}, "
                f"removed {rep.removed}, unchanged {rep.unchanged}; quarantined {rep.quarantined}")
@@ -321,24 +373,79 @@ def reextract(
         typer.echo(f"listbench: parser lost rows in {lost['message_id']}: {lost['before']} -> {lost['after']}", err=True)
 
 
+RETENTION_DAYS = 7.0  # Delta's own default: time travel a week back
+
+
 @app.command()
-def compact(config: ConfigOpt = None) -> None:
-    """Merge each lake table's small part files into one (atomic per table)."""
+def compact(
+    config: ConfigOpt = None,
+    z_order: Annotated[bool | None, typer.Option("--z-order/--no-z-order",
+                                                 help="Cluster rows by benchmark (default: [lake] z_order)")] = None,
+    retention_days: Annotated[float | None, typer.Option(
+        "--retention-days", min=0, help="Keep files time travel needs this far back (default: [lake] retention_days, 7)")] = None,
+) -> None:
+    """Optimize every lake table (small files merged), then vacuum files older than the retention."""
     cfg = _config(config)
-    from flows.pipeline import IngestBusy, ingest_lock
+    from flows.pipeline import open_lake
+    from warehouse.db import refresh_views_if_needed
+    from warehouse.lake import LakeError
+    from warehouse.schema import BATCHES, TABLES
+
+    z = bool(cfg.lake.get("z_order", False)) if z_order is None else z_order
+    days = float(cfg.lake.get("retention_days", RETENTION_DAYS)) if retention_days is None else retention_days
+    try:
+        lake = open_lake(cfg, "compact")
+        for t, n in lake.recover().items():
+            typer.echo(f"{t}: {n} rows of never-committed batches deleted")
+        for t in (*TABLES, BATCHES):
+            before, after = lake.compact(t, z_order=z)
+            typer.echo(f"{t}: {before} -> {after} files")
+        refresh_views_if_needed(cfg.db_path, lake)
+        gone = lake.vacuum(days)
+    except LakeError as exc:
+        fail(str(exc))
+    typer.echo(f"vacuum: {sum(gone.values())} files older than {days:g} days deleted")
+
+
+@app.command()
+def history(
+    config: ConfigOpt = None,
+    limit: Annotated[int, typer.Option("--limit", "-n", min=1, help="Newest commits to list")] = 50,
+    fmt: FormatOpt = "table",
+) -> None:
+    """The lake's commits: when, which command and run, rows added or removed per table."""
+    fmt = _fmt(fmt)
+    cfg = _config(config)
+    from flows.output import print_rows
+    from warehouse.lake import Lake, LakeError
+
+    lake = Lake(cfg.lake_dir)
+    try:
+        if not lake.exists():
+            fail(f"no lake at {lake.url}: run `listbench ingest` first")
+        rows = lake.history(limit)
+    except LakeError as exc:
+        fail(str(exc))
+    cols = ["version", "at", "command", "run", "source", "batch", "added", "removed"]
+    print_rows(cols, [tuple(r[c] for c in cols) for r in rows], fmt)
+
+
+@app.command()
+def migrate(config: ConfigOpt = None) -> None:
+    """Convert a lake of the earlier layout (Parquet parts) to Delta tables (also done on first open)."""
+    cfg = _config(config)
+    from warehouse import migrate as mig
     from warehouse.db import refresh_views_if_needed
     from warehouse.lake import Lake
-    from warehouse.schema import TABLES
 
-    try:
-        with ingest_lock(cfg.data_dir):
-            lake = Lake(cfg.lake_dir).open()
-            for t in TABLES:
-                before, after = lake.compact(t)
-                typer.echo(f"{t}: {before} -> {after} part files")
-            refresh_views_if_needed(cfg.db_path, cfg.lake_dir)
-    except IngestBusy as exc:
-        fail(str(exc))
+    lake = Lake(cfg.lake_dir)
+    if lake.exists():
+        typer.echo(f"{lake.url}: already Delta tables; nothing to do")
+        return
+    rows = mig.migrate(lake)
+    for t, n in rows.items():
+        typer.echo(f"{t}: {n} rows")
+    refresh_views_if_needed(cfg.db_path, lake.open())
 
 
 def _day(label: str, value: str | None, end: bool = False):

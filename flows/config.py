@@ -26,7 +26,7 @@ KNOWN_KINDS = tuple(KINDS)
 class Config:
     """The loaded config.
 
-    `data_dir` is always a local folder: the raw cache, the ingest lock, Data
+    `data_dir` is always a local folder: the raw cache, Data
     Docs and the DuckDB views file live there. When the config's `data_dir`
     is an fsspec URL (`s3://bucket/prefix`), that URL is `data_url`, only the
     lake goes there (`lake_dir` is then a URL string), and `data_dir` is
@@ -40,6 +40,7 @@ class Config:
     schedule: dict[str, Any] = field(default_factory=dict)
     http: dict[str, Any] = field(default_factory=dict)
     quality: dict[str, Any] = field(default_factory=dict)
+    lake: dict[str, Any] = field(default_factory=dict)  # [lake]: retention_days, z_order (listbench compact)
     data_url: str | None = None  # remote data_dir (fsspec URL) holding the lake
     storage: dict[str, Any] = field(default_factory=dict)  # [storage]: non-secret fsspec options
     # user and password per origin, taken out of the source URLs (see split_credentials)
@@ -135,6 +136,7 @@ def load_config(path: str | os.PathLike[str] | None = None) -> Config:
         schedule=dict(data.get("schedule", {})),
         http=dict(data.get("http", {})),
         quality=dict(data.get("quality", {})),
+        lake=dict(data.get("lake", {})),
         data_url=data_url,
         storage=storage_opts if data_url else {},
         credentials=credentials,

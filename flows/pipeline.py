@@ -5,9 +5,7 @@ fetch -> decode -> extract -> validate -> load, one archive unit per batch.
 
 from __future__ import annotations
 
-import fcntl
 import logging
-import os
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -25,13 +23,8 @@ from transforms.records import Records, add_membership
 from warehouse.db import refresh_views_if_needed
 from warehouse.lake import Lake, new_batch_id
 from warehouse.schema import to_table
-from warehouse.storage import lake_lock
 
 log = logging.getLogger("listbench.ingest")
-
-
-class IngestBusy(Exception):
-    pass
 
 
 @dataclass(slots=True)
@@ -73,6 +66,7 @@ class Known:
         if lake is None:
             self._ids, self._memberships = set(), set()
             return
+        lake.mark_known()  # what a concurrent writer commits after this is checked at commit
         mem = lake.read("memberships", ["message_id", "list_name"])
         self._ids = lake.column_set("messages", "message_id")
         self._memberships = set(zip(mem.column("message_id").to_pylist(), mem.column("list_name").to_pylist(),
@@ -92,36 +86,6 @@ class Known:
 
     def __reduce__(self) -> tuple[Any, ...]:  # shipped loaded: a worker has no lake to read
         return (Known, (self.message_ids, self.memberships))
-
-
-_HELD: dict[str, int] = {}
-
-
-@contextmanager
-def ingest_lock(data_dir: Path) -> Iterator[None]:
-    """One writer at a time per data dir (re-entrant within a process); a second one exits clearly."""
-    data_dir.mkdir(parents=True, exist_ok=True)
-    key = str(data_dir.resolve())
-    if key in _HELD:
-        _HELD[key] += 1
-        try:
-            yield
-        finally:
-            _HELD[key] -= 1
-        return
-    fd = os.open(data_dir / ".ingest.lock", os.O_CREAT | os.O_RDWR, 0o644)
-    try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise IngestBusy(f"another ingest or re-extraction is writing to {data_dir}; try again when it ends") from None
-        _HELD[key] = 1
-        try:
-            yield
-        finally:
-            del _HELD[key]
-    finally:
-        os.close(fd)
 
 
 def previous_ledger(lake: Lake) -> dict[tuple[str, str], dict[str, Any]]:
@@ -249,7 +213,7 @@ def load_units(works: list[UnitWork], lake: Lake, list_names: list[str], ingest_
         w.stats.quarantined = len(rec.quarantine)
         tables = {name: to_table(name, rows) for name, rows in rec.tables().items()}
         tables["archives"] = to_table("archives", [_ledger_row(w.fetched, w.stats, w.batch_id, now, ingest_run)])
-        lake.commit(w.batch_id, tables)
+        lake.commit(w.batch_id, tables, source=w.stats.source)
     return findings
 
 
@@ -338,62 +302,75 @@ def run(cfg: Config, steps: Steps | None = None, sources: list[str] | None = Non
     chosen = [cfg.source(n) for n in sources] if sources else cfg.enabled_sources
     summary = IngestSummary(run=uuid.uuid4().hex[:12])
     list_names = [s.name for s in cfg.sources]
-    with ingest_lock(cfg.data_dir), lake_lock(cfg.lake_dir, busy=IngestBusy):  # the 2nd: remote lakes only
-        lake = Lake(cfg.lake_dir).open()
-        with summary.timed("views"):  # queryable from the first committed batch (the views glob the lake)
-            refresh_views_if_needed(cfg.db_path, cfg.lake_dir)
-        known = Known.load(lake)
-        ctx = FetchContext(raw_dir=cfg.raw_dir, previous=previous_ledger(lake), recheck=recheck)
-        if any(s.is_remote for s in chosen):
-            from flows.http import PoliteClient
+    # no lock: other writers may commit at the same moment (warehouse.lake serialises batch commits)
+    lake = open_lake(cfg, "ingest", summary.run)
+    with summary.timed("views"):
+        refresh_views_if_needed(cfg.db_path, lake)
+    known = Known.load(lake)
+    ctx = FetchContext(raw_dir=cfg.raw_dir, previous=previous_ledger(lake), recheck=recheck)
+    if any(s.is_remote for s in chosen):
+        from flows.http import PoliteClient
 
-            ctx.http = PoliteClient.from_config(cfg)
-        for source in chosen:
-            try:
-                units = steps.list_units(source, ctx, since, until)
-            except Exception as exc:
-                steps.log.error("source %s: cannot list units: %s", source.name, exc)
-                failed = Fetched(Unit(source.name, "(index)", source.url), "failed", error=f"cannot list units: {exc}")
-                work = extract_unit(failed, source, known)
-                load_units([work], lake, list_names, summary.run)
-                summary.units.append(work.stats.as_dict())
-                continue
-            _emit("source", source=source.name, units=len(units))
-            for i in range(0, len(units), CHUNK_UNITS):
-                works = []
-                for u in units[i:i + CHUNK_UNITS]:
-                    with summary.timed("fetch"):
-                        fetched = _fetch_or_fail(steps, u, source, ctx)
-                    if fetched.status == "ok":
-                        _prewarm_validation()
-                    with summary.timed("decode+extract"):
-                        works.append(steps.extract(fetched, source, known))
-                with summary.timed("validate+load"):
-                    summary.findings += steps.load(works, lake, list_names, summary.run)
-                for w in works:
-                    summary.units.append(w.stats.as_dict())
-                    _emit("unit", source=source.name, unit=w.stats.unit, status=w.stats.status,
-                          bytes=w.fetched.bytes, added=w.stats.messages_added)
-                    steps.log.info("%s/%s: %s, %d messages added, %d rows, %d quarantined", source.name,
-                                   w.stats.unit, w.stats.status, w.stats.messages_added, w.stats.results,
-                                   w.stats.quarantined)
-        with summary.timed("compact"):
-            _compact_if_fragmented(lake, int(cfg.quality.get("compact_after_parts", COMPACT_AFTER_PARTS)))
-        with summary.timed("views"):
-            refresh_views_if_needed(cfg.db_path, cfg.lake_dir)
-        with summary.timed("quality+alerts"):
-            _quality(cfg, lake, summary, [s.name for s in chosen])
+        ctx.http = PoliteClient.from_config(cfg)
+    for source in chosen:
+        try:
+            units = steps.list_units(source, ctx, since, until)
+        except Exception as exc:
+            steps.log.error("source %s: cannot list units: %s", source.name, exc)
+            failed = Fetched(Unit(source.name, "(index)", source.url), "failed", error=f"cannot list units: {exc}")
+            work = extract_unit(failed, source, known)
+            load_units([work], lake, list_names, summary.run)
+            summary.units.append(work.stats.as_dict())
+            continue
+        _emit("source", source=source.name, units=len(units))
+        for i in range(0, len(units), CHUNK_UNITS):
+            works = []
+            for u in units[i:i + CHUNK_UNITS]:
+                with summary.timed("fetch"):
+                    fetched = _fetch_or_fail(steps, u, source, ctx)
+                if fetched.status == "ok":
+                    _prewarm_validation()
+                with summary.timed("decode+extract"):
+                    works.append(steps.extract(fetched, source, known))
+            with summary.timed("validate+load"):
+                summary.findings += steps.load(works, lake, list_names, summary.run)
+            for w in works:
+                summary.units.append(w.stats.as_dict())
+                _emit("unit", source=source.name, unit=w.stats.unit, status=w.stats.status,
+                      bytes=w.fetched.bytes, added=w.stats.messages_added)
+                steps.log.info("%s/%s: %s, %d messages added, %d rows, %d quarantined", source.name,
+                               w.stats.unit, w.stats.status, w.stats.messages_added, w.stats.results,
+                               w.stats.quarantined)
+    with summary.timed("compact"):
+        _compact_if_fragmented(lake, int(cfg.quality.get("compact_after_parts", COMPACT_AFTER_PARTS)))
+    with summary.timed("views"):
+        lake.views.wait()
+        refresh_views_if_needed(cfg.db_path, lake)
+    with summary.timed("quality+alerts"):
+        _quality(cfg, lake, summary, [s.name for s in chosen])
     return summary
 
 
-COMPACT_AFTER_PARTS = 64  # queries slow down ~6x at ~800 parts per table (bench/queries.py)
+COMPACT_AFTER_PARTS = 64  # queries slow down ~6x at ~800 files per table (bench/queries.py)
+
+
+def open_lake(cfg: Config, command: str, run: str | None = None) -> Lake:
+    """The lake for a writer: its commits name the command and run (history), and each one
+    rebuilds the views file, so readers see every batch as soon as it is committed."""
+    from warehouse.db import Refresher
+
+    lake = Lake(cfg.lake_dir).open()
+    lake.command, lake.run = command, run
+    lake.views = Refresher(cfg.db_path, lake)
+    lake.on_commit.append(lake.views)
+    return lake
 
 
 def _compact_if_fragmented(lake: Lake, limit: int) -> None:
-    """Merge a table's parts once they pass `limit` (one part per unit adds up over months)."""
-    from warehouse.schema import TABLES
+    """Optimize a table once its files pass `limit` (one file per unit adds up over months)."""
+    from warehouse.schema import BATCHES, TABLES
 
-    for t in TABLES:
+    for t in (*TABLES, BATCHES):
         if limit and len(lake.parts(t)) > limit:
             lake.compact(t)
 

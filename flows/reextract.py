@@ -16,7 +16,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from flows.config import Config
-from flows.pipeline import ingest_lock
+from flows.pipeline import open_lake
 from flows.workers import MessageTimeout, message_budget
 from transforms.extract import extract_runs
 from transforms.records import PARSER_VERSIONS, Records, add_extraction, add_runs, flag_collapsed
@@ -66,59 +66,59 @@ def reextract(cfg: Config, benchmark: str | None = None, since: str | None = Non
     from expectations.gate import gate
 
     report = ReextractReport()
-    with ingest_lock(cfg.data_dir):
-        lake = Lake(cfg.lake_dir).open()
-        current, versions = _current(lake)
-        msgs = {r["message_id"]: r for r in lake.read("messages", ["message_id", "list_name", "posted_at", "subject", "notes"]).to_pylist()}
-        bodies = lake.read("message_bodies", ["message_id", "body"])
-        old_results = lake.read("results")
-        old_by_msg: dict[str, list[dict[str, Any]]] = defaultdict(list)
-        wanted_batches = set(current.values())
-        mask = pc.is_in(old_results.column("batch_id"), value_set=pa.array(list(wanted_batches), pa.string()))
-        for r in old_results.filter(mask).to_pylist():
-            if current.get(r["message_id"]) == r["batch_id"]:
-                r["params"] = dict(r["params"] or [])
-                old_by_msg[r["message_id"]].append(r)
-        batch_id = new_batch_id()
-        now = datetime.now(UTC)
-        rec = Records()
-        seen: set[str] = set()
-        for mid, body in zip(bodies.column("message_id").to_pylist(), bodies.column("body").to_pylist(), strict=True):
-            m = msgs.get(mid)
-            if mid in seen or m is None or not _in_window(m["posted_at"], since, until):
-                continue
-            seen.add(mid)
-            try:
-                with message_budget(cfg.limits.message_timeout_s):
-                    runs = extract_runs(body, mid, subject=m["subject"])  # as ingest read it
-            except MessageTimeout:
-                report.timed_out.append(mid)
-                continue
-            flag_collapsed(runs, m["notes"])
-            if benchmark:
-                runs = [r for r in runs if r.run.benchmark == benchmark]
-                kept = [r for r in old_by_msg.get(mid, []) if r["benchmark"] != benchmark]
-            else:
-                kept = []
-            sub = Records()
-            add_runs(sub, runs, mid, list_name=m["list_name"], batch_id=batch_id, detected_at=now)
-            new_rows = sub.results + [{**r, "batch_id": batch_id} for r in kept]
-            old_rows = old_by_msg.get(mid, [])
-            if _same(old_rows, new_rows) and not sub.quarantine:
-                continue
-            report.messages += 1
-            _diff(report, old_rows, new_rows)
-            if len(new_rows) < len(old_rows) and versions.get(mid) == str(sorted(PARSER_VERSIONS.items())):
-                report.lost_rows.append({"message_id": mid, "before": len(old_rows), "after": len(new_rows)})
-            rec.runs += sub.runs + _kept_runs(lake, current.get(mid), kept, batch_id)
-            rec.results += new_rows
-            rec.quarantine += sub.quarantine
-            add_extraction(rec, mid, batch_id=batch_id, at=now, reason=f"reextract{':' + benchmark if benchmark else ''}")
-        if rec.extractions:
-            report.findings = [f.as_dict() for f in gate(rec, list_names=[s.name for s in cfg.sources])]
-            report.quarantined = len(rec.quarantine)
-            lake.commit(batch_id, {name: to_table(name, rows) for name, rows in rec.tables().items()})
-        refresh_views_if_needed(cfg.db_path, cfg.lake_dir)
+    lake = open_lake(cfg, "reextract:" + benchmark if benchmark else "reextract")
+    current, versions = _current(lake)
+    msgs = {r["message_id"]: r for r in lake.read("messages", ["message_id", "list_name", "posted_at", "subject", "notes"]).to_pylist()}
+    bodies = lake.read("message_bodies", ["message_id", "body"])
+    old_results = lake.read("results")
+    old_by_msg: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    wanted_batches = set(current.values())
+    mask = pc.is_in(old_results.column("batch_id"), value_set=pa.array(list(wanted_batches), pa.string()))
+    for r in old_results.filter(mask).to_pylist():
+        if current.get(r["message_id"]) == r["batch_id"]:
+            r["params"] = dict(r["params"] or [])
+            old_by_msg[r["message_id"]].append(r)
+    batch_id = new_batch_id()
+    now = datetime.now(UTC)
+    rec = Records()
+    seen: set[str] = set()
+    for mid, body in zip(bodies.column("message_id").to_pylist(), bodies.column("body").to_pylist(), strict=True):
+        m = msgs.get(mid)
+        if mid in seen or m is None or not _in_window(m["posted_at"], since, until):
+            continue
+        seen.add(mid)
+        try:
+            with message_budget(cfg.limits.message_timeout_s):
+                runs = extract_runs(body, mid, subject=m["subject"])  # as ingest read it
+        except MessageTimeout:
+            report.timed_out.append(mid)
+            continue
+        flag_collapsed(runs, m["notes"])
+        if benchmark:
+            runs = [r for r in runs if r.run.benchmark == benchmark]
+            kept = [r for r in old_by_msg.get(mid, []) if r["benchmark"] != benchmark]
+        else:
+            kept = []
+        sub = Records()
+        add_runs(sub, runs, mid, list_name=m["list_name"], batch_id=batch_id, detected_at=now)
+        new_rows = sub.results + [{**r, "batch_id": batch_id} for r in kept]
+        old_rows = old_by_msg.get(mid, [])
+        if _same(old_rows, new_rows) and not sub.quarantine:
+            continue
+        report.messages += 1
+        _diff(report, old_rows, new_rows)
+        if len(new_rows) < len(old_rows) and versions.get(mid) == str(sorted(PARSER_VERSIONS.items())):
+            report.lost_rows.append({"message_id": mid, "before": len(old_rows), "after": len(new_rows)})
+        rec.runs += sub.runs + _kept_runs(lake, current.get(mid), kept, batch_id)
+        rec.results += new_rows
+        rec.quarantine += sub.quarantine
+        add_extraction(rec, mid, batch_id=batch_id, at=now, reason=f"reextract{':' + benchmark if benchmark else ''}")
+    if rec.extractions:
+        report.findings = [f.as_dict() for f in gate(rec, list_names=[s.name for s in cfg.sources])]
+        report.quarantined = len(rec.quarantine)
+        lake.commit(batch_id, {name: to_table(name, rows) for name, rows in rec.tables().items()})
+    lake.views.wait()
+    refresh_views_if_needed(cfg.db_path, lake)
     _alert(cfg, report)
     return report
 

@@ -1,10 +1,14 @@
-"""The DuckDB file: views (no data) over the lake, swapped in atomically.
+"""The DuckDB file: views (no data) over the lake's current snapshot, swapped in atomically.
+
+The views list the data files of each Delta table's current version (DuckDB has no delta
+extension here) and show only the rows of committed batches (warehouse.lake); the file is
+rebuilt after every commit, so a reader sees batches whole and the lake as of one moment.
 
 Ingest never holds the query database open: it builds a fresh file beside it and
 renames it into place, so `listbench sql` (read-only) never meets a lock.
 
 The file is always local. When the lake is on object storage (an fsspec URL,
-see warehouse.storage) the views read `s3://...` globs through an fsspec
+see warehouse.storage) the views read `s3://...` files through an fsspec
 filesystem registered on every connection (`con.register_filesystem`), so no
 DuckDB extension is downloaded. The file records the lake URL and the
 non-secret storage options in a one-row table `_listbench_storage`;
@@ -19,6 +23,7 @@ from __future__ import annotations
 
 import json
 import os
+from datetime import datetime
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -26,6 +31,8 @@ from typing import Any
 import duckdb
 
 from warehouse import guard, storage
+from warehouse.lake import Lake, Snapshot
+from warehouse.schema import BATCHES, TABLES
 
 
 class WarehouseMissing(Exception):
@@ -34,7 +41,7 @@ class WarehouseMissing(Exception):
 
 STORAGE_TABLE = "_listbench_storage"
 LAKE_TABLE = "_listbench_lake"
-LAYOUT = "2"  # bumped when the views file gains a table: existing files are rebuilt
+LAYOUT = "3"  # bumped when the views file gains a table: existing files are rebuilt
 
 
 def lake_location(lake_dir: Path | str) -> str:
@@ -50,30 +57,60 @@ def schema_dir(db_path: Path) -> Path:
 
 
 def write_schema_files(folder: Path) -> None:
-    """The views read these with the lake's parts, so a column added since a part was written
-    reads as NULL instead of failing the view (old lakes keep working without a rewrite)."""
+    """The views read these with the lake's files, so a column added since a file was written
+    reads as NULL instead of failing the view (old lakes keep working without a rewrite).
+    Written only when the schemas changed (the views file is rebuilt on every commit)."""
+    import hashlib
+
     import pyarrow.parquet as pq
 
     from warehouse.schema import SCHEMAS
 
+    digest = hashlib.sha256(repr(sorted((n, str(s)) for n, s in SCHEMAS.items())).encode()).hexdigest()
+    stamp = folder / ".schemas.sha"
+    if stamp.exists() and stamp.read_text() == digest and all((folder / f"{n}.parquet").exists() for n in SCHEMAS):
+        return
     folder.mkdir(parents=True, exist_ok=True)
     for name, schema in SCHEMAS.items():
         target = folder / f"{name}.parquet"
         tmp = folder / f".{name}.{os.getpid()}.tmp"
         pq.write_table(schema.empty_table(), tmp)
         os.replace(tmp, target)
+    tmp = folder / f".schemas.{os.getpid()}.tmp"
+    tmp.write_text(digest)
+    os.replace(tmp, stamp)
 
 
-def view_sql(lake_dir: Path | str, schema: Path) -> str:
-    """The views, globbing the lake's parts; the lake's own path is escaped so that `[`, `*`
-    or `?` in a folder name (`data[1]`) match themselves (the schema files' folder likewise)."""
+BATCHES_TABLE = "_listbench_batches"
+
+
+def _file_list(files: list[str], schema_file: Path) -> str:
+    """A DuckDB list literal of files; each path escaped so that `[`, `*` or `?` in a folder
+    name (`data[1]`) match themselves."""
+    paths = [*files, str(schema_file.resolve())]
+    return "[" + ", ".join("'" + guard.escape_glob(p).replace("'", "''") + "'" for p in paths) + "]"
+
+
+def view_sql(snap: Snapshot, schema: Path) -> str:
+    """The views over one snapshot of the lake (its file lists; see views.sql)."""
     text = resources.files("warehouse").joinpath("views.sql").read_text(encoding="utf-8")
-    lake = guard.escape_glob(lake_location(lake_dir))
-    schema_path = guard.escape_glob(str(Path(schema).resolve()))
-    return text.replace("{lake}", lake.replace("'", "''")).replace("{schema}", schema_path.replace("'", "''"))
+    for name, files in snap.files.items():
+        text = text.replace("{files:" + name + "}", _file_list(files, Path(schema) / f"{name}.parquet"))
+    return text
 
 
-def refresh_views(db_path: Path, lake_dir: Path | str, storage_options: dict[str, Any] | None = None) -> None:
+def _lake(lake_dir: Path | str | Lake) -> Lake:
+    if isinstance(lake_dir, Lake):
+        return lake_dir
+    return Lake(lake_dir).open()
+
+
+def refresh_views(db_path: Path, lake_dir: Path | str | Lake, storage_options: dict[str, Any] | None = None,
+                  as_of: int | datetime | None = None) -> Snapshot:
+    """Build the views file for the lake's current snapshot (or the one `as_of` a version or time)
+    beside `db_path` and rename it into place. Returns the snapshot it shows."""
+    lake = _lake(lake_dir)
+    snap = lake.snapshot(as_of)
     db_path = Path(db_path)
     db_path.parent.mkdir(parents=True, exist_ok=True)
     tmp = db_path.with_name(f".{db_path.name}.{os.getpid()}.tmp")
@@ -83,35 +120,102 @@ def refresh_views(db_path: Path, lake_dir: Path | str, storage_options: dict[str
     write_schema_files(schema_dir(db_path))
     con = duckdb.connect(str(tmp))
     try:
-        if storage.is_remote(lake_dir):
-            opts = storage_options if storage_options is not None else (storage.options_for(str(lake_dir)) or {})
-            storage.register_duckdb(con, str(lake_dir), opts)
+        if lake.remote:
+            opts = storage_options if storage_options is not None else (storage.options_for(lake.url) or {})
+            storage.register_duckdb(con, lake.url, opts)
             con.execute(f"CREATE TABLE {STORAGE_TABLE} (lake VARCHAR, options VARCHAR)")
             con.execute(f"INSERT INTO {STORAGE_TABLE} VALUES (?, ?)",
-                        [str(lake_dir), json.dumps(storage.check_options(opts, "storage options"))])
-        con.execute(f"CREATE TABLE {LAKE_TABLE} (lake VARCHAR)")
-        con.execute(f"INSERT INTO {LAKE_TABLE} VALUES (?)", [lake_location(lake_dir)])
-        con.execute(view_sql(lake_dir, schema_dir(db_path)))
+                        [lake.url, json.dumps(storage.check_options(opts, "storage options"))])
+        con.execute(f"CREATE TABLE {LAKE_TABLE} (lake VARCHAR, version BIGINT, as_of TIMESTAMPTZ)")
+        con.execute(f"INSERT INTO {LAKE_TABLE} VALUES (?, ?, ?)",
+                    [lake_location(lake.url), snap.version, snap.committed_at if as_of is not None else None])
+        con.execute(f"CREATE TABLE {BATCHES_TABLE} (batch_id VARCHAR PRIMARY KEY)")
+        if snap.batches:
+            con.executemany(f"INSERT INTO {BATCHES_TABLE} VALUES (?)", [[b] for b in sorted(snap.batches)])
+        con.execute(view_sql(snap, schema_dir(db_path)))
         con.execute("CHECKPOINT")
     finally:
         con.close()
     os.replace(tmp, db_path)
+    return snap
 
 
-def refresh_views_if_needed(db_path: Path, lake_dir: Path | str) -> bool:
-    """Rebuild the views file only when it is missing or its SQL changed (new data needs no
-    rebuild: the views glob the lake). Returns whether it was rebuilt."""
+def refresh_views_if_needed(db_path: Path, lake_dir: Path | str | Lake) -> bool:
+    """Rebuild the views file when the lake has a new snapshot (every commit), its SQL changed or
+    it is missing. Returns whether it was rebuilt."""
     import hashlib
 
+    lake = _lake(lake_dir)
     stamp = Path(db_path).with_name(f".{Path(db_path).name}.sha")
-    recorded = json.dumps(storage.options_for(str(lake_dir)) or {}, sort_keys=True) if storage.is_remote(lake_dir) else ""
-    digest = hashlib.sha256((LAYOUT + view_sql(lake_dir, schema_dir(db_path)) + recorded).encode()).hexdigest()
+    recorded = json.dumps(storage.options_for(lake.url) or {}, sort_keys=True) if lake.remote else ""
+    versions = json.dumps({n: lake.table(n).version() for n in (*TABLES, BATCHES)}, sort_keys=True)
+    text = resources.files("warehouse").joinpath("views.sql").read_text(encoding="utf-8")
+    digest = hashlib.sha256((LAYOUT + text + lake.url + versions + recorded).encode()).hexdigest()
     if Path(db_path).exists() and stamp.exists() and stamp.read_text() == digest \
             and schema_dir(db_path).is_dir():
         return False
-    refresh_views(db_path, lake_dir)
-    stamp.write_text(digest)
+    refresh_views(db_path, lake)
+    tmp = stamp.with_name(f"{stamp.name}.{os.getpid()}.tmp")
+    tmp.write_text(digest)
+    os.replace(tmp, stamp)
     return True
+
+
+class Refresher:
+    """Rebuilds the views file after each commit without holding the writer up: one rebuild at a
+    time on a background thread, over its own handle on the lake; commits made during a rebuild
+    ask for one more. `wait` before relying on the file (a run's end)."""
+
+    def __init__(self, db_path: Path, lake: Lake) -> None:
+        import threading
+
+        self.db_path = Path(db_path)
+        self.lake = Lake(lake.url, stale_seconds=lake.stale_seconds)
+        self.lake.options = lake.options
+        self._lock = threading.Lock()
+        self._dirty = False
+        self._thread: threading.Thread | None = None
+        self.error: BaseException | None = None
+
+    def __call__(self, _lake: Lake) -> None:
+        import threading
+
+        with self._lock:
+            self._dirty = True
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="views-refresh", daemon=True)
+                self._thread.start()
+
+    def _run(self) -> None:
+        while True:
+            with self._lock:
+                if not self._dirty:
+                    self._thread = None
+                    return
+                self._dirty = False
+            try:
+                refresh_views_if_needed(self.db_path, self.lake)
+            except Exception as exc:  # reported by wait(); the next commit tries again
+                self.error = exc
+
+    def wait(self) -> None:
+        with self._lock:
+            t = self._thread
+        if t is not None:
+            t.join()
+        if self.error is not None:
+            err, self.error = self.error, None
+            raise err
+
+
+def views_as_of(db_path: Path, lake_dir: Path | str, as_of: int | datetime, into: Path) -> Path:
+    """A views file (at `into`, with its own schema files beside it) showing the lake as it was
+    at a version or time (Delta time travel); `db_path` is the current views file, unchanged."""
+    lake = Lake(lake_dir)
+    if not lake.exists():
+        raise WarehouseMissing(f"no lake at {lake.url}: run `listbench ingest` first")
+    refresh_views(into, lake, as_of=as_of)
+    return into
 
 
 def connect_readonly(db_path: Path) -> duckdb.DuckDBPyConnection:

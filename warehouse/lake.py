@@ -1,65 +1,65 @@
-"""The Parquet lake: the system of record, written as immutable, atomically committed parts.
+"""The lake: one Delta Lake table per lake table (delta-rs), plus `batches`, the record of commits.
 
-A batch (one archive unit, usually) is first written completely under
-`lake/_staging/<batch>/`, then marked READY, then each file is renamed into
-`lake/<table>/part-<batch>.parquet`. A crash before READY leaves only staging
-debris (deleted on next open); a crash after READY is rolled forward on next
-open. Readers only glob `*.parquet` under the table folders, so they never see
-half a file, and a batch's tables become visible together or are completed later.
+Delta commits are atomic per table, while one batch (an archive unit, a re-extraction) writes
+several tables. So a batch is committed in two steps:
 
-The root may also be an fsspec URL (`s3://bucket/prefix/lake`, `memory://...`;
-see warehouse.storage). Object stores have no rename, so a remote commit is:
+1. each table's rows are appended (one Delta commit per table, carrying the batch id in its
+   commit metadata); they are not visible yet, because
+2. a row in `batches` is what commits the batch: every reader of this
+   module and the DuckDB views (warehouse.db) show only rows whose batch_id is in `batches`.
 
-1. PUT every table of the batch under `_staging/<batch>/` (plus a `STARTED`
-   object with the time, for the age check below);
-2. PUT `_staging/<batch>/READY` (the manifest) -- only after every staged
-   object exists;
-3. server-side COPY each staged object to its final name
-   `<table>/part-<batch>.parquet`, then delete what it supersedes, then the
-   staging prefix.
+A crash before step 2 leaves rows nobody sees (the next `recover`, run by `compact`, deletes
+them once they are older than `stale_seconds`, since a younger one may be a writer in flight on
+another machine); a crash after it leaves the whole batch. A re-run reads the visible keys only,
+so it loads what the crashed run did not.
 
-Why readers stay consistent: a PUT or COPY makes an object appear whole or not
-at all, and readers (the DuckDB views, `Lake.read`) list only
-`<table>/*.parquet`, never `_staging/`, so no reader sees a partial part.
-Final names are written only after READY, and READY only after all staged
-objects, so a crash before READY leaves nothing visible (the staging prefix is
-deleted later) and a crash after READY is rolled forward by the next writer's
-`recover()` (COPY is idempotent: same source, same final name). As on a local
-disk, a batch's tables appear one after the other within a commit (a reader
-may for a moment see a batch's messages without its results; keys make that
-harmless), and never half. S3 has been strongly read-after-write consistent
-for PUT and LIST since 2020; an S3-compatible store with eventually consistent
-listings can hide a just-published part for a moment, never show half of one.
-
-Remote recovery deletes an un-READY staging batch only when it is older than
-`stale_seconds` (default 1 h): on shared storage a young one may belong to a
-writer on another machine (the remote writer lock, storage.lake_lock, is only
-best effort).
+Several writers at once (processes, machines): appends never conflict. Every append to `batches`
+advances one Delta application transaction (`txn` action, app id APP_ID), so Delta's conflict
+check refuses it when another batch was committed since the version it was based on; the
+writer then looks at the batches committed meanwhile, drops its own rows of messages one of
+them already added (the same source ingested twice at once), and tries again. Batch commits are
+thus serialised by the format itself, on a local folder and on S3 (delta-rs with a conditional
+PUT, see warehouse.storage.delta_options); there is no lock and no marker file.
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
 import os
-import shutil
+import random
+import re
 import signal
+import socket
 import time
 import uuid
-from collections.abc import Iterable
-from pathlib import Path, PurePosixPath
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 import pyarrow as pa
-import pyarrow.parquet as pq
+import pyarrow.compute as pc
+from deltalake import CommitProperties, DeltaTable, Transaction, WriterProperties, write_deltalake
+from deltalake.exceptions import CommitFailedError, TableNotFoundError
 
 from warehouse import storage
-from warehouse.schema import SCHEMA_VERSION, SCHEMAS, TABLES, empty
+from warehouse.schema import BATCHES, SCHEMAS, TABLES
 
-READY = "READY"
-STARTED = "STARTED"
 FAILPOINT_ENV = "LISTBENCH_FAILPOINT"
-REMOTE_STALE_SECONDS = 3600.0
+STALE_SECONDS = 3600.0  # an uncommitted batch younger than this may still be in flight
+COMMIT_ATTEMPTS = 200
+APP_ID = "listbench-batches"  # the Delta application transaction every batch commit advances
+META = "listbench."  # prefix of our keys in Delta commit metadata
+_BATCH_ID = re.compile(r"[A-Za-z0-9_.-]{1,64}")
+# tables whose rows belong to one message: a message claimed by another batch drops them all
+_PER_MESSAGE = ("messages", "message_bodies", "extractions", "runs", "results", "quarantine")
+WRITER = WriterProperties(compression="ZSTD")
+
+
+class LakeError(Exception):
+    """The lake cannot be opened or written (one clear line for the user)."""
 
 
 def _failpoint(name: str) -> None:
@@ -69,247 +69,429 @@ def _failpoint(name: str) -> None:
 
 
 def new_batch_id() -> str:
-    return uuid.uuid4().hex[:20]
+    """20 hex digits: the creation second, then randomness (orphans' age is read from it)."""
+    return f"{int(time.time()):08x}{uuid.uuid4().hex[:12]}"
 
 
-def _fsync_dir(path: Path) -> None:
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+def batch_age(batch_id: str, now: float | None = None) -> float | None:
+    """Seconds since a batch id from `new_batch_id` was made; None for other ids."""
+    if len(batch_id) != 20 or not all(c in "0123456789abcdef" for c in batch_id):
+        return None
+    return (now or time.time()) - int(batch_id[:8], 16)
 
 
-def _with_meta(table: pa.Table, name: str) -> pa.Table:
-    meta = dict(table.schema.metadata or {})
-    meta[b"listbench.schema_version"] = SCHEMA_VERSION.encode()
-    meta[b"listbench.table"] = name.encode()
-    return table.replace_schema_metadata(meta)
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """What readers see at one moment: committed batch ids and each table's data files."""
+
+    version: int  # of `batches`: the lake's version
+    committed_at: datetime | None
+    batches: frozenset[str]
+    files: dict[str, list[str]]
+    versions: dict[str, int]
 
 
-def write_parquet(table: pa.Table, path: Path, name: str) -> None:
-    pq.write_table(_with_meta(table, name), path, compression="zstd")
-    with open(path, "rb") as f:
-        os.fsync(f.fileno())
+def _props(meta: dict[str, str]) -> CommitProperties:
+    return CommitProperties(custom_metadata={META + k: v for k, v in meta.items() if v is not None})
 
 
 class Lake:
     def __init__(self, root: Path | str, storage_options: dict[str, Any] | None = None,
-                 stale_seconds: float = REMOTE_STALE_SECONDS) -> None:
+                 stale_seconds: float = STALE_SECONDS) -> None:
         self.remote = storage.is_remote(root)
         self.stale_seconds = stale_seconds
         if self.remote:
             self.url = str(root).rstrip("/")
-            self.fs, path = storage.filesystem(self.url, storage_options)
-            self.root: Any = PurePosixPath(path)  # path inside self.fs
+            opts = storage_options if storage_options is not None else storage.options_for(self.url)
+            self.options: dict[str, str] | None = storage.delta_options(self.url, opts or {})
         else:
-            self.fs = None
             self.root = Path(storage.local_path(str(root)))
-            self.url = str(self.root)
-        self.staging = self.root / "_staging"
+            self.url = str(self.root.resolve())
+            self.options = None
+        if not self.remote and ("[" in self.url or "]" in self.url):
+            # delta-rs names each local table's store by its path as a host name (delta-rs 1.6)
+            raise LakeError(f"the lake folder {self.url} has a '[' or ']', which Delta Lake (delta-rs) "
+                            "cannot open; choose a data_dir without them")
+        self._tables: dict[str, DeltaTable] = {}
+        self._committed: set[str] = set()
+        self._mine: set[str] = set()
+        self.on_commit: list[Callable[[Lake], None]] = []
+        self.views: Any = None  # the views file's refresher a writer attaches (warehouse.db.Refresher)
+        self.retries = 0  # conflicting batch commits retried by this process (for the benchmarks)
+        self.command = "ingest"
+        self.run: str | None = None
 
-    def table_dir(self, table: str) -> Any:
-        return self.root / table
+    # --- tables ---------------------------------------------------------------------------
 
-    def glob(self, table: str) -> str:
+    def uri(self, table: str) -> str:
+        """The table as delta-rs is given it."""
+        return storage.join(self.url, table)
+
+    def _file(self, uri: str) -> str:
+        """A data file as readers name it (delta-rs gives local paths %-encoded)."""
         if self.remote:
-            return storage.join(self.url, table, "*.parquet")
-        return str(self.table_dir(table) / "*.parquet")
+            return uri
+        return unquote(uri[len("file://"):] if uri.startswith("file://") else uri)
+
+    def table(self, name: str) -> DeltaTable:
+        """The table at its newest version (kept open, brought up to date incrementally)."""
+        dt = self._tables.get(name)
+        if dt is None:
+            try:
+                dt = DeltaTable(self.uri(name), storage_options=self.options)
+            except TableNotFoundError:
+                raise LakeError(f"no lake table {name!r} at {self.uri(name)}: open the lake first") from None
+            self._tables[name] = dt
+        else:
+            dt.update_incremental()
+        return dt
+
+    def exists(self) -> bool:
+        return DeltaTable.is_deltatable(self.uri(BATCHES), storage_options=self.options)
 
     def open(self) -> Lake:
-        """Create folders, an empty part per table (so globs always match), and recover."""
-        for t in TABLES:
-            d = self.table_dir(t)
-            marker = d / "part-0000-empty.parquet"
-            if self.remote:
-                if not self.fs.exists(str(marker)):
-                    self._put(empty(t), marker, t)  # one PUT: appears whole or not at all
-                continue
-            d.mkdir(parents=True, exist_ok=True)
-            if not marker.exists():
-                tmp = d / f".{marker.name}.tmp"
-                write_parquet(empty(t), tmp, t)
-                os.replace(tmp, marker)
-        self.recover()
+        """Create a new lake's tables, or convert a lake of the earlier layout (warehouse.migrate);
+        both end by creating `batches`, whose presence means the lake is ready."""
+        if not self.exists():
+            from warehouse import migrate
+
+            migrate.migrate(self)
+        self.mark_known()
         return self
 
-    def recover(self) -> list[str]:
-        """Roll forward READY batches, drop incomplete ones. Returns the batch ids finished."""
-        if self.remote:
-            return self._recover_remote()
-        done: list[str] = []
-        if not self.staging.exists():
-            return done
-        for bdir in sorted(self.staging.iterdir()):
-            if (bdir / READY).exists():
-                self._publish(bdir)
-                done.append(bdir.name)
-            shutil.rmtree(bdir, ignore_errors=True)
-        return done
+    def mark_known(self) -> None:
+        """The caller is about to read the keys it will skip (what makes a re-run add nothing):
+        its next batches are checked against every batch committed after this moment."""
+        self._committed = self.committed()
 
-    def commit(self, batch_id: str, tables: dict[str, pa.Table], replaces: dict[str, list[str]] | None = None) -> None:
-        """Write all tables of a batch so that they appear together (see module doc).
+    def committed(self, dt: DeltaTable | None = None) -> set[str]:
+        """Ids of the committed batches (at `dt`'s version, or the newest)."""
+        dt = dt if dt is not None else self.table(BATCHES)
+        return committed_ids(dt, self.options)
 
-        `replaces` names part files (per table) that the batch's files supersede
-        (compaction); they are deleted after the new files are in place.
-        """
+    # --- writing --------------------------------------------------------------------------
+
+    def commit(self, batch_id: str, tables: dict[str, pa.Table], *,
+               command: str | None = None, run: str | None = None, source: str | None = None) -> bool:
+        """Append a batch's tables, then commit the batch (module doc). Idempotent on batch_id:
+        a batch already committed is not written again. Returns whether rows were committed."""
+        if not _BATCH_ID.fullmatch(batch_id):
+            raise ValueError(f"bad batch id {batch_id!r}")
         for name in tables:
             if name not in SCHEMAS:
                 raise ValueError(f"unknown lake table {name!r}")
-        if self.remote:
-            return self._commit_remote(batch_id, tables, replaces)
-        bdir = self.staging / batch_id
-        bdir.mkdir(parents=True, exist_ok=True)
-        written = []
+        if batch_id in self._committed or batch_id in self._mine:
+            return False
+        tables = {n: _stamp(t, batch_id) for n, t in tables.items() if t.num_rows}
+        meta = {"batch": batch_id, "command": command or self.command, "run": run or self.run,
+                "source": source, "host": socket.gethostname(), "pid": str(os.getpid())}
+        first = True
         for name, tbl in tables.items():
-            if tbl.num_rows == 0:
-                continue
-            write_parquet(tbl, bdir / f"{name}.parquet", name)
-            written.append(name)
+            self._append(name, tbl, meta)
+            if first:
+                _failpoint("commit:appended-one")
+                first = False
         _failpoint("commit:staged")
-        (bdir / READY).write_text(json.dumps({"tables": written, "replaces": replaces or {}}))
-        _fsync_dir(bdir)
-        _failpoint("commit:ready")
-        self._publish(bdir)
-        shutil.rmtree(bdir, ignore_errors=True)
-
-    def _publish(self, bdir: Path) -> None:
-        manifest = _manifest((bdir / READY).read_text())
-        for name in manifest.get("tables", []):
-            src = bdir / f"{name}.parquet"
-            dst = self.table_dir(name) / f"part-{bdir.name}.parquet"
-            if src.exists():
-                os.replace(src, dst)
-            _fsync_dir(dst.parent)
-            _failpoint("commit:published-one")
+        self._publish(batch_id, tables, meta)
         _failpoint("commit:published")
-        for name, files in (manifest.get("replaces") or {}).items():
-            for f in files:
-                (self.table_dir(name) / Path(f).name).unlink(missing_ok=True)
-            _fsync_dir(self.table_dir(name))
+        for cb in self.on_commit:
+            cb(self)
+        return True
 
-    # --- remote (fsspec) side -------------------------------------------------------------
+    def _append(self, name: str, tbl: pa.Table, meta: dict[str, str]) -> None:
+        data = tbl.cast(SCHEMAS[name]) if tbl.schema != SCHEMAS[name] else tbl
+        _retrying(lambda: write_deltalake(self.table(name), data, mode="append", schema_mode="merge",
+                                          writer_properties=WRITER, commit_properties=_props(meta)))
 
-    def _put(self, table: pa.Table, path: PurePosixPath, name: str) -> None:
-        with self.fs.open(str(path), "wb") as f:
-            pq.write_table(_with_meta(table, name), f, compression="zstd")
-
-    def _commit_remote(self, batch_id: str, tables: dict[str, pa.Table],
-                       replaces: dict[str, list[str]] | None) -> None:
-        bdir = self.staging / batch_id
-        self.fs.pipe_file(str(bdir / STARTED), json.dumps({"at": time.time()}).encode())
-        written = []
-        for name, tbl in tables.items():
-            if tbl.num_rows == 0:
-                continue
-            self._put(tbl, bdir / f"{name}.parquet", name)
-            written.append(name)
-        _failpoint("commit:staged")
-        self.fs.pipe_file(str(bdir / READY), json.dumps({"tables": written, "replaces": replaces or {}}).encode())
-        _failpoint("commit:ready")
-        self._publish_remote(bdir)
-        self._rm_tree(bdir)
-
-    def _publish_remote(self, bdir: PurePosixPath) -> None:
-        manifest = _manifest(self.fs.cat_file(str(bdir / READY)).decode())
-        for name in manifest.get("tables", []):
-            src = bdir / f"{name}.parquet"
-            dst = self.table_dir(name) / f"part-{bdir.name}.parquet"
+    def _publish(self, batch_id: str, tables: dict[str, pa.Table], meta: dict[str, str]) -> None:
+        """Append the batch row to `batches` as the next step of the lake's own Delta application
+        transaction (`txn` app id): of two writers committing from the same version, Delta lets
+        one through and refuses the other, which then drops what the winner claimed and retries."""
+        rows = {n: t.num_rows for n, t in tables.items()}
+        for attempt in range(COMMIT_ATTEMPTS):
+            dt = self.table(BATCHES)  # one snapshot for the check and the commit
+            foreign = self.committed(dt) - self._committed - self._mine
+            if foreign:
+                tables = self._drop_claimed(batch_id, tables, foreign, meta)
+                rows = {n: t.num_rows for n, t in tables.items()}
+            seq = (dt.transaction_version(APP_ID) or 0) + 1
+            props = CommitProperties(custom_metadata={META + k: v for k, v in
+                                                      {**meta, "rows": _rows_text(rows)}.items() if v is not None},
+                                     app_transactions=[Transaction(APP_ID, seq)])
             try:
-                self.fs.copy(str(src), str(dst))
-            except FileNotFoundError:
-                if not self.fs.exists(str(dst)):
-                    raise
-            _failpoint("commit:published-one")
-        _failpoint("commit:published")
-        for name, files in (manifest.get("replaces") or {}).items():
-            for f in files:
-                p = str(self.table_dir(name) / PurePosixPath(f).name)
-                if self.fs.exists(p):
-                    self.fs.rm_file(p)
-        self.fs.invalidate_cache()
+                write_deltalake(dt, _batch_row(batch_id, meta, rows), mode="append", commit_properties=props,
+                                writer_properties=WRITER)
+            except CommitFailedError:
+                self.retries += 1
+                time.sleep(random.uniform(0.005, 0.05) * min(attempt + 1, 10))
+                continue
+            self._mine.add(batch_id)
+            return
+        raise LakeError(f"batch {batch_id}: {COMMIT_ATTEMPTS} conflicting commits in a row; try again")
 
-    def _recover_remote(self) -> list[str]:
-        done: list[str] = []
-        self.fs.invalidate_cache()
-        try:
-            batches = sorted(self.fs.ls(str(self.staging), detail=False))
-        except FileNotFoundError:
-            return done
-        for b in batches:
-            bdir = PurePosixPath(b)
-            if self.fs.exists(str(bdir / READY)):
-                self._publish_remote(bdir)
-                done.append(bdir.name)
-            elif not self._stale(bdir):
-                continue  # maybe another machine's batch in flight
-            self._rm_tree(bdir)
-        return done
-
-    def _stale(self, bdir: PurePosixPath) -> bool:
-        try:
-            started = float(json.loads(self.fs.cat_file(str(bdir / STARTED))).get("at", 0))
-        except (FileNotFoundError, ValueError):
-            return True
-        return time.time() - started >= self.stale_seconds
-
-    def _rm_tree(self, path: PurePosixPath) -> None:
-        with contextlib.suppress(FileNotFoundError):
-            self.fs.rm(str(path), recursive=True)
-        self.fs.invalidate_cache()
+    def _drop_claimed(self, batch_id: str, tables: dict[str, pa.Table], foreign: set[str],
+                      meta: dict[str, str]) -> dict[str, pa.Table]:
+        """Rows of this (uncommitted) batch that batches committed meanwhile already hold."""
+        value_set = pa.array(sorted(foreign), pa.string())
+        taken: set[str] = set()
+        if "messages" in tables:
+            theirs = self._rows("messages", ["message_id"], pc.field("batch_id").isin(value_set))
+            taken = set(theirs.column("message_id").to_pylist()) & set(tables["messages"].column("message_id").to_pylist())
+        pairs: set[tuple[str, str]] = set()
+        if "memberships" in tables:
+            theirs = self._rows("memberships", ["message_id", "list_name"], pc.field("batch_id").isin(value_set))
+            pairs = set(zip(theirs.column("message_id").to_pylist(), theirs.column("list_name").to_pylist(), strict=True))
+        if not taken and not pairs:
+            return tables
+        kept: dict[str, pa.Table] = {}
+        for name, tbl in tables.items():
+            if name in _PER_MESSAGE and taken:
+                tbl = tbl.filter(pc.invert(pc.fill_null(pc.is_in(tbl.column("message_id"),
+                                                                 pa.array(sorted(taken), pa.string())), False)))
+            if name == "memberships":  # a claimed message keeps its membership of this list
+                keep = [(m, ln) not in pairs
+                        for m, ln in zip(tbl.column("message_id").to_pylist(), tbl.column("list_name").to_pylist(),
+                                         strict=True)]
+                tbl = tbl.filter(pa.array(keep, pa.bool_()))
+            kept[name] = tbl
+        for name, tbl in tables.items():  # rewrite this batch's rows without the claimed ones
+            if kept[name].num_rows == tbl.num_rows:
+                continue
+            _retrying(lambda n=name: self.table(n).delete(
+                f"batch_id = '{batch_id}'", commit_properties=_props({**meta, "command": "dedupe"})))
+            if kept[name].num_rows:
+                self._append(name, kept[name], meta)
+        return {n: t for n, t in kept.items() if t.num_rows}
 
     # --- reading --------------------------------------------------------------------------
 
-    def _files(self, table: str) -> list[Any]:
-        if self.remote:
-            self.fs.invalidate_cache()
-            return sorted(PurePosixPath(p) for p in self.fs.glob(str(self.table_dir(table) / "*.parquet")))
-        return sorted(self.table_dir(table).glob("*.parquet"))
-
-    def _read_file(self, path: Any, columns: list[str] | None, schema: pa.Schema) -> pa.Table:
-        if self.remote:
-            return pq.read_table(str(path), columns=columns, schema=schema, filesystem=self.fs)
-        return pq.read_table(path, columns=columns, schema=schema)
-
-    def parts(self, table: str) -> list[Any]:
-        """Committed part files with rows (the per-table empty marker excluded)."""
-        return [p for p in self._files(table) if p.name.startswith("part-") and not p.name.startswith("part-0000-")]
-
-    def compact(self, table: str, min_files: int = 2) -> tuple[int, int]:
-        """Merge a table's parts into one (atomic; a crash leaves either the old parts or the new one).
-
-        Returns (files before, files after).
-        """
-        parts = self.parts(table)
-        if len(parts) < min_files:
-            return len(parts), len(parts)
-        merged = pa.concat_tables([self._read_file(p, None, SCHEMAS[table]) for p in parts],
-                                  promote_options="permissive")
-        self.commit(f"compact-{new_batch_id()}", {table: merged}, replaces={table: [p.name for p in parts]})
-        return len(parts), len(self.parts(table))
+    def _rows(self, table: str, columns: list[str] | None, where: Any = None) -> pa.Table:
+        dt = self.table(table)
+        ds = dt.to_pyarrow_dataset()
+        return ds.to_table(columns=columns, filter=where)
 
     def read(self, table: str, columns: Iterable[str] | None = None) -> pa.Table:
-        """Whole table (all committed parts); for keys and small tables."""
+        """The table's visible rows (committed batches only)."""
         cols = list(columns) if columns else None
-        parts = [self._read_file(f, cols, _read_schema(table, cols)) for f in self._files(table)]
-        if not parts:
-            return empty(table).select(cols) if cols else empty(table)
-        return pa.concat_tables(parts, promote_options="permissive")
+        want = cols if cols is None or "batch_id" in cols else [*cols, "batch_id"]
+        if table == BATCHES:
+            return self._rows(table, cols)
+        tbl = self._rows(table, want, pc.field("batch_id").isin(pa.array(sorted(self.committed()), pa.string())))
+        tbl = _conform(tbl, table, want)
+        return tbl.select(cols) if cols else tbl
 
     def column_set(self, table: str, column: str) -> set:
         return set(self.read(table, [column]).column(column).to_pylist())
 
+    def parts(self, table: str) -> list[str]:
+        """The data files of the table's current version."""
+        return [self._file(u) for u in self.table(table).file_uris()]
 
-def _manifest(text: str) -> dict[str, Any]:
-    manifest = json.loads(text or "{}")
-    return {"tables": manifest} if isinstance(manifest, list) else manifest
+    def snapshot(self, as_of: int | datetime | None = None) -> Snapshot:
+        """Committed batches, then every table's file list: a consistent view (rows of batches
+        committed after the first read are in the files but filtered out)."""
+        if as_of is None:
+            b = self.table(BATCHES)
+        else:
+            b = DeltaTable(self.uri(BATCHES), storage_options=self.options)
+            try:
+                b.load_as_version(as_of)
+            except Exception as exc:
+                raise LakeError(f"the lake has no version {as_of}: {str(exc).splitlines()[0]}") from None
+        ts = b.history(1)[0].get("timestamp") if as_of is not None else None
+        when = datetime.fromtimestamp(ts / 1000, UTC) if ts else None
+        batches = frozenset(committed_ids(b, self.options))
+        files, versions = {}, {}
+        for name in TABLES:
+            if as_of is None:
+                dt = self.table(name)
+            else:
+                dt = DeltaTable(self.uri(name), storage_options=self.options)
+                with contextlib.suppress(Exception):  # a table created after `when` keeps version 0
+                    dt.load_as_version(when if when else 0)
+            files[name], versions[name] = [self._file(u) for u in dt.file_uris()], dt.version()
+        return Snapshot(b.version(), when, batches, files, versions)
+
+    # --- maintenance ----------------------------------------------------------------------
+
+    def compact(self, table: str, min_files: int = 2, z_order: bool = False) -> tuple[int, int]:
+        """Optimize: merge small files (optionally z-ordered by benchmark). (files before, after)."""
+        before = len(self.parts(table))
+        if before < min_files and not z_order:
+            return before, before
+        dt = self.table(table)
+        props = _props({"command": "compact", "host": socket.gethostname()})
+        if z_order and "benchmark" in SCHEMAS[table].names:
+            dt.optimize.z_order(["benchmark"], commit_properties=props, writer_properties=WRITER)
+        else:
+            dt.optimize.compact(commit_properties=props, writer_properties=WRITER)
+        return before, len(self.parts(table))
+
+    def vacuum(self, retention_days: float) -> dict[str, int]:
+        """Delete files no version younger than the retention needs (time travel stays possible
+        that far back). Returns files deleted per table."""
+        hours = max(0, int(retention_days * 24))
+        out = {}
+        for name in (*TABLES, BATCHES):
+            gone = self.table(name).vacuum(retention_hours=hours, dry_run=False, enforce_retention_duration=False,
+                                           commit_properties=_props({"command": "vacuum"}))
+            out[name] = len(gone)
+        return out
+
+    def recover(self) -> dict[str, int]:
+        """Delete rows of batches never committed (a crashed writer) once older than stale_seconds.
+
+        Returns rows deleted per table."""
+        committed = self.committed()
+        now = time.time()
+        out: dict[str, int] = {}
+        for name in TABLES:
+            ids = set(pc.unique(self._rows(name, ["batch_id"]).column("batch_id")).to_pylist()) - committed - {None}
+            dead = [b for b in ids if self._abandoned(name, b, now)]
+            if not dead:
+                continue
+            quoted = ", ".join(f"'{b}'" for b in dead if _BATCH_ID.fullmatch(b))
+            got = _retrying(lambda n=name, q=quoted: self.table(n).delete(
+                f"batch_id IN ({q})", commit_properties=_props({"command": "recover"})))
+            out[name] = int(got.get("num_deleted_rows", 0))
+        return out
+
+    def _abandoned(self, table: str, batch_id: str, now: float) -> bool:
+        """Older than stale_seconds, or written by a process of this host that is gone."""
+        age = batch_age(batch_id, now)
+        if age is not None and age >= self.stale_seconds:
+            return True
+        for h in self.table(table).history():
+            if h.get(META + "batch") == batch_id:
+                if h.get(META + "host") == socket.gethostname() and not _alive(h.get(META + "pid")):
+                    return True
+                age = now - h["timestamp"] / 1000 if age is None else age
+                break
+        return age is None or age >= self.stale_seconds
+
+    def history(self, limit: int | None = None) -> list[dict[str, Any]]:
+        """Commits of the lake, newest first: batches (with rows added per table) and the
+        maintenance commits (compact, vacuum, recover) of every table."""
+        out: list[dict[str, Any]] = []
+        for h in self.table(BATCHES).history(limit):
+            if not h.get(META + "batch"):
+                continue
+            out.append({"version": h["version"], "at": _ts(h["timestamp"]), "command": h.get(META + "command"),
+                        "run": h.get(META + "run"), "batch": h.get(META + "batch"), "source": h.get(META + "source"),
+                        "added": h.get(META + "rows") or "", "removed": ""})
+        maint: dict[tuple[str, int], dict[str, Any]] = {}
+        for name in TABLES:
+            for h in self.table(name).history(limit):
+                cmd = h.get(META + "command") or ("vacuum" if h.get("operation") == "VACUUM END" else None)
+                if cmd not in ("compact", "recover", "dedupe", "migrate", "vacuum"):
+                    continue
+                m = h.get("operationMetrics") or {}
+                if cmd == "migrate":
+                    note = f"{name}+{m.get('num_added_rows', 0)}"
+                elif m.get("num_deleted_rows"):
+                    note = f"{name}-{m['num_deleted_rows']}"
+                else:
+                    files = m.get("numFilesRemoved") or m.get("numDeletedFiles") or 0
+                    note = f"{name}: {files} files" if files else ""
+                if not note:
+                    continue
+                key = (cmd, int(h["timestamp"]) // 60000)
+                e = maint.setdefault(key, {"version": None, "at": _ts(h["timestamp"]), "command": cmd, "run": None,
+                                           "batch": None, "source": None, "added": "", "removed": ""})
+                col = "added" if cmd == "migrate" else "removed"
+                e[col] = ", ".join(x for x in (e[col], note) if x)
+        out += list(maint.values())
+        out.sort(key=lambda e: e["at"], reverse=True)
+        return out[:limit] if limit else out
 
 
-def _read_schema(table: str, cols: list[str] | None) -> pa.Schema:
-    s = SCHEMAS[table]
-    return pa.schema([s.field(c) for c in cols]) if cols else s
+_IDS_CACHE: dict[tuple[str, str], list[str]] = {}  # (table, file) -> its batch ids; files never change
+
+
+def committed_ids(dt: DeltaTable, options: dict[str, str] | None = None) -> set[str]:
+    """The batch ids in a version of `batches`. Each commit adds a one-row file whose id the
+    log's file statistics already hold; a file of several rows (optimize, migration) is read
+    once per process. So a commit does not open every small file of the table."""
+    acts = pa.table(dt.get_add_actions(flatten=True))
+    if not acts.num_rows:
+        return set()
+    paths, rows = acts.column("path").to_pylist(), acts.column("num_records").to_pylist()
+    has_stats = "min.batch_id" in acts.column_names
+    lo = acts.column("min.batch_id").to_pylist() if has_stats else [None] * len(paths)
+    hi = acts.column("max.batch_id").to_pylist() if has_stats else [None] * len(paths)
+    out: set[str] = set()
+    for path, n, a, b in zip(paths, rows, lo, hi, strict=True):
+        if n == 0:
+            continue
+        if n == 1 and a is not None and a == b:
+            out.add(a)
+            continue
+        key = (dt.table_uri, path)
+        if key not in _IDS_CACHE:
+            import pyarrow.fs as pa_fs
+            import pyarrow.parquet as pq
+            from deltalake.fs import DeltaStorageHandler
+
+            fs = pa_fs.PyFileSystem(DeltaStorageHandler(dt.table_uri, options))
+            _IDS_CACHE[key] = pq.read_table(path, columns=["batch_id"], filesystem=fs).column("batch_id").to_pylist()
+        out.update(x for x in _IDS_CACHE[key] if x is not None)
+    return out
+
+
+def _retrying(op: Callable[[], Any]) -> Any:
+    """Run a commit again when a concurrent one got in first (it re-reads the newest version:
+    every caller fetches its table through Lake.table inside `op`)."""
+    for attempt in range(COMMIT_ATTEMPTS):
+        try:
+            return op()
+        except CommitFailedError:
+            if attempt == COMMIT_ATTEMPTS - 1:
+                raise
+            time.sleep(random.uniform(0.005, 0.05) * min(attempt + 1, 10))
+    return None
+
+
+def _ts(ms: int) -> datetime:
+    return datetime.fromtimestamp(ms / 1000, UTC)
+
+
+def _alive(pid: Any) -> bool:
+    try:
+        os.kill(int(pid), 0)
+    except (ProcessLookupError, ValueError, TypeError):
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _stamp(tbl: pa.Table, batch_id: str) -> pa.Table:
+    """Every row of a batch carries its id (visibility is decided by it)."""
+    col = pa.array([batch_id] * tbl.num_rows, pa.string())
+    i = tbl.schema.get_field_index("batch_id")
+    return tbl.set_column(i, "batch_id", col) if i >= 0 else tbl.append_column("batch_id", col)
+
+
+def _rows_text(rows: dict[str, int]) -> str:
+    return ", ".join(f"{n}+{k}" for n, k in rows.items())
+
+
+def _batch_row(batch_id: str, meta: dict[str, str], rows: dict[str, int]) -> pa.Table:
+    from warehouse.schema import to_table
+
+    return to_table(BATCHES, [{"batch_id": batch_id, "committed_at": datetime.now(UTC), "command": meta.get("command"),
+                               "run": meta.get("run"), "source": meta.get("source"), "host": meta.get("host"),
+                               "rows": rows}])
+
+
+def _conform(tbl: pa.Table, table: str, cols: list[str] | None) -> pa.Table:
+    """Columns in the schema's order and types (files written before a column existed lack it)."""
+    schema = SCHEMAS[table] if not cols else pa.schema([SCHEMAS[table].field(c) for c in cols])
+    arrays = []
+    for f in schema:
+        if f.name in tbl.column_names:
+            col = tbl.column(f.name)
+            arrays.append(col if col.type == f.type else col.cast(f.type))
+        else:
+            arrays.append(pa.nulls(tbl.num_rows, f.type))
+    return pa.Table.from_arrays(arrays, schema=schema)

@@ -122,6 +122,13 @@ SCHEMAS: dict[str, pa.Schema] = {
 
 TABLES = tuple(SCHEMAS)
 
+# the record of committed batches (warehouse.lake): a row here makes a batch's rows visible
+BATCHES = "batches"
+SCHEMAS[BATCHES] = pa.schema(
+    [("batch_id", pa.string()), ("committed_at", _TS), ("command", pa.string()), ("run", pa.string()),
+     ("source", pa.string()), ("host", pa.string()), ("rows", pa.map_(pa.string(), pa.int64()))]
+)
+
 
 def empty(table: str) -> pa.Table:
     return SCHEMAS[table].empty_table()

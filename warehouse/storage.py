@@ -1,7 +1,7 @@
 """Where the lake lives: a local folder or any fsspec URL (`s3://bucket/prefix`, `memory://...`).
 
-Only the lake (Parquet parts) goes to object storage. The raw cache, the local
-ingest lock, Data Docs and the DuckDB views file stay on the machine that runs
+Only the lake (Delta tables) goes to object storage. The raw cache, the local
+Data Docs and the DuckDB views file stay on the machine that runs
 the ingest (`Config.data_dir` is that local folder; see flows.config).
 
 Credentials never come from the config file: s3fs/botocore read them from the
@@ -12,38 +12,27 @@ region_name, ...); they are remembered per URL prefix here so that every
 are recorded in the DuckDB file (warehouse.db) so that `listbench sql` can
 reach the lake without the config.
 
-Remote writer lock (`lake_lock`): a marker object `<lake>/_lock/writer.json`
-created with a conditional PUT (If-None-Match: *, honoured by AWS S3 since
-2024 and by moto; a store that ignores it degrades to last-writer-wins, which
-is why this lock is called best effort). A marker older than its TTL, or left
-by a process of this host that no longer exists (a crash), is taken to be
-abandoned and is replaced. The local fcntl lock
-(flows.pipeline.ingest_lock) still serialises writers on one machine.
+The lake's Delta tables are written by delta-rs, which takes its own options
+(`delta_options`). On S3 a Delta commit must be put-if-absent, or two writers
+could both write log version N: delta-rs does that with a conditional PUT
+(`conditional_put = "etag"`, If-None-Match, honoured by AWS S3 since 2024, by
+moto, MinIO and R2), the default here. A store without it needs a locking
+provider (`[storage.delta] AWS_S3_LOCKING_PROVIDER = "dynamodb"` and its table)
+or, for a single writer only, `AWS_S3_ALLOW_UNSAFE_RENAME = "true"`.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import re
-import socket
-import time
-import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 _URL = re.compile(r"^([a-z][a-z0-9+.-]*)://")
 LOCAL_PROTOCOLS = {"file", "local"}
 # keys that would put a secret into a config file or the DuckDB file
 SECRET_KEYS = re.compile(r"(^|_)(key|secret|token|password|passwd|credentials?)($|_)", re.I)
-LOCK_TTL_SECONDS = 6 * 3600
 
 _OPTIONS: dict[str, dict[str, Any]] = {}
-
-
-class LakeBusy(Exception):
-    """Another writer holds the lake's marker lock."""
 
 
 def protocol(url: str | os.PathLike[str]) -> str | None:
@@ -89,9 +78,36 @@ def options_for(url: str) -> dict[str, Any] | None:
     return dict(_OPTIONS[best]) if best is not None else None
 
 
+def delta_options(url: str, options: dict[str, Any]) -> dict[str, str] | None:
+    """Config keys (fsspec style) to delta-rs storage options; `delta` passes keys through as is.
+
+    Credentials are not copied: delta-rs reads AWS_* from the environment itself (key_env and
+    secret_env name other variables to read them from)."""
+    proto = protocol(url)
+    if proto not in ("s3", "s3a"):
+        return {str(k): str(v) for k, v in (options.get("delta") or {}).items()} or None
+    out: dict[str, str] = {"conditional_put": "etag"}
+    endpoint = options.get("endpoint_url") or (options.get("client_kwargs") or {}).get("endpoint_url")
+    if endpoint:
+        out["AWS_ENDPOINT_URL"] = str(endpoint)
+        if str(endpoint).startswith("http://"):
+            out["AWS_ALLOW_HTTP"] = "true"
+    region = options.get("region_name") or (options.get("client_kwargs") or {}).get("region_name")
+    if region:
+        out["AWS_REGION"] = str(region)
+    env = options.get("key_env"), options.get("secret_env")
+    if env[0] and env[1] and os.environ.get(env[0]) and os.environ.get(env[1]):
+        out["AWS_ACCESS_KEY_ID"], out["AWS_SECRET_ACCESS_KEY"] = os.environ[env[0]], os.environ[env[1]]
+    for k, v in (options.get("delta") or {}).items():
+        out[str(k)] = str(v)
+    if any(k.upper() in ("AWS_S3_LOCKING_PROVIDER", "AWS_S3_ALLOW_UNSAFE_RENAME") for k in out):
+        out.pop("conditional_put", None)
+    return out
+
+
 def fsspec_options(proto: str, options: dict[str, Any]) -> dict[str, Any]:
     """Config keys to fsspec keyword arguments (s3fs: region_name goes to client_kwargs)."""
-    opts = {k: v for k, v in options.items() if k not in {"key_env", "secret_env"}}
+    opts = {k: v for k, v in options.items() if k not in {"key_env", "secret_env", "delta"}}
     if proto in ("s3", "s3a"):
         client = dict(opts.pop("client_kwargs", {}) or {})
         for k in ("region_name",):
@@ -125,68 +141,3 @@ def register_duckdb(con: Any, url: str, options: dict[str, Any] | None = None) -
     if protos & set(con.list_filesystems()):
         return  # same database instance opened twice in this process: already registered
     con.register_filesystem(fs)
-
-
-# --- best-effort writer lock on object storage ---------------------------------------------
-
-@contextmanager
-def lake_lock(lake_url: str | os.PathLike[str], ttl: float = LOCK_TTL_SECONDS,
-              busy: type[Exception] = LakeBusy) -> Iterator[None]:
-    """Hold `<lake>/_lock/writer.json` while writing a remote lake; a no-op for local lakes.
-
-    Raises `busy` (LakeBusy unless the caller names its own exception) when another writer holds it.
-    """
-    if not is_remote(lake_url):
-        yield
-        return
-    url = str(lake_url)
-    fs, root = filesystem(url)
-    marker = f"{root.rstrip('/')}/_lock/writer.json"
-    me = {"owner": uuid.uuid4().hex, "host": socket.gethostname(), "pid": os.getpid(), "since": time.time(),
-          "ttl": ttl}
-    body = json.dumps(me).encode()
-    for attempt in range(2):
-        try:
-            fs.pipe_file(marker, body, mode="create")
-            break
-        except FileExistsError:
-            held = _read_marker(fs, marker)
-            age = time.time() - float(held.get("since") or 0)
-            if attempt == 0 and (age > float(held.get("ttl") or ttl) or _dead_here(held)):
-                fs.rm_file(marker)  # stale: its writer died without removing it
-                continue
-            raise busy(
-                f"another writer ({held.get('host', '?')} pid {held.get('pid', '?')}, {int(age)} s ago) "
-                f"holds {join(url, '_lock/writer.json')}; try again when it ends (delete that object if "
-                "that writer is gone)") from None
-    fs.invalidate_cache()
-    if _read_marker(fs, marker).get("owner") != me["owner"]:  # a store without conditional PUT
-        raise busy(f"another writer took {join(url, '_lock/writer.json')} at the same time; try again")
-    try:
-        yield
-    finally:
-        try:
-            if _read_marker(fs, marker).get("owner") == me["owner"]:
-                fs.rm_file(marker)
-        except OSError:
-            pass
-
-
-def _dead_here(held: dict[str, Any]) -> bool:
-    """The marker's writer ran on this host and its process is gone (killed, crashed)."""
-    if held.get("host") != socket.gethostname() or not isinstance(held.get("pid"), int):
-        return False
-    try:
-        os.kill(held["pid"], 0)
-    except ProcessLookupError:
-        return True
-    except PermissionError:
-        return False
-    return False
-
-
-def _read_marker(fs: Any, marker: str) -> dict[str, Any]:
-    try:
-        return json.loads(fs.cat_file(marker) or b"{}")
-    except (FileNotFoundError, ValueError):
-        return {}

@@ -1,30 +1,43 @@
--- Views over the Parquet lake. {lake} is replaced by the lake's absolute path, {schema} by a folder
--- of empty files with each table's current schema: columns newer than a lake's parts read as NULL.
+-- Views over the Delta lake's current snapshot (warehouse.db.view_sql): {files:T} is the list of
+-- table T's data files in that snapshot plus an empty file with T's current schema (columns newer
+-- than a file read as NULL); _listbench_batches holds the batches committed in the snapshot, and
+-- only their rows are shown (a batch in flight or left by a crash stays invisible).
 CREATE OR REPLACE VIEW lake_messages AS
-  SELECT * FROM read_parquet(['{lake}/messages/*.parquet', '{schema}/messages.parquet'], union_by_name = true);
+  SELECT * FROM read_parquet({files:messages}, union_by_name = true)
+  WHERE batch_id IN (SELECT batch_id FROM _listbench_batches);
 CREATE OR REPLACE VIEW memberships AS
-  SELECT * FROM read_parquet(['{lake}/memberships/*.parquet', '{schema}/memberships.parquet'], union_by_name = true);
+  SELECT * FROM read_parquet({files:memberships}, union_by_name = true)
+  WHERE batch_id IN (SELECT batch_id FROM _listbench_batches);
 CREATE OR REPLACE VIEW message_bodies AS
-  SELECT * FROM read_parquet(['{lake}/message_bodies/*.parquet', '{schema}/message_bodies.parquet'], union_by_name = true);
+  SELECT * FROM read_parquet({files:message_bodies}, union_by_name = true)
+  WHERE batch_id IN (SELECT batch_id FROM _listbench_batches);
 CREATE OR REPLACE VIEW extractions AS
-  SELECT * FROM read_parquet(['{lake}/extractions/*.parquet', '{schema}/extractions.parquet'], union_by_name = true);
+  SELECT * FROM read_parquet({files:extractions}, union_by_name = true)
+  WHERE batch_id IN (SELECT batch_id FROM _listbench_batches);
 CREATE OR REPLACE VIEW all_runs AS
-  SELECT * FROM read_parquet(['{lake}/runs/*.parquet', '{schema}/runs.parquet'], union_by_name = true);
+  SELECT * FROM read_parquet({files:runs}, union_by_name = true)
+  WHERE batch_id IN (SELECT batch_id FROM _listbench_batches);
 CREATE OR REPLACE VIEW all_results AS
-  SELECT * FROM read_parquet(['{lake}/results/*.parquet', '{schema}/results.parquet'], union_by_name = true);
+  SELECT * FROM read_parquet({files:results}, union_by_name = true)
+  WHERE batch_id IN (SELECT batch_id FROM _listbench_batches);
 CREATE OR REPLACE VIEW quarantine AS
-  SELECT * FROM read_parquet(['{lake}/quarantine/*.parquet', '{schema}/quarantine.parquet'], union_by_name = true);
+  SELECT * FROM read_parquet({files:quarantine}, union_by_name = true)
+  WHERE batch_id IN (SELECT batch_id FROM _listbench_batches);
 CREATE OR REPLACE VIEW archives AS
-  SELECT * FROM read_parquet(['{lake}/archives/*.parquet', '{schema}/archives.parquet'], union_by_name = true);
+  SELECT * FROM read_parquet({files:archives}, union_by_name = true)
+  WHERE batch_id IN (SELECT batch_id FROM _listbench_batches);
 
--- the newest extraction of each message is the one users see (re-extraction swaps it atomically)
+-- the newest extraction of each message is the one users see (re-extraction swaps it atomically);
+-- runs and results of other batches drop out in the join, so they need no batch filter of their own
 CREATE OR REPLACE VIEW current_extractions AS
   SELECT message_id, arg_max(batch_id, extracted_at) AS batch_id
   FROM extractions GROUP BY message_id;
 CREATE OR REPLACE VIEW lake_runs AS
-  SELECT r.* FROM all_runs r JOIN current_extractions c USING (message_id, batch_id);
+  SELECT r.* FROM read_parquet({files:runs}, union_by_name = true) r
+  JOIN current_extractions c USING (message_id, batch_id);
 CREATE OR REPLACE VIEW results AS
-  SELECT r.* FROM all_results r JOIN current_extractions c USING (message_id, batch_id);
+  SELECT r.* FROM read_parquet({files:results}, union_by_name = true) r
+  JOIN current_extractions c USING (message_id, batch_id);
 
 -- one row per message, with every list it was seen on
 CREATE OR REPLACE VIEW messages AS

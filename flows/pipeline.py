@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
@@ -86,6 +86,23 @@ class Known:
 
     def __reduce__(self) -> tuple[Any, ...]:  # shipped loaded: a worker has no lake to read
         return (Known, (self.message_ids, self.memberships))
+
+    def accept(self, ids: Iterable[str], list_name: str) -> tuple[set[str], set[str]]:
+        """(messages new to the lake, whose rows load; known messages that only join `list_name`,
+        a membership row each). The keys grow as if those rows were committed, so the next unit
+        in order, on this process or another runner's, sees them."""
+        new: set[str] = set()
+        join: set[str] = set()
+        for mid in ids:
+            if mid in self.message_ids:
+                if mid not in new and (mid, list_name) not in self.memberships:
+                    join.add(mid)
+                    self.memberships.add((mid, list_name))
+                continue
+            new.add(mid)
+            self.message_ids.add(mid)
+            self.memberships.add((mid, list_name))
+        return new, join
 
 
 def previous_ledger(lake: Lake) -> dict[tuple[str, str], dict[str, Any]]:
@@ -173,18 +190,10 @@ def extract_unit(fetched: Fetched, source: Source, known: Known, workers: int | 
 def _accept(into: Records, ids: list[str], rec: Records, source: Source, unit: Unit, batch_id: str,
             known: Known, stats: UnitStats) -> None:
     """Keep the rows of messages new to the lake; a known message only gains a list membership."""
-    new: set[str] = set()
-    for mid in ids:
-        if mid in known.message_ids:
-            if mid not in new and (mid, source.name) not in known.memberships:
-                add_membership(into, mid, list_name=source.name, unit=unit.key, archive_url=mail_url(unit),
-                               batch_id=batch_id)
-                known.memberships.add((mid, source.name))
-            continue
-        new.add(mid)
-        known.message_ids.add(mid)
-        known.memberships.add((mid, source.name))
-        stats.messages_added += 1
+    new, join = known.accept(ids, source.name)
+    for mid in dict.fromkeys(m for m in ids if m in join):  # in the unit's order
+        add_membership(into, mid, list_name=source.name, unit=unit.key, archive_url=mail_url(unit), batch_id=batch_id)
+    stats.messages_added += len(new)
     for name, rows in rec.tables().items():  # a skipped message's quarantine row has no id: kept
         getattr(into, name).extend(r for r in rows if r["message_id"] in new or r["message_id"] is None)
 

@@ -131,23 +131,13 @@ def extract_on_worker(fetched: Fetched, source: Source) -> pipeline.UnitWork:
 def reconcile(work: pipeline.UnitWork, known: pipeline.Known, source_name: str) -> pipeline.UnitWork:
     """Apply the lake's keys to a unit extracted against empty keys, as the next unit in order."""
     rec = work.records
-    drop: set[str] = set()
-    keep_membership: set[str] = set()
-    for row in rec.messages:
-        mid = row["message_id"]
-        if mid in known.message_ids:
-            drop.add(mid)
-            if (mid, source_name) not in known.memberships:
-                keep_membership.add(mid)
-                known.memberships.add((mid, source_name))
-        else:
-            known.message_ids.add(mid)
-            known.memberships.add((mid, source_name))
+    ids = [row["message_id"] for row in rec.messages]
+    new, join = known.accept(ids, source_name)
+    drop = set(ids) - new
     if drop:
         for name, rows in rec.tables().items():
             rows[:] = [r for r in rows if r["message_id"] not in drop
-                       or (name == "memberships" and r["message_id"] in keep_membership
-                           and r["list_name"] == source_name)]
+                       or (name == "memberships" and r["message_id"] in join and r["list_name"] == source_name)]
         work.stats.messages_added -= len(drop)
     return work
 

@@ -21,6 +21,14 @@ def _msg(mid: str, lst: str = "l") -> dict:
     return lake_row("messages", message_id=mid, list_name=lst, batch_id="ignored")
 
 
+def _mem(mid: str, lst: str = "l") -> dict:
+    return lake_row("memberships", message_id=mid, list_name=lst, batch_id="ignored")
+
+
+def _res(**values: object) -> dict:
+    return lake_row("results", **values)
+
+
 def _ids(lake: Lake) -> list[str]:
     return sorted(lake.read("messages", ["message_id"]).column("message_id").to_pylist())
 
@@ -65,12 +73,12 @@ def test_a_message_committed_meanwhile_by_another_writer_is_not_added_twice(tmp_
     one = Lake(tmp_path / "lake").open()
     two = Lake(tmp_path / "lake").open()  # both read the lake before either commits
     one.commit("b1", {"messages": to_table("messages", [_msg("a"), _msg("x")]),
-                      "memberships": to_table("memberships", [_msg("a"), _msg("x")]),
-                      "results": to_table("results", [{"message_id": "x", "run_id": "x#0", "value": 1.0}])})
+                      "memberships": to_table("memberships", [_mem("a"), _mem("x")]),
+                      "results": to_table("results", [_res(message_id="x", run_id="x#0", value=1.0)])})
     two.commit("b2", {"messages": to_table("messages", [_msg("b"), _msg("x")]),
-                      "memberships": to_table("memberships", [_msg("b"), _msg("x"), _msg("a", "other")]),
-                      "results": to_table("results", [{"message_id": "x", "run_id": "x#0", "value": 1.0},
-                                                      {"message_id": "b", "run_id": "b#0", "value": 2.0}])})
+                      "memberships": to_table("memberships", [_mem("b"), _mem("x"), _mem("a", "other")]),
+                      "results": to_table("results", [_res(message_id="x", run_id="x#0", value=1.0),
+                                                      _res(message_id="b", run_id="b#0", value=2.0)])})
     assert _ids(one) == ["a", "b", "x"]
     mem = one.read("memberships", ["message_id", "list_name"]).to_pylist()
     assert sorted((r["message_id"], r["list_name"]) for r in mem) == [("a", "l"), ("a", "other"), ("b", "l"), ("x", "l")]
@@ -117,8 +125,8 @@ def test_vacuum_keeps_every_file_the_current_snapshot_needs(tmp_path):
     lake = Lake(tmp_path / "lake").open()
     for i in range(4):
         lake.commit(f"b{i}", {"messages": to_table("messages", [_msg(f"m{i}")]),
-                              "results": to_table("results", [{"message_id": f"m{i}", "run_id": f"r{i}",
-                                                               "benchmark": "fio" if i % 2 else "dbench"}])})
+                              "results": to_table("results", [_res(message_id=f"m{i}", run_id=f"r{i}",
+                                                                   benchmark="fio" if i % 2 else "dbench")])})
     assert lake.compact("results", z_order=True)[1] == 1
     assert lake.compact("messages") == (4, 1)
     gone = lake.vacuum(0)  # no time travel kept: every superseded file goes

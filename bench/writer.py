@@ -24,7 +24,7 @@ from datetime import UTC, datetime
 
 from warehouse.db import refresh_views_if_needed
 from warehouse.lake import Lake, new_batch_id
-from warehouse.schema import SCHEMAS
+from warehouse.schema import partial_row
 from warehouse.schema import to_table as _to_table
 
 RESULTS_PER_MESSAGE = 2
@@ -32,7 +32,7 @@ RESULTS_PER_MESSAGE = 2
 
 def to_table(table: str, rows: list[dict]):
     """Synthetic rows: the columns a writer benchmark does not care about are NULL."""
-    return _to_table(table, [{**dict.fromkeys(SCHEMAS[table].names), **r} for r in rows])
+    return _to_table(table, [partial_row(table, **r) for r in rows])
 
 
 def batch_tables(name: str, i: int, known: set[str], batch_id: str) -> dict:

@@ -29,7 +29,7 @@ from deltalake import DeltaTable, write_deltalake
 
 from warehouse import storage
 from warehouse.lake import WRITER, Lake, _conform, _props
-from warehouse.schema import BATCHES, SCHEMAS, TABLES, empty, to_table
+from warehouse.schema import BATCHES, TABLES, empty, partial_row, to_table
 
 READY = "READY"
 _OLD_PART = re.compile(r"part-[A-Za-z0-9_.-]+\.parquet")
@@ -83,8 +83,7 @@ def migrate(lake: Lake) -> dict[str, int]:
         batch_ids |= set(pc.unique(ids).to_pylist()) - {None}
     with contextlib.suppress(FileNotFoundError):
         fs.rm(f"{root}/_lock", recursive=True)
-    record = to_table(BATCHES, [{**dict.fromkeys(SCHEMAS[BATCHES].names), "batch_id": b, "command": command}
-                                for b in sorted(batch_ids)])
+    record = to_table(BATCHES, [partial_row(BATCHES, batch_id=b, command=command) for b in sorted(batch_ids)])
     _write_new(lake, BATCHES, record, command)
     return rows
 

@@ -134,6 +134,16 @@ def empty(table: str) -> pa.Table:
     return SCHEMAS[table].empty_table()
 
 
+def partial_row(table: str, **values: object) -> dict:
+    """A row that sets only some columns (synthetic data, a bookkeeping record): every other
+    column NULL, said explicitly. An unknown column is still an error."""
+    names = SCHEMAS[table].names
+    unknown = sorted(set(values) - set(names))
+    if unknown:
+        raise ValueError(f"not columns of {table}: {unknown}")
+    return {name: values.get(name) for name in names}
+
+
 def to_table(table: str, rows: list[dict]) -> pa.Table:
     """Rows (dicts) to an Arrow table of the table's schema.
 

@@ -11,7 +11,7 @@ from transforms.handmade.evidence import has_evidence
 from transforms.logprefix import has_log_prefix
 from transforms.logprefix import strip_text as strip_log_text
 from transforms.model import Parser, Run, Segment
-from transforms.parsers import PARSERS
+from transforms.parsers import PARSERS, owner
 from transforms.platform import classify, legend
 from transforms.prefilter import prefilter
 from transforms.quotes import segments, strip_quotes
@@ -285,10 +285,10 @@ def _describe_platforms(body: str, runs: list[Run]) -> None:
 
 
 def _fill_defaults(run: Run, parser: Parser) -> None:
-    owner = next((p for p in PARSERS.values() if run.benchmark in p.benchmarks), None)
+    fold = getattr(owner(run.benchmark), "canonical", None)
     for r in run.results:
-        if owner is not None and owner.canonical is not None:
-            owner.canonical(r)
+        if fold is not None:
+            fold(r)
         if r.higher_is_better is None:
             spec = parser.metrics.get(r.metric)
             if spec is not None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from transforms.parsers import PARSERS
+from transforms.parsers import PARSERS, owner
 from transforms.parsers.lmbench import _LABELS as _LMBENCH_LABELS
 from transforms.parsers.unixbench import _TESTS as _UNIXBENCH_TESTS
 
@@ -106,10 +106,8 @@ for _kind, _labels in _LMBENCH_LABELS.items():
 
 
 def _registry(benchmark: str) -> dict:
-    for p in PARSERS.values():
-        if benchmark in p.benchmarks:
-            return dict(p.metrics)
-    return {}
+    p = owner(benchmark)
+    return dict(p.metrics) if p is not None else {}
 
 
 # the registry's own names read as words: `pipe_throughput` <- `pipe throughput`

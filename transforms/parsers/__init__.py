@@ -47,6 +47,11 @@ def known_benchmarks() -> frozenset[str]:
     return frozenset(b for p in PARSERS.values() for b in p.benchmarks)
 
 
+def owner(benchmark: str) -> Parser | None:
+    """The parser whose runs carry `benchmark`: its registry names that benchmark's metrics."""
+    return next((p for p in PARSERS.values() if benchmark in p.benchmarks), None)
+
+
 def metric_spec(benchmark: str, metric: str):
     """The registry entry for (benchmark, metric), or None when the metric is unknown."""
     for p in PARSERS.values():

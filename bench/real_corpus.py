@@ -166,6 +166,7 @@ class PostScore:
     value_found: set[int] = field(default_factory=set)
     repeats: set[int] = field(default_factory=set)  # row indexes repeating a correct row
     spreads: set[int] = field(default_factory=set)  # row indexes of standard deviations
+    why: dict[int, tuple[str, ...]] = field(default_factory=dict)  # paired, not attributed: what differs
 
     @property
     def correct_rows(self) -> set[int]:
@@ -204,9 +205,20 @@ def score_post(slug: str, facts: list[dict[str, Any]], rows: list[dict[str, Any]
         used.add(j)
         if rank[0]:
             ps.attributed.add(i)
+        else:
+            ps.why[i] = _differs(facts[i], rows[j], rank)
     seen = {_repeat_key(rows[j]) for j in used}
     ps.repeats = {j for j, r in enumerate(rows) if j not in used and j not in ps.spreads and _repeat_key(r) in seen}
     return ps
+
+
+def _differs(fact: dict[str, Any], row: dict[str, Any], rank: tuple) -> tuple[str, ...]:
+    """What keeps a value-matched pair from being attributed (a fact's own benchmark, system, metric)."""
+    _, b, m, s = rank[:4]
+    out = [] if b else ["benchmark"]
+    if not s:
+        out.append("no system" if not row.get("system") else "other system")
+    return (*out, *([] if m else ["metric"]))
 
 
 def _repeat_key(row: dict[str, Any]) -> tuple:
@@ -282,6 +294,15 @@ class SplitScore:
                  or any(_row_layout(r) == x for ps in self.posts for r in ps.rows)]
         return {x: self.tally(lambda f, x=x: f.get("layout") == x, lambda r, x=x: _row_layout(r) == x)
                 for x in names}
+
+    def why(self) -> dict[str, int]:
+        """Facts whose value was found but not attributed, by what differs in the paired row."""
+        out: dict[str, int] = {}
+        for ps in self.posts:
+            for reasons in ps.why.values():
+                for r in reasons:
+                    out[r] = out.get(r, 0) + 1
+        return dict(sorted(out.items()))
 
     def zero_row_posts(self) -> list[str]:
         return [ps.slug for ps in self.posts if not ps.rows]
@@ -363,6 +384,7 @@ def summary(root: Path, split: str) -> dict[str, Any]:
             "per_benchmark": {b: t.as_dict() for b, t in sc.per_benchmark().items()},
             "per_layout": {x: t.as_dict() for x, t in sc.per_layout().items()},
             "zero_row_posts": sc.zero_row_posts(),
+            "unattributed_because": sc.why(),
         }
     neg = negative_rows(root)
     out["negative"] = {"posts": len(neg), "rows": sum(neg.values()),
@@ -383,6 +405,9 @@ def report(data: dict[str, Any]) -> list[str]:
                                                                d["per_layout"])):
             rows = [_tally_cells(k, _tally(v)) for k, v in per.items()] + [_tally_cells("TOTAL", _tally(t))]
             out += [f"  per {title}:", table([title.split()[0], *_COLS[1:]], rows, indent="    ")]
+        if d.get("unattributed_because"):
+            out.append("  value paired but not attributed, by what differs: " + ", ".join(
+                f"{k} {v}" for k, v in d["unattributed_because"].items()))
         if d["zero_row_posts"]:
             out.append("  posts with zero rows: " + ", ".join(d["zero_row_posts"]))
     n = data["negative"]

@@ -112,3 +112,31 @@ def test_pathological_lines_stay_fast():
     t = time.perf_counter()
     extract_explained(body, "x", subject="netperf")
     assert time.perf_counter() - t < 10.0
+
+
+# https://lore.kernel.org/lkml/20030425162548.3c32c207.akpm@digeo.com/ (a reply quoting the table)
+LMBENCH_HEADING = """\
+> One recent change is -mm2 is 17-19% faster at tbench.
+
+>
+> Processor, Processes - times in microseconds - smaller is better
+> ----------------------------------------------------------------
+>                    fork    execve  /bin/sh
+> kernel           process  process  process
+> -------------    -------  -------  -------
+> 2.5.68               243      979     4401
+> 2.5.68-mm2           502     1715     5200
+
+How odd.  I'll check that.
+
+> tiobench-0.3.3
+"""
+
+
+def test_a_tool_heading_names_the_table_over_other_tools_nearby():
+    # lmbench's own section title sits over the table: tbench above and tiobench below do not count
+    rows = result_rows(extract_explained(LMBENCH_HEADING, "l", subject="Re: [BENCHMARK] 2.5.68 and 2.5.68-mm2")[0])
+    got = {(r["benchmark"], r["system"], r["metric_label"]): r["value"] for r in rows}
+    assert got[("lmbench", "2.5.68", "fork process")] == 243
+    assert got[("lmbench", "2.5.68-mm2", "/bin/sh process")] == 5200
+    assert len(rows) == 6

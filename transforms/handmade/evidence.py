@@ -33,6 +33,23 @@ _LITERALS: dict[str, str] = {
     "stream": "stream",
     "dd if=": "dd", "dd of=": "dd",
     "hdparm": "hdparm",
+    # what the tools print, as distinctive as their names: a table under one of these headings is
+    # that tool's, however the poster re-typed it (`Processor, Processes - times in microseconds`)
+    "processor, processes": "lmbench", "context switching -": "lmbench",
+    "*local* communication": "lmbench", "*remote* communication": "lmbench",
+    "file & vm system latencies": "lmbench", "memory latencies in nano": "lmbench",
+    "basic system parameters": "lmbench", "af_unix sock stream": "lmbench",
+    "sequential output": "bonnie", "sequential input": "bonnie", "sequential create": "bonnie",
+    "system benchmarks index": "unixbench", "dhrystone 2 using register": "unixbench",
+    "pipe-based context switching": "unixbench", "execl throughput": "unixbench",
+    "10^6bits/sec": "netperf", "10^6bits/s": "netperf",
+    "timing buffered disk reads": "hdparm", "timing cached reads": "hdparm",
+    "timing buffer-cache reads": "hdparm", "timing o_direct": "hdparm",
+    "records out": "dd",
+    "total number of events": "sysbench", "threads fairness": "sysbench",
+    "average half load": "kernbench", "average optimal load": "kernbench", "average maximal load": "kernbench",
+    "running in process mode": "hackbench", "running in threaded mode": "hackbench",
+    "run status group": "fio", "best rate mb/s": "stream",
 }  # fmt: skip
 _AC = ahocorasick_rs.AhoCorasick(list(_LITERALS))
 LITERALS = frozenset(_LITERALS)

@@ -222,6 +222,19 @@ def _line_above(block: list[str], start: int) -> str | None:
     return None
 
 
+def _headed_by(plain: list[str], start: int, bench: str) -> bool:
+    """A heading of its own just above a table (a line alone, or over a rule) names `bench`."""
+    for k in range(start - 1, max(-1, start - 5), -1):
+        text = plain[k].strip()
+        if not text or RULE.match(text) or k == start - 1:
+            continue  # the line right above may be the table's first header row
+        alone = (k == 0 or not plain[k - 1].strip()) and (
+            not plain[k + 1].strip() or RULE.match(plain[k + 1].strip()) or k + 1 >= start - 1)
+        if alone and not text.endswith(".") and bench in evidence.benchmarks_in(text):
+            return True
+    return False
+
+
 def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[str], subject: str | None,
                ) -> tuple[list[Run], Explained]:
     abs_lo = seg.offset + lo
@@ -254,7 +267,8 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
         return [], ex
     mapped = sum(metrics.canonical(bench, v.label or "") is not None for v in t.values)
     below = _line_below(plain, abs_lo + t.end)
-    if below and not mapped and not votes.get(bench) and not att.evidence.startswith(("named in the block", "each")) \
+    captioned = _headed_by(plain, abs_lo + t.start, bench)
+    if below and not mapped and not captioned and not votes.get(bench) and not att.evidence.startswith(("named in the block", "each")) \
             and not evidence.benchmarks_in(below) and (named := evidence.other_benchmark(below)):
         ex.outcome = f"nothing: the text right below it is about {named!r}, and no {bench} metric is in it"
         return [], ex

@@ -279,7 +279,10 @@ def with_groups(lines: list[str], h: int, header: list[Cell]) -> list[Cell]:
             break
         groups.insert(0, found)
     if not groups:
-        return header
+        upper = _upper_heads(lines, h, header)
+        if upper is None:
+            return header
+        groups = [upper]
     out: list[Cell] = []
     named = 0
     for hc in header:
@@ -288,6 +291,22 @@ def with_groups(lines: list[str], h: int, header: list[Cell]) -> list[Cell]:
         named += bool(parts)
         out.append(Cell(" ".join([*parts, hc.text]), hc.start, hc.end, hc.kind) if parts else hc)
     return out if named >= 2 else header
+
+
+def _upper_heads(lines: list[str], h: int, header: list[Cell]) -> list[Cell] | None:
+    """A row of words right over the column heads, each over one head (`fork  execve  /bin/sh` over
+    `process  process  process`): the first level of a two-line head."""
+    if h < 1 or not lines[h - 1].strip() or len(lines[h - 1]) > 400 or RULE.match(lines[h - 1].strip()):
+        return None
+    upper = split_wide(lines[h - 1])
+    if not 2 <= len(upper) <= len(header) or any(
+            not re.search(r"[A-Za-z]", c.text) or read_number(c.text) is not None or unit(c.text) or unit_in(c.text)
+            or len(c.text.split()) > 3 for c in upper):
+        return None
+    spans = [[hc for hc in header if c.start < hc.end and hc.start < c.end] for c in upper]
+    if any(len(over) != 1 for over in spans) or len({id(over[0]) for over in spans}) != len(upper):
+        return None  # each word stands over exactly one head, no two over the same one
+    return upper
 
 
 _DASH_RUNS = re.compile(r"(?<!-)-{2,}+[^-\s](?:[^-]|-(?!-)){0,60}+-{2,}+")  # from a run's first dash

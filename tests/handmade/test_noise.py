@@ -23,3 +23,44 @@ def test_telephone_numbers_are_noise():
 
 def test_a_signature_with_telephone_numbers_gives_no_rows():
     assert result_rows(extract_explained(SIGNATURE, "s")[0]) == []
+
+
+# https://lore.kernel.org/lkml/20030211022158.GA12425@rushmore/ : a hung dbench's /proc/<pid>/status
+PROC_STATUS = """\
+While running dbench 64 on 2.5.60 on quad P3 xeon...
+
+root@dev4-003:/proc/1134# cat status
+Name:   dbench
+State:  S (sleeping)
+Tgid:   1134
+Pid:    1134
+PPid:   1109
+TracerPid:      0
+FDSize: 256
+VmSize:     1468 kB
+VmRSS:       400 kB
+"""
+
+
+def test_a_process_status_listing_gives_no_rows():
+    assert result_rows(extract_explained(PROC_STATUS, "p")[0]) == []
+
+
+# https://lore.kernel.org/lkml/20011228142940.B15896@earthlink.net/ : a task dump while dbench 32 hangs
+REGISTERS = """\
+This is while running dbench 32 on an ext2 filesystem.
+
+
+SysRq : Show Regs
+
+Pid: 0, comm:              swapper
+EIP: 0010:[<c0106c03>] CPU: 0 EFLAGS: 00000246    Not tainted
+EAX: 00000000 EBX: c0220000 ECX: d7d1a270 EDX: d7d1a270
+ESI: c0106be0 EDI: ffffe000 EBP: 0008e000 DS: 0018 ES: 0018
+CR0: 8005003b CR2: 080cc00c CR3: 17d02000 CR4: 00000090
+Call Trace: [<c0106c67>] [<c0105000>] [<c0105027>]
+"""
+
+
+def test_an_oops_register_dump_gives_no_rows():
+    assert result_rows(extract_explained(REGISTERS, "r")[0]) == []

@@ -18,6 +18,9 @@ from transforms.parsers._common import names_system, naming_caption, printout_sy
         ("tip/sched/core:", "tip/sched/core"),
         ("v5.15-rc1", "v5.15-rc1"),
         ("linux-2.4.10-pre6 with the preempt patch (pre5 patches", "linux-2.4.10-pre6 with the preempt patch"),
+        # https://lore.kernel.org/lkml/ (2001, dbench 48 on 2.4.0-prerelease): a label line over its runs
+        ("2.4.0-prerelease-ac4: average 11.4729 MB/sec", "2.4.0-prerelease-ac4"),
+        ("Kernel: 2.6.30", "2.6.30"),
     ],
 )
 def test_a_caption_naming_what_was_measured(line, system):
@@ -34,6 +37,8 @@ def test_a_caption_naming_what_was_measured(line, system):
         "That's a bit disappointing.  Running 2.6.9-rc2-mm2(!) with a",
         "I tried this on 2.6.9 and it is slower than 2.6.8 on every run I made today, sadly.",
         "hda: ST320413A, ATA DISK drive",
+        "Processor: Intel Xeon 2.4 GHz",
+        "Throughput: 2.4 MB/sec",
     ],
 )
 def test_lines_that_name_no_system(line):

@@ -21,7 +21,10 @@ _BLOCK = re.compile(
     r"|total:\s++used:\s++free:|MemTotal:|Active\(anon\)|CPU\s++%usr|%user\s++%nice|\bkB_read/s|instructions\s++#"
     r"|\bcycles\s++#|Reported-by:|Signed-off-by:|^[^\S\n]*+Bug\s++\d|\bCVE-\d{4}"
     r"|^[^\S\n]*+(?:Name|Status|Assignee|Priority|Severity|Component)[^\S\n]*+\|"
-    r"|^(?:raid[56]|xor):\s|\bchecksumm?ing speed\b|\bDownload speed from\b",  # boot calibration, VPS scripts
+    r"|^(?:raid[56]|xor):\s|\bchecksumm?ing speed\b|\bDownload speed from\b"  # boot calibration, VPS scripts
+    r"|^[^\S\n]*+(?:Tgid|PPid|TracerPid|FDSize|VmSize|VmRSS|VmPeak|SigPnd|SigBlk|CapEff|voluntary_ctxt_switches)"
+    r":"  # /proc/<pid>/status
+    r"|\b(?:[ER]AX|[ER]BX|[ER]CX|[ER]IP|[ER]SP|CR[0-4]):\s*+(?:[0-9a-f]{4}:)?[0-9a-f]{8}",  # an oops' registers
     re.I | re.M,
 )
 

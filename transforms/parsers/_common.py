@@ -247,8 +247,29 @@ def names_system(text: str) -> str | None:
     if 2 * sum(bool(_NUMERIC.match(w)) for w in words) > len(words) or _IPV4.search(core):
         return None  # a row of numbers, or an address: printout, not a caption
     if ":" in core or "：" in core:
-        return None  # `key: value`: a setting or a listing, not a caption
+        return _labelled(core)  # `key: value`: a setting or a listing, unless the key is the system
     return _PREPOSITION.sub("", core) or None
+
+
+_LABELLED = re.compile(r"^(?P<key>[^:]{1,40}):\s+(?P<rest>\S.{0,80})$")
+_SYSTEM_KEYS = frozenset({"kernel", "system", "config", "configuration", "setup", "tree", "version", "host",
+                          "guest", "os", "hypervisor", "build"})
+
+
+def _labelled(core: str) -> str | None:
+    """`2.4.0-prerelease:  average 10.95 MB/sec` names `2.4.0-prerelease`; `Kernel: 2.6.30` names
+    `2.6.30`; any other `key: value` line is a setting, not a caption."""
+    m = _LABELLED.match(core)
+    if m is None:
+        return None
+    key, rest = m.group("key").strip(), m.group("rest").strip()
+    if ":" in key or len(key.split()) > 4:
+        return None
+    if key.lower() in _SYSTEM_KEYS:
+        return names_system(rest) if ":" not in rest and _NAMES_SYSTEM.search(rest) else None
+    if _NAMES_SYSTEM.fullmatch(key) or (_LABEL.match(key) and _NAMES_SYSTEM.search(key)):
+        return key
+    return None
 
 
 def _heading(text: str) -> str | None:
@@ -287,7 +308,8 @@ def naming_caption(
         if not text:
             prose = 0
             continue
-        alone = text.endswith(":") or k == 0 or not lines[k - 1].strip()
+        opens = k == 0 or not lines[k - 1].strip() or bool(_UNDERLINE.match(lines[k - 1].strip()))
+        alone = text.endswith(":") or opens
         if alone and (name := names_system(text)):
             return name
         underlined = k + 1 < start and _UNDERLINE.match(lines[k + 1].strip())

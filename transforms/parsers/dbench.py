@@ -224,9 +224,9 @@ def _summary(block: _Block, i: int, m: re.Match[str]) -> None:
                           line=i))
     nb = NB.search(m["rest"])
     if nb:
-        out.append(Result("netbench_throughput", "NB", float(nb["nb"]), "MB/s", dict(params), system=system,
+        out.append(Result("netbench_throughput", "Throughput NB", float(nb["nb"]), "MB/s", dict(params), system=system,
                           statistic="derived", line=i))
-        out.append(Result("netbench_mbit", "MBit/sec", float(nb["mbit"]), "Mbit/s", dict(params), system=system,
+        out.append(Result("netbench_mbit", "Throughput NB MBit/sec", float(nb["mbit"]), "Mbit/s", dict(params), system=system,
                           statistic="derived", line=i))
     for op in block.ops:
         op.params = {**params, **op.params}

@@ -33,7 +33,8 @@ class Clock(NamedTuple):
 def follows(prev: Clock, cur: Clock) -> bool:
     """`cur` is the next report of the same fio process as `prev`."""
     grew = cur.elapsed - prev.elapsed
-    return cur.jobs == prev.jobs and grew > 0 and abs((cur.stamp - prev.stamp) - grew) <= CLOCK_SLACK
+    together = abs((cur.stamp - prev.stamp) - grew) <= CLOCK_SLACK
+    return cur.jobs == prev.jobs and grew > 0 and together
 
 
 def mark_series(runs: list[Run], clocks: Mapping[int, Clock]) -> None:
@@ -48,4 +49,6 @@ def mark_series(runs: list[Run], clocks: Mapping[int, Clock]) -> None:
             r.statistic = "interval"
             r.params["interval_start"], r.params["interval_end"] = "0", end
         prev.attributes["status_interval"] = "1"
-        prev.notes.append("a --status-interval report: rows are the series, the last report the summary")
+        prev.notes.append(
+            "a --status-interval report: rows are the series, the last report the summary"
+        )

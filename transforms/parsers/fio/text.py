@@ -26,6 +26,14 @@ line `name: (g=0): rw=..., bs=..., ioengine=..., iodepth=...` or the `fio --rw= 
 command line), `instance` (1..N when one invocation prints the same job name twice,
 as numjobs without group_reporting does), `repeat` (same key in several runs).
 
+`--status-interval=N` prints the whole report every N seconds, cumulative since the start,
+before the final one. Consecutive reports of the same jobs (name and pid of each
+`(groupid=...)` header) whose longest runtime grows by what their header dates grow are one
+series (`series`, the rule the JSON output uses): every report but the last gives its rows with
+statistic `interval` and params `interval_start` = `0`, `interval_end` = that runtime in seconds
+(`100.001`); the last report gives the summary rows a paste of it alone gives. Headers without
+pid and date (fio 1.x), terse lines and hand-averaged pastes are never a series.
+
 Hand-averaged pastes (fractional `iops=63528.9` or `runt=8274.4msec` where fio prints
 integers, or "average" in the lines just above) keep their values with
 statistic `mean`, never `value`. Mail damage undone first: Markdown `*iops=463*`,
@@ -76,7 +84,7 @@ JOB = re.compile(_JOB_NAME + r"\s*+\(groupid=(?P<gid>\d+),\s*+jobs=(?P<jobs>\d+)
 # the rest of a job header: `: err= 0: pid=16109: Sat Jun 24 12:07:54 2017` (fio's ctime at print)
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 JOB_CLOCK = re.compile(
-    r"\s*+:\s*+err=\s*+\d++\s*+:\s*+pid=(?P<pid>\d{1,10}+)\s*+:\s*+[A-Z][a-z]{2}\s++"
+    r":\s*+err=\s*+\d++\s*+:\s*+pid=(?P<pid>\d{1,10}+)\s*+:\s*+[A-Z][a-z]{2}\s++"
     rf"(?P<mon>{'|'.join(_MONTHS)})\s++(?P<day>\d{{1,2}}+)\s++"
     r"(?P<h>\d\d):(?P<m>\d\d):(?P<s>\d\d)\s++(?P<y>\d{4})\b"
 )

@@ -29,10 +29,10 @@ not decode (cut short, wrapped by a mailer) is reported `unparsed`, never guesse
 
 `--status-interval=N` prints a whole document every N seconds, each cumulative since the start,
 then the final one. Consecutive documents of the same jobs whose `elapsed` grows by what their
-`timestamp` grows (within `_CLOCK_SLACK` seconds) are such a series: every document but the last
-gives rows with statistic `interval` and params `interval_start` = `0`, `interval_end` = its
-`elapsed` (seconds; bw/iops sample statistics are left to the summary); the last is the summary. Repeated runs of one job file are not a series:
-each starts its `elapsed` again.
+`timestamp` grows are such a series (`series`, shared with the text output): every document but
+the last gives rows with statistic `interval` and params `interval_start` = `0`, `interval_end` =
+its `elapsed` (seconds; bw/iops sample statistics are left to the summary); the last is the
+summary. Repeated runs of one job file are not a series: each starts its `elapsed` again.
 """
 
 from __future__ import annotations
@@ -51,6 +51,7 @@ from transforms.parsers._json import (
     text_of,
     to_float,
 )
+from transforms.parsers.fio.series import Clock, mark_series
 from transforms.parsers.fio.text import _bs, _percentile
 
 NAME = "fio"
@@ -262,43 +263,19 @@ def _run(seg: Segment, found: Document) -> Run:
     return run
 
 
-_CLOCK_SLACK = 2  # seconds between fio's `timestamp` and `elapsed` clocks in one series
-
-
-def _clock(value: dict[str, Any]) -> tuple[frozenset[str], Decimal, Decimal] | None:
+def _clock(value: dict[str, Any]) -> Clock | None:
     """(job names, timestamp, largest elapsed) of a document, or None when it lacks them."""
     jobs = [j for j in seq(value, "jobs") if isinstance(j, dict)]
     stamp = number(value.get("timestamp"))
     elapsed = [e for e in (number(j.get("elapsed")) for j in jobs) if e is not None]
     if stamp is None or not elapsed:
         return None
-    return frozenset(text_of(j.get("jobname")) or "?" for j in jobs), stamp, max(elapsed)
-
-
-def _follows(prev: tuple[frozenset[str], Decimal, Decimal], cur: tuple[frozenset[str], Decimal, Decimal]) -> bool:
-    """`cur` is the next report of the same fio process as `prev` (`--status-interval`)."""
-    grew = cur[2] - prev[2]
-    return cur[0] == prev[0] and grew > 0 and abs((cur[1] - prev[1]) - grew) <= _CLOCK_SLACK
-
-
-def _mark_series(runs: list[Run], clocks: dict[int, tuple[frozenset[str], Decimal, Decimal]]) -> None:
-    """The reports before the last of each `--status-interval` series become interval rows."""
-    ok = [r for r in runs if r.status == "ok" and id(r) in clocks]
-    for prev, cur in zip(ok, ok[1:], strict=False):
-        if not _follows(clocks[id(prev)], clocks[id(cur)]):
-            continue
-        end = format(clocks[id(prev)][2].normalize(), "f")
-        prev.results = [r for r in prev.results if r.statistic == "value"]  # samples: the summary's
-        for r in prev.results:
-            r.statistic = "interval"
-            r.params["interval_start"], r.params["interval_end"] = "0", end
-        prev.attributes["status_interval"] = "1"
-        prev.notes.append("a --status-interval report: rows are the series, the last report the summary")
+    return Clock(frozenset(text_of(j.get("jobname")) or "?" for j in jobs), stamp, max(elapsed))
 
 
 def parse(seg: Segment) -> list[Run]:
     """Every fio JSON document in the segment, one run each."""
-    clocks: dict[int, tuple[frozenset[str], Decimal, Decimal]] = {}
+    clocks: dict[int, Clock] = {}
 
     def read(found: Document) -> Run:
         run = _run(seg, found)
@@ -307,5 +284,5 @@ def parse(seg: Segment) -> list[Run]:
         return run
 
     runs = document_runs(seg.lines, NAME, _is_fio, _looks_fio, read)
-    _mark_series(runs, clocks)
+    mark_series(runs, clocks)
     return runs

@@ -26,6 +26,14 @@ line `name: (g=0): rw=..., bs=..., ioengine=..., iodepth=...` or the `fio --rw= 
 command line), `instance` (1..N when one invocation prints the same job name twice,
 as numjobs without group_reporting does), `repeat` (same key in several runs).
 
+`--status-interval=N` prints the whole report every N seconds, cumulative since the start,
+before the final one. Consecutive reports of the same jobs (name and pid of each
+`(groupid=...)` header) whose longest runtime grows by what their header dates grow are one
+series (`series`, the rule the JSON output uses): every report but the last gives its rows with
+statistic `interval` and params `interval_start` = `0`, `interval_end` = that runtime in seconds
+(`100.001`); the last report gives the summary rows a paste of it alone gives. Headers without
+pid and date (fio 1.x), terse lines and hand-averaged pastes are never a series.
+
 Hand-averaged pastes (fractional `iops=63528.9` or `runt=8274.4msec` where fio prints
 integers, or "average" in the lines just above) keep their values with
 statistic `mean`, never `value`. Mail damage undone first: Markdown `*iops=463*`,
@@ -42,6 +50,7 @@ from __future__ import annotations
 import html
 import re
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from decimal import Decimal
 
 from transforms.model import MetricSpec, Parser, Result, Run, Segment
@@ -52,6 +61,7 @@ from transforms.parsers._common import (
     number_repeated_results,
     scaled,
 )
+from transforms.parsers.fio.series import Clock, mark_series
 
 NAME = "fio"
 
@@ -71,6 +81,13 @@ _DIRS = "read|write|trim|mixed"
 # a job name is words joined by blanks, so that the blanks before its colon are never part of it
 _JOB_NAME = r"^\s*+(?P<name>[^\s:]++(?:\s++[^\s:]++)*+)\s*+:"
 JOB = re.compile(_JOB_NAME + r"\s*+\(groupid=(?P<gid>\d+),\s*+jobs=(?P<jobs>\d+)\)")
+# the rest of a job header: `: err= 0: pid=16109: Sat Jun 24 12:07:54 2017` (fio's ctime at print)
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+JOB_CLOCK = re.compile(
+    r":\s*+err=\s*+\d++\s*+:\s*+pid=(?P<pid>\d{1,10}+)\s*+:\s*+[A-Z][a-z]{2}\s++"
+    rf"(?P<mon>{'|'.join(_MONTHS)})\s++(?P<day>\d{{1,2}}+)\s++"
+    r"(?P<h>\d\d):(?P<m>\d\d):(?P<s>\d\d)\s++(?P<y>\d{4})\b"
+)
 DESC = re.compile(
     # `bs` ends at its first comma: any later one would leave the same `.*?ioengine=` to find
     _JOB_NAME + r"\s*+\(g=(?P<gid>\d+)\)\s*+:\s*+rw=(?P<rw>[\w,]+?),\s*+bs=(?P<bs>[^,\n]*+),"
@@ -84,6 +101,7 @@ DIR3 = re.compile(
     rf"^\s*(?P<dir>{_DIRS})\s*:\s*IOPS=\s*(?P<iops>{_N}[kMG]?)\s*,\s*BW=\s*(?P<bw>{_N})\s*"
     r"(?P<unit>[KMGTP]iB|[kMGTP]B|B)/s"
 )
+RUNTIME3 = re.compile(r"\([^()/\s]++/(?P<ms>\d{1,12}+)msec\)")  # 3.x `(1024MiB/10001msec)`
 LAT = re.compile(
     rf"^\s*(?P<kind>slat|clat|lat)\s*\((?P<unit>nsec|usec|msec)\)\s*:\s*min=\s*(?P<min>{_N}[KMG]?)\s*,"
     rf"\s*max=\s*(?P<max>{_N}[KMG]?)\s*,\s*avg=\s*(?P<avg>{_N}[KMG]?)\s*,\s*stdev=\s*(?P<dev>{_N}[KMG]?)"
@@ -184,6 +202,11 @@ class _FioRun:
     unparsed: str | None = None
     seen: dict[tuple, int] = field(default_factory=dict)  # (job, direction) -> times seen
     group_params: dict[str, list[dict[str, str]]] = field(default_factory=dict)
+    # the report's clock (`series`): job name/pid pairs, the latest header date, the longest runtime
+    heads: set[str] = field(default_factory=set)
+    stamp: Decimal | None = None
+    clockless: bool = False  # a job header without pid and date
+    runtime_ms: Decimal | None = None
 
 
 _CLIENT = re.compile(r"^\s*<[^>\s]+>\s?")  # `fio --client=host` prefixes every line with `<host> `
@@ -290,6 +313,27 @@ class _Reader:
         self.direction = None
         shared = {k: v for k, v in self.job.items() if k in ("rw", "bs", "ioengine", "iodepth")}
         run.group_params.setdefault(m["gid"], []).append(shared)
+        self._clock(run, name, JOB_CLOCK.match(line, m.end()))
+
+    @staticmethod
+    def _clock(run: _FioRun, name: str, clock: re.Match[str] | None) -> None:
+        """A job header's pid and print date: what tells a `--status-interval` series apart."""
+        year = int(clock["y"]) if clock is not None else 0
+        if clock is None or year < 1:
+            run.clockless = True
+            return
+        run.heads.add(f"{name}\x00{clock['pid']}")
+        month = datetime(year, _MONTHS.index(clock["mon"]) + 1, 1, tzinfo=UTC)
+        # day and time as offsets, not datetime fields: a `Feb 31` fio never prints costs nothing
+        day, h, mi, sec = (int(clock[k]) for k in ("day", "h", "m", "s"))
+        stamp = Decimal(int(month.timestamp()) + (day - 1) * 86400 + h * 3600 + mi * 60 + sec)
+        run.stamp = stamp if run.stamp is None else max(run.stamp, stamp)
+
+    def _runtime(self, msec: str) -> None:
+        """The longest runtime of a report's directions: how long its jobs had run."""
+        run, ms = self.run, Decimal(msec)
+        if run is not None:
+            run.runtime_ms = ms if run.runtime_ms is None else max(run.runtime_ms, ms)
 
     def _direction_params(self, i: int, direction: str) -> dict[str, str]:
         run = self._open(i)
@@ -320,11 +364,14 @@ class _Reader:
             self._open(i).averaged = True  # fio 2.x prints both as integers
         self._add(i, "bandwidth", "bw", _scaled(m["bw"], _BW2[m["unit"]]), "KiB/s", params)
         self._add(i, "iops", "iops", _scaled(m["iops"], Decimal(1)), "IOPS", params)
+        self._runtime(m["runt"])
 
     def _dir3(self, i: int, m: re.Match[str], line: str) -> None:
         params = self._direction_params(i, m["dir"])
         self._add(i, "bandwidth", "BW", _scaled(m["bw"], _BW3[m["unit"]]), "KiB/s", params)
         self._add(i, "iops", "IOPS", _scaled(m["iops"], Decimal(1)), "IOPS", params)  # `26.2k`
+        if (runtime := RUNTIME3.search(line, m.end())) is not None:
+            self._runtime(runtime["ms"])
 
     def _lat(self, i: int, m: re.Match[str], line: str) -> None:
         if self.direction is None:
@@ -437,9 +484,21 @@ def parse(seg: Segment) -> list[Run]:
     for i, line in enumerate(seg.lines):
         reader.feed(i, line)
     reader.close(len(seg.lines))
-    runs = [_finish(seg, fr) for fr in reader.runs if fr.results or fr.unparsed]
+    kept = [fr for fr in reader.runs if fr.results or fr.unparsed]
+    runs = [_finish(seg, fr) for fr in kept]
+    clocks = {id(run): c for fr, run in zip(kept, runs, strict=True) if (c := _report_clock(fr))}
+    mark_series(runs, clocks)
     number_repeated_results(runs)
     return runs
+
+
+def _report_clock(fr: _FioRun) -> Clock | None:
+    """A normal-output report's clock: every job header dated, a runtime read, fio's own numbers."""
+    if fr.kind != "normal" or fr.clockless or fr.averaged:
+        return None
+    if fr.stamp is None or fr.runtime_ms is None:
+        return None
+    return Clock(frozenset(fr.heads), fr.stamp, fr.runtime_ms / 1000)
 
 
 # distinctive literals, one of which every block the parser reads contains (see Parser.keywords)

@@ -1,5 +1,7 @@
 """The reader as a whole: random text never raises; non-benchmark content gives no rows."""
 
+from pathlib import Path
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -140,3 +142,19 @@ def test_a_tool_heading_names_the_table_over_other_tools_nearby():
     assert got[("lmbench", "2.5.68", "fork process")] == 243
     assert got[("lmbench", "2.5.68-mm2", "/bin/sh process")] == 5200
     assert len(rows) == 6
+
+
+# https://lore.kernel.org/lkml/Pine.OSF.4.05.10506102306360.5042-100000@da410.phys.au.dk/ (its quoted
+# table, read from the real-posts corpus: the post's trailing blanks and tabs are part of the case)
+_POST = Path(__file__).parents[1] / "fixtures/real/dev/f_lkml_2005_hackbench_rt_v0748_quoted.txt"
+HEADS_ONCE = "\n".join(_POST.read_text().split("\n")[11:28]) + "\n"
+
+
+def test_column_heads_written_once_over_captioned_groups_name_every_group():
+    rows = result_rows(extract_explained(HEADS_ONCE, "h", subject="Re: hackbench: 2.6.12-rc6 vs.  2.6.12-rc6-RT-V0.7.48-06")[0])
+    got = {(r["system"], r["params"].get("groups"), r["params"].get("run")): r["value"] for r in rows}
+    assert got[("2.6.12-rc6-RT-V0.7.48-0", "30", "1st")] == 6.139
+    assert got[("2.6.12-rc6", "100", "3rd")] == 16.387
+    # the command says how it ran: the value is hackbench's headline, the label keeps the command
+    assert {(r["metric"], r["metric_label"]) for r in rows} == {("time", "./hackbench 30"), ("time", "./hackbench 100")}
+    assert len(rows) == 12

@@ -86,3 +86,20 @@ def test_a_sentence_ending_in_a_label_names_it():
     assert names_system("OK, is a bit more stable now ... before:") == "before"
     assert names_system("Then the numbers with my change applied are, roughly, after:") == "after"
     assert names_system("OK, is a bit more stable now ... before") is None  # no colon: prose
+
+
+def test_naming_caption_passes_over_progress_chatter_under_a_ruled_version():
+    # https://lore.kernel.org/lkml/ (2003, bonnie++ on 2.4.19 and 2.5.59): the version, its rule,
+    # then bonnie++'s progress lines, then the table
+    lines = [
+        "----",
+        "2.4.19",
+        "========",
+        "Using uid:0, gid:0.",
+        "Writing with putc()...done",
+        "Create files in sequential order...done.",
+        "Stat files in sequential order...done.",
+        "Delete files in sequential order...done.",
+        "Version  1.03       ------Sequential Output------ --Sequential Input-",
+    ]
+    assert naming_caption(lines, 8) == "2.4.19"

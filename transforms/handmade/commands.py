@@ -70,13 +70,27 @@ def command_of(line: str) -> tuple[str, list[str]] | None:
     return bench, tokens[1:]
 
 
+_POSITIONAL = {"hackbench": "groups"}  # `hackbench 30`: its first bare argument
+
+
 def _params(bench: str, args: list[str]) -> dict[str, str]:
     names = _OPTIONS.get(bench, {})
     out: dict[str, str] = {}
     for k, tok in enumerate(args[:-1]):
         if tok in names and not args[k + 1].startswith("-"):
             out[names[tok]] = args[k + 1]
+    if bench in _POSITIONAL and args and args[0].isdigit() and _POSITIONAL[bench] not in out:
+        out[_POSITIONAL[bench]] = args[0]
     return out
+
+
+def command_params(label: str | None, bench: str) -> dict[str, str] | None:
+    """A label that is a command running `bench` (`./hackbench 30`, `hackbench -g 4`): its params.
+    The command says how it was run, not what was measured: the value is the tool's headline."""
+    if not label or len(label) > 200:
+        return None
+    found = command_of(label)
+    return _params(bench, found[1]) if found is not None and found[0] == bench else None
 
 
 def _system_above(lines: list[str], k: int) -> str | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from transforms.handmade.commands import command_params
 from transforms.parsers import PARSERS, owner
 from transforms.parsers.lmbench import _LABELS as _LMBENCH_LABELS
 from transforms.parsers.unixbench import _TESTS as _UNIXBENCH_TESTS
@@ -178,10 +179,11 @@ def metric_for(benchmark: str, label: str | None, unit: str) -> tuple[str, str]:
         found = canonical(benchmark, label)
         if found is not None:
             return found, label
-        return slug(label), label
+        if command_params(label, benchmark) is None:
+            return slug(label), label
     by_unit = _BY_UNIT.get(benchmark, {}).get(unit)
     metric = by_unit or DEFAULT_METRIC.get(benchmark) or "value"
-    return metric, metric.replace("_", " ")
+    return metric, label or metric.replace("_", " ")  # a command label says how the headline was run
 
 
 def label_votes(labels: list[str]) -> dict[str, int]:

@@ -12,8 +12,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from transforms.handmade import evidence, metrics
-from transforms.handmade.cells import RULE
+from transforms.handmade import commands, evidence, metrics
+from transforms.handmade.cells import RULE, read_number, split_wide
 from transforms.handmade.commands import read_commands
 from transforms.handmade.noise import hunk_lines, noise_block, noise_line
 from transforms.handmade.prose import read_prose
@@ -206,6 +206,26 @@ def _legend(lines: list[str]) -> list[str] | None:
     return None
 
 
+def _distant_header(plain: list[str], start: int, ncols: int) -> list[str] | None:
+    """Column heads written once over several captioned groups of rows (`2.6.12-rc6-RT   2.6.12-rc6`
+    underlined, then `./hackbench 30` / `1st run:  6.139  5.110` ...): the systems of the columns.
+    Only a row of as many names as columns, none a number, underlined by as many rules, counts."""
+    if ncols < 2:
+        return None
+    for k in range(start - 1, max(-1, start - 25), -1):
+        text = plain[k].strip()
+        if not text or not RULE.match(text) or k == 0:
+            continue
+        rules = [c for c in split_wide(plain[k]) if set(c.text) <= set("-=_~ ")]
+        heads = split_wide(plain[k - 1])
+        if len(rules) != ncols or len(heads) != ncols or not plain[k - 1].strip():
+            continue
+        if all(re.search(r"[A-Za-z]", h.text) and read_number(h.text) is None and len(h.text) <= 40
+               and not RULE.match(h.text) for h in heads):
+            return [h.text for h in heads]
+    return None
+
+
 def _line_below(plain: list[str], end: int) -> str:
     """The paragraph right after a table (its first three lines), where posters say what it was."""
     k = end
@@ -312,6 +332,8 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
         legend = _legend(plain[max(0, abs_lo + t.start - 4):abs_lo + t.start])
         if legend is None and t.caption and t.caption.startswith('"'):  # a series under a legend above
             legend = _legend(plain[max(0, abs_lo + t.start - 40):abs_lo + t.start])
+        if legend is None:
+            legend = _distant_header(plain, abs_lo + t.start, len({v.col for v in t.values}))
     kept_values = [v for v in t.values if col_bench.get(v.label or "", bench) is not None]
     if len(kept_values) < len(t.values):
         t.values = kept_values  # a column of another tool's figures (`turbostat PkgWatt`)
@@ -320,9 +342,12 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
             v.label = v.row  # `tbench-loopback`: the row names the test that was measured
         system = v.system or (legend[v.col] if legend and 0 <= v.col < len(legend) else None) or default_sys
         params = dict(v.params)
+        label = v.label or caption_metric
+        if (ran := commands.command_params(label, bench)) is not None:
+            params = {**ran, **params}  # `./hackbench 30` says how it ran (metrics.metric_for)
         if t.change and baseline:
             params["baseline"] = baseline
-        results.append(_result(row_bench.get(v.row) or col_bench.get(v.label or "") or bench, lo + v.line, v.label or caption_metric, v.value,
+        results.append(_result(row_bench.get(v.row) or col_bench.get(v.label or "") or bench, lo + v.line, label, v.value,
                                v.unit, system, params, layout, change=t.change, statistic=v.statistic))
     ex.systems = sorted({r.system for r in results if r.system})
     ex.rows, ex.outcome = len(results), f"{len(results)} rows"

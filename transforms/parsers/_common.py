@@ -284,10 +284,13 @@ def _heading(text: str) -> str | None:
     return core
 
 
+_CHATTER = re.compile(r"\.{3}\s?(?:done|ok)\b", re.I)  # `Create files in sequential order...done.`
+
+
 def _is_prose(text: str) -> bool:
     """A line of sentence words (not a printout line: those carry numbers, `=` or columns)."""
     words = text.split()
-    if len(words) < 5 or "=" in text or "|" in text:
+    if len(words) < 5 or "=" in text or "|" in text or _CHATTER.search(text):
         return False
     return sum(w.strip(".,;:!?()'\"").isalpha() for w in words) >= 0.7 * len(words)
 

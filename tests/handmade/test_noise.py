@@ -1,5 +1,7 @@
 """Lines that never hold a result."""
 
+from pathlib import Path
+
 from transforms.extract import extract_explained
 from transforms.handmade.noise import noise_line
 from transforms.rows import result_rows
@@ -64,3 +66,16 @@ Call Trace: [<c0106c67>] [<c0105000>] [<c0105027>]
 
 def test_an_oops_register_dump_gives_no_rows():
     assert result_rows(extract_explained(REGISTERS, "r")[0]) == []
+
+
+# https://lore.kernel.org/lkml/20230622021540-mutt-send-email-mst@kernel.org/ (forwarded revert: fio hangs)
+COUNTERS = Path(__file__).parents[1] / "fixtures/real/negative/h_stable_2023_neg_virtio_blk_revert_fio_hang_diskstats.txt"
+
+
+def test_diskstats_and_driver_counters_under_a_fio_hang_give_no_rows():
+    lines = COUNTERS.read_text().split("\n")
+    start = next(k for k, ln in enumerate(lines) if ln.startswith("After a few"))
+    text = "\n".join(lines[start:start + 22]) + "\n"
+    assert "cat /proc/diskstats" in text and "[a]request_count" in text
+    assert noise_line("252       0 vda 1843140071 0 14745120568 712568645 0 0 0 0 0 3117947 712568645 0 0 0 0 0 0")
+    assert result_rows(extract_explained(text, "c")[0]) == []

@@ -12,7 +12,8 @@ _LINE = re.compile(
     r"^\s*(?:\[\s*\d+\.\d+\]|<\d>\[|\d+\.\d+:\s|[\w./-]++\s++\|\s++\d++\s*+[-+]*+$|\d+ files? changed"
     r"|@@ |diff --git|index [0-9a-f]{7}|--- a/|\+\+\+ b/|CONFIG_\w+[=\s]|# CONFIG_|\w+:\s+\d+ kB$"
     r"|\d+ bytes from |PING |[0-9a-f]{2,4}:[0-9a-f]{2}\.\d|Call Trace|RIP:|Code:|\w+\+0x[0-9a-f]+/"
-    r"|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun),? \d|\d{1,2}:\d{2}:\d{2}\s|#\s+name\s+<)",
+    r"|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun),? \d|\d{1,2}:\d{2}:\d{2}\s|#\s+name\s+<"
+    r"|\d{1,4}\s++\d{1,4}\s++[a-z][\w-]{0,30}+(?:\s++\d++){11})",  # /proc/diskstats: major minor name counters
     re.I,
 )
 _BLOCK = re.compile(

@@ -206,6 +206,9 @@ def _legend(lines: list[str]) -> list[str] | None:
     return None
 
 
+_COUNTER = re.compile(r"^(?:\[\w{1,8}\])?[A-Za-z][A-Za-z0-9]{0,30}(?:_[A-Za-z0-9]{1,30}){1,6}$")  # `[a]request_count`
+
+
 def _distant_header(plain: list[str], start: int, ncols: int) -> list[str] | None:
     """Column heads written once over several captioned groups of rows (`2.6.12-rc6-RT   2.6.12-rc6`
     underlined, then `./hackbench 30` / `1st run:  6.139  5.110` ...): the systems of the columns.
@@ -291,6 +294,10 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
     if below and not mapped and not captioned and not votes.get(bench) and not att.evidence.startswith(("named in the block", "each")) \
             and not evidence.benchmarks_in(below) and (named := evidence.other_benchmark(below)):
         ex.outcome = f"nothing: the text right below it is about {named!r}, and no {bench} metric is in it"
+        return [], ex
+    labels = {v.label for v in t.values if v.label}
+    if labels and not mapped and not votes.get(bench) and 2 * sum(bool(_COUNTER.match(x.rstrip(" -:"))) for x in labels) >= len(labels):
+        ex.outcome = "nothing: its rows are counters named like code (`request_count`), not results"
         return [], ex
     near = bool(evidence.benchmarks_in("\n".join(plain[max(0, abs_lo + t.start - 10):abs_lo + t.end])))
     has_unit = any(v.unit for v in t.values)

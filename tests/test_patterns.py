@@ -22,7 +22,7 @@ DYNAMIC: dict[str, str] = {
         " between literals no two loops can match the same text"
     ),
     "transforms/parsers/lmbench/__init__.py:_signature": "builds the lmbench signature, checked as PARSERS['lmbench']",
-    "transforms/parsers/netperf.py:_layout": "builds the `_LAYOUTS` patterns, checked as _LAYOUTS[i].pattern",
+    "transforms/parsers/netperf/classic.py:_layout": "builds the `_LAYOUTS` patterns, checked as _LAYOUTS[i].pattern",
 }
 
 # Patterns the static check flags although they are linear, each with the reason.

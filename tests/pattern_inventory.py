@@ -23,6 +23,8 @@ _METHODS = ("search", "match", "fullmatch", "finditer", "findall", "sub", "subn"
 _MODE_OF = {"match": "match", "fullmatch": "fullmatch"}  # every other method searches
 _RANK = {"fullmatch": 0, "match": 1, "search": 2}
 _CALL_AFTER = re.compile(r"[^\n()]*+\)\.(\w+)\(")
+# `from .x import NAME`: a module of a package taking a pattern from another runs it nowhere
+_IMPORT = re.compile(r"^from\s++\S++\s++import\s++(?:\([^)]*+\)|[^\n]*+)", re.M)
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +80,7 @@ def _mode_of_name(name: str, texts: list[str]) -> str:
 
 
 def module_patterns() -> list[Found]:
-    texts = [p.read_text() for p in source_files()]
+    texts = [_IMPORT.sub("", p.read_text()) for p in source_files()]
     out: list[Found] = []
     seen: set[int] = set()
     for path in source_files():

@@ -21,8 +21,8 @@ DYNAMIC: dict[str, str] = {
         "a row's own label: the literal words of one of `_LABELS`, escaped, joined by `\\s+`;"
         " between literals no two loops can match the same text"
     ),
-    "transforms/parsers/lmbench.py:_signature": "builds the lmbench signature, checked as PARSERS['lmbench']",
-    "transforms/parsers/netperf.py:_layout": "builds the `_LAYOUTS` patterns, checked as _LAYOUTS[i].pattern",
+    "transforms/parsers/lmbench/__init__.py:_signature": "builds the lmbench signature, checked as PARSERS['lmbench']",
+    "transforms/parsers/netperf/classic.py:_layout": "builds the `_LAYOUTS` patterns, checked as _LAYOUTS[i].pattern",
 }
 
 # Patterns the static check flags although they are linear, each with the reason.
@@ -47,7 +47,7 @@ def test_inventory_finds_the_parsers_patterns():
     names = {f.where for f in PATTERNS}
     assert len(PATTERNS) > 300
     assert "transforms.pages.mhonarc._X_COMMENT" in names
-    assert "transforms.parsers.lmbench._RAW_ATTR" in names
+    assert "transforms.parsers.lmbench.raw._RAW_ATTR" in names
     assert any(w.startswith("transforms.extract.PARSERS['dbench'].signature") for w in names)
 
 

@@ -1,4 +1,5 @@
-"""netperf parser: every seed cell, every value of the classic fixtures, the traps, properties.
+"""netperf parser: every value of the classic fixtures, the traps, properties (the seed's hand-made
+tables, omni output and `-P 0` lines: test_netperf_handtable, test_netperf_omni, test_netperf_bare).
 
 Expected values below are typed from the posts (not read back from the .expected.jsonl
 files), so these tests and the golden fixtures check each other.
@@ -154,74 +155,6 @@ def udp_cpu(
         row("cpu_util_remote", cpu_r, "%CPU", system, **p),
         row("service_demand_remote", sd_r, "us/KB", system, **p),
     ]
-
-
-# --------------------------------------------------------------------------- the seed tables
-
-SEED_RR = """
-size kvm.rtl kvm.pv xen.pv xen.um kvm.lo
-1 2191.47 9533.74 18052.37 13593.58 42400.73
-64 2184.30 9518.13 17979.93 13557.98 42260.53
-128 2177.52 9482.45 17940.08 13588.54 40983.90
-256 2160.49 9465.97 17788.21 13492.42 41170.45
-512 2130.99 9403.33 17655.11 13489.64 40765.26
-1024 2074.85 9204.90 17293.06 13572.01 39437.78
-2048 416.18 4750.41 12907.57 11571.07 37252.42
-4096 265.22 3691.90 10990.67 9943.64 31905.03
-8192 116.80 1892.25 8439.83 6604.64 24397.95
-16384 92.06 1004.58 4535.86 3924.68 17460.30
-"""
-SEED_STREAM = """
-size kvm.rtl kvm.pv xen.pv xen.um kvm.lo
-2048 33.06 507.21 555.94 1442.38 5409.73
-4096 33.16 526.75 848.26 2359.42 6152.48
-8192 33.13 527.99 997.69 2418.87 7267.73
-16384 33.08 525.95 1107.64 2379.50 8434.29
-32768 33.13 525.38 1199.08 2375.81 8857.09
-65536 33.20 523.39 1255.33 2473.92 9248.35
-131072 33.11 520.87 1292.54 2605.49 8559.21
-"""
-
-
-def table_rows(table: str, metric: str, unit: str, test: str, quoted: bool = False) -> list[tuple]:
-    lines = table.split("\n")[1:-1]
-    systems = lines[0].split()[1:]
-    out = []
-    for line in lines[1:]:
-        size, *cells = line.split()
-        out += [
-            row(metric, float(v), unit, s, quoted, test=test, size=size)
-            for s, v in zip(systems, cells, strict=True)
-        ]
-    return out
-
-
-SEED_EXPECTED = table_rows(SEED_RR, "transaction_rate", "trans/s", "TCP_RR") + table_rows(
-    SEED_STREAM, "throughput", "Mbit/s", "TCP_STREAM"
-)
-
-
-def test_seed_every_cell():
-    rows = fixture_rows("seed_002")
-    assert len(SEED_EXPECTED) == 85 and len(rows) == 85
-    assert_rows(rows, SEED_EXPECTED)
-    assert {r["system"] for r in rows} == {"kvm.rtl", "kvm.pv", "xen.pv", "xen.um", "kvm.lo"}
-    cell = [
-        r
-        for r in rows
-        if r["system"] == "xen.um" and r["params"] == {"test": "TCP_STREAM", "size": "131072"}
-    ]
-    assert [c["value"] for c in cell] == [2605.49]
-
-
-def test_seed_runs_carry_version_and_caption():
-    runs = np_runs(fixture_body(NETPERF / "seed_002.txt"))
-    assert [er.run.tool_version for er in runs] == ["2.4.3", "2.4.3"]
-    assert [er.run.caption for er in runs] == [
-        "TCP REQUEST/RESPONSE (Trans. Rate per sec)",
-        "TCP STREAM (Throughput 10^6bits/sec)",
-    ]
-    assert [len(er.run.results) for er in runs] == [50, 35]
 
 
 # --------------------------------------------------------------------------- classic fixtures, every value
@@ -389,83 +322,6 @@ def test_mail_damaged_quoted_collapsed_wrapped():
     )
 
 
-def test_pkb_omni_csv_wrapped_header():
-    p = {"test": "UDP_RR"}
-    assert_rows(
-        fixture_rows("pkb_omni_csv"),
-        [
-            row("transaction_rate", 2217.06, "trans/s", **p),
-            row("latency_p50", 442.0, "us", **p),
-            row("latency_p90", 487.0, "us", **p),
-            row("latency_p99", 589.0, "us", **p),
-            row("latency_stddev", 81.26, "us", **p),
-            row("latency_min", 361.0, "us", **p),
-            row("latency_max", 9688.0, "us", **p),
-        ],
-    )
-    (run,) = [er.run for er in np_runs(fixture_body(NETPERF / "pkb_omni_csv.txt"))]
-    assert run.attributes["confidence_iteration"] == "1"
-    assert run.attributes["throughput_confid"] == "-1.000"
-
-
-def test_omni_csv_one_value_beyond_the_header_is_noted_not_fatal():
-    """UDP_RR / UDP_STREAM print a trailing `-1` the header does not name."""
-    body = fixture_body(NETPERF / "pkb_omni_csv.txt")
-    line = "2217.06,Trans/s,442,487,589,81.26,361,9688,1,-1.000"
-    assert line in body
-    extra = body.replace(line, line + ",-1")
-    assert np_rows(extra) == np_rows(body)
-    (run,) = [er.run for er in np_runs(extra)]
-    assert run.status == "ok"
-    assert any("'-1' beyond the 10 named columns" in n for n in run.notes)
-    (two,) = [er.run for er in np_runs(body.replace(line, line + ",-1,-1"))]
-    assert two.status == "unparsed"
-    assert two.reason == "omni CSV has 10 columns but 12 values"
-
-
-def test_bare_omni_csv_with_a_trailing_extra_value():
-    text = "$ netperf -P 0 -t UDP_RR -H h -- -o THROUGHPUT,THROUGHPUT_UNITS,P99_LATENCY\n4086.70,Trans/s,406,-1\n"
-    (run,) = [er.run for er in np_runs(text)]
-    assert run.status == "ok"
-    assert sorted((r.metric, r.value) for r in run.results) == [("latency_p99", 406.0), ("transaction_rate", 4086.7)]
-    assert any("beyond the 3 selectors" in n for n in run.notes)
-
-
-def test_omni_keyval_rr_with_f_m_is_mbit():
-    p = {"test": "TCP_RR", "size": "742", "resp_size": "1"}
-    assert_rows(
-        fixture_rows("omni_keyval"),
-        [
-            row("throughput", 3180.24, "Mbit/s", test="TCP_STREAM", size="742"),
-            row("latency_min", 49.0, "us", **p),
-            row("latency_p50", 77.0, "us", **p),
-            row("latency_p90", 108.0, "us", **p),
-            row("latency_p99", 123.0, "us", **p),
-            row("latency_max", 263.0, "us", **p),
-            row(
-                "throughput", 75.78, "Mbit/s", **p
-            ),  # -f m on TCP_RR: netperf reports Mbit/s, not Trans/s
-            row("latency_mean", 78.26, "us", **p),
-        ],
-    )
-
-
-def test_p0_lines_read_from_the_command_line():
-    assert_rows(
-        fixture_rows("pzero_printf"),
-        [
-            row("throughput", 9387.54, "Mbit/s", test="TCP_STREAM", size="16384"),
-            *rr_cpu("TCP_RR", "1", "1", 16941.71, 0.19, 0.19, 7.881, 8.053),
-            *udp("1400", 2351702.00, 2351611.42, unit="Kbit/s"),
-            row("transaction_rate", 9502.73, "trans/s", test="TCP_RR"),
-            row("throughput", 1.09, "GB/s", "kvm-virtio", test="TCP_STREAM", size="16384"),
-            row("latency_p50", 34.0, "us", test="TCP_RR", size="1", resp_size="1"),
-            row("latency_p90", 41.0, "us", test="TCP_RR", size="1", resp_size="1"),
-            row("latency_p99", 57.0, "us", test="TCP_RR", size="1", resp_size="1"),
-        ],
-    )
-
-
 @pytest.mark.parametrize("name", ["negative_ping", "negative_prose"])
 def test_negative_fixtures(name):
     assert fixture_rows(name) == []
@@ -595,36 +451,6 @@ def test_recognised_but_unreadable_blocks_are_unparsed(text, reason):
     runs = parse_text(text)
     assert runs and all(run.status == "unparsed" and not run.results for run in runs)
     assert reason in runs[0].reason
-
-
-def test_v0_with_cpu_flag_is_service_demand():
-    (run,) = parse_text("$ netperf -P 0 -v 0 -c -H h -- -m 1024\n 3.102 S\n")
-    (r,) = run.results
-    assert (r.metric, r.value, r.unit, r.params) == (
-        "service_demand_local",
-        3.102,
-        "us/KB",
-        {"test": "TCP_STREAM", "size": "1024"},
-    )
-
-
-def test_bare_numbers_without_p0_command_are_not_read():
-    assert parse_text("$ netperf -H h -l 10\n 87380 16384 16384 10.00 941.10\n") == []
-    assert parse_text(" 87380  16384  16384    10.00    9401.11\n") == []
-
-
-def test_hand_table_with_wrapped_row():
-    text = "UDP REQUEST/RESPONSE (Trans. Rate per sec)\nsize guest-a guest-b guest-c\n1 2191.47 9533.74\n18052.37\n64 2184.30 9518.13 17979.93\n"
-    (run,) = parse_text(text)
-    assert [(r.system, r.params["size"], r.value) for r in run.results] == [
-        ("guest-a", "1", 2191.47),
-        ("guest-b", "1", 9533.74),
-        ("guest-c", "1", 18052.37),
-        ("guest-a", "64", 2184.30),
-        ("guest-b", "64", 9518.13),
-        ("guest-c", "64", 17979.93),
-    ]
-    assert {r.params["test"] for r in run.results} == {"UDP_RR"}
 
 
 def test_metrics_registry_covers_every_metric_and_unit_strings():
@@ -878,13 +704,6 @@ def test_mail_damage_gives_the_same_rows(case, damage):
     else:
         text, expected = quote(wrap(collapse(text))), quoted(expected)
     assert got(np_rows(text)) == ordered(expected)
-
-
-@pytest.mark.parametrize("damage", [quote, collapse, lambda t: crlf(t), wrap])  # names are the ids
-def test_seed_tables_survive_mail_damage(damage):
-    text = damage(fixture_body(NETPERF / "seed_002.txt"))
-    expected = quoted(SEED_EXPECTED) if damage is quote else ordered(SEED_EXPECTED)
-    assert got(np_rows(text)) == expected
 
 
 def test_segment_direct_parse_reports_line_numbers():

@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from transforms.handmade.commands import command_params
 from transforms.parsers import PARSERS, owner
-from transforms.parsers.lmbench import _LABELS as _LMBENCH_LABELS
+from transforms.parsers.lmbench.summary import _LABELS as _LMBENCH_LABELS
 from transforms.parsers.unixbench import _TESTS as _UNIXBENCH_TESTS
 
 _SPACE = re.compile(r"[\s_]+")

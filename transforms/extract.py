@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from transforms.handmade import HANDMADE, Explained
 from transforms.handmade import read as read_handmade
 from transforms.handmade.evidence import has_evidence
+from transforms.leadin import fill_systems
 from transforms.logprefix import has_log_prefix
 from transforms.logprefix import strip_text as strip_log_text
 from transforms.model import Parser, Run, Segment
@@ -162,6 +163,7 @@ def extract_explained(body: str, message_id: str, subject: str | None = None, pr
         return [], bool(parsers), explained
     found.sort(key=lambda t: (t[0], t[1], t[2]))
     explained.sort(key=lambda e: (e.line_start, e.line_end))
+    fill_systems([(f[3], f[4]) for f in found], body, subject)
     _describe_platforms(body, [f[3] for f in found])
     out: list[ExtractedRun] = []
     for idx, (_, name, _, run, seg) in enumerate(found):

@@ -6,9 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from transforms.extract import extract_runs
+from transforms.extract import extract_explained, extract_runs
 from transforms.logprefix import has_log_prefix, strip_log_prefixes
 from transforms.quotes import segments
+from transforms.rows import result_rows
 
 TBENCH = """\
 tbench_srv &
@@ -94,3 +95,24 @@ def test_stripping_keeps_line_count_and_only_cuts_heads(lines):
         assert before.endswith(after)
     if not has_log_prefix("\n".join(lines)):
         assert out == lines
+
+
+# https://lore.kernel.org/linux-mm/ (2005, X86_GENERIC and X86_L1_CACHE_SHIFT on a Geode): `diff` of
+# two lmbench result files, the old side's lines behind `< `, the new side's behind ` > `
+DIFF = """\
+< [lmbench3.0 results for Linux soekris 2.6.13-ski2-cache-v1 #3 Fri Sep
+23 13:14:30 MDT 2005 i586 GNU/Linux]
+86,107c86,107
+< Simple syscall: 1.6462 microseconds
+< Simple read: 5.3041 microseconds
+---
+ > Simple syscall: 1.8362 microseconds
+ > Simple read: 8.4718 microseconds
+"""
+
+
+def test_the_old_side_of_a_diff_reads_like_the_new_side():
+    rows = result_rows(extract_explained(DIFF, "d")[0])
+    got = {(r["metric_label"], r["value"], r["quoted"]) for r in rows if r["benchmark"] == "lmbench"}
+    assert ("Simple syscall", 1.6462, False) in {(a.rstrip(":"), b, c) for a, b, c in got}
+    assert ("Simple syscall", 1.8362, True) in {(a.rstrip(":"), b, c) for a, b, c in got}

@@ -1,7 +1,8 @@
 """Log prefixes: the timestamps and tags a harness, CI or `docker compose` puts before each line.
 
 A tool's output copied from a log reads `2016-02-24 04:15:10 Throughput 1663.55 MB/sec ...`,
-`[   12.345678] ...`, `host1  | ...` or `[INFO] ...`. The prefix was added after the tool printed
+`[   12.345678] ...`, `host1  | ...` or `[INFO] ...`; a `diff` of two result files puts `< ` before
+the old side's lines. The prefix was added after the tool printed
 its columns, so, like a quote prefix, it is removed before any parser reads the lines.
 
 Only a block of at least `MIN_BLOCK` consecutive lines sharing one prefix shape is stripped (a
@@ -35,11 +36,14 @@ _LEVEL_BARE = re.compile(rf"{_LEVELS}[ \t]{{0,4}}[:|-]?[ \t]+")  # only after a 
 # `docker compose`: `web_1  | `, `host1 | `
 _HOST_TAG = re.compile(r"[A-Za-z][\w.-]{0,62}[ \t]{0,30}\|(?:[ \t]|$)")
 
+# `diff a b` of two result files: the old side's lines (the new side's `> ` reads as a quote)
+_DIFF_OLD = re.compile(r"<[ \t]")
+
 _TIMES = (("iso", _ISO), ("syslog", _SYSLOG), ("uptime", _UPTIME))
 # a cheap test before any block is looked for: some line starts like a prefix
 _ANY = re.compile(
     r"(?m)^(?:\[?\d{4}-\d\d-\d\d[T ]\d\d:|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d |\[[ \t]{0,12}\d{1,10}\.\d"
-    rf"|\[{_LEVELS}\]|[A-Za-z][\w.-]{{0,62}}[ \t]{{0,30}}\|)"
+    rf"|\[{_LEVELS}\]|[A-Za-z][\w.-]{{0,62}}[ \t]{{0,30}}\||<[ \t])"
 )
 
 
@@ -51,6 +55,8 @@ def _prefix(line: str) -> tuple[tuple[str, ...], int] | None:
     """
     shape: list[str] = []
     pos = 0
+    if (m := _DIFF_OLD.match(line)) is not None:
+        return ("diff",), m.end()  # `< Simple syscall: 1.6462 microseconds`: the old side of a diff
     if (m := _HOST_TAG.match(line)) is not None:
         shape.append("host:" + line[: m.end()].split("|")[0].strip())
         pos = m.end()

@@ -409,6 +409,8 @@ def _result(bench: str, line: int, label: str | None, value: float, unit: str | 
         metric = f"{metric}_{suffix}"
     else:
         implied = metrics.spec_unit(bench, metric)
+        if u == "%" and implied == "%CPU":
+            u = implied  # `CPU: 204.8%`: a CPU share is printed as a bare percentage
         if not u and implied is not None:
             u = implied
         elif implied is not None and not metrics.allows(bench, metric, u):

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from transforms.handmade.cells import cells
 from transforms.handmade.metrics import any_metric, label_votes, norm
+from transforms.handmade.metrics import unit as unit_of
 
 _KV = re.compile(r"^\s{0,12}+(?:[-*+•]\s{1,4}+)?(?P<key>[A-Za-z#][^:=.]{0,60}+(?:\.(?!\.\.)[^:=.]{0,60}+){0,8}+)"
                  r"(?P<sep>:|=|\.{3,}+)\s*+(?P<rest>\S.*)$")
@@ -29,10 +30,44 @@ _STOP_KEYS = frozenset({
     "in-reply-to", "references", "boot", "cmdline", "config", "compiler", "gcc", "size", "total",
     "free", "used", "swap", "buffers", "cached", "load average", "uptime", "file", "note", "patch",
 })  # fmt: skip
+_HEADER_KEYS = frozenset({"date", "from", "to", "cc", "subject", "message-id", "in-reply-to", "references"})
 _MEASURE_UNITS = frozenset({
     "MB/s", "GB/s", "KB/s", "K/sec", "KiB/s", "MiB/s", "GiB/s", "Mbit/s", "Gbit/s", "Kbit/s", "us", "ns",
     "ms", "s", "IOPS", "trans/s", "ops/s", "events/s", "lps", "lpm", "MWIPS", "KBps",
 })  # fmt: skip
+
+
+# `Elapsed: 136.692s`: one key and its number in a line of several (keys are short words)
+_PAIR = re.compile(r"(?<![\w.])(?P<key>[A-Za-z][\w%/.-]{0,24}+(?: [A-Za-z][\w%/.-]{0,24}+)?):[ \t]{0,8}+"
+                   r"(?P<num>[-+]?\d{1,12}+(?:,\d{3}){0,4}+(?:\.\d{1,12}+)?)(?P<unit>%|[A-Za-z/]{1,8}+)?(?![\w.])")
+
+
+def _pairs(line: str) -> tuple[str | None, list[tuple[str, float, str | None]]] | None:
+    """A line of two or more `Key: value` pairs, and the label before the first (its system)."""
+    if len(line) > 400 or line.count(":") < 2:
+        return None
+    found = list(_PAIR.finditer(line))
+    if len(found) < 2:
+        return None
+    out: list[tuple[str, float, str | None]] = []
+    for m in found:
+        key = m.group("key").strip()
+        if norm(key) in _HEADER_KEYS:
+            return None
+        printed = m.group("unit")
+        u = unit_of(printed) if printed else None
+        if printed and u is None:
+            return None  # `Size: 4GB`, `Rev: 3a`: not a measurement's unit
+        out.append((key, float(m.group("num").replace(",", "")), u))
+    if not (label_votes([k for k, _, _ in out]) or any(u in _MEASURE_UNITS for _, _, u in out)):
+        return None
+    gaps = [line[a.end():b.start()].strip() for a, b in zip(found, found[1:], strict=False)]
+    if any(gaps):
+        return None  # words between the pairs: a sentence, not a summary line
+    lead = line[: found[0].start()].strip().strip(">").strip().rstrip(":").strip()
+    if lead[:1] in ("[", "(", "#"):
+        return None  # `[ 11s ] thds: 256 tps: ...`: a tool's interval line, not a summary
+    return (lead if lead and len(lead) <= 40 and not lead[:1].isdigit() else None), out
 
 
 @dataclass(slots=True)
@@ -72,6 +107,11 @@ def read_summaries(lines: list[str], taken: set[int]) -> tuple[list[KeyValue], l
             if label and norm(label) not in _STOP_KEYS and len(label.split()) <= 5:
                 system = label
                 used_labels.append(i)
+            continue
+        pairs = _pairs(line)
+        if pairs is not None:  # `idle != poll: Elapsed: 136.692s User: 249.846s System: 30.596s`
+            lead, found = pairs
+            out.extend(KeyValue(i, v, u, key, lead or system, {}) for key, v, u in found)
             continue
         kv = _KV.match(line)
         if not kv:

@@ -1,0 +1,47 @@
+"""Re-typed summaries (transforms/handmade/summaries.py): lines of several `Key: value` pairs."""
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from transforms.extract import extract_explained
+from transforms.handmade.summaries import _pairs
+from transforms.rows import result_rows
+
+# https://lore.kernel.org/lkml/17740000.1046989368@flay/ (2003, "Re: HT and idle = poll", kernbench quoted)
+HT = """\
+>> Kernbench on 2.5.64-HTschedB3, make -j2:
+>>
+>> idle != poll: Elapsed: 136.692s User: 249.846s System: 30.596s CPU: 204.8%
+>> idle  = poll: Elapsed: 161.868s User: 295.738s System: 32.966s CPU: 202.6%
+"""
+
+
+def test_a_line_of_pairs_names_its_system_first():
+    lead, pairs = _pairs("idle != poll: Elapsed: 136.692s User: 249.846s System: 30.596s CPU: 204.8%")
+    assert lead == "idle != poll"
+    assert pairs == [("Elapsed", 136.692, "s"), ("User", 249.846, "s"), ("System", 30.596, "s"),
+                     ("CPU", 204.8, "%")]
+
+
+def test_kernbench_summary_lines_give_one_row_per_pair():
+    rows = result_rows(extract_explained(HT, "k", subject="Re: HT and idle = poll")[0])
+    got = {(r["system"], r["metric"]): r["value"] for r in rows}
+    assert got[("idle != poll", "elapsed_time")] == 136.692
+    assert got[("idle  = poll", "system_time")] == 32.966
+    assert got[("idle != poll", "percent_cpu")] == 204.8
+    assert {r["benchmark"] for r in rows} == {"kernbench"} and len(rows) == 8
+
+
+def test_sentences_tool_lines_and_headers_are_not_pairs():
+    assert _pairs("The run took Elapsed: 136s and then User: 249s later") is None
+    assert _pairs("[ 11s ] thds: 256 tps: 1234.5 qps: 24690.2") is None
+    assert _pairs("Date: 12 Cc: 3") is None
+    assert _pairs("Size: 4GB Rev: 3a") is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("aEl: 0123.4s%,/-[]>\t")), max_size=300))
+def test_pairs_never_raise_and_keep_printed_numbers(line):
+    found = _pairs(line)
+    if found is not None:
+        assert len(found[1]) >= 2

@@ -21,6 +21,9 @@ from transforms.parsers._common import names_system, naming_caption, printout_sy
         # https://lore.kernel.org/lkml/ (2001, dbench 48 on 2.4.0-prerelease): a label line over its runs
         ("2.4.0-prerelease-ac4: average 11.4729 MB/sec", "2.4.0-prerelease-ac4"),
         ("Kernel: 2.6.30", "2.6.30"),
+        # https://lore.kernel.org/qemu-devel/ (2021, virtiofsd g_list_reverse): a condition as caption
+        ('Without "g_list_reverse()":', 'Without "g_list_reverse()"'),
+        ("With LMh Support:", "With LMh Support"),
     ],
 )
 def test_a_caption_naming_what_was_measured(line, system):
@@ -39,6 +42,7 @@ def test_a_caption_naming_what_was_measured(line, system):
         "hda: ST320413A, ATA DISK drive",
         "Processor: Intel Xeon 2.4 GHz",
         "Throughput: 2.4 MB/sec",
+        "With the patch applied the numbers look fine.",
     ],
 )
 def test_lines_that_name_no_system(line):

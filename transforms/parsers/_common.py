@@ -212,6 +212,7 @@ _NAMES_SYSTEM = re.compile(
 )
 # a tool's own banner or connection line names its version or peer, not the system measured
 _BANNER = re.compile(r"(?i)\b(?:copyright|version|port|connect(?:ing|ed)|pid|listening|bound)\b")
+_CONDITION = re.compile(r"(?i)^(?:with(?:out)?|w/o?|before|after)\b(?!.*[.!?]\s)")
 _LABEL_REMARK = re.compile(r"^([^:()]{1,40}):\s+\(")
 _NUMERIC = re.compile(r"^[-+]?\d+(?:[.,]\d+)?%?$")  # `2.4.31` is a version, not a number
 _IPV4 = re.compile(r"(?<![\d.])(?:[1-9]\d|[12]\d\d)(?:\.\d{1,3}){3}(?![\d.])")
@@ -233,6 +234,8 @@ def names_system(text: str) -> str | None:
         core = m.group(1)  # `Before: (not enabling bigger TSO/GRO packets)`
     if (cut := core.rfind("(")) > 0 and ")" not in core[cut:]:
         core = core[:cut].strip()  # `2.4.10-pre6 with the preempt patch (pre5 patches` wraps on
+    if colon and _CONDITION.match(core) and len(core) <= 60 and not _BANNER.search(core):
+        return core  # `Without "g_list_reverse()":`, `With LMh Support:`: the condition measured
     if not core or len(core) > 72 or "=" in core or "://" in core or not _NAMES_SYSTEM.search(core):
         return None
     if core.startswith(("/", "$", "#", ">", "[")) or _PROMPT.match(core) or _BANNER.search(core):

@@ -234,7 +234,7 @@ def names_system(text: str) -> str | None:
         core = m.group(1)  # `Before: (not enabling bigger TSO/GRO packets)`
     if (cut := core.rfind("(")) > 0 and ")" not in core[cut:]:
         core = core[:cut].strip()  # `2.4.10-pre6 with the preempt patch (pre5 patches` wraps on
-    if colon and _CONDITION.match(core) and len(core) <= 60 and not _BANNER.search(core):
+    if _CONDITION.match(core) and (colon or len(core.split()) <= 5) and len(core) <= 60 and not _BANNER.search(core):
         return core  # `Without "g_list_reverse()":`, `With LMh Support:`: the condition measured
     if not core or len(core) > 72 or "=" in core or "://" in core or not _NAMES_SYSTEM.search(core):
         return None

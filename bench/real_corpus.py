@@ -52,6 +52,7 @@ _SCALES: dict[str, tuple[str, tuple[float, ...]]] = {
     "bit/s": ("rate", (1 / 8,)), "kbit/s": ("rate", (_K / 8,)), "mbit/s": ("rate", (_M / 8,)),
     "gbit/s": ("rate", (_G / 8,)),
     "ns": ("time", (1e-9,)), "us": ("time", (1e-6,)), "ms": ("time", (1e-3,)), "s": ("time", (1.0,)),
+    "iops": ("ops", (1.0,)), "kiops": ("ops", (_K,)), "miops": ("ops", (_M,)),
 }  # fmt: skip
 _UNIT_ALIASES = {
     "bytes/s": "b/s", "bytes/sec": "b/s", "kb/sec": "kb/s", "kbytes/s": "kb/s", "kbytes/sec": "kb/s",
@@ -62,6 +63,7 @@ _UNIT_ALIASES = {
     "gbits/s": "gbit/s", "gbits/sec": "gbit/s", "bits/s": "bit/s", "bits/sec": "bit/s",
     "usec": "us", "usecs": "us", "µs": "us", "μs": "us", "microseconds": "us", "nsec": "ns",
     "nsecs": "ns", "msec": "ms", "msecs": "ms", "sec": "s", "secs": "s", "seconds": "s",
+    "k iops": "kiops", "k-iops": "kiops", "m iops": "miops",
 }  # fmt: skip
 
 

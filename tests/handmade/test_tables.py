@@ -1,9 +1,11 @@
 """Hand-made tables read from real posts, and their invariants under re-spacing and quoting."""
 
+from pathlib import Path
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from transforms.extract import extract_runs
+from transforms.extract import extract_explained, extract_runs
 from transforms.rows import result_rows
 
 # https://lore.kernel.org/linux-security-module/202309220851.620EFFCC7C@keescook/
@@ -350,3 +352,17 @@ def test_lmbench_series_takes_sizes_from_its_first_column_and_systems_from_the_l
     assert got[:4] == [("kernel after patch", "0.524288", 7.411), ("kernel after patch", "1.048576", 12.0),
                        ("kernel after patch", "2.097152", 22.0), ("kernel after patch", "4.194304", 66.0)]
     assert len(got) == 8
+
+
+# https://lore.kernel.org/lkml/ (2025, pcp free_high batch; the mmtests netperf-tcp table of the post)
+_PCP = Path(__file__).parents[1] / "fixtures/real/dev/f_lkml_2025_netperf_pcp_free_high_batch.txt"
+
+
+def test_mmtests_statistic_then_size_then_one_value_per_system():
+    lines = _PCP.read_text().split("\n")
+    start = next(k for k, ln in enumerate(lines) if ln.startswith("On a 2-node AMD server"))
+    text = "netperf-tcp\n" + "\n".join(lines[start:start + 12]) + "\n"
+    rows = result_rows(extract_explained(text, "m")[0])
+    got = {(r["system"], r["params"].get("size")): r["value"] for r in rows}
+    assert got[("vanilla", "64")] == 732.14 and got[("freehigh-heuristicsopt", "8192")] == 20447.12
+    assert {r["metric_label"] for r in rows} == {"Hmean"} and len(rows) == 16

@@ -441,6 +441,17 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
         elif n >= 2 and not header and len(ints) == len(parsed) >= 3 and caption and caption.startswith('"') \
                 and all(a < b for a, b in zip(ints, ints[1:], strict=False)):
             first_is_param, param_name = True, "size"  # lmbench's `"mappings` series: sizes, then values
+    same_label = {lab for _, lab, _ in parsed}
+    row_stat: str | None = None  # mmtests' statistic (`Hmean`) written on every row before the size
+    if not first_is_param and len(parsed) >= 3 and len(same_label) == 1 and "" not in same_label and n >= 3:
+        # mmtests: `Hmean     64   732.14 (0.00%)   736.90 (0.65%)`: one statistic, then the size or
+        # thread count the row was measured at, then one value per system
+        ints = [v[0].value for _, _, v in parsed if v and v[0].kind == "abs" and v[0].value is not None]
+        if len(ints) == len(parsed) and all(float(x).is_integer() for x in ints) \
+                and all(a < b for a, b in zip(ints, ints[1:], strict=False)) and len(header) in (n - 1, 0):
+            first_is_param = True
+            param_name = "size" if min(ints) >= 64 else "instances"
+            row_stat = next(iter(same_label))
     if not first_is_param and len(parsed) > 3 and all(not lab for _, lab, _ in parsed):
         return None  # unlabelled rows of numbers: samples over time (vmstat-like), not results
     if first_is_param:
@@ -597,6 +608,7 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
                 else:
                     params[rp[0]] = rp[1]
                 system, metric_label = _system_or_metric(hd)
+                metric_label = metric_label or row_stat
                 if rp is not None and rp[0] == "case" and not metric_label and any(
                         any_metric(w) for w in label.split()):
                     metric_label = label  # `TCP_RR 56-threads`: the case names the metric

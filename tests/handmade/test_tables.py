@@ -366,16 +366,3 @@ def test_mmtests_statistic_then_size_then_one_value_per_system():
     got = {(r["system"], r["params"].get("size")): r["value"] for r in rows}
     assert got[("vanilla", "64")] == 732.14 and got[("freehigh-heuristicsopt", "8192")] == 20447.12
     assert {r["metric_label"] for r in rows} == {"Hmean"} and len(rows) == 16
-
-
-# https://lore.kernel.org/lkml/20210624115813.3613290-1-thara.gopinath@linaro.org/ (LMh on sdm845)
-_LMH = Path(__file__).parents[1] / "fixtures/real/dev/h_lkml_2021_unixbench_sysbench_qcom_lmh_sdm845.txt"
-
-
-def test_rows_spaced_out_by_blank_lines_stay_under_their_heads():
-    lines = _LMH.read_text().split("\n")
-    start = next(k for k, ln in enumerate(lines) if ln.startswith("UnixBench whets and dhry"))
-    rows = result_rows(extract_explained("\n".join(lines[start:start + 8]) + "\n", "u")[0])
-    got = {(r["system"], r["value"]) for r in rows}
-    assert got == {("Without LMh Support", 1353.7), ("With LMh Support", 1773.2),
-                   ("Without LMh Support", 4473.6), ("With LMh Support", 7402.3)}

@@ -72,32 +72,12 @@ def _blocks(seg: Segment, claimed: dict[int, str], hunks: set[int]) -> Iterable[
         free = (i < n and (seg.offset + i) not in claimed and (seg.offset + i) not in hunks
                 and (lines[i].strip() or 0 < i < n - 1 and BULLET_KV.match(lines[i - 1])
                      and BULLET_KV.match(lines[i + 1])
-                     or 0 < i < n - 1 and _REST_OPTION.match(lines[i - 1]) and lines[i + 1].strip()
-                     or 0 < i < n - 1 and _spaced_rows(lines[i - 1], lines[i + 1])))
+                     or 0 < i < n - 1 and _REST_OPTION.match(lines[i - 1]) and lines[i + 1].strip()))
         if free and start is None:
             start = i
         elif not free and start is not None:
             yield start, min(i, start + MAX_BLOCK_LINES)
             start = None
-
-
-_ROW_NUMBER = re.compile(r"(?<![\w.])[-+]?\d[\d,]*+(?:\.\d++)?+[kKMG%]?(?![\w.])")
-
-
-def _row_shape(line: str) -> int | None:
-    """How many numbers a table row holds after its label (None: not such a row)."""
-    text = line.strip()
-    if not text or len(text) > MAX_LINE or not any(ch.isalpha() for ch in text[:60]):
-        return None
-    nums = _ROW_NUMBER.findall(text)
-    return len(nums) if len(nums) >= 2 else None
-
-
-def _spaced_rows(above: str, below: str) -> bool:
-    """A blank line between two rows of one table (`1 copy test  1353.7  1773.2`, blank, `8 copy
-    tests  4473.6  7402.3`): posters space rows out; the table goes on."""
-    shape = _row_shape(above)
-    return shape is not None and shape == _row_shape(below)
 
 
 def read(segs: list[Segment], subject: str | None, claimed: dict[int, str],

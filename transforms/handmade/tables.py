@@ -26,7 +26,7 @@ _PARAM_WORDS = frozenset({
     "pairs", "flows", "sessions", "req size", "request size", "packet size", "pkt size", "len",
     "length", "test", "case", "iteration", "iter", "nproc", "np", "vcpus", "queues", "depth",
     "group", "g", "samples", "runs", "rings", "#rings", "nr_threads", "nthreads", "parallel", "p",
-    "j", "-j", "count", "sample", "num", "number", "files", "copy",
+    "j", "-j", "count", "sample", "num", "number", "files",
 })  # fmt: skip
 _CHANGE_HEAD = re.compile(r"^(?:%|\(%\)|diff|delta|change|chg|\+/-%?|gain|improvement|impr|speedup"
                           r"|ratio|regression|Δ|%\s*diff|%\s*change|diff\s*%|delta\s*%|%\s*delta"
@@ -347,9 +347,6 @@ def read_tables(lines: list[str]) -> list[Table]:
                 if lines[j].strip() and RULE.match(lines[j]):
                     j += 1
                     continue
-                if not lines[j].strip() and rows and _same_row_shape(grid, rows[-1], j + 1):
-                    j += 1  # rows spaced out by a blank line: the table goes on
-                    continue
                 break
             if not _values_tail(r)[1]:
                 break
@@ -360,14 +357,6 @@ def read_tables(lines: list[str]) -> list[Table]:
             out.append(table)
         i = max(j, i + 1)
     return out
-
-
-def _same_row_shape(grid: list[list[Cell] | None], a: int, b: int) -> bool:
-    """Rows a and b are labelled rows of the same number (two or more) of values."""
-    if b >= len(grid) or grid[a] is None or grid[b] is None:
-        return False
-    (la, va), (lb, vb) = _values_tail(grid[a]), _values_tail(grid[b])  # type: ignore[arg-type]
-    return bool(la) and bool(lb) and len(va) == len(vb) >= 2
 
 
 _CODE = re.compile(r"\(\)|->|;|[{}]|>=|<=|==|&&|\|\||\breturn\b|\bif\b\s")

@@ -4,6 +4,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from transforms.extract import extract_explained
+from transforms.handmade.metrics import resolve_unit
 from transforms.handmade.summaries import _pairs
 from transforms.rows import result_rows
 
@@ -45,3 +46,18 @@ def test_pairs_never_raise_and_keep_printed_numbers(line):
     found = _pairs(line)
     if found is not None:
         assert len(found[1]) >= 2
+
+
+# https://lore.kernel.org/lkml/ (2001, "2.4.13 results": dbench and bonnie++ as re-typed lines)
+MB_LOWER = """\
+dbench 8:          37Mb/sec
+bonnie++ write:    18.7Mb/sec
+"""
+
+
+def test_lower_case_mb_is_the_byte_tools_megabytes():
+    rows = result_rows(extract_explained(MB_LOWER, "m")[0])
+    assert {(r["benchmark"], r["value"], r["unit"]) for r in rows} == {("dbench", 37.0, "MB/s"),
+                                                                        ("bonnie", 18.7, "MB/s")}
+
+    assert resolve_unit("iperf", "Mb/s") == "Mbit/s" and resolve_unit("netperf", "Gb/s") == "Gbit/s"

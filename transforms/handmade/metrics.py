@@ -267,9 +267,23 @@ def unit(token: str) -> str | None:
         return None
     low = t.lower()
     if _MB_CASE.match(t) and t[1] == "b" and low not in ("kbps",):
-        # lower-case b: bits (`Mb/s`), upper-case B: bytes (`MB/s`)
-        return {"k": "Kbit/s", "m": "Mbit/s", "g": "Gbit/s"}[low[0]]
+        # lower-case b: bits by the book (`Mb/s`), but posters write `Mb/sec` for dbench's MB/sec
+        # too: kept apart here, and `resolve_unit` decides by the benchmark
+        return {"k": "Kb/s", "m": "Mb/s", "g": "Gb/s"}[low[0]]
     return _UNITS.get(low)
+
+
+# `Mb/s` as a poster types it: megabits for the network tools, the tool's MB/s for the byte tools
+_AMBIGUOUS = {"Kb/s": ("Kbit/s", "KB/s"), "Mb/s": ("Mbit/s", "MB/s"), "Gb/s": ("Gbit/s", "GB/s")}
+_BIT_TOOLS = frozenset({"netperf", "iperf"})
+
+
+def resolve_unit(benchmark: str, u: str) -> str:
+    """`Mb/s` is Mbit/s for netperf and iperf, which print bits; MB/s for the tools printing bytes."""
+    if u in _AMBIGUOUS:
+        bits, bytes_ = _AMBIGUOUS[u]
+        return bits if benchmark in _BIT_TOOLS else bytes_
+    return u
 
 
 _IN_TEXT = re.compile(r"10\^[36]\s?bits/sec|[A-Za-z%µ][A-Za-z%/µ]{0,12}")

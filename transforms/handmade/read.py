@@ -396,7 +396,7 @@ def _row_benchmarks(t: Table) -> dict[str, str]:
 
 def _result(bench: str, line: int, label: str | None, value: float, unit: str | None, system: str | None,
             params: dict[str, str], layout: str, change: bool = False, statistic: str = "value") -> Result:
-    u = unit or ""
+    u = metrics.resolve_unit(bench, unit or "")
     if u in ("k", "K", "M", "G"):  # `84k` is kept as printed: 84, at the scale the poster chose
         params = {**params, "scale": "k" if u == "K" else u}
         u = ""

@@ -33,7 +33,7 @@ _STOP_KEYS = frozenset({
 _HEADER_KEYS = frozenset({"date", "from", "to", "cc", "subject", "message-id", "in-reply-to", "references"})
 _MEASURE_UNITS = frozenset({
     "MB/s", "GB/s", "KB/s", "K/sec", "KiB/s", "MiB/s", "GiB/s", "Mbit/s", "Gbit/s", "Kbit/s", "us", "ns",
-    "ms", "s", "IOPS", "trans/s", "ops/s", "events/s", "lps", "lpm", "MWIPS", "KBps",
+    "ms", "s", "IOPS", "trans/s", "ops/s", "events/s", "lps", "lpm", "MWIPS", "KBps", "Kb/s", "Mb/s", "Gb/s",
 })  # fmt: skip
 
 

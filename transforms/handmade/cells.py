@@ -111,6 +111,21 @@ def cells(line: str) -> list[Cell]:
             if j < len(toks) and j < i + 8:
                 i = j + 1
                 continue
+        if tok in ("+/-", "+-", "±") and out and out[-1].kind == "abs" and i + 1 < len(toks) \
+                and read_number(toks[i + 1][0].rstrip("%")) is not None:
+            i += 2  # `357.96 +/- 3.51`: the spread after a value is no value of its own
+            if i < len(toks) and out[-1].unit is None and (nxt := unit(toks[i][0])) not in (None, "x", "%"):
+                out[-1].unit, out[-1].end = nxt, toks[i][2]  # `1.2 ± 0.3 MB/s`: the value's unit
+                i += 1
+            continue
+        if tok[:3] in ("+/-", "+-.") and len(tok) > 3 and out and out[-1].kind == "abs" \
+                and read_number(tok[3:].rstrip("%")) is not None:
+            i += 1  # `1.579 +/-29.16%`: the spread glued to its sign
+            continue
+        if tok[:1] == "±" and len(tok) > 1 and out and out[-1].kind == "abs" \
+                and read_number(tok[1:].rstrip("%")) is not None:
+            i += 1
+            continue
         read = read_number(tok)
         if read is not None:
             kind, value, u = read

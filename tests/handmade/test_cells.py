@@ -1,0 +1,26 @@
+"""Cutting a line into cells (transforms/handmade/cells.py): spreads after a value are not values."""
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from transforms.handmade.cells import cells
+
+
+def _read(line: str) -> list[tuple[str, str, str | None]]:
+    return [(c.kind, c.text, c.unit) for c in cells(line)]
+
+
+def test_a_spread_after_a_value_is_dropped():
+    # https://lore.kernel.org/lkml/ (2005, LSM hooks v2: `original:  357.957780 +/- 3.50919`)
+    assert _read("original:  357.957780 +/- 3.50919") == [("label", "original:", None), ("abs", "357.957780", None)]
+    # https://lore.kernel.org/lkml/ (2019, CFS load balance rework v4: `1.579 +/-29.16%`)
+    assert [c for c in _read("1 groups      1.579 +/-29.16%       1.410 +/-13.46%") if c[0] == "abs"] == [
+        ("abs", "1", None), ("abs", "1.579", None), ("abs", "1.410", None)]
+    assert _read("1.2 ± 0.3 MB/s") == [("abs", "1.2", "MB/s")]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("0123.45 +/-±%MBs()ab")), max_size=120))
+def test_cells_never_raise_and_keep_order(line):
+    found = cells(line)
+    assert [c.start for c in found] == sorted(c.start for c in found)

@@ -366,3 +366,17 @@ def test_mmtests_statistic_then_size_then_one_value_per_system():
     got = {(r["system"], r["params"].get("size")): r["value"] for r in rows}
     assert got[("vanilla", "64")] == 732.14 and got[("freehigh-heuristicsopt", "8192")] == 20447.12
     assert {r["metric_label"] for r in rows} == {"Hmean"} and len(rows) == 16
+
+
+# https://lore.kernel.org/lkml/20030915022508.GA26687@rushmore/ (tbench on 2.6.0-test kernels, then a profile)
+_TBENCH = Path(__file__).parents[1] / "fixtures/real/dev/k_lkml_2003_tbench_test1_to_test5_rwhron.txt"
+
+
+def test_tbench_caption_spread_column_and_profile_table():
+    text = _TBENCH.read_text().split("\n", 1)[1].split("\n\n", 1)[1]
+    rows = result_rows(extract_explained(text, "t", subject="Re: [BENCHMARK] tbench 8x  2.6.0-test5 v test5-mm1")[0])
+    assert {r["benchmark"] for r in rows} == {"tbench"}  # `tbench 192` over dbench-style lines
+    got = {(r["system"], r["value"]) for r in rows}
+    assert ("2.6.0-test5-mm1", 329.827) in got and ("2.6.0-test3-mm2", 151.1) in got
+    assert ("2.6.0-test3-mm2", 0.7) not in got  # the `+/-` column is a spread
+    assert len(rows) == 14  # the readprofile table under `tbench profile` gives none

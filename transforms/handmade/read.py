@@ -258,6 +258,9 @@ def _headed_by(plain: list[str], start: int, bench: str) -> bool:
     return False
 
 
+_SYMBOL = re.compile(r"^[._]{0,3}[a-z][a-z0-9]{0,40}(?:[_.][a-z0-9]{1,40}){1,8}$")  # `__mod_timer`, `.text.lock.fault`
+
+
 def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[str], subject: str | None,
                ) -> tuple[list[Run], Explained]:
     abs_lo = seg.offset + lo
@@ -265,6 +268,10 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
     ex = Explained(abs_lo + t.start, abs_lo + t.end, f"{layout} ({t.kind}, {t.orientation})", quoted=seg.quoted)
     if not t.values:
         ex.outcome = "nothing: no value columns (only changes or deviations beside absolute values?)"
+        return [], ex
+    heads = [ln.split()[0] for ln in block[t.start:t.end] if ln.split()]
+    if len(heads) >= 5 and 2 * sum(bool(_SYMBOL.match(x)) for x in heads) >= len(heads):
+        ex.outcome = "nothing: its rows are named by kernel functions (a profile), not results"
         return [], ex
     votes = metrics.label_votes(t.all_labels())
     cap_lo = max(0, t.start - 2)

@@ -31,7 +31,7 @@ _PARAM_WORDS = frozenset({
 _CHANGE_HEAD = re.compile(r"^(?:%|\(%\)|diff|delta|change|chg|\+/-%?|gain|improvement|impr|speedup"
                           r"|ratio|regression|Δ|%\s*diff|%\s*change|diff\s*%|delta\s*%|%\s*delta"
                           r"|% improvement|% gain|rel|relative|vs\.?.*|difference)\b", re.I)
-_STDEV_HEAD = re.compile(r"^(?:stdev|stddev|std\.?dev|std|sd|σ|\+/-|±|err|error|cv|var|variance|noise)\b",
+_STDEV_HEAD = re.compile(r"^(?:(?:stdev|stddev|std\.?dev|std|sd|σ|err|error|cv|var|variance|noise)\b|\+/-|\+-(?!\d)|±)",
                          re.I)
 _STAT_HEAD = {"min": "min", "max": "max", "avg": "mean", "average": "mean", "mean": "mean",
               "median": "median"}

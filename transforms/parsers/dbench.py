@@ -309,8 +309,21 @@ def _blocks(lines: list[str]) -> list[_Block]:
     return blocks
 
 
+_TBENCH_WORD = re.compile(r"(?i)(?<![\w-])tbench(?![\w-])")
+_DBENCH_WORD = re.compile(r"(?i)(?<![\w-])dbench(?![\w-])")
+
+
+def _named_tbench(seg: Segment, start: int) -> bool:
+    """The lines just above a summary name tbench and not dbench (`tbench 192` over the results)."""
+    above = [x for x in (*(seg.before if start < 6 else ()), *seg.lines[max(0, start - 6):start]) if x.strip()][-3:]
+    text = "\n".join(above)
+    return bool(_TBENCH_WORD.search(text)) and not _DBENCH_WORD.search(text)
+
+
 def _run_for(seg: Segment, block: _Block) -> Run:
     caption = nearest_caption(seg, block.start)
+    if block.tool is None and _named_tbench(seg, block.start):
+        block.tool = "tbench"  # tbench prints dbench's lines; the caption says which ran
     run = Run(
         benchmark="tbench" if block.tool == "tbench" else NAME,  # tbench is a benchmark of its own
         results=block.results + block.ops,

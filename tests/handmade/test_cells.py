@@ -24,3 +24,9 @@ def test_a_spread_after_a_value_is_dropped():
 def test_cells_never_raise_and_keep_order(line):
     found = cells(line)
     assert [c.start for c in found] == sorted(c.start for c in found)
+
+
+def test_an_options_argument_belongs_to_the_label():
+    # https://lore.kernel.org/lkml/20250221085725.33943-1-15645113830zzh@gmail.com/
+    assert _read("./hackbench -g 8 -l 10000    2.063") == [("label", "./hackbench -g 8 -l 10000", None),
+                                                          ("abs", "2.063", None)]

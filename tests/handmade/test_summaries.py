@@ -61,3 +61,20 @@ def test_lower_case_mb_is_the_byte_tools_megabytes():
                                                                         ("bonnie", 18.7, "MB/s")}
 
     assert resolve_unit("iperf", "Mb/s") == "Mbit/s" and resolve_unit("netperf", "Gb/s") == "Gbit/s"
+
+
+# https://lore.kernel.org/lkml/20250221085725.33943-1-15645113830zzh@gmail.com/ (PREDICT_NO_PREEMPT)
+SYSTEM_KEYS = """\
+./hackbench -g 8 -l 10000
+orig: 2.063s   with PREDICT_NO_PREEMPT: 1.833s
+./hackbench -g 16 -l 10000
+orig: 3.658s   with PREDICT_NO_PREEMPT: 3.479s
+"""
+
+
+def test_pairs_keyed_by_system_under_a_command_line():
+    rows = result_rows(extract_explained(SYSTEM_KEYS, "p")[0])
+    got = {(r["system"], r["params"].get("groups"), r["params"].get("loops")): r["value"] for r in rows}
+    assert got == {("orig", "8", "10000"): 2.063, ("with PREDICT_NO_PREEMPT", "8", "10000"): 1.833,
+                   ("orig", "16", "10000"): 3.658, ("with PREDICT_NO_PREEMPT", "16", "10000"): 3.479}
+    assert {(r["benchmark"], r["metric"]) for r in rows} == {("hackbench", "time")}

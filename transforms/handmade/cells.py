@@ -17,6 +17,7 @@ _RATIO = re.compile(r"[xX×](\d+(?:\.\d+)?)|(\d+(?:\.\d+)?)[xX×]")
 _GLUED = re.compile(r"((?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)([A-Za-zµ%/^][A-Za-z/µ%^0-9]{0,14})")
 _MISSING = frozenset({"-", "--", "---", "n/a", "na", "n.a.", "?", "*", "x", "fail", "failed", "err"})
 _TOKEN = re.compile(r"\S+")
+_OPTION = re.compile(r"^--?[A-Za-z][\w-]{0,30}$")  # `-l`, `--loops`: a command's option
 _BOUND = re.compile(r"^[<>]=?\d+(?:\.\d+)?$")  # `<10`: a bound the tool printed, not a measurement
 RULE = re.compile(r"^[\s=_+*~#|:.-]*$")  # separator lines: ====, ----, +----+, |---|---|
 
@@ -125,6 +126,13 @@ def cells(line: str) -> list[Cell]:
         if tok[:1] == "±" and len(tok) > 1 and out and out[-1].kind == "abs" \
                 and read_number(tok[1:].rstrip("%")) is not None:
             i += 1
+            continue
+        if _OPTION.match(tok) and i + 1 < len(toks) and number(toks[i + 1][0]) is not None \
+                and out and out[-1].kind == "label" and s - out[-1].end == 1:
+            arg = toks[i + 1]  # `./hackbench -g 8 -l 10000`: an option's argument is part of the label
+            out[-1].text += f" {tok} {arg[0]}"
+            out[-1].end = arg[2]
+            i += 2
             continue
         read = read_number(tok)
         if read is not None:

@@ -170,7 +170,8 @@ def _read_block(seg: Segment, lo: int, block: list[str], plain: list[str], subje
             caption = metrics.metric_in(att.benchmark, _line_above(plain[max(0, abs_lo - 3):abs_lo + span[0]],
                                                                    3 + span[0]))
             results = [_result(att.benchmark, lo + k.line, k.key or caption, k.value, k.unit, k.system,
-                               k.params, "key_value") for k in kvs]
+                               {**(commands.command_params(k.key, att.benchmark) or {}), **k.params}, "key_value")
+                       for k in kvs]
             runs.append(_run(att.benchmark, results, lo + span[0], lo + span[1]))
             ex.rows, ex.outcome = len(results), f"{len(results)} rows"
         explained.append(ex)

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 from transforms.handmade.cells import cells
+from transforms.handmade.commands import command_of
 from transforms.handmade.metrics import any_metric, label_votes, norm
 from transforms.handmade.metrics import unit as unit_of
 
@@ -111,7 +112,14 @@ def read_summaries(lines: list[str], taken: set[int]) -> tuple[list[KeyValue], l
         pairs = _pairs(line)
         if pairs is not None:  # `idle != poll: Elapsed: 136.692s User: 249.846s System: 30.596s`
             lead, found = pairs
-            out.extend(KeyValue(i, v, u, key, lead or system, {}) for key, v, u in found)
+            if not lead and not any(label_votes([k]) or any_metric(k) for k, _, _ in found):
+                # `orig: 2.063s   with PREDICT_NO_PREEMPT: 1.833s`: the keys are the systems, and a
+                # command line right above (`./hackbench -g 8 -l 10000`) says what was measured
+                above = lines[i - 1].strip() if i > 0 else ""
+                ran = above if above and command_of(above) is not None else ""
+                out.extend(KeyValue(i, v, u, ran, key, {}) for key, v, u in found)
+            else:
+                out.extend(KeyValue(i, v, u, key, lead or system, {}) for key, v, u in found)
             continue
         kv = _KV.match(line)
         if not kv:

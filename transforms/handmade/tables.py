@@ -447,8 +447,9 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
         # mmtests: `Hmean     64   732.14 (0.00%)   736.90 (0.65%)`: one statistic, then the size or
         # thread count the row was measured at, then one value per system
         ints = [v[0].value for _, _, v in parsed if v and v[0].kind == "abs" and v[0].value is not None]
+        n_abs = Counter(sum(c.kind == "abs" for c in v) for _, _, v in parsed).most_common(1)[0][0]
         if len(ints) == len(parsed) and all(float(x).is_integer() for x in ints) \
-                and all(a < b for a, b in zip(ints, ints[1:], strict=False)) and len(header) in (n - 1, 0):
+                and all(a < b for a, b in zip(ints, ints[1:], strict=False)) and len(header) in (n_abs - 1, 0):
             first_is_param = True
             param_name = "size" if min(ints) >= 64 else "instances"
             row_stat = next(iter(same_label))

@@ -30,3 +30,10 @@ def test_an_options_argument_belongs_to_the_label():
     # https://lore.kernel.org/lkml/20250221085725.33943-1-15645113830zzh@gmail.com/
     assert _read("./hackbench -g 8 -l 10000    2.063") == [("label", "./hackbench -g 8 -l 10000", None),
                                                           ("abs", "2.063", None)]
+
+
+def test_a_spread_glued_to_its_value_is_dropped():
+    # https://lore.kernel.org/lkml/20230912065808.2530-2-aaron.lu@intel.com/ (`base:   42382±19.8%`)
+    assert _read("base:   42382±19.8%") == [("label", "base:", None), ("abs", "42382", None)]
+    assert _read("patch:  112470±0.1% +12.2%") == [("label", "patch:", None), ("abs", "112470", None),
+                                                   ("chg", "+12.2%", "%")]

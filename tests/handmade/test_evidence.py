@@ -21,3 +21,9 @@ def test_with_and_without_wrapped_over_two_lines():
 def test_caption_naming_another_benchmark():
     assert other_benchmark("schbench  99.0th tail latency") == "schbench"
     assert other_benchmark("tbench throughput") is None
+
+
+def test_a_long_tool_name_after_an_underscore_names_it():
+    # https://lore.kernel.org/lkml/20230912065808.2530-2-aaron.lu@intel.com/ (`postgres_sysbench on SPR:`)
+    assert benchmarks_in("postgres_sysbench on SPR:") == ["sysbench"]
+    assert benchmarks_in("run_fio.sh and portfolio") == []  # short names still need a word boundary

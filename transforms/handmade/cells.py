@@ -17,6 +17,7 @@ _RATIO = re.compile(r"[xX×](\d+(?:\.\d+)?)|(\d+(?:\.\d+)?)[xX×]")
 _GLUED = re.compile(r"((?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)([A-Za-zµ%/^][A-Za-z/µ%^0-9]{0,14})")
 _MISSING = frozenset({"-", "--", "---", "n/a", "na", "n.a.", "?", "*", "x", "fail", "failed", "err"})
 _TOKEN = re.compile(r"\S+")
+_GLUED_SPREAD = re.compile(r"^([-+]?\d[\d,]{0,20}(?:\.\d{1,12})?[A-Za-z/%]{0,8}?)(?:±|\+/-|\+-)\d")
 _OPTION = re.compile(r"^--?[A-Za-z][\w-]{0,30}$")  # `-l`, `--loops`: a command's option
 _BOUND = re.compile(r"^[<>]=?\d+(?:\.\d+)?$")  # `<10`: a bound the tool printed, not a measurement
 RULE = re.compile(r"^[\s=_+*~#|:.-]*$")  # separator lines: ====, ----, +----+, |---|---|
@@ -97,7 +98,10 @@ def cells(line: str) -> list[Cell]:
         if tok.endswith("%*") or tok.endswith("*") and tok[:1].isdigit():
             tok = tok.rstrip("*")
         cut = tok.find("(")
-        if cut > 0 and tok[0].isdigit():  # `13.358(+/-` : the number, then its aside
+        spread = _GLUED_SPREAD.match(tok)
+        if spread is not None:  # `42382±19.8%`: the value; the spread glued to it is dropped
+            toks.append((spread.group(1), s0, s0 + spread.end(1)))
+        elif cut > 0 and tok[0].isdigit():  # `13.358(+/-` : the number, then its aside
             toks += [(tok[:cut], s0, s0 + cut), (tok[cut:], s0 + cut, m.end())]
         else:
             toks.append((tok, s0, m.end()))

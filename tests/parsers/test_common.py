@@ -24,6 +24,8 @@ from transforms.parsers._common import names_system, naming_caption, printout_sy
         # https://lore.kernel.org/qemu-devel/ (2021, virtiofsd g_list_reverse): a condition as caption
         ('Without "g_list_reverse()":', 'Without "g_list_reverse()"'),
         ("With LMh Support:", "With LMh Support"),
+        # https://lore.kernel.org/lkml/ (2001, VIA and ACPI on 2.4.1): a heading set off by stars
+        ("*********************** stock 2.4.1 with ACPI turned on.", "stock 2.4.1 with ACPI turned on"),
     ],
 )
 def test_a_caption_naming_what_was_measured(line, system):

@@ -213,6 +213,7 @@ _NAMES_SYSTEM = re.compile(
 # a tool's own banner or connection line names its version or peer, not the system measured
 _BANNER = re.compile(r"(?i)\b(?:copyright|version|port|connect(?:ing|ed)|pid|listening|bound)\b")
 _CONDITION = re.compile(r"(?i)^(?:with(?:out)?|w/o?|before|after)\b(?!.*[.!?]\s)")
+_DECORATED = re.compile(r"^\s*[*#=~]{3,}")  # `*********** stock 2.4.1 ...`: set off as a heading
 _LABEL_REMARK = re.compile(r"^([^:()]{1,40}):\s+\(")
 _NUMERIC = re.compile(r"^[-+]?\d+(?:[.,]\d+)?%?$")  # `2.4.31` is a version, not a number
 _IPV4 = re.compile(r"(?<![\d.])(?:[1-9]\d|[12]\d\d)(?:\.\d{1,3}){3}(?![\d.])")
@@ -242,8 +243,8 @@ def names_system(text: str) -> str | None:
         return None
     if len(core.split()) > (10 if colon or _NAMES_SYSTEM.match(core) else 6):
         return None  # a long line names a system only as a label (`2.6.24 with the patch:`)
-    if core.endswith(".") and len(core.split()) <= 3:
-        core = core[:-1]  # `Linux 2.4.31-si.`: a short caption with a full stop
+    if core.endswith(".") and (len(core.split()) <= 3 or _DECORATED.match(text)):
+        core = core[:-1]  # `Linux 2.4.31-si.`, `***** stock 2.4.1 with ACPI turned on.`: a caption
     if re.search(r"[.!?,;。]$|[.!?]\s|。", core):  # the tail of a sentence, not a caption
         return None
     words = core.split()

@@ -162,10 +162,10 @@ def udp_cpu(
 
 def test_lkml_2003_stream_cpu_old_banner():
     rows = fixture_rows("lkml_2003_tso_cpu")
-    assert_rows(
+    assert_rows(  # each printout under its label line (`TSO disabled:`, its commands between)
         rows,
-        stream_cpu("TCP_STREAM", "131072", 897.16, "Mbit/s", 34.07, 35.00, 3.111, 3.196)
-        + stream_cpu("TCP_STREAM", "131072", 894.09, "Mbit/s", 11.65, 34.48, 1.068, 3.159),
+        [("TSO disabled", *t[1:]) for t in stream_cpu("TCP_STREAM", "131072", 897.16, "Mbit/s", 34.07, 35.00, 3.111, 3.196)]
+        + [("TSO enabled", *t[1:]) for t in stream_cpu("TCP_STREAM", "131072", 894.09, "Mbit/s", 11.65, 34.48, 1.068, 3.159)],
     )
     runs = np_runs(fixture_body(NETPERF / "lkml_2003_tso_cpu.txt"))
     assert [er.run.caption for er in runs] == ["TSO disabled", "TSO enabled"]

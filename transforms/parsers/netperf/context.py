@@ -8,7 +8,7 @@ import shlex
 from dataclasses import dataclass
 
 from transforms.model import Run, Segment
-from transforms.parsers._common import names_system, naming_caption
+from transforms.parsers._common import names_system, naming_caption, system_label
 
 from .common import (
     _ASK_VERSION,
@@ -229,6 +229,14 @@ def _test_for(
     return "UDP_STREAM" if family == "udp" else None
 
 
+def _label_caption(caption: str | None) -> str | None:
+    """`TSO disabled:` over its commands: a short label names the system even without a version
+    or patch word; a line about running netperf (`And then I just run netperf:`) does not."""
+    if not caption or len(caption.split()) > 5 or "netperf" in caption.lower():
+        return None
+    return system_label(caption + ":")
+
+
 def _new_run(
     seg: Segment, start: int, end: int, block: _Block, banner: _Banner | None, cmd: _Command | None
 ) -> Run:
@@ -239,7 +247,8 @@ def _new_run(
         attrs["command"] = cmd.text
     caption = _caption(seg.lines, start)
     # a caption naming a kernel, patch or VM is the system of rows the table did not label
-    system = (names_system(caption) if caption else None) or naming_caption(seg.lines, start, 0, seg.before)
+    system = (names_system(caption) if caption else None) or naming_caption(seg.lines, start, 0, seg.before) \
+        or _label_caption(caption)
     return Run(benchmark=BENCH, results=block.results, tool_version=_ASK_VERSION,
                system=system, caption=caption, line_start=start, line_end=end,
                attributes=attrs, notes=list(block.notes))  # fmt: skip

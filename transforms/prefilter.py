@@ -73,7 +73,7 @@ class Gate:
 
 def _tool_word(low: bytes, raw: bytes, start: int, end: int) -> bool:
     """A necessary condition for evidence's mention test at this hit (word-bounded; STREAM)."""
-    if start > 0 and low[start - 1] in _WORD and not (low[start - 1] == 95 and end - start >= 6):  # 95: "_"
+    if start > 0 and low[start - 1] in _WORD and not (low[start - 1] == 95 and end - start >= 7):  # 95: "_"
         return False
     last = low[end - 1]
     if end < len(low) and last != 61 and low[end] in _WORD:  # 61: "=" (`dd if=`)

@@ -27,3 +27,4 @@ def test_a_long_tool_name_after_an_underscore_names_it():
     # https://lore.kernel.org/lkml/20230912065808.2530-2-aaron.lu@intel.com/ (`postgres_sysbench on SPR:`)
     assert benchmarks_in("postgres_sysbench on SPR:") == ["sysbench"]
     assert benchmarks_in("run_fio.sh and portfolio") == []  # short names still need a word boundary
+    assert benchmarks_in("netperf TCP_STREAM and UDP_STREAM") == ["netperf"]  # not STREAM

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from transforms.extract import extract_explained
-from transforms.handmade.prose import from_to
+from transforms.handmade.prose import arrows, from_to
 from transforms.rows import result_rows
 
 # https://lore.kernel.org/lkml/ (2019, "[RFC PATCH v2 00/17] Core scheduling v2" thread), excerpt
@@ -60,3 +60,19 @@ def test_from_to_is_linear():
         t = time.perf_counter()
         from_to(0, bad)
         assert time.perf_counter() - t < 1.0
+
+
+def test_an_arrow_gives_the_value_before_and_after():
+    # https://lore.kernel.org/linux-block/ (2021, bio-based IO polling: `IOPS: 332k (IRQ) -> 363k (iopoll)`)
+    got = [(p.value, p.system, p.label, p.scale, p.when) for p in arrows(0, "IOPS: 332k (IRQ) -> 363k (iopoll), aka ~10%")]
+    assert got == [(332.0, "IRQ", "IOPS", "k", None), (363.0, "iopoll", "IOPS", "k", None)]
+    got = [(p.value, p.system, p.when) for p in arrows(0, "leiming: 674 -> 849")]
+    assert got == [(674.0, "leiming", "before"), (849.0, "leiming", "after")]
+    assert arrows(0, "3 -> 4") == [] and arrows(0, "cpu 5% -> 7%") == []
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("ab: 0123.4kMs%()->=→\t")), max_size=200))
+def test_arrows_never_raise(line):
+    for p in arrows(0, line):
+        assert p.when in ("before", "after", None)

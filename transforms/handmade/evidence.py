@@ -81,7 +81,7 @@ def _mentions(text: str) -> Iterator[Mention]:
         text = low
     for idx, start, end in _AC.find_matches_as_indexes(low, overlapping=True):
         lit = _AC_LITERALS[idx]
-        if start > 0 and _WORD.match(low[start - 1]) and not (low[start - 1] == "_" and len(lit) >= 6):
+        if start > 0 and _WORD.match(low[start - 1]) and not (low[start - 1] == "_" and len(lit) >= 7):
             continue  # `postgres_sysbench`, `mmtests_hackbench`: a long tool name after `_` still names it
         if end < len(low) and lit[-1] != "=" and _WORD.match(low[end]):
             continue

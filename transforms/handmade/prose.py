@@ -96,6 +96,79 @@ def from_to(i: int, line: str) -> list[ProseValue]:
     return out
 
 
+# `IOPS: 332k (IRQ) -> 363k (iopoll)`, `leiming: 674 -> 849`: a value, an arrow, the value it became.
+# Read token by token around each arrow (bounded windows), so a line costs linear time.
+_ARROW_WORD = re.compile(r"->|=>|→")
+_VALUE_TOKEN = re.compile(rf"(?P<num>{_NUM})(?P<scale>[kKMG](?![A-Za-z]))?(?P<unit>[A-Za-z/%µ]{{1,12}})?")
+_ARROW_REACH = 80  # characters read on each side of an arrow
+
+
+def _value_of(tok: str) -> tuple[float, str | None, str | None] | None:
+    m = _VALUE_TOKEN.fullmatch(tok.strip(",;")) if len(tok) <= 40 else None
+    if m is None:
+        return None
+    return float(m.group("num").replace(",", "")), m.group("scale"), m.group("unit")
+
+
+def _paren_tail(text: str) -> tuple[str, str | None]:
+    """`332k (IRQ)` -> (`332k`, `IRQ`)."""
+    text = text.rstrip()
+    if text.endswith(")") and (k := text.rfind("(")) >= 0 and len(text) - k <= 32:
+        return text[:k].rstrip(), text[k + 1:-1].strip() or None
+    return text, None
+
+
+def _side(tokens: list[str]) -> tuple[tuple[float, str | None, str | None], int] | None:
+    """A value among the first two tokens (`363k`, `849 MB/s`): (value, scale, unit) and tokens used."""
+    from transforms.handmade.metrics import unit
+
+    if not tokens or (found := _value_of(tokens[0])) is None:
+        return None
+    if found[2] is None and len(tokens) > 1 and (u := unit(tokens[1])) is not None:
+        return (found[0], found[1], tokens[1] if u else None), 2
+    return found, 1
+
+
+def arrows(i: int, line: str) -> list[ProseValue]:
+    """`<key>: <a> -> <b>`: two values, before and after. A key naming a metric is the label and
+    the parenthesised names after the values (`(IRQ)`, `(iopoll)`) the systems; any other key is
+    the system, measured before and after (params `when`)."""
+    from transforms.handmade.metrics import any_metric, unit
+
+    m = _ARROW_WORD.search(line)
+    if m is None:
+        return []
+    left, pa = _paren_tail(line[max(0, m.start() - _ARROW_REACH):m.start()])
+    ltoks = left.split()
+    right = line[m.end():m.end() + _ARROW_REACH].split()
+    if not ltoks or not right:
+        return []
+    lu = None
+    if len(ltoks) > 1 and unit(ltoks[-1]) is not None and _value_of(ltoks[-1]) is None:
+        lu = ltoks.pop()
+    a = _value_of(ltoks.pop()) if ltoks else None
+    b_side = _side(right)
+    if a is None or b_side is None:
+        return []
+    (b, sb, ub_raw), used = b_side
+    rest = " ".join(right[used:used + 4])
+    pb = rest[1:k].strip() or None if rest.startswith("(") and 0 < (k := rest.find(")")) <= 31 else None
+    ua = unit(lu or a[2] or "") if (lu or a[2]) else None
+    ub = unit(ub_raw) if ub_raw else None
+    if "%" in (ua, ub) or right[0].endswith("%"):
+        return []
+    head = " ".join(ltoks[-4:])
+    key = head.rsplit(":", 1)[0].split(".")[-1].strip() if head.endswith(":") else ""
+    if not (ua or ub or a[1] or key):
+        return []  # bare `3 -> 4`: an index or a count, not a result
+    metric_key = bool(key) and any_metric(key)
+    out: list[ProseValue] = []
+    for value, scale, u, paren, when in ((a[0], a[1], ua or ub, pa, "before"), (b, sb, ub or ua, pb, "after")):
+        system = paren or (None if metric_key else key or None)
+        out.append(ProseValue(i, value, u, system, key if metric_key else None, scale, None if paren else when))
+    return out
+
+
 def read_prose(lines: list[str], taken: set[int]) -> list[ProseValue]:
     from transforms.handmade.metrics import unit
 
@@ -103,6 +176,11 @@ def read_prose(lines: list[str], taken: set[int]) -> list[ProseValue]:
     for i, line in enumerate(lines):
         if i in taken or len(line) > 400 or not _DIGIT.search(line):
             continue
+        if _ARROW_WORD.search(line):
+            found = arrows(i, line)
+            if found:
+                out.extend(found)
+                continue
         if _FROM_WORD.search(line):
             found = from_to(i, line)
             if found:

@@ -78,3 +78,14 @@ def test_pairs_keyed_by_system_under_a_command_line():
     assert got == {("orig", "8", "10000"): 2.063, ("with PREDICT_NO_PREEMPT", "8", "10000"): 1.833,
                    ("orig", "16", "10000"): 3.658, ("with PREDICT_NO_PREEMPT", "16", "10000"): 3.479}
     assert {(r["benchmark"], r["metric"]) for r in rows} == {("hackbench", "time")}
+
+
+def test_equals_pairs_and_one_pair_after_a_label():
+    # https://lore.kernel.org/lkml/b6dfcc79-f542-474a-bcc6-4e24a1189a07@squashfs.org.uk/ (fio, quoted)
+    assert _pairs("   IOPS=815, BW=102MiB/s (107MB/s)(6113MiB/60001msec)") == (
+        None, [("IOPS", 815.0, None), ("BW", 102.0, "MiB/s")])
+    # https://lore.kernel.org/lkml/ (2019, kernel stack randomization: lmbench lines under labels)
+    assert _pairs("With rdrand (every 10th syscall):\t\tSimple syscall: 0.0719 microseconds") == (
+        "With rdrand (every 10th syscall)", [("Simple syscall", 0.0719, "us")])
+    assert _pairs("fio --bs=4k --iodepth=32 --numjobs=4") is None
+    assert _pairs("Note: size: 4") is None

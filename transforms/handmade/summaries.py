@@ -38,18 +38,22 @@ _MEASURE_UNITS = frozenset({
 })  # fmt: skip
 
 
-# `Elapsed: 136.692s`: one key and its number in a line of several (keys are short words)
-_PAIR = re.compile(r"(?<![\w.])(?P<key>[A-Za-z][\w%/.-]{0,24}+(?: [A-Za-z][\w%/.-]{0,24}+)?):[ \t]{0,8}+"
-                   r"(?P<num>[-+]?\d{1,12}+(?:,\d{3}){0,4}+(?:\.\d{1,12}+)?)(?P<unit>%|[A-Za-z/]{1,8}+)?(?![\w.])")
+# `Elapsed: 136.692s`, `IOPS=815, BW=102MiB/s`: one key and its number in a line of several
+_PAIR = re.compile(r"(?<![\w.])(?P<key>[A-Za-z][\w%/.-]{0,24}+(?: [A-Za-z][\w%/.-]{0,24}+)?)[:=][ \t]{0,8}+"
+                   r"(?P<num>[-+]?\d{1,12}+(?:,\d{3}){0,4}+(?:\.\d{1,12}+)?)(?P<unit>%|[A-Za-z/]{1,12}+)?(?![\w.])")
+
+
+_LEAD_ONE = re.compile(r"^\s{0,8}+[A-Za-z][^:=]{0,40}+:\s{2,}+$")
 
 
 def _pairs(line: str) -> tuple[str | None, list[tuple[str, float, str | None]]] | None:
-    """A line of two or more `Key: value` pairs, and the label before the first (its system)."""
-    if len(line) > 400 or line.count(":") < 2:
+    """A line of two or more `Key: value` pairs (or one, after a label set off by blanks), and the
+    label before the first (its system)."""
+    if len(line) > 400 or line.count(":") + line.count("=") < 2:
         return None
     found = list(_PAIR.finditer(line))
-    if len(found) < 2:
-        return None
+    if not found or len(found) < 2 and not _LEAD_ONE.match(line[: found[0].start()]):
+        return None  # one pair counts only after a label of its own (`No randomization:  Simple syscall: ...`)
     out: list[tuple[str, float, str | None]] = []
     for m in found:
         key = m.group("key").strip()
@@ -59,10 +63,12 @@ def _pairs(line: str) -> tuple[str | None, list[tuple[str, float, str | None]]] 
         u = unit_of(printed) if printed else None
         if printed and u is None:
             return None  # `Size: 4GB`, `Rev: 3a`: not a measurement's unit
+        if printed is None and (after := line[m.end():m.end() + 16].split()[:1]):
+            u = unit_of(after[0])  # `Simple syscall: 0.0534 microseconds`: the unit after a blank
         out.append((key, float(m.group("num").replace(",", "")), u))
     if not (label_votes([k for k, _, _ in out]) or any(u in _MEASURE_UNITS for _, _, u in out)):
         return None
-    gaps = [line[a.end():b.start()].strip() for a, b in zip(found, found[1:], strict=False)]
+    gaps = [line[a.end():b.start()].strip(" \t,;") for a, b in zip(found, found[1:], strict=False)]
     if any(gaps):
         return None  # words between the pairs: a sentence, not a summary line
     lead = line[: found[0].start()].strip().strip(">").strip().rstrip(":").strip()

@@ -380,3 +380,13 @@ def test_tbench_caption_spread_column_and_profile_table():
     assert ("2.6.0-test5-mm1", 329.827) in got and ("2.6.0-test3-mm2", 151.1) in got
     assert ("2.6.0-test3-mm2", 0.7) not in got  # the `+/-` column is a spread
     assert len(rows) == 14  # the readprofile table under `tbench profile` gives none
+
+
+def test_a_label_set_off_before_the_metric_names_the_system():
+    # https://lore.kernel.org/lkml/ (2019, kernel stack randomization: lmbench lines under labels)
+    text = ("lmbench numbers:\n\nNo randomization: \t\t\tSimple syscall: 0.0534 microseconds\n"
+            "Wih get_random_bytes(4096 buffer): \tSimple syscall: 0.0597 microseconds\n")
+    rows = result_rows(extract_explained(text, "l")[0])
+    assert {(r["system"], r["metric_label"], r["value"], r["unit"]) for r in rows} == {
+        ("No randomization", "Simple syscall", 0.0534, "us"),
+        ("Wih get_random_bytes(4096 buffer)", "Simple syscall", 0.0597, "us")}

@@ -359,6 +359,7 @@ def read_tables(lines: list[str]) -> list[Table]:
     return out
 
 
+_SYSTEM_THEN_METRIC = re.compile(r"^([^:\s][^:]{0,40}):\s{2,}+(\S[^:]{0,60})$")  # a label, set off, then the metric
 _CODE = re.compile(r"\(\)|->|;|[{}]|>=|<=|==|&&|\|\||\breturn\b|\bif\b\s")
 _SPREAD_ROW = re.compile(r"^(?:stddev|stdev|std|coeffvar|cv|variance|var)\b", re.I)
 _SENTENCE = re.compile(r"[a-z]{2}[.!?](?:\s|$)|\b(?:is|are|was|were|the|this|that|with|which)\b.{0,200}?\b(?:is|are|was"
@@ -632,6 +633,8 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
                 system, metric_label = owner.get(hd or ""), hd  # `cpu%` after `vanilla-SMT`: its cpu%
             if t.change and u is None:
                 u = "%" if "%" in (hd or "") + (t.caption or "") else None
+            if system is None and metric_label and (sm := _SYSTEM_THEN_METRIC.match(metric_label)):
+                system, metric_label = sm.group(1).strip(), sm.group(2).strip()  # `No randomization:   Simple syscall`
             t.values.append(TableValue(r, c.value, u, system, metric_label, params, stat, t.change,
                                        k - (len(vals) - n), label))
     if t.orientation == "rows=systems":

@@ -19,6 +19,7 @@ from typing import Any
 from flows.archives import kind_for, permalink_base
 from flows.archives.base import FetchContext, Fetched, Unit, UnitError
 from flows.config import Config, Source
+from flows.keyset import KeySet, digest
 from transforms.mbox import Skipped
 from transforms.records import Records, add_membership
 from warehouse.db import refresh_views_if_needed
@@ -50,13 +51,16 @@ class Known:
     """Keys already in the lake: what makes a re-run add nothing.
 
     `Known.load(lake)` reads them on first use, so a run whose units are all unchanged never
-    reads the lake's message ids (they grow with the lake)."""
+    reads the lake's message ids (they grow with the lake). They are held as digests
+    (flows.keyset), ~32 bytes a message: a big unit's ids do not grow the run's memory much."""
 
     __slots__ = ("_ids", "_memberships", "_lake")
 
-    def __init__(self, message_ids: set[str] | None = None,
-                 memberships: set[tuple[str, str]] | None = None, lake: Lake | None = None) -> None:
-        self._ids, self._memberships, self._lake = message_ids, memberships, lake
+    def __init__(self, message_ids: Iterable[str] | None = None,
+                 memberships: Iterable[tuple[str, str]] | None = None, lake: Lake | None = None) -> None:
+        self._ids = None if message_ids is None else KeySet(message_ids)
+        self._memberships = None if memberships is None else KeySet(_pair(m, ln) for m, ln in memberships)
+        self._lake = lake
 
     @classmethod
     def load(cls, lake: Lake) -> Known:
@@ -64,46 +68,68 @@ class Known:
 
     def _read(self) -> None:
         lake, self._lake = self._lake, None
+        self._ids, self._memberships = KeySet(), KeySet()
         if lake is None:
-            self._ids, self._memberships = set(), set()
             return
         lake.mark_known()  # what a concurrent writer commits after this is checked at commit
-        mem = lake.read("memberships", ["message_id", "list_name"])
-        self._ids = lake.column_set("messages", "message_id")
-        self._memberships = set(zip(mem.column("message_id").to_pylist(), mem.column("list_name").to_pylist(),
-                                    strict=True))
+        for batch in lake.read("messages", ["message_id"]).to_batches(65536):
+            for mid in batch.column(0).to_pylist():
+                self._ids.add(digest(mid))
+        for batch in lake.read("memberships", ["message_id", "list_name"]).to_batches(65536):
+            for mid, ln in zip(batch.column(0).to_pylist(), batch.column(1).to_pylist(), strict=True):
+                self._memberships.add(digest(_pair(mid, ln)))
+
+    def _keys(self) -> tuple[KeySet, KeySet]:
+        if self._ids is None or self._memberships is None:
+            self._read()
+        return self._ids, self._memberships  # type: ignore[return-value]
 
     @property
-    def message_ids(self) -> set[str]:
-        if self._ids is None:
-            self._read()
-        return self._ids  # type: ignore[return-value]
+    def message_ids(self) -> frozenset[bytes]:
+        """Digests of the known message ids (to compare two Knowns)."""
+        return self._keys()[0].digests()
 
     @property
-    def memberships(self) -> set[tuple[str, str]]:
-        if self._memberships is None:
-            self._read()
-        return self._memberships  # type: ignore[return-value]
+    def memberships(self) -> frozenset[bytes]:
+        """Digests of the known (message id, list) pairs."""
+        return self._keys()[1].digests()
 
     def __reduce__(self) -> tuple[Any, ...]:  # shipped loaded: a worker has no lake to read
-        return (Known, (self.message_ids, self.memberships))
+        return (_known_of, self._keys())
 
     def accept(self, ids: Iterable[str], list_name: str) -> tuple[set[str], set[str]]:
         """(messages new to the lake, whose rows load; known messages that only join `list_name`,
         a membership row each). The keys grow as if those rows were committed, so the next unit
         in order, on this process or another runner's, sees them."""
+        known_ids, pairs = self._keys()
+        ids = list(ids)
+        ds = [digest(m) for m in ids]
+        seen = known_ids.contains(ds)
+        was_known = [m for m, s in zip(ids, seen, strict=True) if s]
+        pds = {m: digest(_pair(m, list_name)) for m in was_known}
+        joined = dict(zip(pds, pairs.contains(list(pds.values())), strict=True))
         new: set[str] = set()
         join: set[str] = set()
-        for mid in ids:
-            if mid in self.message_ids:
-                if mid not in new and (mid, list_name) not in self.memberships:
+        for mid, d, s in zip(ids, ds, seen, strict=True):
+            if s or mid in new:
+                if s and not joined[mid] and mid not in join:
                     join.add(mid)
-                    self.memberships.add((mid, list_name))
+                    pairs.add(pds[mid])
                 continue
             new.add(mid)
-            self.message_ids.add(mid)
-            self.memberships.add((mid, list_name))
+            known_ids.add(d)
+            pairs.add(digest(_pair(mid, list_name)))
         return new, join
+
+
+def _pair(message_id: str, list_name: str) -> str:
+    return f"{message_id}\0{list_name}"
+
+
+def _known_of(ids: KeySet, memberships: KeySet) -> Known:
+    known = Known()
+    known._ids, known._memberships = ids, memberships
+    return known
 
 
 def previous_ledger(lake: Lake) -> dict[tuple[str, str], dict[str, Any]]:

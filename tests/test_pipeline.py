@@ -141,3 +141,17 @@ def test_sigkill_after_the_first_part_then_rerun_loses_nothing_and_adds_nothing_
     assert _rows(cfg)["results"] == rows1["results"]
     plain_ingest(cfg)  # and a third run adds nothing
     assert query(load_config(cfg).db_path, COUNTS)[1][0] == counts1
+
+
+def test_skipped_messages_are_all_counted_but_only_the_first_reasons_kept(tmp_path):
+    path = big_mbox(tmp_path / "big.mbox", copies=25)  # 126 messages, every one over the cap below
+    source = Source("big", "mbox", str(path), options={"max_message_bytes": 100})
+    fetched = kind_for("mbox").fetch(Unit("big", "big.mbox", str(path)), source, FetchContext(raw_dir=tmp_path))
+    parts = list(pipeline.extract_parts(fetched, source, pipeline.Known(set(), set()), workers=1, part_messages=PART))
+    stats = parts[-1].stats
+    assert stats.skipped == 126
+    assert len(stats.skipped_reasons) == pipeline.MAX_SKIPPED_REASONS == 100
+    assert stats.skipped_reasons[0].startswith("message 0: message larger than 100 bytes")
+    assert stats.skipped_reasons[-1].startswith("message 99: ")
+    # every skipped message still has its quarantine row
+    assert sum(len(p.records.quarantine) for p in parts) == 126

@@ -13,7 +13,8 @@ then times, each in its own process (wall time and peak RSS):
 Prints messages/s, MB/s, peak RSS, CPU seconds, time per stage (from the flow's own timers), the
 ratio ingest/baseline (< 1 means faster than the baseline), the no-change ratio rerun/ingest and
 the prefilter's pass rate. `--rss-messages 1000000` also ingests a generated corpus of that size
-(in a temporary directory, removed after) for msg/s and peak RSS per GB.
+(in a temporary directory, removed after) for msg/s and peak RSS per GB; `--rss-mbox FILE` does
+only that, for a given mbox.
 """
 
 from __future__ import annotations
@@ -211,14 +212,26 @@ def big_corpus(messages: int, fraction: float, seed: int) -> None:
         path = tmp / "big.mbox"
         subprocess.run([sys.executable, str(GEN), "-n", str(messages), "-f", str(fraction), "--seed", str(seed),
                         "-o", str(path)], check=True, stdout=subprocess.DEVNULL)
+        rss_of(path, tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def rss_of(path: Path, tmp: Path | None = None) -> None:
+    """Ingest one mbox (one unit) into a fresh data dir in a fresh process: msg/s, peak RSS per GB."""
+    own = tmp is None
+    tmp = tmp or Path(tempfile.mkdtemp(prefix="listbench-rss-"))
+    try:
         gb = path.stat().st_size / 1e9
         wall, rss, out = measure(INGEST, str(config(tmp, str(path), "big")))
         res = json.loads(out.strip().splitlines()[-1])
-        print(f"\n[{messages} messages, {gb:.2f} GB] ingest, fresh process, ephemeral API: wall {wall:.0f} s "
-              f"= {messages / wall:,.0f} msg/s, CPU {LAST_CPU[0]:.0f} s, peak RSS {rss:.0f} MB "
-              f"({rss / gb:.0f} MB per GB of archive); rows {res['units'][0]['results']}")
+        unit = res["units"][0]
+        print(f"\n[{unit['messages']} messages, {gb:.2f} GB] ingest, fresh process, ephemeral API: wall {wall:.0f} s "
+              f"= {unit['messages'] / wall:,.0f} msg/s, CPU {LAST_CPU[0]:.0f} s, peak RSS {rss:.0f} MB "
+              f"({rss / gb:.0f} MB per GB of archive); rows {unit['results']}, status {unit['status']}")
     finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+        if own:
+            shutil.rmtree(tmp, ignore_errors=True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -230,7 +243,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rss-messages", type=int, default=0,
                     help="also ingest a corpus of this many messages (e.g. 1000000; generated in a temporary "
                          "directory, removed after) for msg/s and peak RSS per GB")
+    ap.add_argument("--rss-mbox", type=Path,
+                    help="only ingest this mbox (e.g. a big generated one kept from an earlier run) for msg/s "
+                         "and peak RSS per GB, and stop")
     args = ap.parse_args(argv)
+    if args.rss_mbox:
+        rss_of(args.rss_mbox)
+        return 0
     mbox = corpus(args.messages, args.fraction, args.seed)
     mb = mbox.stat().st_size / 1e6
     print(f"corpus {mbox.name}: {args.messages} messages, {mb:.0f} MB; {os.cpu_count()} CPUs")

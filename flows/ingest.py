@@ -1,7 +1,7 @@
 """The Prefect ingest flow: thin; the work is in flows.pipeline and below.
 
-Tasks are per archive unit (fetch, extract) and per chunk of units (validate +
-load), never per message: Prefect costs milliseconds per task run.
+Tasks are per archive unit (fetch), per part of a unit (extract: a small unit is one part) and
+per group of parts (validate + load), never per message: Prefect costs milliseconds per task run.
 
 `run_ingest(..., task_runner="dask")` runs the same flow on a Dask cluster
 (prefect-dask): the per-unit extraction goes to the workers, fetching and the
@@ -10,6 +10,7 @@ lake commit stay here (flows.runners).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -38,15 +39,22 @@ def fetch_unit_task(unit: Unit, source: Source, ctx: FetchContext) -> Fetched:
     return pipeline.fetch_unit(unit, source, ctx)
 
 
-@task(name="extract-unit", cache_policy=NO_CACHE)
-def extract_unit_task(fetched: Fetched, source: Source, known: pipeline.Known) -> pipeline.UnitWork:
-    return pipeline.extract_unit(fetched, source, known)
+@task(name="extract-part", cache_policy=NO_CACHE)
+def extract_part_task(parts: Iterator[pipeline.UnitWork]) -> pipeline.UnitWork | None:
+    """The next part of a unit being extracted (None after its last): one task run per part."""
+    return next(parts, None)
+
+
+def extract_parts(fetched: Fetched, source: Source, known: pipeline.Known) -> Iterator[pipeline.UnitWork]:
+    parts = pipeline.extract_parts(fetched, source, known)  # nothing runs until the first task
+    while (work := extract_part_task(quote(parts))) is not None:
+        yield work
 
 
 @task(name="extract-unit", cache_policy=NO_CACHE)
-def extract_remote_task(fetched: Fetched, source: Source) -> pipeline.UnitWork:
+def extract_remote_task(fetched: Fetched, source: Source, spill_dir: str | None = None) -> pipeline.UnitWork:
     """The extraction a distributed runner ships to a worker (no lake keys; see flows.runners)."""
-    return runners.extract_on_worker(fetched, source)
+    return runners.extract_on_worker(fetched, source, spill_dir)
 
 
 @task(name="validate-and-load", cache_policy=NO_CACHE)
@@ -63,13 +71,14 @@ def ingest_flow(config_path: str, sources: list[str] | None = None, since: str |
     cfg = load_config(config_path)
     ctx = FlowRunContext.get()
     if runners.is_distributed(ctx.task_runner if ctx else None):
-        steps = runners.distributed_steps(extract_remote_task, load_task, list_units=list_units_task,
-                                          fetch=fetch_unit_task, log=get_run_logger())
+        with runners.spill_dir(cfg.data_dir) as spill:
+            steps = runners.distributed_steps(extract_remote_task, load_task, spill_dir=spill,
+                                              list_units=list_units_task, fetch=fetch_unit_task, log=get_run_logger())
+            summary = pipeline.run(cfg, steps, sources, since, until, recheck)
     else:
-        steps = pipeline.Steps(list_units=list_units_task, fetch=_tagged_fetch,
-                               extract=lambda f, s, known: extract_unit_task(f, s, quote(known)),
+        steps = pipeline.Steps(list_units=list_units_task, fetch=_tagged_fetch, extract=extract_parts,
                                load=lambda works, *rest: load_task(quote(works), *rest), log=get_run_logger())
-    summary = pipeline.run(cfg, steps, sources, since, until, recheck)
+        summary = pipeline.run(cfg, steps, sources, since, until, recheck)
     _publish(summary)
     return summary.as_dict()
 

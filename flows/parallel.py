@@ -129,8 +129,8 @@ def _stopped(rec: Records, s: Stopped, index: int, k: int, max_depth: int, where
     return mail
 
 
-def _batches(items: Iterable[Any], skipped: list[Skipped],
-             max_message_bytes: int) -> Iterator[tuple[list[bytes | Mail], list[int]]]:
+def _batches(items: Iterable[Any], skipped: list[Skipped], max_message_bytes: int,
+             batch_messages: int = BATCH_MESSAGES) -> Iterator[tuple[list[bytes | Mail], list[int]]]:
     """Batches of messages with their places in the unit; Skipped (and oversized) ones set aside."""
     batch: list[bytes | Mail] = []
     indices: list[int] = []
@@ -146,7 +146,7 @@ def _batches(items: Iterable[Any], skipped: list[Skipped],
         batch.append(item)
         indices.append(index)
         size += n
-        if len(batch) >= BATCH_MESSAGES or size >= BATCH_BYTES:
+        if len(batch) >= batch_messages or size >= BATCH_BYTES:
             yield batch, indices
             batch, indices, size = [], [], 0
     if batch:
@@ -167,14 +167,15 @@ def _on_stop(args: tuple[Any, ...], kw: dict[str, Any], k: int, phase: int, why:
 
 def decode_parallel(items: Iterable[Any], workers: int, skipped: list[Skipped], *, budget_s: float = 0.0,
                     max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES, max_depth: int = MAX_MIME_DEPTH,
-                    **kw: Any) -> Iterator[tuple[list[str], Records]]:
+                    batch_messages: int = BATCH_MESSAGES, **kw: Any) -> Iterator[tuple[list[str], Records]]:
     """(message ids, rows) per batch, in archive order. With a budget (seconds per message)
     the batches run on worker processes even for workers <= 1 (flows.workers says why);
     without one and workers <= 1 they run inline. Skipped messages end up in `skipped`, and
-    those nobody recorded yet get quarantine rows in a last batch."""
+    those nobody recorded yet get quarantine rows in a last batch. A batch holds at most
+    `batch_messages` messages (a unit committed in small parts asks for smaller batches)."""
     set_aside: list[Skipped] = []
     tasks = (((batch,), {**kw, "indices": indices, "max_depth": max_depth})
-             for batch, indices in _batches(items, set_aside, max_message_bytes))
+             for batch, indices in _batches(items, set_aside, max_message_bytes, max(1, batch_messages)))
     pool = wk.pool(workers) if budget_s > 0 or workers > 1 else None
     if pool is not None:
         results = pool.map(decode_batch, tasks, budget_s, lambda *a: _on_stop(*a, budget=budget_s), 2 * max(1, workers))

@@ -14,6 +14,11 @@ same rows as extracting in the flow process one unit after the other: a
 message already known keeps only a new list membership, and `Known` grows by
 each unit's messages before the next unit is reconciled.
 
+A big unit is committed in parts there too (pipeline.extract_parts): the worker
+writes each part but the last to a file of the run's spill folder under the
+data dir instead of keeping it, and the flow process reads them back, reconciles
+and commits them one at a time, so neither side holds the whole unit.
+
 Workers need this package installed, the raw files at the same paths (for a
 cluster on other machines: put the config's `local_dir` and local sources on a
 shared mount), and a Prefect API they can reach (`PREFECT_API_URL`) to report
@@ -22,10 +27,13 @@ task runs.
 
 from __future__ import annotations
 
-import inspect
 import os
+import pickle
+import shutil
+import time
+import uuid
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -114,18 +122,66 @@ def is_distributed(task_runner: Any) -> bool:
     return task_runner is not None and not isinstance(task_runner, ThreadPoolTaskRunner)
 
 
-_EXTRACT_KW = {"workers": 1} if "workers" in inspect.signature(pipeline.extract_unit).parameters else {}
+SPILL_KEEP_S = 86400.0  # a spill folder this old was left by a killed run
 
 
-def extract_on_worker(fetched: Fetched, source: Source) -> pipeline.UnitWork:
-    """Worker side: extract one unit against empty keys (see module doc); no nested process pool."""
+def extract_on_worker(fetched: Fetched, source: Source, spill_dir: str | None = None) -> pipeline.UnitWork:
+    """Worker side: extract one unit against empty keys (see module doc); no nested process pool.
+
+    Without `spill_dir` the unit comes back as one part. With it, only one part is held at a
+    time: each part before the last is written to a file there (listed in the last part's
+    `spilled`), which the flow process reads back in order (`parts_of`)."""
     if fetched.status == "ok" and fetched.path is not None and not Path(fetched.path).exists():
         import socket
 
         fetched = Fetched(fetched.unit, "failed", error=(
             f"raw file {fetched.path} is not visible on Dask worker {socket.gethostname()} (pid {os.getpid()}); "
             "put local_dir and local sources on storage every worker mounts at the same path"))
-    return pipeline.extract_unit(fetched, source, pipeline.Known(set(), set()), **_EXTRACT_KW)
+    known = pipeline.Known(set(), set())
+    if spill_dir is None:
+        return pipeline.extract_unit(fetched, source, known, workers=1)
+    spilled: list[str] = []
+    for work in pipeline.extract_parts(fetched, source, known, workers=1):
+        if work.last:
+            work.spilled = spilled
+            return work
+        path = Path(spill_dir) / f"{work.batch_id}.pickle"
+        with open(path, "wb") as f:
+            pickle.dump((work.batch_id, work.part, work.records), f, protocol=pickle.HIGHEST_PROTOCOL)
+        spilled.append(str(path))
+    raise AssertionError("extract_parts ends with its last part")
+
+
+def parts_of(work: pipeline.UnitWork, known: pipeline.Known, source_name: str) -> Iterator[pipeline.UnitWork]:
+    """Flow side: a unit extracted on a worker, part by part in order (spilled parts read back and
+    their files deleted), each reconciled with the lake's keys."""
+    spilled, work.spilled = work.spilled, []
+    for path in spilled:
+        with open(path, "rb") as f:  # written by extract_on_worker for this run
+            batch_id, part, records = pickle.load(f)
+        os.unlink(path)
+        yield reconcile(pipeline.UnitWork(work.fetched, work.stats, records, batch_id, part=part, last=False),
+                        known, source_name)
+    yield reconcile(work, known, source_name)
+
+
+@contextmanager
+def spill_dir(data_dir: Path) -> Iterator[str]:
+    """A folder of this run for the parts Dask workers hand over through files: under the data dir
+    (workers see it where they see the raw cache), removed after the run together with any that
+    a killed run left behind."""
+    root = Path(data_dir) / "spill"
+    if root.is_dir():
+        for old in root.iterdir():
+            with suppress(OSError):
+                if time.time() - old.stat().st_mtime > SPILL_KEEP_S:
+                    shutil.rmtree(old, ignore_errors=True)
+    path = root / uuid.uuid4().hex[:12]
+    path.mkdir(parents=True, exist_ok=True)
+    try:
+        yield str(path)
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
 
 
 def reconcile(work: pipeline.UnitWork, known: pipeline.Known, source_name: str) -> pipeline.UnitWork:
@@ -142,37 +198,24 @@ def reconcile(work: pipeline.UnitWork, known: pipeline.Known, source_name: str) 
     return work
 
 
-class PendingWork:
-    """A unit whose extraction runs elsewhere; resolved (and reconciled) in unit order by `load`."""
-
-    def __init__(self, future: Any, fetched: Fetched, source: Source, known: pipeline.Known) -> None:
-        self._future, self._fetched, self._source, self._known = future, fetched, source, known
-        self._work: pipeline.UnitWork | None = None
-
-    def resolve(self) -> pipeline.UnitWork:
-        if self._work is None:
-            try:
-                work = self._future.result()
-            except Exception as exc:  # the task itself failed (worker lost, unpicklable data, ...)
-                failed = Fetched(self._fetched.unit, "failed", error=f"extraction task failed: {type(exc).__name__}: {exc}")
-                work = pipeline.extract_unit(failed, self._source, self._known)
-            self._work = reconcile(work, self._known, self._source.name)
-        return self._work
-
-    def __getattr__(self, name: str) -> Any:  # stats, records, ... of the resolved unit
-        if name.startswith("_"):
-            raise AttributeError(name)
-        return getattr(self.resolve(), name)
+def _resolved(future: Any, fetched: Fetched, source: Source, known: pipeline.Known) -> Iterator[pipeline.UnitWork]:
+    """The parts of a unit whose extraction runs elsewhere, in order, once it is done."""
+    try:
+        work = future.result()
+    except Exception as exc:  # the task itself failed (worker lost, unpicklable data, ...)
+        failed = Fetched(fetched.unit, "failed", error=f"extraction task failed: {type(exc).__name__}: {exc}")
+        work = pipeline.extract_unit(failed, source, known)
+    yield from parts_of(work, known, source.name)
 
 
-def distributed_steps(extract_task: Any, load_task: Any, **steps: Any) -> pipeline.Steps:
-    """Steps whose extract submits to the flow's task runner and whose load resolves in order."""
+def distributed_steps(extract_task: Any, load_task: Any, spill_dir: str | None = None, **steps: Any) -> pipeline.Steps:
+    """Steps whose extract submits to the flow's task runner at once (every unit of a chunk runs
+    meanwhile) and hands the unit's parts out in order when they are asked for."""
 
-    def extract(fetched: Fetched, source: Source, known: pipeline.Known) -> PendingWork:
-        return PendingWork(extract_task.submit(fetched, source), fetched, source, known)
+    def extract(fetched: Fetched, source: Source, known: pipeline.Known) -> Iterator[pipeline.UnitWork]:
+        return _resolved(extract_task.submit(fetched, source, spill_dir), fetched, source, known)
 
     def load(works: list[Any], lake: Any, list_names: list[str], run: str) -> list[dict[str, Any]]:
-        resolved = [w.resolve() if isinstance(w, PendingWork) else w for w in works]
-        return load_task(quote(resolved), lake, list_names, run)
+        return load_task(quote(works), lake, list_names, run)
 
     return pipeline.Steps(extract=extract, load=load, **steps)

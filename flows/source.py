@@ -30,6 +30,10 @@ class Limits:
     max_compression_ratio: float = 200.0  # ... and at most this many times its size (gzip bombs)
     max_mime_depth: int = 50  # MIME nesting below this is cut (with a note)
     message_timeout_s: float = 10.0  # decoding + extraction of one message; 0 = no budget
+    # a unit (one mbox file may hold a million messages) is committed in parts of at most this many
+    # messages or result rows, so memory stays flat whatever its size; 0 = the whole unit at once
+    part_messages: int = 20_000
+    part_rows: int = 200_000
 
     @classmethod
     def from_table(cls, table: dict[str, Any], where: str, base: Limits | None = None) -> Limits:

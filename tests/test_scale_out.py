@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import shutil
 import time
+from pathlib import Path
 
 import pytest
 
@@ -14,6 +15,7 @@ from flows.archives.base import FetchContext, Unit
 from flows.config import Source, load_config
 from tests.conftest import SEEDS_MBOX, mbox_source, run_cli, write_config
 from warehouse.db import query
+from warehouse.lake import Lake
 
 # map key order is not compared: run attributes are filled from a set (order varies with the hash seed)
 RESULT_SQL = ("SELECT * EXCLUDE (params, run_attributes), CAST(list_sort(map_entries(params)) AS VARCHAR),"
@@ -64,6 +66,33 @@ def test_reconcile_equals_sequential_extraction(tmp_path):
     assert (last_id, "s") in {(r["message_id"], r["list_name"]) for r in distributed[1].records.memberships}
 
 
+def test_worker_parts_spilled_then_reconciled_equal_in_process_parts(tmp_path):
+    from tests.test_pipeline import PART, big_mbox
+
+    path = big_mbox(tmp_path / "big.mbox")
+    source = Source("s", "mbox", str(path), options={"part_messages": PART})
+    fetched = kind_for("mbox").fetch(Unit("s", "big.mbox", str(path)), source, FetchContext(raw_dir=tmp_path / "raw"))
+    first = runners.extract_on_worker(fetched, source).records.messages[0]["message_id"]
+    known0 = pipeline.Known({first}, {(first, "other-list")})  # one message already in the lake
+
+    seq_known = copy.deepcopy(known0)
+    sequential = list(pipeline.extract_parts(fetched, source, seq_known))
+    with runners.spill_dir(tmp_path / "data") as spill:
+        last = runners.extract_on_worker(fetched, source, spill)
+        assert len(last.spilled) == 6 and all(Path(f).exists() for f in last.spilled)
+        dist_known = copy.deepcopy(known0)
+        distributed = list(runners.parts_of(last, dist_known, "s"))
+        assert list(Path(spill).iterdir()) == []  # each file is deleted once read back
+    assert not (tmp_path / "data" / "spill" / Path(spill).name).exists()
+
+    assert [(w.part, w.last) for w in distributed] == [(w.part, w.last) for w in sequential]
+    for s, d in zip(sequential, distributed, strict=True):
+        assert _norm(d.records) == _norm(s.records)
+        assert {r["batch_id"] for rows in d.records.tables().values() for r in rows} <= {d.batch_id}
+    assert distributed[-1].stats.messages_added == sequential[-1].stats.messages_added == 39
+    assert (dist_known.message_ids, dist_known.memberships) == (seq_known.message_ids, seq_known.memberships)
+
+
 def test_runner_choice_errors_are_one_line():
     with pytest.raises(runners.RunnerError, match="unknown task runner"):
         runners.check_runner("ray")
@@ -85,10 +114,12 @@ def test_cli_rejects_bad_runner(tmp_path):
 # --- the whole flow: default runner vs a two-worker Dask LocalCluster ------------------------
 
 def _sample(tmp):
-    """The sample plus a second copy as another list (so the second source only adds memberships)."""
+    """The sample plus a second copy as another list (so the second source only adds memberships);
+    the first is committed in parts of two messages (on Dask: two of them spilled by the worker)."""
     shutil.copy(SEEDS_MBOX, tmp / "seeds.mbox")
     shutil.copy(SEEDS_MBOX, tmp / "mirror.mbox")
-    return load_config(write_config(tmp, mbox_source("sample", "seeds.mbox") + mbox_source("mirror", "mirror.mbox")))
+    return load_config(write_config(tmp, mbox_source("sample", "seeds.mbox", part_messages=2)
+                                    + mbox_source("mirror", "mirror.mbox")))
 
 
 @pytest.mark.slow
@@ -121,6 +152,9 @@ def test_dask_local_cluster_gives_the_same_warehouse(tmp_path, prefect_api):
                 "SELECT source, unit, status, sha256, messages, messages_added FROM archives"):
         assert _rows(cfg_dask, sql) == _rows(cfg_default, sql), sql
     assert _rows(cfg_dask, "SELECT count(*) FROM memberships") == [(10,)]
+    for cfg in (cfg_default, cfg_dask):  # the sample in three parts, the mirror in one
+        assert Lake(cfg.lake_dir).read("batches").num_rows == 4
+    assert list((cfg_dask.data_dir / "spill").iterdir()) == []  # the run's spill folder is gone
 
     again = run_ingest(cfg_dask, task_runner="dask")  # a re-run on Dask adds nothing either
     assert [u["status"] for u in again["units"]] == ["unchanged", "unchanged"]

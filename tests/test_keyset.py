@@ -1,0 +1,45 @@
+"""The digest set behind the lake's known keys."""
+
+from __future__ import annotations
+
+from flows import keyset
+from flows.keyset import KeySet, digest
+from flows.pipeline import Known
+
+
+def test_membership_before_and_after_merges(monkeypatch):
+    monkeypatch.setattr(keyset, "MERGE_AT", 7)
+    ks = KeySet(["a", "b"])
+    keys = [f"<{i}@example.org>" for i in range(100)]
+    for k in keys[:50]:
+        ks.add(digest(k))
+    assert len(ks._sorted) > 0 and len(ks._recent) < 7  # merged into the array several times
+    assert ks.contains([digest(k) for k in keys]) == [True] * 50 + [False] * 50
+    assert "a" in ks and "b" in ks and "c" not in ks and "" not in ks
+    assert len(ks) == 52
+    assert ks.digests() == KeySet(["b", "a", *keys[:50]]).digests()
+
+
+def test_digests_survive_a_fixed_width_array():
+    # numpy drops trailing NUL bytes of fixed-width bytes: no digest may end in one
+    d = [digest(f"m{i}") for i in range(5000)]
+    assert all(len(x) == 16 and x.endswith(b"\x01") for x in d)
+    assert len(set(d)) == 5000
+    ks = KeySet()
+    for x in d:
+        ks.add(x)
+    ks._merge()
+    assert ks.contains(d) == [True] * 5000
+
+
+def test_known_accept_new_join_and_repeats():
+    known = Known({"old"}, {("old", "a")})
+    new, join = known.accept(["x", "old", "x", "y", "old"], "b")
+    assert (new, join) == ({"x", "y"}, {"old"})
+    new, join = known.accept(["x", "old", "z"], "b")  # all known now, memberships of b too
+    assert (new, join) == ({"z"}, set())
+    new, join = known.accept(["x"], "c")
+    assert (new, join) == (set(), {"x"})
+    assert known.message_ids == Known({"old", "x", "y", "z"}, set()).message_ids
+    assert known.memberships == Known(set(), {("old", "a"), ("old", "b"), ("x", "b"), ("y", "b"), ("z", "b"),
+                                              ("x", "c")}).memberships

@@ -91,12 +91,34 @@ def _file_list(files: list[str], schema_file: Path) -> str:
     return "[" + ", ".join("'" + guard.escape_glob(p).replace("'", "''") + "'" for p in paths) + "]"
 
 
+def files_sql(files: dict[str, list[str]], schema: Path) -> str:
+    """One scalar macro per lake table, `files_<table>()`: the list of its data files in the
+    snapshot (none given: its schema file only)."""
+    return "".join(f"CREATE OR REPLACE MACRO files_{name}() AS "
+                   f"{_file_list(files.get(name, []), Path(schema) / f'{name}.parquet')};\n" for name in TABLES)
+
+
+def snapshot_sql() -> str:
+    """One table macro per lake table, `snapshot_<table>()`: the schema's columns, in order, read
+    from the files `files_<table>()` names. The views read the lake through these."""
+    from warehouse.schema import SCHEMAS
+
+    out = []
+    for name in TABLES:
+        cols = ", ".join('"' + c.replace('"', '""') + '"' for c in SCHEMAS[name].names)
+        out.append(f"CREATE OR REPLACE MACRO snapshot_{name}() AS TABLE SELECT {cols} "
+                   f"FROM read_parquet(files_{name}(), union_by_name = true);\n")
+    return "".join(out)
+
+
 def view_sql(snap: Snapshot, schema: Path) -> str:
-    """The views over one snapshot of the lake (its file lists; see views.sql)."""
+    """The views over one snapshot of the lake (see views.sql). Creating a view (or a table
+    macro) binds it, which reads the footer of every file it names, again for each view built on
+    others; so everything is created while the file lists name the schema files only, and then
+    the lists are replaced by the snapshot's (a scalar macro is a constant: replacing it reads
+    no file). A rebuild thus costs the same whatever the number of files."""
     text = resources.files("warehouse").joinpath("views.sql").read_text(encoding="utf-8")
-    for name, files in snap.files.items():
-        text = text.replace("{files:" + name + "}", _file_list(files, Path(schema) / f"{name}.parquet"))
-    return text
+    return files_sql({}, schema) + snapshot_sql() + text + "\n" + files_sql(snap.files, schema)
 
 
 def _lake(lake_dir: Path | str | Lake) -> Lake:
@@ -106,11 +128,14 @@ def _lake(lake_dir: Path | str | Lake) -> Lake:
 
 
 def refresh_views(db_path: Path, lake_dir: Path | str | Lake, storage_options: dict[str, Any] | None = None,
-                  as_of: int | datetime | None = None) -> Snapshot:
-    """Build the views file for the lake's current snapshot (or the one `as_of` a version or time)
-    beside `db_path` and rename it into place. Returns the snapshot it shows."""
+                  as_of: int | datetime | None = None, snap: Snapshot | None = None) -> Snapshot:
+    """Build the views file for the lake's current snapshot (or the one `as_of` a version or time,
+    or `snap` taken by the caller) beside `db_path` and rename it into place. Returns the
+    snapshot it shows."""
+    import pyarrow as pa
+
     lake = _lake(lake_dir)
-    snap = lake.snapshot(as_of)
+    snap = snap if snap is not None else lake.snapshot(as_of)
     db_path = Path(db_path)
     db_path.parent.mkdir(parents=True, exist_ok=True)
     tmp = db_path.with_name(f".{db_path.name}.{os.getpid()}.tmp")
@@ -130,8 +155,11 @@ def refresh_views(db_path: Path, lake_dir: Path | str | Lake, storage_options: d
         con.execute(f"INSERT INTO {LAKE_TABLE} VALUES (?, ?, ?)",
                     [lake_location(lake.url), snap.version, snap.committed_at if as_of is not None else None])
         con.execute(f"CREATE TABLE {BATCHES_TABLE} (batch_id VARCHAR PRIMARY KEY)")
-        if snap.batches:
-            con.executemany(f"INSERT INTO {BATCHES_TABLE} VALUES (?)", [[b] for b in sorted(snap.batches)])
+        if snap.batches:  # one Arrow insert: row by row costs a round trip per batch
+            ids = pa.table({"batch_id": pa.array(sorted(snap.batches), pa.string())})
+            con.register("_committed_ids", ids)
+            con.execute(f"INSERT INTO {BATCHES_TABLE} SELECT batch_id FROM _committed_ids")
+            con.unregister("_committed_ids")
         con.execute(view_sql(snap, schema_dir(db_path)))
         con.execute("CHECKPOINT")
     finally:
@@ -148,13 +176,16 @@ def refresh_views_if_needed(db_path: Path, lake_dir: Path | str | Lake) -> bool:
     lake = _lake(lake_dir)
     stamp = Path(db_path).with_name(f".{Path(db_path).name}.sha")
     recorded = json.dumps(storage.options_for(lake.url) or {}, sort_keys=True) if lake.remote else ""
-    versions = json.dumps({n: lake.table(n).version() for n in (*TABLES, BATCHES)}, sort_keys=True)
+    # `batches` first, then the tables: the snapshot below is taken from these handles as they
+    # are, and a batch must never count as committed while a file of it is missing
+    versions = {n: lake.table(n).version() for n in (BATCHES, *TABLES)}
     text = resources.files("warehouse").joinpath("views.sql").read_text(encoding="utf-8")
-    digest = hashlib.sha256((LAYOUT + text + lake.url + versions + recorded).encode()).hexdigest()
+    digest = hashlib.sha256((LAYOUT + text + lake.url + json.dumps(versions, sort_keys=True)
+                             + recorded).encode()).hexdigest()
     if Path(db_path).exists() and stamp.exists() and stamp.read_text() == digest \
             and schema_dir(db_path).is_dir():
         return False
-    refresh_views(db_path, lake)
+    refresh_views(db_path, lake, snap=lake.snapshot(update=False))
     tmp = stamp.with_name(f"{stamp.name}.{os.getpid()}.tmp")
     tmp.write_text(digest)
     os.replace(tmp, stamp)

@@ -133,8 +133,9 @@ class Lake:
             return uri
         return unquote(uri[len("file://"):] if uri.startswith("file://") else uri)
 
-    def table(self, name: str) -> DeltaTable:
-        """The table at its newest version (kept open, brought up to date incrementally)."""
+    def table(self, name: str, update: bool = True) -> DeltaTable:
+        """The table at its newest version (kept open, brought up to date incrementally); with
+        `update=False`, as this handle last saw it (opened now if it was not open)."""
         dt = self._tables.get(name)
         if dt is None:
             try:
@@ -142,7 +143,7 @@ class Lake:
             except TableNotFoundError:
                 raise LakeError(f"no lake table {name!r} at {self.uri(name)}: open the lake first") from None
             self._tables[name] = dt
-        else:
+        elif update:
             dt.update_incremental()
         return dt
 
@@ -287,11 +288,12 @@ class Lake:
         """The data files of the table's current version."""
         return [self._file(u) for u in self.table(table).file_uris()]
 
-    def snapshot(self, as_of: int | datetime | None = None) -> Snapshot:
+    def snapshot(self, as_of: int | datetime | None = None, update: bool = True) -> Snapshot:
         """Committed batches, then every table's file list: a consistent view (rows of batches
-        committed after the first read are in the files but filtered out)."""
+        committed after the first read are in the files but filtered out). `update=False` takes
+        the handles as they are: the caller brought `batches` up to date before the tables."""
         if as_of is None:
-            b = self.table(BATCHES)
+            b = self.table(BATCHES, update)
         else:
             b = DeltaTable(self.uri(BATCHES), storage_options=self.options)
             try:
@@ -304,7 +306,7 @@ class Lake:
         files, versions = {}, {}
         for name in TABLES:
             if as_of is None:
-                dt = self.table(name)
+                dt = self.table(name, update)
             else:
                 dt = DeltaTable(self.uri(name), storage_options=self.options)
                 with contextlib.suppress(Exception):  # a table created after `when` keeps version 0

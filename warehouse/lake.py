@@ -33,6 +33,7 @@ import socket
 import time
 import uuid
 from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -56,6 +57,7 @@ _BATCH_ID = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 # tables whose rows belong to one message: a message claimed by another batch drops them all
 _PER_MESSAGE = ("messages", "message_bodies", "extractions", "runs", "results", "quarantine")
 WRITER = WriterProperties(compression="ZSTD")
+APPEND_THREADS = 8  # tables of one batch appended at once
 
 
 class LakeError(Exception):
@@ -186,18 +188,33 @@ class Lake:
         tables = {n: _stamp(t, batch_id) for n, t in tables.items() if t.num_rows}
         meta = {"batch": batch_id, "command": command or self.command, "run": run or self.run,
                 "source": source, "host": socket.gethostname(), "pid": str(os.getpid())}
-        first = True
-        for name, tbl in tables.items():
-            self._append(name, tbl, meta)
-            if first:
-                _failpoint("commit:appended-one")
-                first = False
+        self._append_all(tables, meta)
         _failpoint("commit:staged")
         self._publish(batch_id, tables, meta)
         _failpoint("commit:published")
         for cb in self.on_commit:
             cb(self)
         return True
+
+    def _append_all(self, tables: dict[str, pa.Table], meta: dict[str, str]) -> None:
+        """Append a batch's tables at once, one thread each (delta-rs writes and commits without
+        the GIL): they are invisible until the batch row, so their order does not matter. Every
+        append ends before this returns; the first error is raised then, and nothing publishes."""
+        if len(tables) < 2:
+            for name, tbl in tables.items():
+                self._append(name, tbl, meta)
+                _failpoint("commit:appended-one")
+            return
+        for name in tables:  # open every handle here: the threads only bring theirs up to date
+            self.table(name, update=False)
+        with ThreadPoolExecutor(max_workers=min(len(tables), APPEND_THREADS)) as pool:
+            futures = [pool.submit(self._append, name, tbl, meta) for name, tbl in tables.items()]
+            for i, fut in enumerate(as_completed(futures)):
+                fut.exception()  # wait for it; errors are raised below, once all have ended
+                if i == 0:
+                    _failpoint("commit:appended-one")
+        for fut in futures:
+            fut.result()
 
     def _append(self, name: str, tbl: pa.Table, meta: dict[str, str]) -> None:
         data = tbl.cast(SCHEMAS[name]) if tbl.schema != SCHEMAS[name] else tbl

@@ -111,14 +111,45 @@ def snapshot_sql() -> str:
     return "".join(out)
 
 
-def view_sql(snap: Snapshot, schema: Path) -> str:
-    """The views over one snapshot of the lake (see views.sql). Creating a view (or a table
-    macro) binds it, which reads the footer of every file it names, again for each view built on
-    others; so everything is created while the file lists name the schema files only, and then
-    the lists are replaced by the snapshot's (a scalar macro is a constant: replacing it reads
-    no file). A rebuild thus costs the same whatever the number of files."""
+def view_sql(schema: Path) -> str:
+    """The views file's tables and views (see views.sql), over file lists naming the schema
+    files only."""
     text = resources.files("warehouse").joinpath("views.sql").read_text(encoding="utf-8")
-    return files_sql({}, schema) + snapshot_sql() + text + "\n" + files_sql(snap.files, schema)
+    return (f"CREATE TABLE {LAKE_TABLE} (lake VARCHAR, version BIGINT, as_of TIMESTAMPTZ);\n"
+            f"CREATE TABLE {BATCHES_TABLE} (batch_id VARCHAR PRIMARY KEY);\n"
+            + files_sql({}, schema) + snapshot_sql() + text)
+
+
+_TEMPLATES: dict[tuple[str, str], bytes] = {}  # (views SQL, schema folder) -> a views file showing no snapshot
+
+
+def _template(schema: Path, work: Path) -> bytes:
+    """A views file with every table, macro and view but no snapshot, built once per process.
+
+    Creating a view (or a table macro) binds it, which reads the footer of every file it names,
+    again for each view built on others, and creating some twenty views costs more than a
+    commit. So they are created once, over the schema files alone; each snapshot then gets a
+    copy of this file in which only the file lists (scalar macros: constants, replaced without
+    reading a file) and the committed batch ids change. A rebuild thus costs the same whatever
+    the number of files and views."""
+    sql = view_sql(schema)
+    key = (sql, str(schema))
+    if key not in _TEMPLATES:
+        _unlink(work)
+        con = duckdb.connect(str(work))
+        try:
+            con.execute(sql)
+            con.execute("CHECKPOINT")
+        finally:
+            con.close()
+        _TEMPLATES[key] = work.read_bytes()
+        _unlink(work)
+    return _TEMPLATES[key]
+
+
+def _unlink(db: Path) -> None:
+    for p in (db, Path(str(db) + ".wal")):
+        p.unlink(missing_ok=True)
 
 
 def _lake(lake_dir: Path | str | Lake) -> Lake:
@@ -132,35 +163,35 @@ def refresh_views(db_path: Path, lake_dir: Path | str | Lake, storage_options: d
     """Build the views file for the lake's current snapshot (or the one `as_of` a version or time,
     or `snap` taken by the caller) beside `db_path` and rename it into place. Returns the
     snapshot it shows."""
+    import threading
+
     import pyarrow as pa
 
     lake = _lake(lake_dir)
     snap = snap if snap is not None else lake.snapshot(as_of)
     db_path = Path(db_path)
     db_path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = db_path.with_name(f".{db_path.name}.{os.getpid()}.tmp")
-    for p in (tmp, Path(str(tmp) + ".wal")):
-        if p.exists():
-            p.unlink()
-    write_schema_files(schema_dir(db_path))
+    tmp = db_path.with_name(f".{db_path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    schema = schema_dir(db_path)
+    write_schema_files(schema)
+    template = _template(schema, tmp)
+    _unlink(tmp)
+    tmp.write_bytes(template)
     con = duckdb.connect(str(tmp))
     try:
         if lake.remote:
             opts = storage_options if storage_options is not None else (storage.options_for(lake.url) or {})
-            storage.register_duckdb(con, lake.url, opts)
             con.execute(f"CREATE TABLE {STORAGE_TABLE} (lake VARCHAR, options VARCHAR)")
             con.execute(f"INSERT INTO {STORAGE_TABLE} VALUES (?, ?)",
                         [lake.url, json.dumps(storage.check_options(opts, "storage options"))])
-        con.execute(f"CREATE TABLE {LAKE_TABLE} (lake VARCHAR, version BIGINT, as_of TIMESTAMPTZ)")
         con.execute(f"INSERT INTO {LAKE_TABLE} VALUES (?, ?, ?)",
                     [lake_location(lake.url), snap.version, snap.committed_at if as_of is not None else None])
-        con.execute(f"CREATE TABLE {BATCHES_TABLE} (batch_id VARCHAR PRIMARY KEY)")
         if snap.batches:  # one Arrow insert: row by row costs a round trip per batch
             ids = pa.table({"batch_id": pa.array(sorted(snap.batches), pa.string())})
             con.register("_committed_ids", ids)
             con.execute(f"INSERT INTO {BATCHES_TABLE} SELECT batch_id FROM _committed_ids")
             con.unregister("_committed_ids")
-        con.execute(view_sql(snap, schema_dir(db_path)))
+        con.execute(files_sql(snap.files, schema))
         con.execute("CHECKPOINT")
     finally:
         con.close()

@@ -197,22 +197,29 @@ class Lake:
         return True
 
     def _append_all(self, tables: dict[str, pa.Table], meta: dict[str, str]) -> None:
-        """Append a batch's tables at once, one thread each (delta-rs writes and commits without
-        the GIL): they are invisible until the batch row, so their order does not matter. Every
-        append ends before this returns; the first error is raised then, and nothing publishes."""
-        if len(tables) < 2:
-            for name, tbl in tables.items():
-                self._append(name, tbl, meta)
-                _failpoint("commit:appended-one")
-            return
-        for name in tables:  # open every handle here: the threads only bring theirs up to date
+        """Append a batch's tables at once (see _per_table): they are invisible until the batch
+        row, so their order does not matter."""
+        self._per_table({n: (lambda n=n, t=t: self._append(n, t, meta)) for n, t in tables.items()},
+                        lambda: _failpoint("commit:appended-one"))
+
+    def _per_table(self, work: dict[str, Callable[[], None]], first_done: Callable[[], None] | None = None) -> None:
+        """Run one piece of work per table at once, one thread each (delta-rs writes and commits
+        without the GIL). Every piece ends before this returns; the first error is raised then,
+        so nothing after it (the batch row) runs. `first_done` runs when the first piece ends."""
+        for name in work:  # open every handle here: a thread only brings its own up to date
             self.table(name, update=False)
-        with ThreadPoolExecutor(max_workers=min(len(tables), APPEND_THREADS)) as pool:
-            futures = [pool.submit(self._append, name, tbl, meta) for name, tbl in tables.items()]
+        if len(work) < 2:
+            for fn in work.values():
+                fn()
+                if first_done is not None:
+                    first_done()
+            return
+        with ThreadPoolExecutor(max_workers=min(len(work), APPEND_THREADS)) as pool:
+            futures = [pool.submit(fn) for fn in work.values()]
             for i, fut in enumerate(as_completed(futures)):
                 fut.exception()  # wait for it; errors are raised below, once all have ended
-                if i == 0:
-                    _failpoint("commit:appended-one")
+                if i == 0 and first_done is not None:
+                    first_done()
         for fut in futures:
             fut.result()
 
@@ -272,13 +279,13 @@ class Lake:
                                          strict=True)]
                 tbl = tbl.filter(pa.array(keep, pa.bool_()))
             kept[name] = tbl
-        for name, tbl in tables.items():  # rewrite this batch's rows without the claimed ones
-            if kept[name].num_rows == tbl.num_rows:
-                continue
-            _retrying(lambda n=name: self.table(n).delete(
+        def rewrite(name: str) -> None:  # this batch's rows of the table, without the claimed ones
+            _retrying(lambda: self.table(name).delete(
                 f"batch_id = '{batch_id}'", commit_properties=_props({**meta, "command": "dedupe"})))
             if kept[name].num_rows:
                 self._append(name, kept[name], meta)
+
+        self._per_table({n: (lambda n=n: rewrite(n)) for n, t in tables.items() if kept[n].num_rows != t.num_rows})
         return {n: t for n, t in kept.items() if t.num_rows}
 
     # --- reading --------------------------------------------------------------------------

@@ -260,11 +260,12 @@ class Lake:
         value_set = pa.array(sorted(foreign), pa.string())
         taken: set[str] = set()
         if "messages" in tables:
-            theirs = self._rows("messages", ["message_id"], pc.field("batch_id").isin(value_set))
+            theirs = self._rows("messages", ["message_id"], pc.field("batch_id").isin(value_set), foreign)
             taken = set(theirs.column("message_id").to_pylist()) & set(tables["messages"].column("message_id").to_pylist())
         pairs: set[tuple[str, str]] = set()
         if "memberships" in tables:
-            theirs = self._rows("memberships", ["message_id", "list_name"], pc.field("batch_id").isin(value_set))
+            theirs = self._rows("memberships", ["message_id", "list_name"], pc.field("batch_id").isin(value_set),
+                                foreign)
             pairs = set(zip(theirs.column("message_id").to_pylist(), theirs.column("list_name").to_pylist(), strict=True))
         if not taken and not pairs:
             return tables
@@ -290,9 +291,13 @@ class Lake:
 
     # --- reading --------------------------------------------------------------------------
 
-    def _rows(self, table: str, columns: list[str] | None, where: Any = None) -> pa.Table:
+    def _rows(self, table: str, columns: list[str] | None, where: Any = None,
+              batches: set[str] | None = None) -> pa.Table:
+        """Rows matching `where`; `batches`: only files whose statistics allow rows of these
+        batches are opened (a batch's appends are files of their own)."""
         dt = self.table(table)
-        ds = dt.to_pyarrow_dataset()
+        prune = [("batch_id", "in", sorted(batches))] if batches else None
+        ds = dt.to_pyarrow_dataset(file_pruning_predicate=prune)
         return ds.to_table(columns=columns, filter=where)
 
     def read(self, table: str, columns: Iterable[str] | None = None) -> pa.Table:

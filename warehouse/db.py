@@ -21,8 +21,11 @@ read files there and nowhere else, and runs only read statements (warehouse.guar
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import threading
+from collections.abc import Iterator
 from datetime import datetime
 from importlib import resources
 from pathlib import Path
@@ -163,8 +166,6 @@ def refresh_views(db_path: Path, lake_dir: Path | str | Lake, storage_options: d
     """Build the views file for the lake's current snapshot (or the one `as_of` a version or time,
     or `snap` taken by the caller) beside `db_path` and rename it into place. Returns the
     snapshot it shows."""
-    import threading
-
     import pyarrow as pa
 
     lake = _lake(lake_dir)
@@ -201,26 +202,54 @@ def refresh_views(db_path: Path, lake_dir: Path | str | Lake, storage_options: d
 
 def refresh_views_if_needed(db_path: Path, lake_dir: Path | str | Lake) -> bool:
     """Rebuild the views file when the lake has a new snapshot (every commit), its SQL changed or
-    it is missing. Returns whether it was rebuilt."""
+    it is missing. Returns whether it was rebuilt.
+
+    A rebuild holds a lock beside the file: without it, of two processes (or threads) rebuilding
+    at once, the one with the older snapshot could rename its file into place last while the
+    other's stamp is written last, and the stamp would claim a snapshot the file does not show."""
+    db_path = Path(db_path)
+    lake = _lake(lake_dir)
+    stamp = db_path.with_name(f".{db_path.name}.sha")
+    if _views_current(db_path, lake, stamp)[0]:
+        return False
+    with _locked(db_path.with_name(f".{db_path.name}.lock")):
+        current, digest = _views_current(db_path, lake, stamp)  # newer than any earlier holder's
+        if current:
+            return False
+        refresh_views(db_path, lake, snap=lake.snapshot(update=False))
+        tmp = stamp.with_name(f"{stamp.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+        tmp.write_text(digest)
+        os.replace(tmp, stamp)
+    return True
+
+
+def _views_current(db_path: Path, lake: Lake, stamp: Path) -> tuple[bool, str]:
+    """(whether the views file shows the lake's newest snapshot, the digest recording that)."""
     import hashlib
 
-    lake = _lake(lake_dir)
-    stamp = Path(db_path).with_name(f".{Path(db_path).name}.sha")
     recorded = json.dumps(storage.options_for(lake.url) or {}, sort_keys=True) if lake.remote else ""
-    # `batches` first, then the tables: the snapshot below is taken from these handles as they
+    # `batches` first, then the tables: the snapshot a rebuild takes is these handles as they
     # are, and a batch must never count as committed while a file of it is missing
     versions = {n: lake.table(n).version() for n in (BATCHES, *TABLES)}
     text = resources.files("warehouse").joinpath("views.sql").read_text(encoding="utf-8")
     digest = hashlib.sha256((LAYOUT + text + lake.url + json.dumps(versions, sort_keys=True)
                              + recorded).encode()).hexdigest()
-    if Path(db_path).exists() and stamp.exists() and stamp.read_text() == digest \
-            and schema_dir(db_path).is_dir():
-        return False
-    refresh_views(db_path, lake, snap=lake.snapshot(update=False))
-    tmp = stamp.with_name(f"{stamp.name}.{os.getpid()}.tmp")
-    tmp.write_text(digest)
-    os.replace(tmp, stamp)
-    return True
+    current = db_path.exists() and stamp.exists() and stamp.read_text() == digest and schema_dir(db_path).is_dir()
+    return current, digest
+
+
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """An exclusive lock on `path` (released by the kernel if the holder dies)."""
+    import fcntl
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
 
 
 class Refresher:
@@ -229,8 +258,6 @@ class Refresher:
     ask for one more. `wait` before relying on the file (a run's end)."""
 
     def __init__(self, db_path: Path, lake: Lake) -> None:
-        import threading
-
         self.db_path = Path(db_path)
         self.lake = Lake(lake.url, stale_seconds=lake.stale_seconds)
         self.lake.options = lake.options
@@ -240,8 +267,6 @@ class Refresher:
         self.error: BaseException | None = None
 
     def __call__(self, _lake: Lake) -> None:
-        import threading
-
         with self._lock:
             self._dirty = True
             if self._thread is None:

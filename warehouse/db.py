@@ -22,6 +22,7 @@ read files there and nowhere else, and runs only read statements (warehouse.guar
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import threading
@@ -114,16 +115,21 @@ def snapshot_sql() -> str:
     return "".join(out)
 
 
+@functools.cache
+def _views_text() -> str:
+    return resources.files("warehouse").joinpath("views.sql").read_text(encoding="utf-8")
+
+
 def view_sql(schema: Path) -> str:
     """The views file's tables and views (see views.sql), over file lists naming the schema
     files only."""
-    text = resources.files("warehouse").joinpath("views.sql").read_text(encoding="utf-8")
+    text = _views_text()
     return (f"CREATE TABLE {LAKE_TABLE} (lake VARCHAR, version BIGINT, as_of TIMESTAMPTZ);\n"
             f"CREATE TABLE {BATCHES_TABLE} (batch_id VARCHAR PRIMARY KEY);\n"
             + files_sql({}, schema) + snapshot_sql() + text)
 
 
-_TEMPLATES: dict[tuple[str, str], bytes] = {}  # (views SQL, schema folder) -> a views file showing no snapshot
+_TEMPLATES: dict[tuple[str, str], bytes] = {}  # (views.sql, schema folder) -> a views file showing no snapshot
 
 
 def _template(schema: Path, work: Path) -> bytes:
@@ -135,9 +141,9 @@ def _template(schema: Path, work: Path) -> bytes:
     copy of this file in which only the file lists (scalar macros: constants, replaced without
     reading a file) and the committed batch ids change. A rebuild thus costs the same whatever
     the number of files and views."""
-    sql = view_sql(schema)
-    key = (sql, str(schema))
+    key = (_views_text(), str(schema))
     if key not in _TEMPLATES:
+        sql = view_sql(schema)
         _unlink(work)
         con = duckdb.connect(str(work))
         try:
@@ -231,7 +237,7 @@ def _views_current(db_path: Path, lake: Lake, stamp: Path) -> tuple[bool, str]:
     # `batches` first, then the tables: the snapshot a rebuild takes is these handles as they
     # are, and a batch must never count as committed while a file of it is missing
     versions = {n: lake.table(n).version() for n in (BATCHES, *TABLES)}
-    text = resources.files("warehouse").joinpath("views.sql").read_text(encoding="utf-8")
+    text = _views_text()
     digest = hashlib.sha256((LAYOUT + text + lake.url + json.dumps(versions, sort_keys=True)
                              + recorded).encode()).hexdigest()
     current = db_path.exists() and stamp.exists() and stamp.read_text() == digest and schema_dir(db_path).is_dir()

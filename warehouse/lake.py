@@ -42,7 +42,14 @@ from urllib.parse import unquote
 
 import pyarrow as pa
 import pyarrow.compute as pc
-from deltalake import CommitProperties, DeltaTable, Transaction, WriterProperties, write_deltalake
+from deltalake import (
+    CommitProperties,
+    DeltaTable,
+    PostCommitHookProperties,
+    Transaction,
+    WriterProperties,
+    write_deltalake,
+)
 from deltalake.exceptions import CommitFailedError, TableNotFoundError
 
 from warehouse import storage
@@ -58,6 +65,9 @@ _BATCH_ID = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 _PER_MESSAGE = ("messages", "message_bodies", "extractions", "runs", "results", "quarantine")
 WRITER = WriterProperties(compression="ZSTD")
 APPEND_THREADS = 8  # tables of one batch appended at once
+# Appends checkpoint every 100 versions (Delta's default) but leave expired log entries to
+# `vacuum`: looking for them after every commit cost about a third of an append.
+AFTER_APPEND = PostCommitHookProperties(create_checkpoint=True, cleanup_expired_logs=False)
 
 
 class LakeError(Exception):
@@ -226,7 +236,8 @@ class Lake:
     def _append(self, name: str, tbl: pa.Table, meta: dict[str, str]) -> None:
         data = tbl.cast(SCHEMAS[name]) if tbl.schema != SCHEMAS[name] else tbl
         _retrying(lambda: write_deltalake(self.table(name), data, mode="append", schema_mode="merge",
-                                          writer_properties=WRITER, commit_properties=_props(meta)))
+                                          writer_properties=WRITER, commit_properties=_props(meta),
+                                          post_commithook_properties=AFTER_APPEND))
 
     def _publish(self, batch_id: str, tables: dict[str, pa.Table], meta: dict[str, str]) -> None:
         """Append the batch row to `batches` as the next step of the lake's own Delta application
@@ -245,7 +256,7 @@ class Lake:
                                      app_transactions=[Transaction(APP_ID, seq)])
             try:
                 write_deltalake(dt, _batch_row(batch_id, meta, rows), mode="append", commit_properties=props,
-                                writer_properties=WRITER)
+                                writer_properties=WRITER, post_commithook_properties=AFTER_APPEND)
             except CommitFailedError:
                 self.retries += 1
                 time.sleep(random.uniform(0.005, 0.05) * min(attempt + 1, 10))
@@ -364,9 +375,11 @@ class Lake:
         hours = max(0, int(retention_days * 24))
         out = {}
         for name in (*TABLES, BATCHES):
-            gone = self.table(name).vacuum(retention_hours=hours, dry_run=False, enforce_retention_duration=False,
-                                           commit_properties=_props({"command": "vacuum"}))
+            dt = self.table(name)
+            gone = dt.vacuum(retention_hours=hours, dry_run=False, enforce_retention_duration=False,
+                             commit_properties=_props({"command": "vacuum"}))
             out[name] = len(gone)
+            dt.cleanup_metadata()  # log entries a checkpoint holds, past the log's retention (see AFTER_APPEND)
         return out
 
     def recover(self) -> dict[str, int]:

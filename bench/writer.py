@@ -2,6 +2,7 @@
 
     python -m bench.writer                     # 2 x 40 commits on a fresh local lake, then 1 x 40
     python -m bench.writer --commits 100 --lake s3://bucket/prefix/lake   # any lake URL (credentials from the environment)
+    python -m bench.writer --views             # each writer also rebuilds its views file after every commit
 
 A writer (`python -m bench.writer --write LAKE DB NAME N`, also what the concurrency tests run)
 commits N batches through `warehouse.lake.Lake`, as ingest does: each batch reads the visible
@@ -9,7 +10,9 @@ message ids first (what makes a re-run add nothing), then commits three messages
 one message `shared-<i>` that the other writer commits too, each with two results, a membership
 and an `extractions` row, plus an `archives` ledger row. It prints one JSON line: commits,
 conflicting commits retried, seconds. The benchmark starts two such processes at once on a
-fresh lake, then one alone on another, and prints commits per second of each run.
+fresh lake, then one alone on another, and prints commits per second of each run. With
+`--views` every writer rebuilds a views file of its own (warehouse.db) after each commit, as
+ingest does, so a commit is counted once readers of that file can see it.
 """
 
 from __future__ import annotations
@@ -67,12 +70,14 @@ def write(lake_url: str, db: str, name: str, n: int) -> None:
                       "seconds": round(time.perf_counter() - t0, 3)}))
 
 
-def race(lake_url: str, n: int, writers: int) -> tuple[float, list[dict]]:
-    """Start `writers` writer processes at once; (wall seconds, their JSON lines)."""
+def race(lake_url: str, n: int, writers: int, views: str | None = None) -> tuple[float, list[dict]]:
+    """Start `writers` writer processes at once; (wall seconds, their JSON lines). `views`: a
+    local folder where each writer keeps its views file."""
     Lake(lake_url).open()
+    dbs = [f"{views}/w{k + 1}-{time.time_ns()}/listbench.duckdb" if views else "-" for k in range(writers)]
     t0 = time.perf_counter()
-    procs = [subprocess.Popen([sys.executable, "-m", "bench.writer", "--write", lake_url, "-", f"w{k + 1}", str(n)],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE) for k in range(writers)]
+    procs = [subprocess.Popen([sys.executable, "-m", "bench.writer", "--write", lake_url, db, f"w{k + 1}", str(n)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE) for k, db in enumerate(dbs)]
     out = []
     for p in procs:
         o, e = p.communicate()
@@ -90,12 +95,13 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--commits", type=int, default=40, help="batches per writer (default 40)")
     ap.add_argument("--lake", help="a lake URL prefix (default: a temporary local folder)")
+    ap.add_argument("--views", action="store_true", help="each writer rebuilds its views file after every commit")
     a = ap.parse_args(args)
     print(f"command: python -m bench.writer {' '.join(args)}")
     with tempfile.TemporaryDirectory(prefix="bench-writer-") as tmp:
         base = a.lake.rstrip("/") if a.lake else tmp
         for writers, name in ((2, "two"), (1, "one")):
-            wall, out = race(f"{base}/{name}-{time.time_ns()}", a.commits, writers)
+            wall, out = race(f"{base}/{name}-{time.time_ns()}", a.commits, writers, tmp if a.views else None)
             commits = sum(o["commits"] for o in out)
             retries = sum(o["retries"] for o in out)
             print(f"{writers} writer(s) x {a.commits} commits: {wall:6.2f} s wall, {commits / wall:5.2f} commits/s "

@@ -99,6 +99,35 @@ def test_views_over_empty_lake_answer_zero(tmp_path):
     con.close()
 
 
+def test_views_read_files_of_an_older_schema_and_another_column_order(tmp_path):
+    """The views are created over the schema files alone and then handed the snapshot's files: a
+    file lacking a newer column reads it as NULL, one with its columns in another order or with a
+    column the schema dropped reads by name."""
+    import dataclasses
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    lake = Lake(tmp_path / "lake").open()
+    lake.commit("b1", {"messages": to_table("messages", [_msg("a")])})
+    old = tmp_path / "lake" / "messages" / "old.parquet"  # written before `url` and `notes` existed
+    pq.write_table(pa.table({"batch_id": ["b1"], "message_id": ["old"], "list_name": ["l2"], "subject": ["s"]}), old)
+    odd = tmp_path / "lake" / "messages" / "odd.parquet"  # columns reversed, and one the schema dropped
+    row = to_table("messages", [{**_msg("odd"), "url": "u", "batch_id": "b1"}])
+    pq.write_table(row.select(list(reversed(row.column_names))).append_column("gone", pa.array(["x"])), odd)
+    snap = lake.snapshot()
+    snap = dataclasses.replace(snap, files={**snap.files, "messages": [*snap.files["messages"], str(old), str(odd)]})
+    db = tmp_path / "w.duckdb"
+    refresh_views(db, lake, snap=snap)
+    cols, rows = query(db, "SELECT * FROM lake_messages ORDER BY message_id")
+    from warehouse.schema import SCHEMAS
+
+    assert cols == SCHEMAS["messages"].names
+    got = [dict(zip(cols, r, strict=True)) for r in rows]
+    assert [(g["message_id"], g["list_name"], g["url"], g["subject"]) for g in got] == [
+        ("a", "l", None, None), ("odd", "l", "u", None), ("old", "l2", None, "s")]
+
+
 def test_time_travel_by_version_and_by_time(tmp_path):
     lake = Lake(tmp_path / "lake").open()
     lake.commit("b1", {"messages": to_table("messages", [_msg("a")])})

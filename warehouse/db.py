@@ -21,8 +21,12 @@ read files there and nowhere else, and runs only read statements (warehouse.guar
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import json
 import os
+import threading
+from collections.abc import Iterator
 from datetime import datetime
 from importlib import resources
 from pathlib import Path
@@ -91,12 +95,70 @@ def _file_list(files: list[str], schema_file: Path) -> str:
     return "[" + ", ".join("'" + guard.escape_glob(p).replace("'", "''") + "'" for p in paths) + "]"
 
 
-def view_sql(snap: Snapshot, schema: Path) -> str:
-    """The views over one snapshot of the lake (its file lists; see views.sql)."""
-    text = resources.files("warehouse").joinpath("views.sql").read_text(encoding="utf-8")
-    for name, files in snap.files.items():
-        text = text.replace("{files:" + name + "}", _file_list(files, Path(schema) / f"{name}.parquet"))
-    return text
+def files_sql(files: dict[str, list[str]], schema: Path) -> str:
+    """One scalar macro per lake table, `files_<table>()`: the list of its data files in the
+    snapshot (none given: its schema file only)."""
+    return "".join(f"CREATE OR REPLACE MACRO files_{name}() AS "
+                   f"{_file_list(files.get(name, []), Path(schema) / f'{name}.parquet')};\n" for name in TABLES)
+
+
+def snapshot_sql() -> str:
+    """One table macro per lake table, `snapshot_<table>()`: the schema's columns, in order, read
+    from the files `files_<table>()` names. The views read the lake through these."""
+    from warehouse.schema import SCHEMAS
+
+    out = []
+    for name in TABLES:
+        cols = ", ".join('"' + c.replace('"', '""') + '"' for c in SCHEMAS[name].names)
+        out.append(f"CREATE OR REPLACE MACRO snapshot_{name}() AS TABLE SELECT {cols} "
+                   f"FROM read_parquet(files_{name}(), union_by_name = true);\n")
+    return "".join(out)
+
+
+@functools.cache
+def _views_text() -> str:
+    return resources.files("warehouse").joinpath("views.sql").read_text(encoding="utf-8")
+
+
+def view_sql(schema: Path) -> str:
+    """The views file's tables and views (see views.sql), over file lists naming the schema
+    files only."""
+    text = _views_text()
+    return (f"CREATE TABLE {LAKE_TABLE} (lake VARCHAR, version BIGINT, as_of TIMESTAMPTZ);\n"
+            f"CREATE TABLE {BATCHES_TABLE} (batch_id VARCHAR PRIMARY KEY);\n"
+            + files_sql({}, schema) + snapshot_sql() + text)
+
+
+_TEMPLATES: dict[tuple[str, str], bytes] = {}  # (views.sql, schema folder) -> a views file showing no snapshot
+
+
+def _template(schema: Path, work: Path) -> bytes:
+    """A views file with every table, macro and view but no snapshot, built once per process.
+
+    Creating a view (or a table macro) binds it, which reads the footer of every file it names,
+    again for each view built on others, and creating some twenty views costs more than a
+    commit. So they are created once, over the schema files alone; each snapshot then gets a
+    copy of this file in which only the file lists (scalar macros: constants, replaced without
+    reading a file) and the committed batch ids change. A rebuild thus costs the same whatever
+    the number of files and views."""
+    key = (_views_text(), str(schema))
+    if key not in _TEMPLATES:
+        sql = view_sql(schema)
+        _unlink(work)
+        con = duckdb.connect(str(work))
+        try:
+            con.execute(sql)
+            con.execute("CHECKPOINT")
+        finally:
+            con.close()
+        _TEMPLATES[key] = work.read_bytes()
+        _unlink(work)
+    return _TEMPLATES[key]
+
+
+def _unlink(db: Path) -> None:
+    for p in (db, Path(str(db) + ".wal")):
+        p.unlink(missing_ok=True)
 
 
 def _lake(lake_dir: Path | str | Lake) -> Lake:
@@ -106,33 +168,37 @@ def _lake(lake_dir: Path | str | Lake) -> Lake:
 
 
 def refresh_views(db_path: Path, lake_dir: Path | str | Lake, storage_options: dict[str, Any] | None = None,
-                  as_of: int | datetime | None = None) -> Snapshot:
-    """Build the views file for the lake's current snapshot (or the one `as_of` a version or time)
-    beside `db_path` and rename it into place. Returns the snapshot it shows."""
+                  as_of: int | datetime | None = None, snap: Snapshot | None = None) -> Snapshot:
+    """Build the views file for the lake's current snapshot (or the one `as_of` a version or time,
+    or `snap` taken by the caller) beside `db_path` and rename it into place. Returns the
+    snapshot it shows."""
+    import pyarrow as pa
+
     lake = _lake(lake_dir)
-    snap = lake.snapshot(as_of)
+    snap = snap if snap is not None else lake.snapshot(as_of)
     db_path = Path(db_path)
     db_path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = db_path.with_name(f".{db_path.name}.{os.getpid()}.tmp")
-    for p in (tmp, Path(str(tmp) + ".wal")):
-        if p.exists():
-            p.unlink()
-    write_schema_files(schema_dir(db_path))
+    tmp = db_path.with_name(f".{db_path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    schema = schema_dir(db_path)
+    write_schema_files(schema)
+    template = _template(schema, tmp)
+    _unlink(tmp)
+    tmp.write_bytes(template)
     con = duckdb.connect(str(tmp))
     try:
         if lake.remote:
             opts = storage_options if storage_options is not None else (storage.options_for(lake.url) or {})
-            storage.register_duckdb(con, lake.url, opts)
             con.execute(f"CREATE TABLE {STORAGE_TABLE} (lake VARCHAR, options VARCHAR)")
             con.execute(f"INSERT INTO {STORAGE_TABLE} VALUES (?, ?)",
                         [lake.url, json.dumps(storage.check_options(opts, "storage options"))])
-        con.execute(f"CREATE TABLE {LAKE_TABLE} (lake VARCHAR, version BIGINT, as_of TIMESTAMPTZ)")
         con.execute(f"INSERT INTO {LAKE_TABLE} VALUES (?, ?, ?)",
                     [lake_location(lake.url), snap.version, snap.committed_at if as_of is not None else None])
-        con.execute(f"CREATE TABLE {BATCHES_TABLE} (batch_id VARCHAR PRIMARY KEY)")
-        if snap.batches:
-            con.executemany(f"INSERT INTO {BATCHES_TABLE} VALUES (?)", [[b] for b in sorted(snap.batches)])
-        con.execute(view_sql(snap, schema_dir(db_path)))
+        if snap.batches:  # one Arrow insert: row by row costs a round trip per batch
+            ids = pa.table({"batch_id": pa.array(sorted(snap.batches), pa.string())})
+            con.register("_committed_ids", ids)
+            con.execute(f"INSERT INTO {BATCHES_TABLE} SELECT batch_id FROM _committed_ids")
+            con.unregister("_committed_ids")
+        con.execute(files_sql(snap.files, schema))
         con.execute("CHECKPOINT")
     finally:
         con.close()
@@ -142,23 +208,54 @@ def refresh_views(db_path: Path, lake_dir: Path | str | Lake, storage_options: d
 
 def refresh_views_if_needed(db_path: Path, lake_dir: Path | str | Lake) -> bool:
     """Rebuild the views file when the lake has a new snapshot (every commit), its SQL changed or
-    it is missing. Returns whether it was rebuilt."""
+    it is missing. Returns whether it was rebuilt.
+
+    A rebuild holds a lock beside the file: without it, of two processes (or threads) rebuilding
+    at once, the one with the older snapshot could rename its file into place last while the
+    other's stamp is written last, and the stamp would claim a snapshot the file does not show."""
+    db_path = Path(db_path)
+    lake = _lake(lake_dir)
+    stamp = db_path.with_name(f".{db_path.name}.sha")
+    if _views_current(db_path, lake, stamp)[0]:
+        return False
+    with _locked(db_path.with_name(f".{db_path.name}.lock")):
+        current, digest = _views_current(db_path, lake, stamp)  # newer than any earlier holder's
+        if current:
+            return False
+        refresh_views(db_path, lake, snap=lake.snapshot(update=False))
+        tmp = stamp.with_name(f"{stamp.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+        tmp.write_text(digest)
+        os.replace(tmp, stamp)
+    return True
+
+
+def _views_current(db_path: Path, lake: Lake, stamp: Path) -> tuple[bool, str]:
+    """(whether the views file shows the lake's newest snapshot, the digest recording that)."""
     import hashlib
 
-    lake = _lake(lake_dir)
-    stamp = Path(db_path).with_name(f".{Path(db_path).name}.sha")
     recorded = json.dumps(storage.options_for(lake.url) or {}, sort_keys=True) if lake.remote else ""
-    versions = json.dumps({n: lake.table(n).version() for n in (*TABLES, BATCHES)}, sort_keys=True)
-    text = resources.files("warehouse").joinpath("views.sql").read_text(encoding="utf-8")
-    digest = hashlib.sha256((LAYOUT + text + lake.url + versions + recorded).encode()).hexdigest()
-    if Path(db_path).exists() and stamp.exists() and stamp.read_text() == digest \
-            and schema_dir(db_path).is_dir():
-        return False
-    refresh_views(db_path, lake)
-    tmp = stamp.with_name(f"{stamp.name}.{os.getpid()}.tmp")
-    tmp.write_text(digest)
-    os.replace(tmp, stamp)
-    return True
+    # `batches` first, then the tables: the snapshot a rebuild takes is these handles as they
+    # are, and a batch must never count as committed while a file of it is missing
+    versions = {n: lake.table(n).version() for n in (BATCHES, *TABLES)}
+    text = _views_text()
+    digest = hashlib.sha256((LAYOUT + text + lake.url + json.dumps(versions, sort_keys=True)
+                             + recorded).encode()).hexdigest()
+    current = db_path.exists() and stamp.exists() and stamp.read_text() == digest and schema_dir(db_path).is_dir()
+    return current, digest
+
+
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """An exclusive lock on `path` (released by the kernel if the holder dies)."""
+    import fcntl
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
 
 
 class Refresher:
@@ -167,8 +264,6 @@ class Refresher:
     ask for one more. `wait` before relying on the file (a run's end)."""
 
     def __init__(self, db_path: Path, lake: Lake) -> None:
-        import threading
-
         self.db_path = Path(db_path)
         self.lake = Lake(lake.url, stale_seconds=lake.stale_seconds)
         self.lake.options = lake.options
@@ -178,8 +273,6 @@ class Refresher:
         self.error: BaseException | None = None
 
     def __call__(self, _lake: Lake) -> None:
-        import threading
-
         with self._lock:
             self._dirty = True
             if self._thread is None:

@@ -33,6 +33,7 @@ import socket
 import time
 import uuid
 from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -41,7 +42,14 @@ from urllib.parse import unquote
 
 import pyarrow as pa
 import pyarrow.compute as pc
-from deltalake import CommitProperties, DeltaTable, Transaction, WriterProperties, write_deltalake
+from deltalake import (
+    CommitProperties,
+    DeltaTable,
+    PostCommitHookProperties,
+    Transaction,
+    WriterProperties,
+    write_deltalake,
+)
 from deltalake.exceptions import CommitFailedError, TableNotFoundError
 
 from warehouse import storage
@@ -56,6 +64,10 @@ _BATCH_ID = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 # tables whose rows belong to one message: a message claimed by another batch drops them all
 _PER_MESSAGE = ("messages", "message_bodies", "extractions", "runs", "results", "quarantine")
 WRITER = WriterProperties(compression="ZSTD")
+APPEND_THREADS = 8  # tables of one batch appended at once
+# Appends checkpoint every 100 versions (Delta's default) but leave expired log entries to
+# `vacuum`: looking for them after every commit cost about a third of an append.
+AFTER_APPEND = PostCommitHookProperties(create_checkpoint=True, cleanup_expired_logs=False)
 
 
 class LakeError(Exception):
@@ -133,8 +145,9 @@ class Lake:
             return uri
         return unquote(uri[len("file://"):] if uri.startswith("file://") else uri)
 
-    def table(self, name: str) -> DeltaTable:
-        """The table at its newest version (kept open, brought up to date incrementally)."""
+    def table(self, name: str, update: bool = True) -> DeltaTable:
+        """The table at its newest version (kept open, brought up to date incrementally); with
+        `update=False`, as this handle last saw it (opened now if it was not open)."""
         dt = self._tables.get(name)
         if dt is None:
             try:
@@ -142,7 +155,7 @@ class Lake:
             except TableNotFoundError:
                 raise LakeError(f"no lake table {name!r} at {self.uri(name)}: open the lake first") from None
             self._tables[name] = dt
-        else:
+        elif update:
             dt.update_incremental()
         return dt
 
@@ -185,12 +198,7 @@ class Lake:
         tables = {n: _stamp(t, batch_id) for n, t in tables.items() if t.num_rows}
         meta = {"batch": batch_id, "command": command or self.command, "run": run or self.run,
                 "source": source, "host": socket.gethostname(), "pid": str(os.getpid())}
-        first = True
-        for name, tbl in tables.items():
-            self._append(name, tbl, meta)
-            if first:
-                _failpoint("commit:appended-one")
-                first = False
+        self._append_all(tables, meta)
         _failpoint("commit:staged")
         self._publish(batch_id, tables, meta)
         _failpoint("commit:published")
@@ -198,10 +206,38 @@ class Lake:
             cb(self)
         return True
 
+    def _append_all(self, tables: dict[str, pa.Table], meta: dict[str, str]) -> None:
+        """Append a batch's tables at once (see _per_table): they are invisible until the batch
+        row, so their order does not matter."""
+        self._per_table({n: (lambda n=n, t=t: self._append(n, t, meta)) for n, t in tables.items()},
+                        lambda: _failpoint("commit:appended-one"))
+
+    def _per_table(self, work: dict[str, Callable[[], None]], first_done: Callable[[], None] | None = None) -> None:
+        """Run one piece of work per table at once, one thread each (delta-rs writes and commits
+        without the GIL). Every piece ends before this returns; the first error is raised then,
+        so nothing after it (the batch row) runs. `first_done` runs when the first piece ends."""
+        for name in work:  # open every handle here: a thread only brings its own up to date
+            self.table(name, update=False)
+        if len(work) < 2:
+            for fn in work.values():
+                fn()
+                if first_done is not None:
+                    first_done()
+            return
+        with ThreadPoolExecutor(max_workers=min(len(work), APPEND_THREADS)) as pool:
+            futures = [pool.submit(fn) for fn in work.values()]
+            for i, fut in enumerate(as_completed(futures)):
+                fut.exception()  # wait for it; errors are raised below, once all have ended
+                if i == 0 and first_done is not None:
+                    first_done()
+        for fut in futures:
+            fut.result()
+
     def _append(self, name: str, tbl: pa.Table, meta: dict[str, str]) -> None:
         data = tbl.cast(SCHEMAS[name]) if tbl.schema != SCHEMAS[name] else tbl
         _retrying(lambda: write_deltalake(self.table(name), data, mode="append", schema_mode="merge",
-                                          writer_properties=WRITER, commit_properties=_props(meta)))
+                                          writer_properties=WRITER, commit_properties=_props(meta),
+                                          post_commithook_properties=AFTER_APPEND))
 
     def _publish(self, batch_id: str, tables: dict[str, pa.Table], meta: dict[str, str]) -> None:
         """Append the batch row to `batches` as the next step of the lake's own Delta application
@@ -220,7 +256,7 @@ class Lake:
                                      app_transactions=[Transaction(APP_ID, seq)])
             try:
                 write_deltalake(dt, _batch_row(batch_id, meta, rows), mode="append", commit_properties=props,
-                                writer_properties=WRITER)
+                                writer_properties=WRITER, post_commithook_properties=AFTER_APPEND)
             except CommitFailedError:
                 self.retries += 1
                 time.sleep(random.uniform(0.005, 0.05) * min(attempt + 1, 10))
@@ -235,11 +271,12 @@ class Lake:
         value_set = pa.array(sorted(foreign), pa.string())
         taken: set[str] = set()
         if "messages" in tables:
-            theirs = self._rows("messages", ["message_id"], pc.field("batch_id").isin(value_set))
+            theirs = self._rows("messages", ["message_id"], pc.field("batch_id").isin(value_set), foreign)
             taken = set(theirs.column("message_id").to_pylist()) & set(tables["messages"].column("message_id").to_pylist())
         pairs: set[tuple[str, str]] = set()
         if "memberships" in tables:
-            theirs = self._rows("memberships", ["message_id", "list_name"], pc.field("batch_id").isin(value_set))
+            theirs = self._rows("memberships", ["message_id", "list_name"], pc.field("batch_id").isin(value_set),
+                                foreign)
             pairs = set(zip(theirs.column("message_id").to_pylist(), theirs.column("list_name").to_pylist(), strict=True))
         if not taken and not pairs:
             return tables
@@ -254,20 +291,24 @@ class Lake:
                                          strict=True)]
                 tbl = tbl.filter(pa.array(keep, pa.bool_()))
             kept[name] = tbl
-        for name, tbl in tables.items():  # rewrite this batch's rows without the claimed ones
-            if kept[name].num_rows == tbl.num_rows:
-                continue
-            _retrying(lambda n=name: self.table(n).delete(
+        def rewrite(name: str) -> None:  # this batch's rows of the table, without the claimed ones
+            _retrying(lambda: self.table(name).delete(
                 f"batch_id = '{batch_id}'", commit_properties=_props({**meta, "command": "dedupe"})))
             if kept[name].num_rows:
                 self._append(name, kept[name], meta)
+
+        self._per_table({n: (lambda n=n: rewrite(n)) for n, t in tables.items() if kept[n].num_rows != t.num_rows})
         return {n: t for n, t in kept.items() if t.num_rows}
 
     # --- reading --------------------------------------------------------------------------
 
-    def _rows(self, table: str, columns: list[str] | None, where: Any = None) -> pa.Table:
+    def _rows(self, table: str, columns: list[str] | None, where: Any = None,
+              batches: set[str] | None = None) -> pa.Table:
+        """Rows matching `where`; `batches`: only files whose statistics allow rows of these
+        batches are opened (a batch's appends are files of their own)."""
         dt = self.table(table)
-        ds = dt.to_pyarrow_dataset()
+        prune = [("batch_id", "in", sorted(batches))] if batches else None
+        ds = dt.to_pyarrow_dataset(file_pruning_predicate=prune)
         return ds.to_table(columns=columns, filter=where)
 
     def read(self, table: str, columns: Iterable[str] | None = None) -> pa.Table:
@@ -287,11 +328,12 @@ class Lake:
         """The data files of the table's current version."""
         return [self._file(u) for u in self.table(table).file_uris()]
 
-    def snapshot(self, as_of: int | datetime | None = None) -> Snapshot:
+    def snapshot(self, as_of: int | datetime | None = None, update: bool = True) -> Snapshot:
         """Committed batches, then every table's file list: a consistent view (rows of batches
-        committed after the first read are in the files but filtered out)."""
+        committed after the first read are in the files but filtered out). `update=False` takes
+        the handles as they are: the caller brought `batches` up to date before the tables."""
         if as_of is None:
-            b = self.table(BATCHES)
+            b = self.table(BATCHES, update)
         else:
             b = DeltaTable(self.uri(BATCHES), storage_options=self.options)
             try:
@@ -304,7 +346,7 @@ class Lake:
         files, versions = {}, {}
         for name in TABLES:
             if as_of is None:
-                dt = self.table(name)
+                dt = self.table(name, update)
             else:
                 dt = DeltaTable(self.uri(name), storage_options=self.options)
                 with contextlib.suppress(Exception):  # a table created after `when` keeps version 0
@@ -333,9 +375,11 @@ class Lake:
         hours = max(0, int(retention_days * 24))
         out = {}
         for name in (*TABLES, BATCHES):
-            gone = self.table(name).vacuum(retention_hours=hours, dry_run=False, enforce_retention_duration=False,
-                                           commit_properties=_props({"command": "vacuum"}))
+            dt = self.table(name)
+            gone = dt.vacuum(retention_hours=hours, dry_run=False, enforce_retention_duration=False,
+                             commit_properties=_props({"command": "vacuum"}))
             out[name] = len(gone)
+            dt.cleanup_metadata()  # log entries a checkpoint holds, past the log's retention (see AFTER_APPEND)
         return out
 
     def recover(self) -> dict[str, int]:

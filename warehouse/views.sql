@@ -1,30 +1,32 @@
--- Views over the Delta lake's current snapshot (warehouse.db.view_sql): {files:T} is the list of
--- table T's data files in that snapshot plus an empty file with T's current schema (columns newer
--- than a file read as NULL); _listbench_batches holds the batches committed in the snapshot, and
--- only their rows are shown (a batch in flight or left by a crash stays invisible).
+-- Views over the Delta lake's current snapshot (warehouse.db.view_sql). Each lake table T is read
+-- through the table macro snapshot_T(): T's schema columns, in order, from the files the scalar
+-- macro files_T() lists, T's data files in the snapshot plus an empty file with T's current
+-- schema (columns newer than a file read as NULL). _listbench_batches holds the batches
+-- committed in the snapshot, and only their rows are shown (a batch in flight or left by a crash
+-- stays invisible).
 CREATE OR REPLACE VIEW lake_messages AS
-  SELECT * FROM read_parquet({files:messages}, union_by_name = true)
+  SELECT * FROM snapshot_messages()
   WHERE batch_id IN (SELECT batch_id FROM _listbench_batches);
 CREATE OR REPLACE VIEW memberships AS
-  SELECT * FROM read_parquet({files:memberships}, union_by_name = true)
+  SELECT * FROM snapshot_memberships()
   WHERE batch_id IN (SELECT batch_id FROM _listbench_batches);
 CREATE OR REPLACE VIEW message_bodies AS
-  SELECT * FROM read_parquet({files:message_bodies}, union_by_name = true)
+  SELECT * FROM snapshot_message_bodies()
   WHERE batch_id IN (SELECT batch_id FROM _listbench_batches);
 CREATE OR REPLACE VIEW extractions AS
-  SELECT * FROM read_parquet({files:extractions}, union_by_name = true)
+  SELECT * FROM snapshot_extractions()
   WHERE batch_id IN (SELECT batch_id FROM _listbench_batches);
 CREATE OR REPLACE VIEW all_runs AS
-  SELECT * FROM read_parquet({files:runs}, union_by_name = true)
+  SELECT * FROM snapshot_runs()
   WHERE batch_id IN (SELECT batch_id FROM _listbench_batches);
 CREATE OR REPLACE VIEW all_results AS
-  SELECT * FROM read_parquet({files:results}, union_by_name = true)
+  SELECT * FROM snapshot_results()
   WHERE batch_id IN (SELECT batch_id FROM _listbench_batches);
 CREATE OR REPLACE VIEW quarantine AS
-  SELECT * FROM read_parquet({files:quarantine}, union_by_name = true)
+  SELECT * FROM snapshot_quarantine()
   WHERE batch_id IN (SELECT batch_id FROM _listbench_batches);
 CREATE OR REPLACE VIEW archives AS
-  SELECT * FROM read_parquet({files:archives}, union_by_name = true)
+  SELECT * FROM snapshot_archives()
   WHERE batch_id IN (SELECT batch_id FROM _listbench_batches);
 
 -- the newest extraction of each message is the one users see (re-extraction swaps it atomically);
@@ -33,10 +35,10 @@ CREATE OR REPLACE VIEW current_extractions AS
   SELECT message_id, arg_max(batch_id, extracted_at) AS batch_id
   FROM extractions GROUP BY message_id;
 CREATE OR REPLACE VIEW lake_runs AS
-  SELECT r.* FROM read_parquet({files:runs}, union_by_name = true) r
+  SELECT r.* FROM snapshot_runs() r
   JOIN current_extractions c USING (message_id, batch_id);
 CREATE OR REPLACE VIEW results AS
-  SELECT r.* FROM read_parquet({files:results}, union_by_name = true) r
+  SELECT r.* FROM snapshot_results() r
   JOIN current_extractions c USING (message_id, batch_id);
 
 -- one row per message, with every list it was seen on

@@ -9,6 +9,7 @@ spaces collapsed gives the same rows.
 from __future__ import annotations
 
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -300,3 +301,14 @@ def test_synthetic_report_survives_mail_damage(report, how):
 @pytest.mark.parametrize(("path", "how"), damage_cases(DIR))
 def test_fixture_survives_mail_damage(path, how):
     assert_damage_keeps_rows(fixture_body(path), how)
+
+
+def test_one_command_then_reports_under_captions_of_their_own():
+    # https://lore.kernel.org/qemu-devel/ (2021, virtiofsd g_list_reverse(): one fio command line,
+    # then a report under `Without ...:` and one under `With ...:`), the real-posts corpus file
+
+
+    post = Path(__file__).parents[1] / "fixtures/real/dev/h_qemu_2021_fio_virtiofsd_reverse_req_list_quoted.txt"
+    found = rows_of(post.read_text().split("\n\n", 1)[1])
+    iops = {r["system"]: r["value"] for r in pick(found, "iops")}
+    assert iops == {'Without "g_list_reverse()"': 5709.0, 'With "g_list_reverse()"': 21300.0}

@@ -57,6 +57,7 @@ from transforms.model import MetricSpec, Parser, Result, Run, Segment
 from transforms.numbers import parse_number
 from transforms.parsers._common import (
     caption_system,
+    naming_caption,
     nearest_caption,
     number_repeated_results,
     scaled,
@@ -456,6 +457,22 @@ class _Reader:
             self._add(i, "clat_percentile", f"{d}_clat_pct", _scaled(v, one), "us", pct)
 
 
+def _report_captions(seg: Segment, fr: _FioRun) -> None:
+    """One command, then several reports, each under a caption of its own (`Without X:` ... report
+    ... `With X:` ... report): each report's rows take the system its caption names."""
+    heads = [i for i in range(fr.start, min(fr.end, len(seg.lines))) if JOB.search(_clean(seg.lines[i]))]
+    if len(heads) < 2:
+        return
+    floors = [fr.start, *(h + 1 for h in heads[:-1])]
+    named = [naming_caption(seg.lines, h, lo) for h, lo in zip(heads, floors, strict=True)]
+    if None in named or len(set(named)) < len(named):
+        return  # only when every report has a caption of its own, all different
+    for r in fr.results:
+        k = max((n for n, h in enumerate(heads) if h <= r.line), default=None)
+        if k is not None and r.system is None:
+            r.system = named[k]
+
+
 def _finish(seg: Segment, fr: _FioRun) -> Run:
     caption = nearest_caption(seg, fr.start)
     run = Run(
@@ -468,6 +485,7 @@ def _finish(seg: Segment, fr: _FioRun) -> Run:
         line_end=max(fr.end, fr.start + 1),
         notes=fr.notes,
     )
+    _report_captions(seg, fr)
     if fr.averaged:
         run.attributes["averaged"] = "poster"
         run.notes.append("values averaged by the poster (fractional iops/runtime or 'average' above)")

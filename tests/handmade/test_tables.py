@@ -390,3 +390,16 @@ def test_a_label_set_off_before_the_metric_names_the_system():
     assert {(r["system"], r["metric_label"], r["value"], r["unit"]) for r in rows} == {
         ("No randomization", "Simple syscall", 0.0534, "us"),
         ("Wih get_random_bytes(4096 buffer)", "Simple syscall", 0.0597, "us")}
+
+
+# https://lore.kernel.org/lkml/20230912065808.2530-2-aaron.lu@intel.com/ (tg->load_avg ratelimit)
+_TG = Path(__file__).parents[1] / "fixtures/real/dev/k_lkml_2023_sysbench_hackbench_netperf_tg_load_avg_ratelimit.txt"
+
+
+def test_base_and_patch_rows_are_systems_and_a_row_above_is_no_caption():
+    lines = _TG.read_text().split("\n")
+    start = next(k for k, ln in enumerate(lines) if ln.startswith("postgres_sysbench on SPR"))
+    rows = result_rows(extract_explained("\n".join(lines[start:start + 8]) + "\n", "t")[0])
+    got = {(r["system"], r["value"]) for r in rows}
+    assert got == {("base", 42382.0), ("patch", 50174.0), ("base", 67626.0), ("patch", 67365.0)}
+    assert not any(r["metric_label"].startswith("patch") for r in rows)  # not the row of the group above

@@ -210,6 +210,9 @@ def _legend(lines: list[str]) -> list[str] | None:
 _COUNTER = re.compile(r"^(?:\[\w{1,8}\])?[A-Za-z][A-Za-z0-9]{0,30}(?:_[A-Za-z0-9]{1,30}){1,6}$")  # `[a]request_count`
 
 
+_KEY_NUMBER = re.compile(r"^[^:\d]{1,40}:\s*+[-+]?\d")  # `patch:  50174±9.5%`: a row of a table above, no caption
+
+
 def _distant_header(plain: list[str], start: int, ncols: int) -> list[str] | None:
     """Column heads written once over several captioned groups of rows (`2.6.12-rc6-RT   2.6.12-rc6`
     underlined, then `./hackbench 30` / `1st run:  6.139  5.110` ...): the systems of the columns.
@@ -336,7 +339,7 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
         caption_metric = (above.strip('"') if series else None) or metrics.metric_in(bench, above) or metrics.metric_in(
             bench, " ".join(x.strip(" #*") for x in plain[max(0, abs_lo + t.start - 8):abs_lo + t.start]))
         if caption_metric is None and above and above != caption_sys and len(above.split()) <= 5 \
-                and not _GENERIC_CAPTION.match(above):
+                and not _GENERIC_CAPTION.match(above) and not _KEY_NUMBER.match(above):
             caption_metric = above.rstrip(":").strip('"')  # `hackbench -g $group`: what was measured
     if any(v.system is not None and not re.search(r"[A-Za-z]", v.system) and not _VERSION.match(v.system)
            for v in t.values):

@@ -44,7 +44,7 @@ _NUMERIC_LABEL = re.compile(r"^\d[\d/x:.,+-]{0,15}$")  # `1/1`, `4x8`, `16:100`
 _UTIL_HEAD = re.compile(r"^(?:cpu|%\s?cpu|cpu\s?%|cpu\s?util\w*|util(?:i[sz]ation)?\s?%?|%\s?util|%usr|%sys)$", re.I)
 _HEAD_UNIT = re.compile(r"\(([^()]{1,20})\)\s*+$")
 _SYSTEM_WORD = re.compile(
-    r"^(?:before|after|base(?:line)?|patched|unpatched|vanilla|stock|default|orig(?:inal)?|old|new"
+    r"^(?:before|after|base(?:line)?|patch(?:ed|es|set)?|unpatched|vanilla|stock|default|orig(?:inal)?|old|new"
     r"|mainline|upstream|tip|host|guest|native|bare[- ]?metal|dom0|domu|vm|kvm|xen|qemu|lxc|docker"
     r"|with(?:out)?\b[^:]{0,60}+|w/o?\b[^:]{0,60}+|\+\s*+patch[^:]{0,60}+|v?\d++\.\d++[\w.+-]*+|linux[\w.+-]*+"
     r"|\d\.\d++[\w.+-]*+)\s*+:?$", re.I)

@@ -17,6 +17,7 @@ _RATIO = re.compile(r"[xX×](\d+(?:\.\d+)?)|(\d+(?:\.\d+)?)[xX×]")
 _GLUED = re.compile(r"((?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)([A-Za-zµ%/^][A-Za-z/µ%^0-9]{0,14})")
 _MISSING = frozenset({"-", "--", "---", "n/a", "na", "n.a.", "?", "*", "x", "fail", "failed", "err"})
 _TOKEN = re.compile(r"\S+")
+_SPREAD_SIGN = re.compile(r"^(?:\+/-|\+-|±)(?=[\d.])")
 _GLUED_SPREAD = re.compile(r"^([-+]?\d[\d,]{0,20}(?:\.\d{1,12})?[A-Za-z/%]{0,8}?)(?:±|\+/-|\+-)\d")
 _OPTION = re.compile(r"^--?[A-Za-z][\w-]{0,30}$")  # `-l`, `--loops`: a command's option
 _BOUND = re.compile(r"^[<>]=?\d+(?:\.\d+)?$")  # `<10`: a bound the tool printed, not a measurement
@@ -123,13 +124,9 @@ def cells(line: str) -> list[Cell]:
                 out[-1].unit, out[-1].end = nxt, toks[i][2]  # `1.2 ± 0.3 MB/s`: the value's unit
                 i += 1
             continue
-        if tok[:3] in ("+/-", "+-.") and len(tok) > 3 and out and out[-1].kind == "abs" \
-                and read_number(tok[3:].rstrip("%")) is not None:
-            i += 1  # `1.579 +/-29.16%`: the spread glued to its sign
-            continue
-        if tok[:1] == "±" and len(tok) > 1 and out and out[-1].kind == "abs" \
-                and read_number(tok[1:].rstrip("%")) is not None:
-            i += 1
+        if (sign := _SPREAD_SIGN.match(tok)) and out and out[-1].kind == "abs" \
+                and read_number(tok[sign.end():].rstrip("%")) is not None:
+            i += 1  # `1.579 +/-29.16%`, `±0.3`: the spread glued to its sign
             continue
         if _OPTION.match(tok) and i + 1 < len(toks) and number(toks[i + 1][0]) is not None \
                 and out and out[-1].kind == "label" and s - out[-1].end == 1:

@@ -47,6 +47,20 @@ def test_commit_and_read(tmp_path):
     assert (tmp_path / "lake" / "batches" / "_delta_log").is_dir()
 
 
+def test_a_process_that_read_a_local_lake_exits_cleanly(tmp_path):
+    """Reading through delta-rs's Python file handler made a process abort at exit now and then
+    (`terminate called without an active exception`, exit -6); local tables are read natively."""
+    lake = Lake(tmp_path / "a lake").open()
+    lake.commit("b1", {"messages": to_table("messages", [_msg("a")])})
+    code = ("import sys; from warehouse.lake import Lake, table_filesystem; import pyarrow.fs as f\n"
+            "lake = Lake(sys.argv[1]); assert lake.column_set('messages', 'message_id') == {'a'}\n"
+            "assert isinstance(table_filesystem(lake.table('messages')), f.SubTreeFileSystem)\n")
+    for _ in range(4):
+        p = subprocess.run([sys.executable, "-c", code, str(tmp_path / "a lake")], cwd=ROOT,
+                           capture_output=True, text=True, timeout=120)
+        assert p.returncode == 0, p.stderr[-2000:]
+
+
 def test_rows_of_an_uncommitted_batch_stay_invisible_until_recovered(tmp_path):
     lake = Lake(tmp_path / "lake").open()
     lake.commit("b1", {"messages": to_table("messages", [_msg("a")])})

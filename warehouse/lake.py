@@ -42,6 +42,7 @@ from urllib.parse import unquote
 
 import pyarrow as pa
 import pyarrow.compute as pc
+import pyarrow.fs as pa_fs
 from deltalake import (
     CommitProperties,
     DeltaTable,
@@ -308,7 +309,7 @@ class Lake:
         batches are opened (a batch's appends are files of their own)."""
         dt = self.table(table)
         prune = [("batch_id", "in", sorted(batches))] if batches else None
-        ds = dt.to_pyarrow_dataset(file_pruning_predicate=prune)
+        ds = dt.to_pyarrow_dataset(file_pruning_predicate=prune, filesystem=table_filesystem(dt, self.options))
         return ds.to_table(columns=columns, filter=where)
 
     def read(self, table: str, columns: Iterable[str] | None = None) -> pa.Table:
@@ -452,6 +453,20 @@ class Lake:
 _IDS_CACHE: dict[tuple[str, str], list[str]] = {}  # (table, file) -> its batch ids; files never change
 
 
+def table_filesystem(dt: DeltaTable, options: dict[str, str] | None = None) -> pa_fs.FileSystem:
+    """The files of a table as pyarrow reads them: a local table through pyarrow's own file
+    system; a remote one through delta-rs's handler. The handler is Python code that pyarrow's
+    I/O threads call back into, and a process that used it could abort at exit (`terminate
+    called without an active exception`), so local reads, the common case, never use it."""
+    uri = dt.table_uri
+    if uri.startswith("file://") or "://" not in uri:
+        root = unquote(uri[len("file://"):]) if uri.startswith("file://") else uri
+        return pa_fs.SubTreeFileSystem(root.rstrip("/") or "/", pa_fs.LocalFileSystem())
+    from deltalake.fs import DeltaStorageHandler
+
+    return pa_fs.PyFileSystem(DeltaStorageHandler(uri, options))
+
+
 def committed_ids(dt: DeltaTable, options: dict[str, str] | None = None) -> set[str]:
     """The batch ids in a version of `batches`. Each commit adds a one-row file whose id the
     log's file statistics already hold; a file of several rows (optimize, migration) is read
@@ -472,11 +487,9 @@ def committed_ids(dt: DeltaTable, options: dict[str, str] | None = None) -> set[
             continue
         key = (dt.table_uri, path)
         if key not in _IDS_CACHE:
-            import pyarrow.fs as pa_fs
             import pyarrow.parquet as pq
-            from deltalake.fs import DeltaStorageHandler
 
-            fs = pa_fs.PyFileSystem(DeltaStorageHandler(dt.table_uri, options))
+            fs = table_filesystem(dt, options)
             _IDS_CACHE[key] = pq.read_table(path, columns=["batch_id"], filesystem=fs).column("batch_id").to_pylist()
         out.update(x for x in _IDS_CACHE[key] if x is not None)
     return out

@@ -403,3 +403,30 @@ def test_base_and_patch_rows_are_systems_and_a_row_above_is_no_caption():
     got = {(r["system"], r["value"]) for r in rows}
     assert got == {("base", 42382.0), ("patch", 50174.0), ("base", 67626.0), ("patch", 67365.0)}
     assert not any(r["metric_label"].startswith("patch") for r in rows)  # not the row of the group above
+
+
+# https://lore.kernel.org/lkml/1571405198-27570-1-git-send-email-vincent.guittot@linaro.org/
+_CFS = Path(__file__).parents[1] / "fixtures/real/dev/k_lkml_2019_hackbench_dbench_cfs_lb_rework_v4.txt"
+
+
+def test_one_header_row_names_the_systems_of_the_captioned_groups_below_it():
+    lines = _CFS.read_text().split("\n")
+    start = next(k for k, ln in enumerate(lines) if ln.startswith("- small arm64"))
+    got = rows("\n".join(lines[start:start + 16]) + "\n")
+    hack = {(r["system"], r["params"].get("groups"), r["value"]) for r in got if r["benchmark"] == "hackbench"}
+    assert hack == {("tip/sched/core", "1", 1.579), ("w/ this patchset", "1", 1.41),
+                    ("tip/sched/core", "4", 1.269), ("w/ this patchset", "4", 1.205),
+                    ("tip/sched/core", "8", 1.117), ("w/ this patchset", "8", 1.123),
+                    ("tip/sched/core", "16", 1.176), ("w/ this patchset", "16", 1.164)}
+    shell = {(r["system"], r["value"]) for r in got if r["benchmark"] == "unixbench"}
+    assert shell == {("tip/sched/core", 1963.48), ("w/ this patchset", 1902.88),
+                     ("tip/sched/core", 2427.6), ("w/ this patchset", 2469.8)}
+    # the caption over the groups is what was measured, never a system
+    assert not any(r["system"].startswith(("hackbench", "Unixbench")) for r in got)
+
+
+def test_a_sentence_between_ends_the_reach_of_a_header_row():
+    text = ("            base       patched\nschedpipe  53125      53443\n\n"
+            "Then I ran something else entirely, which is described here in words.\n\n"
+            "hackbench -l 2560 -g 4\n 1 groups   1.579   1.410\n 4 groups   1.269   1.205\n")
+    assert {r["system"] for r in rows(text)} == {None}

@@ -18,7 +18,7 @@ from transforms.handmade.commands import read_commands
 from transforms.handmade.noise import hunk_lines, noise_block, noise_line
 from transforms.handmade.prose import read_prose
 from transforms.handmade.summaries import BULLET_KV, read_summaries
-from transforms.handmade.tables import Table, read_tables
+from transforms.handmade.tables import CHANGE_HEAD, STDEV_HEAD, Table, read_tables
 from transforms.model import Result, Run, Segment
 from transforms.parsers import metric_spec
 from transforms.parsers._common import system_label
@@ -233,6 +233,32 @@ def _distant_header(plain: list[str], start: int, ncols: int) -> list[str] | Non
     return None
 
 
+def _section_header(plain: list[str], start: int, ncols: int) -> list[str] | None:
+    """One header row over several captioned groups of a section (`tip/sched/core  w/ this
+    patchset  improvement`, then `hackbench -l ...` / `1 groups  1.579  1.410` ... `dbench` / ...):
+    the nearest row above of as many names as value columns (change and spread heads aside) that
+    heads a row of numbers, with no sentence between."""
+    if ncols < 2:
+        return None
+    for k in range(start - 1, max(-1, start - 40), -1):
+        text = plain[k].strip()
+        if not text or RULE.match(text):
+            continue
+        if text.endswith((".", ":")) and len(text.split()) > 3 or len(text.split()) > 12:
+            return None  # a sentence: the section ended above
+        heads = [h for h in split_wide(plain[k]) if not CHANGE_HEAD.match(h.text) and not STDEV_HEAD.match(h.text)]
+        if len(heads) != ncols or len(split_wide(plain[k])) < 2:
+            continue
+        nxt = next((plain[j] for j in range(k + 1, min(len(plain), k + 3)) if plain[j].strip()
+                    and not RULE.match(plain[j].strip())), "")
+        if not re.search(r"\d", nxt):
+            continue
+        if all(re.search(r"[A-Za-z]", h.text) and read_number(h.text) is None and len(h.text) <= 40
+               for h in heads):
+            return [h.text for h in heads]
+    return None
+
+
 def _line_below(plain: list[str], end: int) -> str:
     """The paragraph right after a table (its first three lines), where posters say what it was."""
     k = end
@@ -351,7 +377,8 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
         if legend is None and t.caption and t.caption.startswith('"'):  # a series under a legend above
             legend = _legend(plain[max(0, abs_lo + t.start - 40):abs_lo + t.start])
         if legend is None:
-            legend = _distant_header(plain, abs_lo + t.start, len({v.col for v in t.values}))
+            legend = _distant_header(plain, abs_lo + t.start, len({v.col for v in t.values})) \
+                or _section_header(plain, abs_lo + t.start, len({v.col for v in t.values}))
     kept_values = [v for v in t.values if col_bench.get(v.label or "", bench) is not None]
     if len(kept_values) < len(t.values):
         t.values = kept_values  # a column of another tool's figures (`turbostat PkgWatt`)

@@ -28,10 +28,10 @@ _PARAM_WORDS = frozenset({
     "group", "g", "samples", "runs", "rings", "#rings", "nr_threads", "nthreads", "parallel", "p",
     "j", "-j", "count", "sample", "num", "number", "files",
 })  # fmt: skip
-_CHANGE_HEAD = re.compile(r"^(?:%|\(%\)|diff|delta|change|chg|\+/-%?|gain|improvement|impr|speedup"
+CHANGE_HEAD = re.compile(r"^(?:%|\(%\)|diff|delta|change|chg|\+/-%?|gain|improvement|impr|speedup"
                           r"|ratio|regression|Δ|%\s*diff|%\s*change|diff\s*%|delta\s*%|%\s*delta"
                           r"|% improvement|% gain|rel|relative|vs\.?.*|difference)\b", re.I)
-_STDEV_HEAD = re.compile(r"^(?:(?:stdev|stddev|std\.?dev|std|sd|σ|err|error|cv|var|variance|noise)\b|\+/-|\+-(?!\d)|±)",
+STDEV_HEAD = re.compile(r"^(?:(?:stdev|stddev|std\.?dev|std|sd|σ|err|error|cv|var|variance|noise)\b|\+/-|\+-(?!\d)|±)",
                          re.I)
 _STAT_HEAD = {"min": "min", "max": "max", "avg": "mean", "average": "mean", "mean": "mean",
               "median": "median"}
@@ -389,7 +389,15 @@ def _header_index(lines: list[str], grid: list[list[Cell] | None], first: int,
     if row is None or len(lines[k].split()) > 14 or (len(lines[k].split()) >= 6 and _SENTENCE.search(lines[k])):
         return None  # a sentence above the rows is a caption, not a header
     _, vals = _values_tail(row)
-    return None if vals and len(vals) == len(row) else k
+    if vals and len(vals) == len(row):
+        return None
+    _, first_vals = _values_tail(grid[first] or [])
+    wide = split_wide(lines[k])
+    second = grid[first + 1] if first + 1 < len(grid) else None
+    if len(first_vals) >= 2 and len(wide) == 1 and wide[0].start < first_vals[0].start \
+            and not _values_tail(row)[1] and second is not None and _values_tail(second)[1]:
+        return None  # `hackbench -l (2560/#grp) -g #grp` flush left over two columns: a caption
+    return k
 
 
 def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int], pipe: bool,
@@ -527,11 +535,11 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
     for hd in set(chg_votes) | set(abs_votes):
         if _UTIL_HEAD.match(hd):
             kinds[hd] = "util"
-        elif _STDEV_HEAD.match(hd):
+        elif STDEV_HEAD.match(hd):
             kinds[hd] = "stdev"
         elif _is_param_name(hd) and not chg_votes[hd] and not fractional[hd]:
             kinds[hd] = "param"
-        elif _CHANGE_HEAD.match(hd) or chg_votes[hd] > abs_votes[hd]:
+        elif CHANGE_HEAD.match(hd) or chg_votes[hd] > abs_votes[hd]:
             kinds[hd] = "change"
         else:
             kinds[hd] = "abs"
@@ -548,7 +556,7 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
     heads = [h for h in col_heads if h] if col_heads else [c.text for c in header]
     row_votes = sum(any_metric(lab) for lab in row_labels if lab)
     col_votes = sum(any_metric(hd) for hd in heads)
-    stat_heads = sum(norm(hd) in _STAT_HEAD or bool(_STDEV_HEAD.match(hd)) or kinds.get(hd) == "param"
+    stat_heads = sum(norm(hd) in _STAT_HEAD or bool(STDEV_HEAD.match(hd)) or kinds.get(hd) == "param"
                      for hd in heads)
     row_params = [_row_param(lab, param_name) or (
         (label_name or "case", lab) if _NUMERIC_LABEL.match(lab) else None) for lab in row_labels]
@@ -736,7 +744,7 @@ def _system_or_metric(head: str | None) -> tuple[str | None, str | None]:
     if not head:
         return None, None
     text = head.strip(" :|")
-    if _GENERIC_HEAD.match(text) or _CHANGE_HEAD.match(text) or norm(text) in _STAT_HEAD:
+    if _GENERIC_HEAD.match(text) or CHANGE_HEAD.match(text) or norm(text) in _STAT_HEAD:
         return None, None
     if label_votes([text]) or any_metric(text):
         return None, text

@@ -430,3 +430,20 @@ def test_a_sentence_between_ends_the_reach_of_a_header_row():
             "Then I ran something else entirely, which is described here in words.\n\n"
             "hackbench -l 2560 -g 4\n 1 groups   1.579   1.410\n 4 groups   1.269   1.205\n")
     assert {r["system"] for r in rows(text)} == {None}
+
+
+def test_groups_under_one_heading_take_their_parameter_line_and_the_heading():
+    lines = _TG.read_text().split("\n")
+    start = next(k for k, ln in enumerate(lines) if ln.startswith("hackbench on ICL"))
+    got = rows("\n".join(lines[start:start + 16]) + "\n")
+    assert {(r["system"], r["params"].get("group"), r["value"]) for r in got} == {
+        ("base", "1", 114912.0), ("patch", "1", 117857.0), ("base", "4", 359902.0), ("patch", "4", 361685.0),
+        ("base", "8", 461070.0), ("patch", "8", 491713.0), ("base", "16", 309032.0), ("patch", "16", 378337.0)}
+    assert {r["metric_label"] for r in got} == {"hackbench"}  # the heading, for every group alike
+    start = next(k for k, ln in enumerate(lines) if ln.startswith("postgres_sysbench on SPR"))
+    got = rows("\n".join(lines[start:start + 16]) + "\n")
+    # `75%` alone over the rows is what they ran at; `+12.2%` after a row is a change, not a column
+    assert {(r["system"], r["params"].get("case"), r["value"]) for r in got} == {
+        ("base", "25%", 42382.0), ("patch", "25%", 50174.0), ("base", "50%", 67626.0), ("patch", "50%", 67365.0),
+        ("base", "75%", 100216.0), ("patch", "75%", 112470.0), ("base", "100%", 93671.0), ("patch", "100%", 113563.0)}
+    assert not any(r["unit"] == "%" for r in got)

@@ -26,6 +26,7 @@ import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from decimal import Decimal, InvalidOperation
 
+from transforms.leadin import order_legend
 from transforms.model import Result, Run, Segment
 
 # --- nearest caption line and the system label it names ------------------------------------------
@@ -64,8 +65,8 @@ def system_label(caption: str | None) -> str | None:
     if not caption:
         return None
     text = caption.strip().strip("*_").strip()
-    if len(text) > 60 or text.startswith("..") or text.endswith("::"):
-        return None
+    if len(text) > 60 or text.startswith("..") or text.endswith("::") or order_legend([text]):
+        return None  # `first lines for 2.4.7-ac3, then 2.4.7-ac9` names printouts by order (leadin)
     if text.endswith(":"):
         text = text[:-1]
     elif not (_LIST.match(text) and len(text) <= 40 and not text.endswith((".", ","))) and not _LABEL.match(text):
@@ -224,6 +225,8 @@ _NAMING_REACH = 30  # lines above a printout searched for the line naming it
 def names_system(text: str) -> str | None:
     """The system a caption line names (`Under 2.4.21:` -> `2.4.21`), or None when it names none."""
     core = text.strip().strip("#*=~").strip()
+    if order_legend([core]):
+        return None  # printouts named by their order, each its own system (leadin)
     colon = core.endswith(":")
     if colon:
         core = core[:-1].strip()

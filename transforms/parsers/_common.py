@@ -335,10 +335,36 @@ def naming_caption(
     return None
 
 
+_TOOL_WORD = re.compile(r"(?i)\b(?:netperf|iperf3?|fio|[dt]bench|bonnie\+*|lmbench|unixbench|hackbench|kernbench"
+                        r"|sysbench|stream|dd|hdparm|benchmarks?|results?|output|numbers|tests?)\b")
+
+
+_LONE = re.compile(r"^(?=[^.]*[A-Za-z0-9])[A-Za-z0-9][\w.+/()&,' -]{0,39}$", re.ASCII)  # `slab`, `RAID-0 (4 disks)`
+
+
+def lone_caption(lines: Sequence[str], start: int, skip: Callable[[str], bool] | None = None) -> str | None:
+    """A short line standing alone right above a printout (`slab`, then a blank line, then netperf's
+    banner): the name of what was measured. Blank lines, rules and lines `skip` accepts (commands)
+    may come between; the line must have a blank line (or the segment's top) above it."""
+    for k in range(start - 1, max(-1, start - 8), -1):
+        text = lines[k].strip()
+        if not text or _UNDERLINE.match(text) or (skip is not None and skip(text)) or _SHELL.match(lines[k]):
+            continue
+        alone = k == 0 or not lines[k - 1].strip() or bool(_UNDERLINE.match(lines[k - 1].strip()))
+        core = _clean_caption(text, False) if alone else None
+        if core is None or len(core.split()) > 4 or not _LONE.match(core) or _MARKUP.match(text) \
+                or _TOOL_WORD.search(core) or _CAPTION_STOP.search(core):
+            return None
+        return core
+    return None
+
+
 def caption_system(seg: Segment, start: int) -> str | None:
-    """The system of a printout starting at `start`: a label-like caption right above it, else the
-    nearest line above that names what was measured (a kernel, a patch, a VM; see `naming_caption`)."""
-    return system_label(nearest_caption(seg, start)) or naming_caption(seg.lines, start, 0, seg.before)
+    """The system of a printout starting at `start`: a label-like caption right above it, else a
+    short line alone right above it, else the nearest line above that names what was measured (a
+    kernel, a patch, a VM; see `naming_caption`)."""
+    return system_label(nearest_caption(seg, start)) or lone_caption(seg.lines, start) \
+        or naming_caption(seg.lines, start, 0, seg.before)
 
 
 def printout_system(

@@ -8,7 +8,7 @@ import shlex
 from dataclasses import dataclass
 
 from transforms.model import Run, Segment
-from transforms.parsers._common import names_system, naming_caption, system_label
+from transforms.parsers._common import lone_caption, names_system, naming_caption, system_label
 
 from .common import (
     _ASK_VERSION,
@@ -247,8 +247,9 @@ def _new_run(
         attrs["command"] = cmd.text
     caption = _caption(seg.lines, start)
     # a caption naming a kernel, patch or VM is the system of rows the table did not label
-    system = (names_system(caption) if caption else None) or naming_caption(seg.lines, start, 0, seg.before) \
-        or _label_caption(caption)
+    system = (names_system(caption) if caption else None) \
+        or lone_caption(seg.lines, start, lambda s: bool(_PROMPT.match(s) or _COMMAND.search(s))) \
+        or naming_caption(seg.lines, start, 0, seg.before) or _label_caption(caption)
     return Run(benchmark=BENCH, results=block.results, tool_version=_ASK_VERSION,
                system=system, caption=caption, line_start=start, line_end=end,
                attributes=attrs, notes=list(block.notes))  # fmt: skip

@@ -342,6 +342,9 @@ _TOOL_WORD = re.compile(r"(?i)\b(?:netperf|iperf3?|fio|[dt]bench|bonnie\+*|lmben
 _LONE = re.compile(r"^(?=[^.]*[A-Za-z0-9])[A-Za-z0-9][\w.+/()&,' -]{0,39}$", re.ASCII)  # `slab`, `RAID-0 (4 disks)`
 
 
+_DASHED_HEADING = re.compile(r"^-{2,6}+ (?=[^-]*[A-Za-z])([^-\s](?:[^-]|-(?!-)){0,40}?) -{2,6}+$")  # `-- RAID-0 --`
+
+
 def lone_caption(lines: Sequence[str], start: int, skip: Callable[[str], bool] | None = None) -> str | None:
     """A short line standing alone right above a printout (`slab`, then a blank line, then netperf's
     banner): the name of what was measured. Blank lines, rules and lines `skip` accepts (commands)
@@ -350,6 +353,12 @@ def lone_caption(lines: Sequence[str], start: int, skip: Callable[[str], bool] |
         text = lines[k].strip()
         if not text or _UNDERLINE.match(text) or (skip is not None and skip(text)) or _SHELL.match(lines[k]):
             continue
+        if _DASHED_HEADING.match(text):  # `-- RAID-0 --` over `-- chunk-size=16 --`: one heading
+            heads: list[str] = []
+            while k >= 0 and (m := _DASHED_HEADING.match(lines[k].strip())) and len(heads) < 3:
+                heads.insert(0, m.group(1))
+                k -= 1
+            return " ".join(heads) if k < 0 or not lines[k].strip() else None
         alone = k == 0 or not lines[k - 1].strip() or bool(_UNDERLINE.match(lines[k - 1].strip()))
         core = _clean_caption(text, False) if alone else None
         if core is None or len(core.split()) > 4 or not _LONE.match(core) or _MARKUP.match(text) \

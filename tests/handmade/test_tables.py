@@ -447,3 +447,12 @@ def test_groups_under_one_heading_take_their_parameter_line_and_the_heading():
         ("base", "25%", 42382.0), ("patch", "25%", 50174.0), ("base", "50%", 67626.0), ("patch", "50%", 67365.0),
         ("base", "75%", 100216.0), ("patch", "75%", 112470.0), ("base", "100%", 93671.0), ("patch", "100%", 113563.0)}
     assert not any(r["unit"] == "%" for r in got)
+
+
+def test_a_caption_ending_in_a_colon_is_no_column_head():
+    # https://lore.kernel.org/lkml/ (2001, "SW-RAID0 Performance problem"), the lines as posted
+    text = ("The hdparm results:\nhdparm -t /dev/md0 : 20.25 MB/sec\nhdparm -t /dev/hda : 20.51 MB/sec\n"
+            "hdaprm -t /dev/hdc : 20.71 MB/sec\n")
+    got = rows(text)
+    assert {r["value"] for r in got} == {20.25, 20.51, 20.71}
+    assert not any((r["system"] or "").startswith("The hdparm") for r in got)

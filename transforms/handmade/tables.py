@@ -427,6 +427,8 @@ def _header_index(lines: list[str], grid: list[list[Cell] | None], first: int,
         return None
     _, first_vals = _values_tail(grid[first] or [])
     wide = split_wide(lines[k])
+    if len(wide) == 1 and lines[k].rstrip().endswith(":") and len(lines[k].split()) >= 2:
+        return None  # `The hdparm results:` over the rows: a caption, not a column head
     second = grid[first + 1] if first + 1 < len(grid) else None
     if len(first_vals) >= 2 and len(wide) == 1 and wide[0].start < first_vals[0].start \
             and not _values_tail(row)[1] and second is not None and _values_tail(second)[1] \

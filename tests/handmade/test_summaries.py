@@ -89,3 +89,24 @@ def test_equals_pairs_and_one_pair_after_a_label():
         "With rdrand (every 10th syscall)", [("Simple syscall", 0.0719, "us")])
     assert _pairs("fio --bs=4k --iodepth=32 --numjobs=4") is None
     assert _pairs("Note: size: 4") is None
+
+
+# https://lore.kernel.org/linux-raid/20231606122233@laper.mirepesht/ (fio on raid10, re-typed)
+FIO_RETYPED = """\
+> > Without the patch:
+> > READ:  IOPS=2033k BW=8329MB/s
+> > WRITE: IOPS= 871k BW=3569MB/s
+
+With the second patch:
+READ:  IOPS=3642K BW=13900MiB/s
+WRITE: IOPS=1561K BW= 6097MiB/s
+"""
+
+
+def test_fio_shorthand_retyped_per_direction_under_a_label():
+    got = {(r["system"], r["params"].get("rw"), r["metric"], r["value"], r["unit"])
+           for r in result_rows(extract_explained(FIO_RETYPED, "f")[0]) if r["metric"] == "iops"}
+    assert got == {("Without the patch", "read", "iops", 2033000.0, "IOPS"),
+                   ("Without the patch", "write", "iops", 871000.0, "IOPS"),
+                   ("With the second patch", "read", "iops", 3642000.0, "IOPS"),
+                   ("With the second patch", "write", "iops", 1561000.0, "IOPS")}

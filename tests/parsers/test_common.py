@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from transforms.parsers._common import lone_caption, names_system, naming_caption, printout_system
+from transforms.parsers._common import (
+    generic_label,
+    lone_caption,
+    names_system,
+    naming_caption,
+    printout_system,
+    system_label,
+)
 
 
 @pytest.mark.parametrize(
@@ -153,3 +160,14 @@ def test_a_short_line_alone_above_a_printout_names_its_system():
 ])
 def test_lines_alone_above_a_printout_that_name_no_system(above):
     assert lone_caption(["", above, "", "TCP STREAM TEST from 0.0.0.0"], 3) is None
+
+
+@pytest.mark.parametrize("label", ["dbench summaries", "The hdparm results", "The performance has been measured with",
+                                   "fio output", "Here are the numbers"])
+def test_generic_or_unfinished_labels_name_no_system(label):
+    assert generic_label(label) and system_label(label + ":") is None
+
+
+@pytest.mark.parametrize("label", ["zone reclaiming on", "Full", "tso off", "kernel 2.4.10-pre14 + preempt patch"])
+def test_configuration_labels_are_not_generic(label):
+    assert not generic_label(label)

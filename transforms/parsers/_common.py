@@ -72,9 +72,28 @@ def system_label(caption: str | None) -> str | None:
     elif not (_LIST.match(text) and len(text) <= 40 and not text.endswith((".", ","))) and not _LABEL.match(text):
         return None
     text = " ".join(_BULLET.sub("", text).strip().strip("*_").split())
-    if not text or _CAPTION_STOP.search(text + ":") or re.search(r"[.!?]\s", text):
+    if not text or _CAPTION_STOP.search(text + ":") or re.search(r"[.!?]\s", text) or generic_label(text):
         return None  # empty, generic, or the tail of a prose paragraph
     return text
+
+
+_GENERIC_WORDS = frozenset({
+    "the", "my", "our", "some", "here", "are", "is", "below", "following", "results",
+    "result", "numbers", "number", "output", "outputs", "summary", "summaries", "data", "benchmark",
+    "benchmarks", "test", "tests", "run", "runs", "figures", "stats", "statistics", "log", "logs",
+    "netperf", "iperf", "iperf3", "fio", "dbench", "tbench", "bonnie", "bonnie++", "lmbench", "unixbench",
+    "hackbench", "kernbench", "sysbench", "stream", "dd", "hdparm", "and", "of", "a", "an", "these",
+})  # fmt: skip
+_OPEN_END = frozenset({"with", "by", "for", "as", "at", "of", "to", "from", "the", "a", "an",
+                       "and", "or", "using", "via", "under", "that", "which", "is", "are", "was", "were"})
+
+
+def generic_label(text: str) -> bool:
+    """`dbench summaries`, `The hdparm results`, `The performance has been measured with`: a label
+    that names no configuration (only the tool and generic words), or a sentence cut mid-way."""
+    words = [w.strip("()[],;:'\"").lower() for w in text.split()]
+    words = [w for w in words if w]
+    return bool(words) and (all(w in _GENERIC_WORDS for w in words) or words[-1] in _OPEN_END)
 
 
 def number_repeated_results(runs: list[Run]) -> None:
@@ -123,7 +142,7 @@ def _clean_caption(text: str, underlined: bool) -> str | None:
         return None  # a markdown section heading names a part of a document, not a system
     decorated = text[:1] in "#*[-" or text.endswith(":")
     core = text.strip("#*=-~[] \t").rstrip(":").strip("*=-~ \t")
-    if not core or len(core) > 60 or core.endswith((".", ",", ";", "!", "?")):
+    if not core or len(core) > 60 or core.endswith((".", ",", ";", "!", "?")) or generic_label(core):
         return None
     if any(ch in core for ch in "=|$") or "://" in core or _PROMPT.match(text):
         return None
@@ -286,7 +305,7 @@ def _heading(text: str) -> str | None:
     core = text.strip("#*=~ ").rstrip(":").strip()
     if not core or len(core.split()) > 5 or core.endswith((".", ",", "?", "!")) or "=" in core:
         return None
-    if _CAPTION_STOP.search(core + ":") or core.lower() in _CAPTION_STOPWORDS:
+    if _CAPTION_STOP.search(core + ":") or core.lower() in _CAPTION_STOPWORDS or generic_label(core):
         return None
     return core
 

@@ -116,9 +116,11 @@ def read_summaries(lines: list[str], taken: set[int]) -> tuple[list[KeyValue], l
             used_labels.append(i)
             continue
         m = _LABEL_LINE.match(line)
+        heads_pairs = bool(m) and not text.endswith(":") and (i == 0 or not lines[i - 1].strip()) \
+            and i + 1 < len(lines) and _pairs(lines[i + 1]) is not None and not text[:1].isdigit()
         if m and text.endswith(":") and not any(ch.isdigit() for ch in text[:1]) or (
             m and text.endswith(":") and len(text) <= 24
-        ):
+        ) or heads_pairs:  # `Without RAID (writing to /dev/ram0)` over `READ: IOPS=... BW=...`
             label = m.group("label").strip()
             if label and norm(label) not in _STOP_KEYS and len(label.split()) <= 5:
                 system = label

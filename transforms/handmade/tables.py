@@ -427,6 +427,8 @@ def _header_index(lines: list[str], grid: list[list[Cell] | None], first: int,
         return None
     _, first_vals = _values_tail(grid[first] or [])
     wide = split_wide(lines[k])
+    if len(wide) == 1 and len(wide[0].text) > 40:
+        return None  # `MIGRATED TCP REQUEST/RESPONSE TEST from 0.0.0.0 ...`: a banner, not a column head
     if len(wide) == 1 and lines[k].rstrip().endswith(":") and len(lines[k].split()) >= 2:
         return None  # `The hdparm results:` over the rows: a caption, not a column head
     second = grid[first + 1] if first + 1 < len(grid) else None

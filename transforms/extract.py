@@ -14,6 +14,7 @@ from transforms.logprefix import has_log_prefix
 from transforms.logprefix import strip_text as strip_log_text
 from transforms.model import Parser, Run, Segment
 from transforms.parsers import PARSERS, owner
+from transforms.parsers._common import names_system
 from transforms.platform import classify, legend
 from transforms.prefilter import prefilter
 from transforms.quotes import segments, strip_quotes
@@ -101,6 +102,31 @@ def _parse_segment(parser: Parser, seg: Segment) -> list[Run]:
         ]
 
 
+def _inner_captions(run: Run, seg: Segment) -> None:
+    """`Before:` above the header, then `After (+netif_receive_skb_list):` above the later rows of
+    the same printout: each caption inside a run names the system of the rows below it."""
+    if run.status != "ok" or run.system or any(r.system for r in run.results) or not run.results:
+        return
+    rows = {r.line for r in run.results if r.line is not None}
+    if not rows:
+        return
+    first, last = min(rows), max(rows)
+    caps: list[tuple[int, str]] = []
+    for k in range(run.line_start, last):
+        text = seg.lines[k].strip()
+        if k in rows or not text or len(text) > 60:
+            continue
+        alone = k == 0 or not seg.lines[k - 1].strip()
+        if (text.endswith(":") or alone) and (name := names_system(text)):
+            caps.append((k, name))
+    if not caps or first < run.line_start:
+        return
+    for r in run.results:
+        above = [name for k, name in caps if r.line is not None and k < r.line]
+        if above:
+            r.system = above[-1]
+
+
 def _labelled_runs(parser: Parser, seg: Segment) -> list[Run]:
     """A parser's runs from lines behind labels (transforms.labelled), each label the system of
     the rows read from its line."""
@@ -178,6 +204,7 @@ def extract_explained(body: str, message_id: str, subject: str | None = None, pr
                 for k, run in enumerate(runs):
                     if run.status == "ok" and not run.results:
                         continue
+                    _inner_captions(run, seg)
                     found.append((seg.offset + run.line_start, parser.name, k, run, seg))
     found += _continued_tables(segs, found)
     explained = [

@@ -21,22 +21,25 @@ from prefect.context import FlowRunContext
 from prefect.tasks import exponential_backoff
 from prefect.utilities.annotations import quote
 
-from flows import pipeline, runners
+from flows import checkfirst, pipeline, runners
 from flows.archives.base import FetchContext, Fetched, Unit
 from flows.config import Config, Source, load_config
+from flows.summary import summary_markdown, unit_rows
 from warehouse.lake import Lake
 
 
 @task(name="list-units", retries=2, retry_delay_seconds=exponential_backoff(backoff_factor=2),
       cache_policy=NO_CACHE)
 def list_units_task(source: Source, ctx: FetchContext, since: str | None, until: str | None) -> list[Unit]:
-    return pipeline.list_units(source, ctx, since, until)
+    listed = checkfirst.take_listing(source.name)  # already listed by this run's checks
+    return pipeline.list_units(source, ctx, since, until) if listed is None else listed
 
 
 @task(name="fetch-unit", retries=2, retry_delay_seconds=exponential_backoff(backoff_factor=2),
       retry_jitter_factor=0.5, cache_policy=NO_CACHE)
 def fetch_unit_task(unit: Unit, source: Source, ctx: FetchContext) -> Fetched:
-    return pipeline.fetch_unit(unit, source, ctx)
+    got = checkfirst.take_fetched(unit)  # already asked by this run's checks
+    return pipeline.fetch_unit(unit, source, ctx) if got is None else got
 
 
 @task(name="extract-part", cache_policy=NO_CACHE)
@@ -47,6 +50,9 @@ def extract_part_task(parts: Iterator[pipeline.UnitWork]) -> pipeline.UnitWork |
 
 def extract_parts(fetched: Fetched, source: Source, known: pipeline.Known) -> Iterator[pipeline.UnitWork]:
     parts = pipeline.extract_parts(fetched, source, known)  # nothing runs until the first task
+    if fetched.status != "ok":  # nothing to read (unchanged, failed): its ledger row, no task runs
+        yield from parts
+        return
     while (work := extract_part_task(quote(parts))) is not None:
         yield work
 
@@ -90,17 +96,10 @@ def _tagged_fetch(unit: Unit, source: Source, ctx: FetchContext) -> Fetched:
 
 
 def _publish(summary: pipeline.IngestSummary) -> None:
-    cols = ("source", "unit", "status", "messages", "messages_added", "runs", "results", "quarantined", "error")
-    rows = [{c: u.get(c) for c in cols} for u in summary.units]
     try:
-        create_table_artifact(key="ingest-units", table=rows, description="Units processed by this run")
-        total = {c: sum(int(u.get(c) or 0) for u in summary.units) for c in cols[3:8]}
-        create_markdown_artifact(
-            key="ingest-summary",
-            markdown=(f"**{len(summary.units)} units**, {len(summary.failed)} failed; "
-                      + ", ".join(f"{k}: {v}" for k, v in total.items())
-                      + "".join(f"\n- {f['severity']}: {f['expectation']} ({f['count']})" for f in summary.findings)),
-        )
+        create_table_artifact(key="ingest-units", table=unit_rows(summary),
+                              description="Units processed by this run")
+        create_markdown_artifact(key="ingest-summary", markdown=summary_markdown(summary))
     except Exception:  # artifacts are a courtesy; never fail a load over them
         pass
 

@@ -37,8 +37,6 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
-from prefect.utilities.annotations import quote
-
 from flows import pipeline
 from flows.archives.base import Fetched
 from flows.config import Source
@@ -214,6 +212,9 @@ def distributed_steps(extract_task: Any, load_task: Any, spill_dir: str | None =
 
     def extract(fetched: Fetched, source: Source, known: pipeline.Known) -> Iterator[pipeline.UnitWork]:
         return _resolved(extract_task.submit(fetched, source, spill_dir), fetched, source, known)
+
+    # here, not at the top: the CLI checks runner names without importing Prefect
+    from prefect.utilities.annotations import quote
 
     def load(works: list[Any], lake: Any, list_names: list[str], run: str) -> list[dict[str, Any]]:
         return load_task(quote(works), lake, list_names, run)

@@ -456,3 +456,10 @@ def test_a_caption_ending_in_a_colon_is_no_column_head():
     got = rows(text)
     assert {r["value"] for r in got} == {20.25, 20.51, 20.71}
     assert not any((r["system"] or "").startswith("The hdparm") for r in got)
+
+
+def test_commands_whose_last_number_is_their_own_argument_are_no_rows():
+    # https://lore.kernel.org/stable/ (2020, LKFT: hackbench fails on one board), the lines as posted
+    text = ("hackbench test cases started failing on this build.\n\ncd /opt/ltp/testcases/bin\n"
+            "./hackbench 50 process 1000\n./hackbench 20 thread 1000\n")
+    assert rows(text) == []

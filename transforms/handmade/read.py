@@ -151,7 +151,8 @@ def _read_block(seg: Segment, lo: int, block: list[str], plain: list[str], subje
     taken.update(cmd_lines)
     block = ["" if i in cmd_lines else x for i, x in enumerate(block)]
     rows_like = sum(1 for x in block if _ROW_END.search(x))
-    for t in read_tables(block) if rows_like else ():
+    table_lines = ["" if _bare_command(x) else x for x in block] if rows_like else block
+    for t in read_tables(table_lines) if rows_like else ():
         taken.update(range(t.start, t.end))
         table_runs, ex = _table_run(seg, lo, block, t, plain, subject)
         explained.append(ex)
@@ -193,6 +194,14 @@ def _read_block(seg: Segment, lo: int, block: list[str], plain: list[str], subje
             ex.rows, ex.outcome = len(results), f"{len(results)} rows"
         explained.append(ex)
     return runs
+
+
+def _bare_command(line: str) -> bool:
+    """`./hackbench 50 process 1000`: a command whose last number is its own argument, no row."""
+    if not line or not line[-1:].isdigit() or len(line) > 300:
+        return False
+    ran = commands.command_of(line)
+    return ran is not None and bool(ran[1]) and line.split()[-1] == ran[1][-1]
 
 
 _LEGEND = re.compile(r"^[^\d:]{0,40}:\s*(?P<names>[^\d/]{1,40}(?:/[^\d/]{1,40}){1,5})$")

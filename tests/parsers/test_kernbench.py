@@ -296,3 +296,47 @@ def test_a_heading_naming_kernbench_yields_to_the_release_it_printed():
                    ("2.6.23-rc2-mm2-mem-v6", "half", "user_time", 876.598),
                    ("2.6.23-rc2-mm2-mem-v6", "optimal", "elapsed_time", 423.496),
                    ("2.6.23-rc2-mm2-mem-v6", "optimal", "user_time", 897.285)}
+
+
+# https://lore.kernel.org/lkml/ (2005, plugsched: kernbench under each CPU scheduler), as posted
+PLUGSCHED = """\
+here are kernbench results:
+
+cpusched=ingosched
+
+./kernbench -M -o 128
+[..]
+Average Optimal -j 128 Load Run:
+Elapsed Time 365,4
+User Time 620,8
+System Time 64,6
+Percent CPU 187,2
+Context Switches 38296,8
+Sleeps 37867
+
+(reboot)
+
+---
+
+cpusched=staircase
+
+./kernbench -M -o 128
+[..]
+Average Optimal -j 128 Load Run:
+Elapsed Time 611,6
+User Time 616,4
+System Time 81
+Percent CPU 114,8
+Context Switches 96470,2
+Sleeps 122413
+"""
+
+
+def test_decimal_commas_and_a_setting_caption_over_the_command():
+    from transforms.extract import extract_explained
+    from transforms.rows import result_rows
+
+    rows = result_rows(extract_explained(PLUGSCHED, "k")[0])
+    got = {(r["system"], r["metric"], r["value"]) for r in rows if r["metric"] in ("elapsed_time", "context_switches")}
+    assert got == {("cpusched=ingosched", "elapsed_time", 365.4), ("cpusched=ingosched", "context_switches", 38296.8),
+                   ("cpusched=staircase", "elapsed_time", 611.6), ("cpusched=staircase", "context_switches", 96470.2)}

@@ -136,6 +136,13 @@ _CAPTION_STOPWORDS = frozenset(
 )  # fmt: skip
 
 
+# `./kernbench -M -o 128`, `$ hackbench 10`: the command that printed the block, between it and its caption
+_TOOL_COMMAND = re.compile(r"^(?:[$#%]\s{1,4})?(?:\./|/[\w./-]{0,60}/)?(?:kernbench|hackbench|[dt]bench|netperf|iperf3?"
+                           r"|fio|sysbench|bonnie\+{0,2}|hdparm|lat_\w{1,12}|bw_\w{1,12})\s+-")
+_SETTING = re.compile(r"^[A-Za-z][\w.-]{0,30}=[\w.,+-]{1,30}$")
+_ELISION = re.compile(r"^(?:\[\s*\.{2,}\s*\]|\.{3,}|\[snip\w*\]|<snip\w*>)$", re.I)  # `[..]`: lines left out
+
+
 def _clean_caption(text: str, underlined: bool) -> str | None:
     """A line a poster wrote to name what follows, or None when it reads as prose."""
     if text.startswith("##"):
@@ -144,8 +151,9 @@ def _clean_caption(text: str, underlined: bool) -> str | None:
     core = text.strip("#*=-~[] \t").rstrip(":").strip("*=-~ \t")
     if not core or len(core) > 60 or core.endswith((".", ",", ";", "!", "?")) or generic_label(core):
         return None
-    if any(ch in core for ch in "=|$") or "://" in core or _PROMPT.match(text):
-        return None
+    if (any(ch in core for ch in "|$") or "=" in core and not _SETTING.match(core)) or "://" in core \
+            or _PROMPT.match(text):
+        return None  # `cpusched=staircase` alone names a configuration; other `=` lines are settings
     if _SHELL.match(text) and re.search(r"[/<>]|\s-\w", text):
         return None  # `# echo 1 > /proc/sys/vm/drop_caches`: a command, not a caption
     words = core.split()
@@ -190,7 +198,7 @@ def caption_above(
         if not s or _UNDERLINE.match(s):
             underlined = underlined or bool(s)
             continue
-        if skip is not None and skip(s):
+        if skip is not None and skip(s) or _ELISION.match(s) or _TOOL_COMMAND.match(s):
             continue
         if _MARKUP.match(s):
             return True, None

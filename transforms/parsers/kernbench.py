@@ -69,6 +69,7 @@ _NUM = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
 # a cell starts where a blank run starts: finditer would otherwise rescan each run from every blank
 _CELL = re.compile(rf"(?<!\s)\s*+(?P<v>{_NUM})(?:\s*+\(\s*+(?P<sd>{_NUM})\s*+\))?")
 # derived material posters append: "( + 2 % vs base)", "-12.5%", "+0%"
+_DECIMAL_COMMA = re.compile(r"(?<![\d,])(\d{1,9}),(\d{1,2})(?![\d,])")  # `365,4`, never `137,214`
 _ANNOTATION = re.compile(r"\([^()%]*+%[^()]*+\)")
 _PERCENT = re.compile(r"(?<!\S)[-+]?\s?(?:\d+(?:\.\d*)?|\.\d+)\s?%(?!\S)")
 
@@ -132,6 +133,8 @@ def _cells(rest: str, label: str) -> list[tuple[float, float | None]] | None:
     rest = own.sub(" ", rest)  # two outputs pasted side by side repeat the label per column
     rest = _ANNOTATION.sub(" ", rest)
     rest = _PERCENT.sub(" ", rest)
+    if "," in rest and "." not in rest:
+        rest = _DECIMAL_COMMA.sub(r"\1.\2", rest)  # `Elapsed Time 365,4`: a decimal comma
     cells: list[tuple[float, float | None]] = []
     pos = 0
     for m in _CELL.finditer(rest):

@@ -463,3 +463,13 @@ def test_commands_whose_last_number_is_their_own_argument_are_no_rows():
     text = ("hackbench test cases started failing on this build.\n\ncd /opt/ltp/testcases/bin\n"
             "./hackbench 50 process 1000\n./hackbench 20 thread 1000\n")
     assert rows(text) == []
+
+
+def test_a_pipe_table_without_outer_pipes_keeps_its_header_of_systems():
+    # https://lore.kernel.org/lkml/ (2025, memcg: decouple memcg and objcg stocks), the lines as posted
+    text = (" $ netperf -6 -H ::1 -l 60 -t TCP_SENDFILE -- -m 10K\n\nPREEMPT_RT config:\n------------------\n"
+            "number of clients | Without series | With series\n  6               | 38559.1 Mbps   | 38652.6 Mbps\n"
+            "  12              | 37388.8 Mbps   | 37560.1 Mbps\n")
+    got = {(r["system"], r["value"]) for r in rows(text)}
+    assert got == {("Without series", 38559.1), ("With series", 38652.6),
+                   ("Without series", 37388.8), ("With series", 37560.1)}

@@ -426,7 +426,7 @@ def _header_index(lines: list[str], grid: list[list[Cell] | None], first: int,
     if vals and len(vals) == len(row):
         return None
     _, first_vals = _values_tail(grid[first] or [])
-    wide = split_wide(lines[k])
+    wide = split_wide(lines[k]) if "|" not in lines[k] else []  # a pipe row's cells are its own
     if len(wide) == 1 and len(wide[0].text) > 40:
         return None  # `MIGRATED TCP REQUEST/RESPONSE TEST from 0.0.0.0 ...`: a banner, not a column head
     if len(wide) == 1 and lines[k].rstrip().endswith(":") and len(lines[k].split()) >= 2:

@@ -171,3 +171,9 @@ def test_generic_or_unfinished_labels_name_no_system(label):
 @pytest.mark.parametrize("label", ["zone reclaiming on", "Full", "tso off", "kernel 2.4.10-pre14 + preempt patch"])
 def test_configuration_labels_are_not_generic(label):
     assert not generic_label(label)
+
+
+@pytest.mark.parametrize(("line", "system"), [("With 2.2.18 I get:", "With 2.2.18"), ("2.4.2 gives:", "2.4.2"),
+                                              ("With the patch it shows:", "With the patch")])
+def test_the_clause_after_what_a_caption_names_is_dropped(line, system):
+    assert names_system(line) == system

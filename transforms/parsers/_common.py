@@ -261,6 +261,8 @@ def names_system(text: str) -> str | None:
         tail = core[cut + 2 :].strip(". ")  # `OK, is a bit more stable now ... before:`
         if tail and len(tail.split()) <= 3 and _NAMES_SYSTEM.search(tail):
             core = tail
+    if (m := _CLAUSE.search(core)) and _NAMES_SYSTEM.search(core[: m.start()]):
+        core = core[: m.start()].strip(" ,")  # `With 2.2.18 I get:`: what was measured, not the verb
     if m := _LABEL_REMARK.match(core):
         core = m.group(1)  # `Before: (not enabling bigger TSO/GRO packets)`
     if (cut := core.rfind("(")) > 0 and ")" not in core[cut:]:
@@ -283,6 +285,11 @@ def names_system(text: str) -> str | None:
     if ":" in core or "：" in core:
         return _labelled(core)  # `key: value`: a setting or a listing, unless the key is the system
     return _PREPOSITION.sub("", core) or None
+
+
+# `... I get`, `... we got`, `... it gives`: the clause after what a caption names
+_CLAUSE = re.compile(r"(?i)\s(?:i|we|you|it|this|that|one)\s+(?:get|got|gets|see|saw|have|had|gives?|gave|shows?|showed)\b"
+                     r"|\s(?:gives?|gave|shows?|showed|yields?|results?\s+in)\b")
 
 
 _LABELLED = re.compile(r"^(?P<key>[^:]{1,40}):\s+(?P<rest>\S.{0,80})$")

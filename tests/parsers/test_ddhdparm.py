@@ -288,3 +288,15 @@ def test_mail_damage_on_real_posts_keeps_the_rows(text, how):
     if how == "crlf":
         text = pad_bare_quotes(text)
     assert canon(_rows(damaged(text, how, keep_ends=True)), _KEYS) == canon(_rows(text), _KEYS)
+
+
+def test_busybox_hdparm_prints_kb_per_s_and_a_console_line_may_come_between():
+    # https://lore.kernel.org/linux-mips/ (2015, BMIPS 7425 SATA), the lines as posted
+    from transforms.extract import extract_explained
+    from transforms.rows import result_rows
+
+    text = ("# hdparm -tT /dev/sda\n\n/dev/sda:\n[   48.557068] random: nonblocking pool is initialized\n"
+            "Timing buffer-cache reads:   524 MB in 0.50 seconds = 1052111 kB/s\n"
+            "Timing buffered disk reads:  358 MB in 3.00 seconds = 122132 kB/s\n")
+    got = {(r["metric"], r["value"], r["unit"]) for r in result_rows(extract_explained(text, "h")[0])}
+    assert got == {("cached_reads", 1052111.0, "KiB/s"), ("buffered_disk_reads", 122132.0, "KiB/s")}

@@ -85,7 +85,7 @@ _DEVICE = re.compile(r"^\s*(?P<dev>/dev/\S+?):\s*$")
 _TIMING = re.compile(r"^\s*Timing\s+(?P<kind>O_DIRECT cached|O_DIRECT disk|buffer-cache|cached|buffered disk)"
                      r"\s+reads:(?P<rest>.*)$", re.I)  # fmt: skip
 _TIMING_VALUES = re.compile(
-    rf"^\s*(?P<mb>{_NUM})\s*MB in\s*(?P<secs>{_NUM})\s*seconds\s*=\s*(?P<rate>{_NUM})\s*(?P<unit>[kMG])B/sec\s*$"
+    rf"^\s*(?P<mb>{_NUM})\s*MB in\s*(?P<secs>{_NUM})\s*seconds\s*=\s*(?P<rate>{_NUM})\s*(?P<unit>[kMG])B/s(?:ec)?\s*$"  # busybox: `kB/s`
 )
 _HDPARM_METRIC = {"cached": "cached_reads", "buffer-cache": "cached_reads", "buffered disk": "buffered_disk_reads",
                   "o_direct cached": "direct_cached_reads", "o_direct disk": "direct_disk_reads"}  # fmt: skip

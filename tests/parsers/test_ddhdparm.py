@@ -300,3 +300,15 @@ def test_busybox_hdparm_prints_kb_per_s_and_a_console_line_may_come_between():
             "Timing buffered disk reads:  358 MB in 3.00 seconds = 122132 kB/s\n")
     got = {(r["metric"], r["value"], r["unit"]) for r in result_rows(extract_explained(text, "h")[0])}
     assert got == {("cached_reads", 1052111.0, "KiB/s"), ("buffered_disk_reads", 122132.0, "KiB/s")}
+
+
+def test_a_dotted_heading_over_a_console_line_names_the_dd_run():
+    # https://lore.kernel.org/lkml/ (2021, khadas edge: mmc-hs400-enhanced-strobe), the lines as posted
+    from transforms.extract import extract_explained
+    from transforms.rows import result_rows
+
+    text = ("..... mmc-hs400-enhanced-strobe disabled\n\n[    7.175053] mmc2: new HS400 MMC card at address 0001\n\n"
+            "786432000 bytes (786 MB, 750 MiB) copied, 3 s, 262 MB/s\n")
+    got = {(r["system"], r["metric"], r["value"]) for r in result_rows(extract_explained(text, "d")[0])}
+    assert got == {("mmc-hs400-enhanced-strobe disabled", "throughput", 262.0),
+                   ("mmc-hs400-enhanced-strobe disabled", "elapsed", 3.0)}

@@ -139,6 +139,7 @@ _CAPTION_STOPWORDS = frozenset(
 # `./kernbench -M -o 128`, `$ hackbench 10`: the command that printed the block, between it and its caption
 _TOOL_COMMAND = re.compile(r"^(?:[$#%]\s{1,4})?(?:\./|/[\w./-]{0,60}/)?(?:kernbench|hackbench|[dt]bench|netperf|iperf3?"
                            r"|fio|sysbench|bonnie\+{0,2}|hdparm|lat_\w{1,12}|bw_\w{1,12})\s+-")
+_CONSOLE = re.compile(r"^(?:<\d>)?\[\s{0,12}\d{1,10}\.\d{1,9}\]")  # `[    7.175053] mmc2: ...`: the kernel's log
 _SETTING = re.compile(r"^[A-Za-z][\w.-]{0,30}=[\w.,+-]{1,30}$")
 _ELISION = re.compile(r"^(?:\[\s*\.{2,}\s*\]|\.{3,}|\[snip\w*\]|<snip\w*>)$", re.I)  # `[..]`: lines left out
 
@@ -147,8 +148,9 @@ def _clean_caption(text: str, underlined: bool) -> str | None:
     """A line a poster wrote to name what follows, or None when it reads as prose."""
     if text.startswith("##"):
         return None  # a markdown section heading names a part of a document, not a system
-    decorated = text[:1] in "#*[-" or text.endswith(":")
-    core = text.strip("#*=-~[] \t").rstrip(":").strip("*=-~ \t")
+    dots = re.match(r"\.{3,}+\s++", text)  # `..... strobe disabled`: a heading led in by dots
+    decorated = text[:1] in "#*[-" or text.endswith(":") or dots is not None
+    core = text[dots.end() if dots else 0:].strip("#*=-~[] \t").rstrip(":").strip("*=-~ \t")
     if not core or len(core) > 60 or core.endswith((".", ",", ";", "!", "?")) or generic_label(core):
         return None
     if (any(ch in core for ch in "|$") or "=" in core and not _SETTING.match(core)) or "://" in core \
@@ -198,7 +200,7 @@ def caption_above(
         if not s or _UNDERLINE.match(s):
             underlined = underlined or bool(s)
             continue
-        if skip is not None and skip(s) or _ELISION.match(s) or _TOOL_COMMAND.match(s):
+        if skip is not None and skip(s) or _ELISION.match(s) or _TOOL_COMMAND.match(s) or _CONSOLE.match(s):
             continue
         if _MARKUP.match(s):
             return True, None

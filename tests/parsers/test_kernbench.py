@@ -340,3 +340,13 @@ def test_decimal_commas_and_a_setting_caption_over_the_command():
     got = {(r["system"], r["metric"], r["value"]) for r in rows if r["metric"] in ("elapsed_time", "context_switches")}
     assert got == {("cpusched=ingosched", "elapsed_time", 365.4), ("cpusched=ingosched", "context_switches", 38296.8),
                    ("cpusched=staircase", "elapsed_time", 611.6), ("cpusched=staircase", "context_switches", 96470.2)}
+
+
+def test_a_paragraph_of_settings_names_the_run_below_it():
+    from transforms.extract import extract_explained
+    from transforms.rows import result_rows
+
+    text = ("(reboot)\n\n---\n\nmax_ia_bonus=0\nmax_tpt_bonus=default\n\n./kernbench -M -o 128\n[..]\n"
+            "Average Optimal -j 128 Load Run:\nElapsed Time 351,4\nUser Time 623,4\n")
+    got = {(r["system"], r["value"]) for r in result_rows(extract_explained(text, "k")[0])}
+    assert got == {("max_ia_bonus=0 max_tpt_bonus=default", 351.4), ("max_ia_bonus=0 max_tpt_bonus=default", 623.4)}

@@ -204,6 +204,12 @@ def caption_above(
             continue
         if _MARKUP.match(s):
             return True, None
+        if k is not None and _SETTING.match(s) and not standalone(k):
+            top = k  # `max_ia_bonus=0` / `max_tpt_bonus=default`: a paragraph of settings names the run
+            while top > 0 and k - top < 3 and _SETTING.match(lines[top - 1].strip()):
+                top -= 1
+            if standalone(top):
+                return True, " ".join(x.strip() for x in lines[top:k + 1])
         if k is not None and not (standalone(k) or s[:1] in "#*-"):
             return True, None
         return True, _clean_caption(s, underlined)

@@ -102,6 +102,19 @@ def _parse_segment(parser: Parser, seg: Segment) -> list[Run]:
         ]
 
 
+def _continued_systems(runs: list[Run]) -> None:
+    """A run of one data line right below another of the same printout (netperf's next line of
+    figures, no blank line between) and named by nothing of its own belongs to the same system."""
+    prev: Run | None = None
+    for run in sorted(runs, key=lambda r: r.line_start):
+        named = run.system or any(r.system for r in run.results)
+        if not named and prev is not None and prev.status == "ok" and run.status == "ok" \
+                and run.line_end - run.line_start <= 1 and run.line_start <= prev.line_end \
+                and prev.system and run.benchmark == prev.benchmark:  # one data line, nothing else
+            run.system = prev.system
+        prev = run
+
+
 def _inner_captions(run: Run, seg: Segment) -> None:
     """`Before:` above the header, then `After (+netif_receive_skb_list):` above the later rows of
     the same printout: each caption inside a run names the system of the rows below it."""
@@ -201,6 +214,7 @@ def extract_explained(body: str, message_id: str, subject: str | None = None, pr
                     runs = _labelled_runs(parser, seg)
                 else:
                     runs = _parse_segment(parser, seg)
+                _continued_systems(runs)
                 for k, run in enumerate(runs):
                     if run.status == "ok" and not run.results:
                         continue

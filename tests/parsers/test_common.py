@@ -177,3 +177,14 @@ def test_configuration_labels_are_not_generic(label):
                                               ("With the patch it shows:", "With the patch")])
 def test_the_clause_after_what_a_caption_names_is_dropped(line, system):
     assert names_system(line) == system
+
+
+def test_netperf_data_lines_below_the_first_keep_its_caption():
+    from transforms.extract import extract_explained
+    from transforms.rows import result_rows
+
+    text = SLAB.replace(" 87380  16384  16384    10.01    6068.61\n",
+                        " 87380  16384  16384    10.01    6068.61\n 87380  16384  16384    10.01    5877.91\n")
+    rows = result_rows(extract_explained(text, "s")[0])
+    assert {(r["system"], r["value"]) for r in rows if r["metric"] == "throughput"} == {
+        ("slab", 6068.61), ("slab", 5877.91), ("slub", 5646.53)}

@@ -188,3 +188,8 @@ def test_netperf_data_lines_below_the_first_keep_its_caption():
     rows = result_rows(extract_explained(text, "s")[0])
     assert {(r["system"], r["value"]) for r in rows if r["metric"] == "throughput"} == {
         ("slab", 6068.61), ("slab", 5877.91), ("slub", 5646.53)}
+
+
+@pytest.mark.parametrize("above", ["UDP", "Sequential read", "Server side", "Run 2", "64 threads", "Average"])
+def test_a_lone_line_naming_what_a_test_ran_names_no_system(above):
+    assert lone_caption(["", above, "", "TCP STREAM TEST from 0.0.0.0"], 3) is None

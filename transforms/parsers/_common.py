@@ -387,6 +387,16 @@ _LONE = re.compile(r"^(?=[^.]*[A-Za-z0-9])[A-Za-z0-9][\w.+/()&,' -]{0,39}$", re.
 _DASHED_HEADING = re.compile(r"^-{2,6}+ (?=[^-]*[A-Za-z])([^-\s](?:[^-]|-(?!-)){0,40}?) -{2,6}+$")  # `-- RAID-0 --`
 
 
+# what a test ran, not on what: `UDP`, `Sequential read`, `64 threads`, `Server side`, `Run 2`
+_TEST_WORD = re.compile(
+    r"(?i)\b(?:tcp|udp|sctp|rr|crr|stream|maerts|ipv[46]|read|write|reads|writes|randread|randwrite|randrw|rw"
+    r"|seq\w*|rand\w*|mixed|direct|buffered|sync|async|threads?|jobs?|clients?|procs?|process(?:es)?"
+    r"|groups?|loops?|iterations?|runs?|pass|passes|round|trial|servers?|client|sender|receiver|local|remote"
+    r"|loopback|latency|throughput|bandwidth|iops|time|size|block|blocks|bs|qd|depth|queue|single|multi\w*"
+    r"|parallel|serial|average|avg|mean|median|min|max|total|summary|cpu|memory|disk|net\w*|ping|warm\w*|cold)\b"
+    r"|\d")
+
+
 def lone_caption(lines: Sequence[str], start: int, skip: Callable[[str], bool] | None = None) -> str | None:
     """A short line standing alone right above a printout (`slab`, then a blank line, then netperf's
     banner): the name of what was measured. Blank lines, rules and lines `skip` accepts (commands)
@@ -404,7 +414,7 @@ def lone_caption(lines: Sequence[str], start: int, skip: Callable[[str], bool] |
         alone = k == 0 or not lines[k - 1].strip() or bool(_UNDERLINE.match(lines[k - 1].strip()))
         core = _clean_caption(text, False) if alone else None
         if core is None or len(core.split()) > 4 or not _LONE.match(core) or _MARKUP.match(text) \
-                or _TOOL_WORD.search(core) or _CAPTION_STOP.search(core):
+                or _TOOL_WORD.search(core) or _CAPTION_STOP.search(core) or _TEST_WORD.search(core):
             return None
         return core
     return None

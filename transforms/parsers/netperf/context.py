@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from transforms.model import Run, Segment
 from transforms.parsers._common import names_system, naming_caption, system_label
+from transforms.shell import is_prompted
 
 from .common import (
     _ASK_VERSION,
@@ -25,11 +26,6 @@ from .common import (
 
 # --------------------------------------------------------------------------- caption
 
-# `user@host:dir$`: split at the first `@` and the first `:`/`~` after it (the same prompts, without
-# trying every split)
-_PROMPT = re.compile(r"^(?:\$|#|>|\[[^\]]*\][#$]|[^\s@]++@[^\s:~]++[:~][^ ]*[#$]|-)")
-
-
 def _caption(lines: list[str], start: int) -> str | None:
     """A short `Something:` line just above the block (commands skipped); informational only."""
     seen = 0
@@ -40,7 +36,7 @@ def _caption(lines: list[str], start: int) -> str | None:
         seen += 1
         if seen > 4:
             break
-        if _PROMPT.match(s) or _COMMAND.search(s):
+        if s.startswith(("$", "#", ">", "-")) or is_prompted(s) or _COMMAND.search(s):
             continue
         if s.endswith(":") and len(s) <= 100 and not _is_numeric(_tokens(s)):
             return s.rstrip(":").lstrip("*-#= ").strip() or None

@@ -187,7 +187,7 @@ def open_lake(cfg: Config, command: str, run: str | None = None) -> Lake:
     rebuilds the views file, so readers see every batch as soon as it is committed."""
     from warehouse.db import Refresher
 
-    lake = Lake(cfg.lake_dir).open()
+    lake = Lake(cfg.lake_dir, cfg.storage).open()
     lake.command, lake.run = command, run
     lake.views = Refresher(cfg.db_path, lake)
     lake.on_commit.append(lake.views)

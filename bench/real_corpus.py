@@ -11,7 +11,8 @@ Matching (per post, greedy, best pairs first):
   system     a fact without system matches any row; else the normalised labels (lower case,
              only [a-z0-9.]) are equal, or one contains the other and the shorter has >= 3 chars
   metric     the normalised fact metric equals, contains or is contained in the row's normalised
-             `metric_label` or `metric` (shorter >= 2 chars), or their word sets share half or more
+             `metric_label` or `metric` (shorter >= 2 chars), or their word sets share half or more,
+             or the registry maps the fact's label to the row's metric (`Bitrate` -> `throughput`)
 A fact is *attributed* when its one-to-one row matches benchmark, system, metric and value;
 *value-found* when any row of the post carries its value. A row is *correct* when it is paired
 with a fact. A row that repeats a correct row (same benchmark, system, metric, value: a quoted
@@ -136,7 +137,15 @@ def _words(text: str | None) -> set[str]:
     return set(_WORD.findall((text or "").lower().replace("_", " ")))
 
 
-def metric_match(fact: str | None, metric_label: str | None, metric: str | None) -> bool:
+def metric_match(fact: str | None, metric_label: str | None, metric: str | None,
+                 benchmark: str | None = None) -> bool:
+    """Also equal when the fact's label is a synonym the registry maps to the row's metric
+    (iperf3's `Bitrate` is iperf's `throughput`)."""
+    if benchmark and fact and metric:
+        from transforms.handmade.metrics import canonical
+
+        if canonical(benchmark, fact) == metric:
+            return True
     f = norm(fact)
     for cand in (metric_label, metric):
         if _contains(f, norm(cand), 2):
@@ -194,7 +203,7 @@ def score_post(slug: str, facts: list[dict[str, Any]], rows: list[dict[str, Any]
             ps.value_found.add(i)
             b = benchmark_match(f["benchmark"], r["benchmark"])
             s = system_match(f.get("system"), r.get("system"))
-            m = metric_match(f.get("metric"), r.get("metric_label"), r.get("metric"))
+            m = metric_match(f.get("metric"), r.get("metric_label"), r.get("metric"), r["benchmark"])
             full = b and s and m
             rank = (full, b, m, s, v, _params_overlap(f, r), -abs(i - j))
             cands.append((rank, i, j))

@@ -34,3 +34,40 @@ def test_rows_quoted_again_after_a_comment_are_read_under_the_header_above():
 def test_a_segment_without_a_table_above_is_not_read_as_a_continuation():
     alone = CONTINUED.split("\n", 4)[4]  # the same rows, no header anywhere above
     assert result_rows(extract_explained(alone, "m")[0]) == []
+
+
+# https://lore.kernel.org/netdev/ (2021, "net: bcm63xx_enet: alloc skb with NET_IP_ALIGN"), as posted
+BCM = """\
+Tested on BCM6328 320 MHz and iperf3 -M 512 to measure packet/sec
+performance.
+
+Before:
+[ ID] Interval Transfer Bandwidth Retr
+[ 4] 0.00-30.00 sec 120 MBytes 33.7 Mbits/sec 277 sender
+[ 4] 0.00-30.00 sec 120 MBytes 33.5 Mbits/sec receiver
+
+After (+netif_receive_skb_list):
+[ 4] 0.00-30.00 sec 155 MBytes 43.3 Mbits/sec 354 sender
+[ 4] 0.00-30.00 sec 154 MBytes 43.1 Mbits/sec receiver
+"""
+
+
+def test_captions_inside_one_printout_name_the_rows_below_them():
+    from transforms.extract import extract_explained
+    from transforms.rows import result_rows
+
+    rows = result_rows(extract_explained(BCM, "b")[0])
+    got = {(r["system"], r["params"]["side"], r["value"]) for r in rows if r["metric"] == "throughput"}
+    assert got == {("Before", "sender", 33.7), ("Before", "receiver", 33.5),
+                   ("After (+netif_receive_skb_list)", "sender", 43.3),
+                   ("After (+netif_receive_skb_list)", "receiver", 43.1)}
+
+
+def test_an_annotated_hackbench_time_line_is_read():
+    from transforms.extract import extract_explained
+    from transforms.rows import result_rows
+
+    text = ("hackbench -g 112 -f 20 --threads -l 30000 -s 100\n"
+            "Running in threaded mode with 112 groups using 40 file descriptors each (== 4480 tasks)\n"
+            "Each sender will pass 30000 messages of 100 bytes\nTime: 118.220  <---\n")
+    assert [r["value"] for r in result_rows(extract_explained(text, "h")[0])] == [118.22]

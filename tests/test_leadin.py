@@ -4,7 +4,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from transforms.extract import extract_explained
-from transforms.leadin import lead_in, releases
+from transforms.leadin import lead_in, order_legend, releases
 from transforms.rows import result_rows
 
 # https://lore.kernel.org/linux-mm/ (2009, Wu Fengguang, "a single dd on my laptop"), the lines as posted
@@ -50,3 +50,49 @@ def test_two_releases_named_guess_nothing():
 def test_releases_never_raise_and_are_named_in_the_text(text):
     for name in releases(text):
         assert name.split("-")[0] in text
+
+
+# https://lore.kernel.org/lkml/20010808063914Z270354-28344+2861@vger.kernel.org/ (2001, dbench on
+# 2.4.7-ac3 and -ac9), the first two groups as posted
+ORDER = """\
+first lines for 2.4.7-ac3, then 2.4.7-ac9
+
+dbench 48
+Throughput 27.3983 MB/sec (NB=34.2479 MB/sec  273.983 MBit/sec)
+37.580u 115.730s 3:51.30 66.2%  0+0k 0+0io 1310pf+0w
+
+Throughput 18.4711 MB/sec (NB=23.0889 MB/sec  184.711 MBit/sec)
+37.710u 121.900s 5:43.05 46.5%  0+0k 0+0io 1311pf+0w
+
+
+dbench 32
+Throughput 34.7552 MB/sec (NB=43.444 MB/sec  347.552 MBit/sec)
+24.620u 73.980s 2:02.55 80.4%   0+0k 0+0io 911pf+0w
+
+Throughput 21.8827 MB/sec (NB=27.3533 MB/sec  218.827 MBit/sec)
+25.410u 76.610s 3:14.04 52.5%   0+0k 0+0io 912pf+0w
+"""
+
+
+def test_printouts_named_by_their_order_take_the_names_in_turn():
+    rows = result_rows(extract_explained(ORDER, "o")[0])
+    got = {(r["system"], r["value"]) for r in rows if r["metric"] == "throughput"}
+    assert got == {("2.4.7-ac3", 27.3983), ("2.4.7-ac9", 18.4711), ("2.4.7-ac3", 34.7552), ("2.4.7-ac9", 21.8827)}
+
+
+def test_order_legends_as_posters_write_them():
+    assert order_legend(["top: base, bottom: patched"]) == (0, ["base", "patched"])
+    assert order_legend(["x", "The first run is vanilla, the second is patched."]) == (1, ["vanilla", "patched"])
+    assert order_legend(["At first I thought it was the disk, then the controller."]) is None
+    # an odd number of unnamed printouts below cannot be taken in turn: nothing is guessed
+    odd = ORDER + "\ndbench 16\nThroughput 37.7379 MB/sec (NB=47.1724 MB/sec  377.379 MBit/sec)\n"
+    assert {r["system"] for r in result_rows(extract_explained(odd, "o")[0])} == {None}
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("firstopbmhenlw ,;:.2-acx\n")), max_size=300))
+def test_order_legend_never_raises_and_names_words_of_the_line(text):
+    found = order_legend(text.split("\n"))
+    if found is not None:
+        line, names = found
+        assert all(n in text.split("\n")[line] for n in names)

@@ -8,11 +8,13 @@ from dataclasses import dataclass, field
 from transforms.handmade import HANDMADE, Explained
 from transforms.handmade import read as read_handmade
 from transforms.handmade.evidence import has_evidence
+from transforms.labelled import has_labels, unlabel, unlabel_text
 from transforms.leadin import fill_systems
 from transforms.logprefix import has_log_prefix
 from transforms.logprefix import strip_text as strip_log_text
 from transforms.model import Parser, Run, Segment
 from transforms.parsers import PARSERS, owner
+from transforms.parsers._common import names_system
 from transforms.platform import classify, legend
 from transforms.prefilter import prefilter
 from transforms.quotes import segments, strip_quotes
@@ -41,6 +43,10 @@ def _scan(body: str, subject: str | None = None, prefiltered: bool = True) -> tu
         # signatures anchored at line start miss blocks whose every line is quoted
         unquoted = strip_quotes(body)
         found += [p for p in maybe if p not in found and p.signature.search(unquoted)]
+    if len(found) < len(maybe) and has_labels(body):
+        # nor lines behind a label (`Before: [  5] 0.00-10.00 sec ...`)
+        plain = unlabel_text(strip_quotes(body) if ">" in body else body)
+        found += [p for p in maybe if p not in found and p.signature.search(plain)]
     if len(found) < len(maybe) and has_log_prefix(body):
         # nor do they see a printout copied from a log, every line behind a timestamp or tag
         unlogged = strip_log_text(strip_quotes(body) if ">" in body else body)
@@ -96,6 +102,58 @@ def _parse_segment(parser: Parser, seg: Segment) -> list[Run]:
         ]
 
 
+def _inner_captions(run: Run, seg: Segment) -> None:
+    """`Before:` above the header, then `After (+netif_receive_skb_list):` above the later rows of
+    the same printout: each caption inside a run names the system of the rows below it."""
+    if run.status != "ok" or run.system or any(r.system for r in run.results) or not run.results:
+        return
+    rows = {r.line for r in run.results if r.line is not None}
+    if not rows:
+        return
+    first, last = min(rows), max(rows)
+    caps: list[tuple[int, str]] = []
+    for k in range(run.line_start, last):
+        text = seg.lines[k].strip()
+        if k in rows or not text or len(text) > 60:
+            continue
+        alone = k == 0 or not seg.lines[k - 1].strip()
+        if (text.endswith(":") or alone) and (name := names_system(text)):
+            caps.append((k, name))
+    if not caps or first < run.line_start:
+        return
+    for r in run.results:
+        above = [name for k, name in caps if r.line is not None and k < r.line]
+        if above:
+            r.system = above[-1]
+
+
+def _labelled_runs(parser: Parser, seg: Segment) -> list[Run]:
+    """A parser's runs from lines behind labels (transforms.labelled), each label the system of
+    the rows read from its line."""
+    if not has_labels(seg.text):
+        return []
+    lines, labels = unlabel(seg.lines)
+    plain = Segment(lines, seg.offset, seg.depth, seg.before)
+    if not labels or not parser.signature.search(plain.text):
+        return []
+    runs = _parse_segment(parser, plain)
+    seen: dict[tuple, int] = {}
+    for run in runs:
+        for r in run.results:
+            if r.system is None and r.line in labels:
+                r.system = labels[r.line]
+            key = (r.system or run.system, r.metric, r.statistic,
+                   tuple(sorted((k, v) for k, v in r.params.items() if k != "repeat")))
+            seen[key] = seen.get(key, 0) + 1
+    for run in runs:  # the parser numbered repeats before the labels told the lines apart
+        for r in run.results:
+            key = (r.system or run.system, r.metric, r.statistic,
+                   tuple(sorted((k, v) for k, v in r.params.items() if k != "repeat")))
+            if seen[key] == 1:
+                r.params.pop("repeat", None)
+    return runs
+
+
 def extract_runs(body: str, message_id: str, subject: str | None = None) -> list[ExtractedRun]:
     """Every benchmark block of one decoded body, quoted ones included."""
     return extract(body, message_id, subject=subject)[0]
@@ -140,10 +198,13 @@ def extract_explained(body: str, message_id: str, subject: str | None = None, pr
             text = seg.text
             for parser in parsers:
                 if not parser.signature.search(text):
-                    continue
-                for k, run in enumerate(_parse_segment(parser, seg)):
+                    runs = _labelled_runs(parser, seg)
+                else:
+                    runs = _parse_segment(parser, seg)
+                for k, run in enumerate(runs):
                     if run.status == "ok" and not run.results:
                         continue
+                    _inner_captions(run, seg)
                     found.append((seg.offset + run.line_start, parser.name, k, run, seg))
     found += _continued_tables(segs, found)
     explained = [

@@ -62,8 +62,47 @@ def lead_in(lines: Sequence[str], start: int) -> str:
     return " ".join(para)
 
 
+# `first lines for 2.4.7-ac3, then 2.4.7-ac9`, `first run is vanilla, second is patched`,
+# `top: base, bottom: patched`: the order of the printouts below names their systems
+_NOUN = r"(?:\s++(?:line|row|run|result|number|one|output|block)s?+)?+\s*+(?:(?:is|are|for|from|with|on|of|=|:)\s++)?+"
+_ORDER = re.compile(
+    r"(?i)\b(?:first|top|upper)" + _NOUN + r"(?P<a>[\w.+/-]{1,40}+)\s*+[,;]?\s*+(?:and\s++)?+(?:the\s++)?+"
+    r"(?:then|second|bottom|lower|next)" + _NOUN + r"(?P<b>[\w.+/-]{1,40}+)(?=\s*+(?:[.,;:)]|$))")
+
+
+def order_legend(lines: Sequence[str]) -> tuple[int, list[str]] | None:
+    """(line, [first, second]) of a sentence that names printouts by their order."""
+    for k, line in enumerate(lines[:2000]):
+        if len(line) > 300 or not re.search(r"(?i)first|top|upper", line):
+            continue
+        m = _ORDER.search(line)
+        if m and m.group("a").lower() != m.group("b").lower():
+            return k, [m.group("a").rstrip("."), m.group("b").rstrip(".")]
+    return None
+
+
+def _fill_in_order(found: Sequence[tuple[Run, Segment]]) -> None:
+    """Printouts after an order legend, none of them named, taken in turn: first, second, first..."""
+    by_seg: dict[int, tuple[Segment, list[Run]]] = {}
+    for run, seg in found:
+        if run.status == "ok":
+            by_seg.setdefault(id(seg), (seg, []))[1].append(run)
+    for seg, runs in by_seg.values():
+        legend = order_legend(seg.lines)
+        if legend is None:
+            continue
+        line, names = legend
+        after = [r for r in runs if r.line_start > line]
+        if len(after) < 2 or len(after) % len(names) or any(r.system or any(x.system for x in r.results)
+                                                             for r in after):
+            continue
+        for i, run in enumerate(sorted(after, key=lambda r: r.line_start)):
+            run.system = names[i % len(names)]
+
+
 def fill_systems(found: Sequence[tuple[Run, Segment]], body: str, subject: str | None) -> None:
     """Give runs whose rows name no system the release their lead-in (or the whole post) names."""
+    _fill_in_order(found)
     whole: list[str] | None = None
     for run, seg in found:
         if run.status != "ok" or run.system or any(r.system for r in run.results):

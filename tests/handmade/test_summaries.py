@@ -89,3 +89,37 @@ def test_equals_pairs_and_one_pair_after_a_label():
         "With rdrand (every 10th syscall)", [("Simple syscall", 0.0719, "us")])
     assert _pairs("fio --bs=4k --iodepth=32 --numjobs=4") is None
     assert _pairs("Note: size: 4") is None
+
+
+# https://lore.kernel.org/linux-raid/20231606122233@laper.mirepesht/ (fio on raid10, re-typed)
+FIO_RETYPED = """\
+> > Without the patch:
+> > READ:  IOPS=2033k BW=8329MB/s
+> > WRITE: IOPS= 871k BW=3569MB/s
+
+With the second patch:
+READ:  IOPS=3642K BW=13900MiB/s
+WRITE: IOPS=1561K BW= 6097MiB/s
+"""
+
+
+def test_fio_shorthand_retyped_per_direction_under_a_label():
+    got = {(r["system"], r["params"].get("rw"), r["metric"], r["value"], r["unit"])
+           for r in result_rows(extract_explained(FIO_RETYPED, "f")[0]) if r["metric"] == "iops"}
+    assert got == {("Without the patch", "read", "iops", 2033000.0, "IOPS"),
+                   ("Without the patch", "write", "iops", 871000.0, "IOPS"),
+                   ("With the second patch", "read", "iops", 3642000.0, "IOPS"),
+                   ("With the second patch", "write", "iops", 1561000.0, "IOPS")}
+
+
+def test_a_label_without_a_colon_alone_over_pair_lines_names_their_system():
+    # https://lore.kernel.org/linux-raid/ (2023, "Unacceptably Poor RAID1 Performance with Many CPU Cores")
+    text = ("Then use fio to test disk performance.\n\nWithout RAID (writing to /dev/ram0)\n"
+            "READ:  IOPS=14391K BW=56218MiB/s\nWRITE: IOPS= 6167K BW=24092MiB/s\n\n"
+            "RAID1 (writing to /dev/md/test)\nREAD:  IOPS=  542K BW= 2120MiB/s\nWRITE: IOPS=  232K BW=  935MiB/s\n")
+    got = {(r["system"], r["params"]["rw"], r["value"]) for r in result_rows(extract_explained(text, "r")[0])
+           if r["metric"] == "iops"}
+    assert got == {("Without RAID (writing to /dev/ram0)", "read", 14391000.0),
+                   ("Without RAID (writing to /dev/ram0)", "write", 6167000.0),
+                   ("RAID1 (writing to /dev/md/test)", "read", 542000.0),
+                   ("RAID1 (writing to /dev/md/test)", "write", 232000.0)}

@@ -403,3 +403,56 @@ def test_base_and_patch_rows_are_systems_and_a_row_above_is_no_caption():
     got = {(r["system"], r["value"]) for r in rows}
     assert got == {("base", 42382.0), ("patch", 50174.0), ("base", 67626.0), ("patch", 67365.0)}
     assert not any(r["metric_label"].startswith("patch") for r in rows)  # not the row of the group above
+
+
+# https://lore.kernel.org/lkml/1571405198-27570-1-git-send-email-vincent.guittot@linaro.org/
+_CFS = Path(__file__).parents[1] / "fixtures/real/dev/k_lkml_2019_hackbench_dbench_cfs_lb_rework_v4.txt"
+
+
+def test_one_header_row_names_the_systems_of_the_captioned_groups_below_it():
+    lines = _CFS.read_text().split("\n")
+    start = next(k for k, ln in enumerate(lines) if ln.startswith("- small arm64"))
+    got = rows("\n".join(lines[start:start + 16]) + "\n")
+    hack = {(r["system"], r["params"].get("groups"), r["value"]) for r in got if r["benchmark"] == "hackbench"}
+    assert hack == {("tip/sched/core", "1", 1.579), ("w/ this patchset", "1", 1.41),
+                    ("tip/sched/core", "4", 1.269), ("w/ this patchset", "4", 1.205),
+                    ("tip/sched/core", "8", 1.117), ("w/ this patchset", "8", 1.123),
+                    ("tip/sched/core", "16", 1.176), ("w/ this patchset", "16", 1.164)}
+    shell = {(r["system"], r["value"]) for r in got if r["benchmark"] == "unixbench"}
+    assert shell == {("tip/sched/core", 1963.48), ("w/ this patchset", 1902.88),
+                     ("tip/sched/core", 2427.6), ("w/ this patchset", 2469.8)}
+    # the caption over the groups is what was measured, never a system
+    assert not any(r["system"].startswith(("hackbench", "Unixbench")) for r in got)
+
+
+def test_a_sentence_between_ends_the_reach_of_a_header_row():
+    text = ("            base       patched\nschedpipe  53125      53443\n\n"
+            "Then I ran something else entirely, which is described here in words.\n\n"
+            "hackbench -l 2560 -g 4\n 1 groups   1.579   1.410\n 4 groups   1.269   1.205\n")
+    assert {r["system"] for r in rows(text)} == {None}
+
+
+def test_groups_under_one_heading_take_their_parameter_line_and_the_heading():
+    lines = _TG.read_text().split("\n")
+    start = next(k for k, ln in enumerate(lines) if ln.startswith("hackbench on ICL"))
+    got = rows("\n".join(lines[start:start + 16]) + "\n")
+    assert {(r["system"], r["params"].get("group"), r["value"]) for r in got} == {
+        ("base", "1", 114912.0), ("patch", "1", 117857.0), ("base", "4", 359902.0), ("patch", "4", 361685.0),
+        ("base", "8", 461070.0), ("patch", "8", 491713.0), ("base", "16", 309032.0), ("patch", "16", 378337.0)}
+    assert {r["metric_label"] for r in got} == {"hackbench"}  # the heading, for every group alike
+    start = next(k for k, ln in enumerate(lines) if ln.startswith("postgres_sysbench on SPR"))
+    got = rows("\n".join(lines[start:start + 16]) + "\n")
+    # `75%` alone over the rows is what they ran at; `+12.2%` after a row is a change, not a column
+    assert {(r["system"], r["params"].get("case"), r["value"]) for r in got} == {
+        ("base", "25%", 42382.0), ("patch", "25%", 50174.0), ("base", "50%", 67626.0), ("patch", "50%", 67365.0),
+        ("base", "75%", 100216.0), ("patch", "75%", 112470.0), ("base", "100%", 93671.0), ("patch", "100%", 113563.0)}
+    assert not any(r["unit"] == "%" for r in got)
+
+
+def test_a_caption_ending_in_a_colon_is_no_column_head():
+    # https://lore.kernel.org/lkml/ (2001, "SW-RAID0 Performance problem"), the lines as posted
+    text = ("The hdparm results:\nhdparm -t /dev/md0 : 20.25 MB/sec\nhdparm -t /dev/hda : 20.51 MB/sec\n"
+            "hdaprm -t /dev/hdc : 20.71 MB/sec\n")
+    got = rows(text)
+    assert {r["value"] for r in got} == {20.25, 20.51, 20.71}
+    assert not any((r["system"] or "").startswith("The hdparm") for r in got)

@@ -4,6 +4,7 @@ k/m/g suffixes, `+++++` cells and rows the mailer wrapped."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -201,3 +202,17 @@ def test_a_create_row_of_exactly_twelve_cells_never_raises():
             "1 2 3 4 5 6 7 8 9 10 11 12\n")
     for seg in segments(body):
         bonnie.parse(seg)
+
+
+# https://lore.kernel.org/lkml/ (2001, "SW-RAID0 Performance problem", bonnie++ under dashed headings)
+_SWRAID = Path(__file__).parents[1] / "fixtures/real/dev/m_lkml_2001_bonnie_hdparm_swraid0_chunks.txt"
+
+
+def test_dashed_headings_over_one_machine_name_the_systems_and_the_machine_is_a_param():
+    from transforms.extract import extract_explained
+    from transforms.rows import result_rows
+
+    rows = [r for r in result_rows(extract_explained(_SWRAID.read_text(), "b")[0]) if r["benchmark"] == "bonnie"]
+    block = {(r["system"], r["value"]) for r in rows if r["metric"] == "seq_output_block"}
+    assert block == {("RAID-0 chunk-size=16", 14277.0), ("chunk-size=32", 14075.0), ("Single HD /dev/hdc1", 11055.0)}
+    assert {r["params"].get("host") for r in rows} == {"debian"}

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from transforms.parsers._common import names_system, naming_caption, printout_system
+from transforms.parsers._common import (
+    generic_label,
+    lone_caption,
+    names_system,
+    naming_caption,
+    printout_system,
+    system_label,
+)
 
 
 @pytest.mark.parametrize(
@@ -109,3 +116,58 @@ def test_naming_caption_passes_over_progress_chatter_under_a_ruled_version():
         "Version  1.03       ------Sequential Output------ --Sequential Input-",
     ]
     assert naming_caption(lines, 8) == "2.4.19"
+
+
+# https://lore.kernel.org/linux-mm/ (2007, slab vs slub over loopback netperf), the lines as posted
+SLAB = """\
+patches applied). Missing patches against 2.6.21-rc7-mm2 can be found at
+
+slab
+
+TCP STREAM TEST from 0.0.0.0 (0.0.0.0) port 0 AF_INET to localhost
+(127.0.0.1) port 0 AF_INET
+Recv   Send    Send
+Socket Socket  Message  Elapsed
+Size   Size    Size     Time     Throughput
+bytes  bytes   bytes    secs.    10^6bits/sec
+
+ 87380  16384  16384    10.01    6068.61
+
+slub
+
+TCP STREAM TEST from 0.0.0.0 (0.0.0.0) port 0 AF_INET to localhost (127.0.0.1) port 0 AF_INET
+Recv   Send    Send
+Socket Socket  Message  Elapsed
+Size   Size    Size     Time     Throughput
+bytes  bytes   bytes    secs.    10^6bits/sec
+
+ 87380  16384  16384    10.53    5646.53
+"""
+
+
+def test_a_short_line_alone_above_a_printout_names_its_system():
+    from transforms.extract import extract_explained
+    from transforms.rows import result_rows
+
+    rows = result_rows(extract_explained(SLAB, "s")[0])
+    assert {(r["system"], r["value"]) for r in rows if r["metric"] == "throughput"} == {
+        ("slab", 6068.61), ("slub", 5646.53)}
+
+
+@pytest.mark.parametrize("above", [
+    "```", ".. code::", "Results", "netperf output", "二、然后测试UDP的批量：",
+    "This is a sentence that runs on.", "and the tail of a wrapped sentence",
+])
+def test_lines_alone_above_a_printout_that_name_no_system(above):
+    assert lone_caption(["", above, "", "TCP STREAM TEST from 0.0.0.0"], 3) is None
+
+
+@pytest.mark.parametrize("label", ["dbench summaries", "The hdparm results", "The performance has been measured with",
+                                   "fio output", "Here are the numbers"])
+def test_generic_or_unfinished_labels_name_no_system(label):
+    assert generic_label(label) and system_label(label + ":") is None
+
+
+@pytest.mark.parametrize("label", ["zone reclaiming on", "Full", "tso off", "kernel 2.4.10-pre14 + preempt patch"])
+def test_configuration_labels_are_not_generic(label):
+    assert not generic_label(label)

@@ -50,7 +50,7 @@ _LITERALS: dict[str, str] = {
     "total number of events": "sysbench", "threads fairness": "sysbench",
     "average half load": "kernbench", "average optimal load": "kernbench", "average maximal load": "kernbench",
     "running in process mode": "hackbench", "running in threaded mode": "hackbench",
-    "run status group": "fio", "best rate mb/s": "stream",
+    "run status group": "fio", "iops=": "fio", "best rate mb/s": "stream",
 }  # fmt: skip
 _AC = ahocorasick_rs.AhoCorasick(list(_LITERALS))
 LITERALS = frozenset(_LITERALS)

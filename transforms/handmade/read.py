@@ -18,7 +18,7 @@ from transforms.handmade.commands import read_commands
 from transforms.handmade.noise import hunk_lines, noise_block, noise_line
 from transforms.handmade.prose import read_prose
 from transforms.handmade.summaries import BULLET_KV, read_summaries
-from transforms.handmade.tables import Table, read_tables
+from transforms.handmade.tables import CHANGE_HEAD, STDEV_HEAD, Table, read_tables
 from transforms.model import Result, Run, Segment
 from transforms.parsers import metric_spec
 from transforms.parsers._common import system_label
@@ -233,6 +233,45 @@ def _distant_header(plain: list[str], start: int, ncols: int) -> list[str] | Non
     return None
 
 
+def _section_header(plain: list[str], start: int, ncols: int) -> list[str] | None:
+    """One header row over several captioned groups of a section (`tip/sched/core  w/ this
+    patchset  improvement`, then `hackbench -l ...` / `1 groups  1.579  1.410` ... `dbench` / ...):
+    the nearest row above of as many names as value columns (change and spread heads aside) that
+    heads a row of numbers, with no sentence between."""
+    if ncols < 2:
+        return None
+    for k in range(start - 1, max(-1, start - 40), -1):
+        text = plain[k].strip()
+        if not text or RULE.match(text):
+            continue
+        if text.endswith((".", ":")) and len(text.split()) > 3 or len(text.split()) > 12:
+            return None  # a sentence: the section ended above
+        heads = [h for h in split_wide(plain[k]) if not CHANGE_HEAD.match(h.text) and not STDEV_HEAD.match(h.text)]
+        if len(heads) != ncols or len(split_wide(plain[k])) < 2:
+            continue
+        nxt = next((plain[j] for j in range(k + 1, min(len(plain), k + 3)) if plain[j].strip()
+                    and not RULE.match(plain[j].strip())), "")
+        if not re.search(r"\d", nxt):
+            continue
+        if all(re.search(r"[A-Za-z]", h.text) and read_number(h.text) is None and len(h.text) <= 40
+               for h in heads):
+            if any(metrics.any_metric(h.text) for h in heads):
+                return None  # heads of metrics (`Throughput  Latency`): that table is another shape
+            return [h.text for h in heads]
+    return None
+
+
+def _heading_above(plain: list[str], start: int) -> str | None:
+    """The nearest line above that is no table row, no group's parameter (`25%`, `group=8`) and no
+    rule: the heading a run of small groups shares (`netperf/udp_rr on ICL`)."""
+    for k in range(start - 1, max(-1, start - 60), -1):
+        text = plain[k].strip()
+        if not text or RULE.match(text) or _ROW_END.search(text) or _KEY_NUMBER.match(text):
+            continue
+        return None if len(text.split()) > 8 else text
+    return None
+
+
 def _line_below(plain: list[str], end: int) -> str:
     """The paragraph right after a table (its first three lines), where posters say what it was."""
     k = end
@@ -310,7 +349,10 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
     if labels and not mapped and not votes.get(bench) and 2 * sum(bool(_COUNTER.match(x.rstrip(" -:"))) for x in labels) >= len(labels):
         ex.outcome = "nothing: its rows are counters named like code (`request_count`), not results"
         return [], ex
-    near = bool(evidence.benchmarks_in("\n".join(plain[max(0, abs_lo + t.start - 10):abs_lo + t.end])))
+    if t.group and t.caption is None:
+        t.caption = _heading_above(plain, abs_lo + t.start)  # the groups' heading, paragraphs above
+    near = bool(evidence.benchmarks_in("\n".join(plain[max(0, abs_lo + t.start - 10):abs_lo + t.end]))) \
+        or bool(t.group and evidence.benchmarks_in(t.caption or ""))
     has_unit = any(v.unit for v in t.values)
     if t.change and not (t.baseline or any(v.unit in ("%", "x") for v in t.values)
                          or any(re.search(r"%|diff|delta|change|gain|improv|speedup|ratio", h, re.I)
@@ -336,8 +378,9 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
     caption_metric = None
     if any(v.label is None for v in t.values):
         above = t.caption or _line_above(block, t.start) or _line_above(plain[max(0, abs_lo - 3):abs_lo], 3) or ""
-        caption_metric = (above.strip('"') if series else None) or metrics.metric_in(bench, above) or metrics.metric_in(
-            bench, " ".join(x.strip(" #*") for x in plain[max(0, abs_lo + t.start - 8):abs_lo + t.start]))
+        caption_metric = (above.strip('"') if series else None) or metrics.metric_in(bench, above) or (
+            None if t.group else metrics.metric_in(
+                bench, " ".join(x.strip(" #*") for x in plain[max(0, abs_lo + t.start - 8):abs_lo + t.start])))
         if caption_metric is None and above and above != caption_sys and len(above.split()) <= 5 \
                 and not _GENERIC_CAPTION.match(above) and not _KEY_NUMBER.match(above):
             caption_metric = above.rstrip(":").strip('"')  # `hackbench -g $group`: what was measured
@@ -352,6 +395,8 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
             legend = _legend(plain[max(0, abs_lo + t.start - 40):abs_lo + t.start])
         if legend is None:
             legend = _distant_header(plain, abs_lo + t.start, len({v.col for v in t.values}))
+        if legend is None and caption_sys is None:
+            legend = _section_header(plain, abs_lo + t.start, len({v.col for v in t.values}))
     kept_values = [v for v in t.values if col_bench.get(v.label or "", bench) is not None]
     if len(kept_values) < len(t.values):
         t.values = kept_values  # a column of another tool's figures (`turbostat PkgWatt`)
@@ -359,7 +404,7 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
         if v.label is None and v.row and evidence.benchmarks_in(v.row):
             v.label = v.row  # `tbench-loopback`: the row names the test that was measured
         system = v.system or (legend[v.col] if legend and 0 <= v.col < len(legend) else None) or default_sys
-        params = dict(v.params)
+        params = {**t.group, **v.params}
         label = v.label or caption_metric
         if (ran := commands.command_params(label, bench)) is not None:
             params = {**ran, **params}  # `./hackbench 30` says how it ran (metrics.metric_for)

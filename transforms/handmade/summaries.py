@@ -43,6 +43,8 @@ _PAIR = re.compile(r"(?<![\w.])(?P<key>[A-Za-z][\w%/.-]{0,24}+(?: [A-Za-z][\w%/.
                    r"(?P<num>[-+]?\d{1,12}+(?:,\d{3}){0,4}+(?:\.\d{1,12}+)?)(?P<unit>%|[A-Za-z/]{1,12}+)?(?![\w.])")
 
 
+_SCALE = {"k": 1e3, "K": 1e3, "M": 1e6}
+_DIRECTION = re.compile(r"(?i)^(?:read|write|rand ?read|rand ?write|randrw|rw|mixed|trim|seq ?read|seq ?write)$")
 _LEAD_ONE = re.compile(r"^\s{0,8}+[A-Za-z][^:=]{0,40}+:\s{2,}+$")
 
 
@@ -60,12 +62,17 @@ def _pairs(line: str) -> tuple[str | None, list[tuple[str, float, str | None]]] 
         if norm(key) in _HEADER_KEYS:
             return None
         printed = m.group("unit")
+        value = float(m.group("num").replace(",", ""))
+        if printed and printed in _SCALE:  # `IOPS=2033k`: fio's own shorthand for thousands
+            value, printed = value * _SCALE[printed], None
+            if unit_of(key) is not None:
+                printed = key  # `IOPS`: the key is the unit
         u = unit_of(printed) if printed else None
         if printed and u is None:
             return None  # `Size: 4GB`, `Rev: 3a`: not a measurement's unit
         if printed is None and (after := line[m.end():m.end() + 16].split()[:1]):
             u = unit_of(after[0])  # `Simple syscall: 0.0534 microseconds`: the unit after a blank
-        out.append((key, float(m.group("num").replace(",", "")), u))
+        out.append((key, value, u))
     if not (label_votes([k for k, _, _ in out]) or any(u in _MEASURE_UNITS for _, _, u in out)):
         return None
     gaps = [line[a.end():b.start()].strip(" \t,;") for a, b in zip(found, found[1:], strict=False)]
@@ -74,6 +81,8 @@ def _pairs(line: str) -> tuple[str | None, list[tuple[str, float, str | None]]] 
     lead = line[: found[0].start()].strip().strip(">").strip().rstrip(":").strip()
     if lead[:1] in ("[", "(", "#"):
         return None  # `[ 11s ] thds: 256 tps: ...`: a tool's interval line, not a summary
+    if _DIRECTION.match(lead):  # `READ:  IOPS=2033k BW=8329MB/s`: what was measured, not a system
+        return f"rw={lead.lower().replace(' ', '')}", out
     return (lead if lead and len(lead) <= 40 and not lead[:1].isdigit() else None), out
 
 
@@ -107,9 +116,11 @@ def read_summaries(lines: list[str], taken: set[int]) -> tuple[list[KeyValue], l
             used_labels.append(i)
             continue
         m = _LABEL_LINE.match(line)
+        heads_pairs = bool(m) and not text.endswith(":") and (i == 0 or not lines[i - 1].strip()) \
+            and i + 1 < len(lines) and _pairs(lines[i + 1]) is not None and not text[:1].isdigit()
         if m and text.endswith(":") and not any(ch.isdigit() for ch in text[:1]) or (
             m and text.endswith(":") and len(text) <= 24
-        ):
+        ) or heads_pairs:  # `Without RAID (writing to /dev/ram0)` over `READ: IOPS=... BW=...`
             label = m.group("label").strip()
             if label and norm(label) not in _STOP_KEYS and len(label.split()) <= 5:
                 system = label
@@ -118,6 +129,9 @@ def read_summaries(lines: list[str], taken: set[int]) -> tuple[list[KeyValue], l
         pairs = _pairs(line)
         if pairs is not None:  # `idle != poll: Elapsed: 136.692s User: 249.846s System: 30.596s`
             lead, found = pairs
+            if lead and lead.startswith("rw="):
+                out.extend(KeyValue(i, v, u, key, system, {"rw": lead[3:]}) for key, v, u in found)
+                continue
             if not lead and not any(label_votes([k]) or any_metric(k) for k, _, _ in found):
                 # `orig: 2.063s   with PREDICT_NO_PREEMPT: 1.833s`: the keys are the systems, and a
                 # command line right above (`./hackbench -g 8 -l 10000`) says what was measured

@@ -28,10 +28,10 @@ _PARAM_WORDS = frozenset({
     "group", "g", "samples", "runs", "rings", "#rings", "nr_threads", "nthreads", "parallel", "p",
     "j", "-j", "count", "sample", "num", "number", "files",
 })  # fmt: skip
-_CHANGE_HEAD = re.compile(r"^(?:%|\(%\)|diff|delta|change|chg|\+/-%?|gain|improvement|impr|speedup"
+CHANGE_HEAD = re.compile(r"^(?:%|\(%\)|diff|delta|change|chg|\+/-%?|gain|improvement|impr|speedup"
                           r"|ratio|regression|Δ|%\s*diff|%\s*change|diff\s*%|delta\s*%|%\s*delta"
                           r"|% improvement|% gain|rel|relative|vs\.?.*|difference)\b", re.I)
-_STDEV_HEAD = re.compile(r"^(?:(?:stdev|stddev|std\.?dev|std|sd|σ|err|error|cv|var|variance|noise)\b|\+/-|\+-(?!\d)|±)",
+STDEV_HEAD = re.compile(r"^(?:(?:stdev|stddev|std\.?dev|std|sd|σ|err|error|cv|var|variance|noise)\b|\+/-|\+-(?!\d)|±)",
                          re.I)
 _STAT_HEAD = {"min": "min", "max": "max", "avg": "mean", "average": "mean", "mean": "mean",
               "median": "median"}
@@ -84,6 +84,7 @@ class Table:
     change: bool = False
     note: str = ""
     baseline: str | None = None  # the column every change is measured against, when printed
+    group: dict[str, str] = field(default_factory=dict)  # `group=8` over the rows: what they ran at
 
     def all_labels(self) -> list[str]:
         return [*self.header, *self.labels]
@@ -334,9 +335,12 @@ def read_tables(lines: list[str]) -> list[Table]:
         if row is None:
             i += 1
             continue
-        _, vals = _values_tail(row)
+        lab, vals = _values_tail(row)
         if not vals or i in md_heads:
             i += 1  # a Markdown header row (`| | count=1024 |` over `|---|`) names columns, holds no data
+            continue
+        if _group_param(lines, grid, i):
+            i += 1
             continue
         # a run of data rows from i
         j = i
@@ -357,6 +361,34 @@ def read_tables(lines: list[str]) -> list[Table]:
             out.append(table)
         i = max(j, i + 1)
     return out
+
+
+_GROUP_PARAM = re.compile(r"^[A-Za-z][\w.-]{0,30}=[\w.%-]{0,20}\d[\w.%-]{0,20}$")  # `group=8`, `nr_client=50%`
+
+
+def _group_param(lines: list[str], grid: list[list[Cell] | None], i: int) -> bool:
+    """`75%` or `group=8` alone on a line over `base:` / `patch:` rows: what the group below was
+    run at (a caption), not a row of its own."""
+    row = grid[i]
+    if row is None or len(row) != 1 or i + 2 >= len(lines):
+        return False
+    if row[0].kind == "label" and not _GROUP_PARAM.match(row[0].text):
+        return False
+    below = [grid[j] for j in (i + 1, i + 2)]
+    return all(r is not None and _values_tail(r)[0] and _values_tail(r)[1] for r in below)
+
+
+def _section_caption(lines: list[str], grid: list[list[Cell] | None], k: int) -> str | None:
+    """The heading over groups of rows (`netperf/udp_rr on ICL`, then `25%` / `base: ...` /
+    `patch: ...`, `50%` / ...): the nearest line above that is no row and no group's parameter."""
+    for j in range(k - 1, max(-1, k - 60), -1):
+        text = lines[j].strip()
+        if not text or RULE.match(text) or _group_param(lines, grid, j):
+            continue
+        if grid[j] is not None and _values_tail(grid[j])[1]:
+            continue
+        return text
+    return None
 
 
 _SYSTEM_THEN_METRIC = re.compile(r"^([^:\s][^:]{0,40}):\s{2,}+(\S[^:]{0,60})$")  # a label, set off, then the metric
@@ -383,13 +415,28 @@ def _header_index(lines: list[str], grid: list[list[Cell] | None], first: int,
         return None
     if k in md_heads:
         return k
+    if _group_param(lines, grid, k):
+        return None  # `group=8` over `base:` / `patch:` rows: a caption
     if lines[k].lstrip().startswith('"'):
         return None  # `"mappings`: lmbench's title of the series below, not column heads
     row = grid[k]
     if row is None or len(lines[k].split()) > 14 or (len(lines[k].split()) >= 6 and _SENTENCE.search(lines[k])):
         return None  # a sentence above the rows is a caption, not a header
     _, vals = _values_tail(row)
-    return None if vals and len(vals) == len(row) else k
+    if vals and len(vals) == len(row):
+        return None
+    _, first_vals = _values_tail(grid[first] or [])
+    wide = split_wide(lines[k])
+    if len(wide) == 1 and len(wide[0].text) > 40:
+        return None  # `MIGRATED TCP REQUEST/RESPONSE TEST from 0.0.0.0 ...`: a banner, not a column head
+    if len(wide) == 1 and lines[k].rstrip().endswith(":") and len(lines[k].split()) >= 2:
+        return None  # `The hdparm results:` over the rows: a caption, not a column head
+    second = grid[first + 1] if first + 1 < len(grid) else None
+    if len(first_vals) >= 2 and len(wide) == 1 and wide[0].start < first_vals[0].start \
+            and not _values_tail(row)[1] and second is not None and _values_tail(second)[1] \
+            and benchmarks_in(wide[0].text):
+        return None  # `hackbench -l (2560/#grp) -g #grp` flush left over two columns: a caption
+    return k
 
 
 def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int], pipe: bool,
@@ -409,6 +456,11 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
         return _read_transposed(lines, rows, parsed, transposed, h)
     counts = Counter(len(v) for _, _, v in parsed)
     n = counts.most_common(1)[0][0]
+    if h is None and len(counts) > 1:
+        fewest = min(counts)  # `patch:  112470±0.1% +12.2%` under `base:  100216±1.2%`: a change
+        if all(c.kind in ("chg", "miss") for _, _, v in parsed for c in v[fewest:]):
+            parsed = [(r, lab, v[:fewest]) for r, lab, v in parsed]
+            n = fewest
     if len(rows) < 2 and (h is None or n < 2 or len(_header_cells(lines[h], n, pipe)) < n):
         return None  # one row makes a table only under a header naming each of its columns
     header = _header_cells(lines[h], n, pipe) if h is not None else []
@@ -417,9 +469,15 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
     caption_lines = [ln.strip() for ln in lines[: (h if h is not None else rows[0])]
                      if ln.strip() and not RULE.match(ln)]
     caption = caption_lines[-1] if caption_lines else None
+    group: dict[str, str] = {}
+    if h is None and rows[0] > 0 and _group_param(lines, grid, rows[0] - 1):
+        text = lines[rows[0] - 1].strip().rstrip(":")
+        name, val = _row_param(text, None) or ("case", text)
+        group = {name: val}
+        caption = _section_caption(lines, grid, rows[0] - 1)
     start = h if h is not None else rows[0]
     t = Table(start=start, end=rows[-1] + 1, kind="pipe" if pipe else "whitespace",
-              header=[c.text for c in header], labels=[], values=[], caption=caption)
+              header=[c.text for c in header], labels=[], values=[], caption=caption, group=group)
     t.unit = unit_in(lines[h]) if h is not None else None
     if t.unit is not None and len({unit_in(c.text) for c in header} - {None}) >= 2:
         t.unit = None  # column heads with units of their own: one column's unit is not all of them
@@ -527,11 +585,11 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
     for hd in set(chg_votes) | set(abs_votes):
         if _UTIL_HEAD.match(hd):
             kinds[hd] = "util"
-        elif _STDEV_HEAD.match(hd):
+        elif STDEV_HEAD.match(hd):
             kinds[hd] = "stdev"
         elif _is_param_name(hd) and not chg_votes[hd] and not fractional[hd]:
             kinds[hd] = "param"
-        elif _CHANGE_HEAD.match(hd) or chg_votes[hd] > abs_votes[hd]:
+        elif CHANGE_HEAD.match(hd) or chg_votes[hd] > abs_votes[hd]:
             kinds[hd] = "change"
         else:
             kinds[hd] = "abs"
@@ -548,7 +606,7 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
     heads = [h for h in col_heads if h] if col_heads else [c.text for c in header]
     row_votes = sum(any_metric(lab) for lab in row_labels if lab)
     col_votes = sum(any_metric(hd) for hd in heads)
-    stat_heads = sum(norm(hd) in _STAT_HEAD or bool(_STDEV_HEAD.match(hd)) or kinds.get(hd) == "param"
+    stat_heads = sum(norm(hd) in _STAT_HEAD or bool(STDEV_HEAD.match(hd)) or kinds.get(hd) == "param"
                      for hd in heads)
     row_params = [_row_param(lab, param_name) or (
         (label_name or "case", lab) if _NUMERIC_LABEL.match(lab) else None) for lab in row_labels]
@@ -736,7 +794,7 @@ def _system_or_metric(head: str | None) -> tuple[str | None, str | None]:
     if not head:
         return None, None
     text = head.strip(" :|")
-    if _GENERIC_HEAD.match(text) or _CHANGE_HEAD.match(text) or norm(text) in _STAT_HEAD:
+    if _GENERIC_HEAD.match(text) or CHANGE_HEAD.match(text) or norm(text) in _STAT_HEAD:
         return None, None
     if label_votes([text]) or any_metric(text):
         return None, text

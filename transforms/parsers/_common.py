@@ -26,6 +26,7 @@ import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from decimal import Decimal, InvalidOperation
 
+from transforms.leadin import order_legend
 from transforms.model import Result, Run, Segment
 from transforms.shell import is_prompted
 
@@ -63,16 +64,35 @@ def system_label(caption: str | None) -> str | None:
     if not caption:
         return None
     text = caption.strip().strip("*_").strip()
-    if len(text) > 60 or text.startswith("..") or text.endswith("::"):
-        return None
+    if len(text) > 60 or text.startswith("..") or text.endswith("::") or order_legend([text]):
+        return None  # `first lines for 2.4.7-ac3, then 2.4.7-ac9` names printouts by order (leadin)
     if text.endswith(":"):
         text = text[:-1]
     elif not (_LIST.match(text) and len(text) <= 40 and not text.endswith((".", ","))) and not _LABEL.match(text):
         return None
     text = " ".join(_BULLET.sub("", text).strip().strip("*_").split())
-    if not text or _CAPTION_STOP.search(text + ":") or re.search(r"[.!?]\s", text):
+    if not text or _CAPTION_STOP.search(text + ":") or re.search(r"[.!?]\s", text) or generic_label(text):
         return None  # empty, generic, or the tail of a prose paragraph
     return text
+
+
+_GENERIC_WORDS = frozenset({
+    "the", "my", "our", "some", "here", "are", "is", "below", "following", "results",
+    "result", "numbers", "number", "output", "outputs", "summary", "summaries", "data", "benchmark",
+    "benchmarks", "test", "tests", "run", "runs", "figures", "stats", "statistics", "log", "logs",
+    "netperf", "iperf", "iperf3", "fio", "dbench", "tbench", "bonnie", "bonnie++", "lmbench", "unixbench",
+    "hackbench", "kernbench", "sysbench", "stream", "dd", "hdparm", "and", "of", "a", "an", "these",
+})  # fmt: skip
+_OPEN_END = frozenset({"with", "by", "for", "as", "at", "of", "to", "from", "the", "a", "an",
+                       "and", "or", "using", "via", "under", "that", "which", "is", "are", "was", "were"})
+
+
+def generic_label(text: str) -> bool:
+    """`dbench summaries`, `The hdparm results`, `The performance has been measured with`: a label
+    that names no configuration (only the tool and generic words), or a sentence cut mid-way."""
+    words = [w.strip("()[],;:'\"").lower() for w in text.split()]
+    words = [w for w in words if w]
+    return bool(words) and (all(w in _GENERIC_WORDS for w in words) or words[-1] in _OPEN_END)
 
 
 def number_repeated_results(runs: list[Run]) -> None:
@@ -121,7 +141,7 @@ def _clean_caption(text: str, underlined: bool) -> str | None:
         return None  # a markdown section heading names a part of a document, not a system
     decorated = text[:1] in "#*[-" or text.endswith(":")
     core = text.strip("#*=-~[] \t").rstrip(":").strip("*=-~ \t")
-    if not core or len(core) > 60 or core.endswith((".", ",", ";", "!", "?")):
+    if not core or len(core) > 60 or core.endswith((".", ",", ";", "!", "?")) or generic_label(core):
         return None
     if any(ch in core for ch in "=|$") or "://" in core or _PROMPT.match(text):
         return None
@@ -223,6 +243,8 @@ _NAMING_REACH = 30  # lines above a printout searched for the line naming it
 def names_system(text: str) -> str | None:
     """The system a caption line names (`Under 2.4.21:` -> `2.4.21`), or None when it names none."""
     core = text.strip().strip("#*=~").strip()
+    if order_legend([core]):
+        return None  # printouts named by their order, each its own system (leadin)
     colon = core.endswith(":")
     if colon:
         core = core[:-1].strip()
@@ -282,7 +304,7 @@ def _heading(text: str) -> str | None:
     core = text.strip("#*=~ ").rstrip(":").strip()
     if not core or len(core.split()) > 5 or core.endswith((".", ",", "?", "!")) or "=" in core:
         return None
-    if _CAPTION_STOP.search(core + ":") or core.lower() in _CAPTION_STOPWORDS:
+    if _CAPTION_STOP.search(core + ":") or core.lower() in _CAPTION_STOPWORDS or generic_label(core):
         return None
     return core
 
@@ -331,10 +353,45 @@ def naming_caption(
     return None
 
 
+_TOOL_WORD = re.compile(r"(?i)\b(?:netperf|iperf3?|fio|[dt]bench|bonnie\+*|lmbench|unixbench|hackbench|kernbench"
+                        r"|sysbench|stream|dd|hdparm|benchmarks?|results?|output|numbers|tests?)\b")
+
+
+_LONE = re.compile(r"^(?=[^.]*[A-Za-z0-9])[A-Za-z0-9][\w.+/()&,' -]{0,39}$", re.ASCII)  # `slab`, `RAID-0 (4 disks)`
+
+
+_DASHED_HEADING = re.compile(r"^-{2,6}+ (?=[^-]*[A-Za-z])([^-\s](?:[^-]|-(?!-)){0,40}?) -{2,6}+$")  # `-- RAID-0 --`
+
+
+def lone_caption(lines: Sequence[str], start: int, skip: Callable[[str], bool] | None = None) -> str | None:
+    """A short line standing alone right above a printout (`slab`, then a blank line, then netperf's
+    banner): the name of what was measured. Blank lines, rules and lines `skip` accepts (commands)
+    may come between; the line must have a blank line (or the segment's top) above it."""
+    for k in range(start - 1, max(-1, start - 8), -1):
+        text = lines[k].strip()
+        if not text or _UNDERLINE.match(text) or (skip is not None and skip(text)) or is_prompted(lines[k], host_only=True):
+            continue
+        if _DASHED_HEADING.match(text):  # `-- RAID-0 --` over `-- chunk-size=16 --`: one heading
+            heads: list[str] = []
+            while k >= 0 and (m := _DASHED_HEADING.match(lines[k].strip())) and len(heads) < 3:
+                heads.insert(0, m.group(1))
+                k -= 1
+            return " ".join(heads) if k < 0 or not lines[k].strip() else None
+        alone = k == 0 or not lines[k - 1].strip() or bool(_UNDERLINE.match(lines[k - 1].strip()))
+        core = _clean_caption(text, False) if alone else None
+        if core is None or len(core.split()) > 4 or not _LONE.match(core) or _MARKUP.match(text) \
+                or _TOOL_WORD.search(core) or _CAPTION_STOP.search(core):
+            return None
+        return core
+    return None
+
+
 def caption_system(seg: Segment, start: int) -> str | None:
-    """The system of a printout starting at `start`: a label-like caption right above it, else the
-    nearest line above that names what was measured (a kernel, a patch, a VM; see `naming_caption`)."""
-    return system_label(nearest_caption(seg, start)) or naming_caption(seg.lines, start, 0, seg.before)
+    """The system of a printout starting at `start`: a label-like caption right above it, else a
+    short line alone right above it, else the nearest line above that names what was measured (a
+    kernel, a patch, a VM; see `naming_caption`)."""
+    return system_label(nearest_caption(seg, start)) or lone_caption(seg.lines, start) \
+        or naming_caption(seg.lines, start, 0, seg.before)
 
 
 def printout_system(

@@ -53,7 +53,7 @@ RT_HEAD = re.compile(
 )
 RT_TAIL = re.compile(r"^\s*each \(==\s*(?P<tasks>\d+) tasks\)\s*$")
 SENDER = re.compile(r"^\s*Each sender (?:will pass|passed) (?P<loops>\d+) messages of (?P<size>\d+) bytes")
-TIME = re.compile(rf"^\s*Time:\s*(?P<t>{_N})\s*$")
+TIME = re.compile(rf"^\s*Time:\s*(?P<t>{_N})\s*(?:<[-=]{{1,6}}[^\n]{{0,60}})?$")  # `Time: 118.220  <---`
 PERF_RUN = re.compile(r"^\s*#\s*Running\s+'?(?P<bench>[\w/-]+)'?\s+benchmark")
 PERF_PER_GROUP = re.compile(r"^\s*#\s*(?P<n>\d+) sender and receiver (?P<kind>process|thread)(?:es|s)? per group")
 PERF_GROUPS = re.compile(r"^\s*#\s*(?P<groups>\d+) groups? == (?P<tasks>\d+) (?:process|thread)(?:es|s)? run")

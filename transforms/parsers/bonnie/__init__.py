@@ -32,7 +32,7 @@ import re
 from collections import Counter
 
 from transforms.model import Parser, Run, Segment
-from transforms.parsers._common import names_system, naming_caption
+from transforms.parsers._common import lone_caption, names_system, naming_caption
 
 from .bonnie1 import _B1_SEEKERS, _b1_tail_of_quote, _parse_bonnie1
 from .bonniepp import _parse_pp_text
@@ -95,7 +95,7 @@ def _captions_over_hosts(drafts: list[_Draft], lines: list[str], before: tuple[s
     for k, d in enumerate(drafts):
         if d.reason or not d.system or names_system(d.system):
             continue
-        named[k] = naming_caption(lines, d.line_start, 0, before)
+        named[k] = naming_caption(lines, d.line_start, 0, before) or lone_caption(lines, d.line_start)
         by_machine.setdefault(d.system, set()).add(named[k])
     for k, caption in named.items():
         d = drafts[k]

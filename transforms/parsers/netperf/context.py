@@ -8,7 +8,7 @@ import shlex
 from dataclasses import dataclass
 
 from transforms.model import Run, Segment
-from transforms.parsers._common import names_system, naming_caption, system_label
+from transforms.parsers._common import lone_caption, names_system, naming_caption, system_label
 from transforms.shell import is_prompted
 
 from .common import (
@@ -26,6 +26,11 @@ from .common import (
 
 # --------------------------------------------------------------------------- caption
 
+def _no_caption(line: str) -> bool:
+    """A command (prompted, or a netperf command line), a quoted or a dashed line: never a caption."""
+    return line.startswith(("$", "#", ">", "-")) or is_prompted(line) or bool(_COMMAND.search(line))
+
+
 def _caption(lines: list[str], start: int) -> str | None:
     """A short `Something:` line just above the block (commands skipped); informational only."""
     seen = 0
@@ -36,7 +41,7 @@ def _caption(lines: list[str], start: int) -> str | None:
         seen += 1
         if seen > 4:
             break
-        if s.startswith(("$", "#", ">", "-")) or is_prompted(s) or _COMMAND.search(s):
+        if _no_caption(s):
             continue
         if s.endswith(":") and len(s) <= 100 and not _is_numeric(_tokens(s)):
             return s.rstrip(":").lstrip("*-#= ").strip() or None
@@ -243,8 +248,9 @@ def _new_run(
         attrs["command"] = cmd.text
     caption = _caption(seg.lines, start)
     # a caption naming a kernel, patch or VM is the system of rows the table did not label
-    system = (names_system(caption) if caption else None) or naming_caption(seg.lines, start, 0, seg.before) \
-        or _label_caption(caption)
+    system = (names_system(caption) if caption else None) \
+        or lone_caption(seg.lines, start, _no_caption) \
+        or naming_caption(seg.lines, start, 0, seg.before) or _label_caption(caption)
     return Run(benchmark=BENCH, results=block.results, tool_version=_ASK_VERSION,
                system=system, caption=caption, line_start=start, line_end=end,
                attributes=attrs, notes=list(block.notes))  # fmt: skip

@@ -55,8 +55,8 @@ os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
 os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
 os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "180")
 from flows.config import load_config
-from flows.ingest import run_ingest
-print(json.dumps(run_ingest(load_config(sys.argv[1]))))
+from flows.checkfirst import ingest
+print(json.dumps(ingest(load_config(sys.argv[1]))))
 """
 
 

@@ -70,8 +70,12 @@ def ingest(
     task_runner: Annotated[str, typer.Option(help="default | dask (per-unit extraction on a Dask cluster)")] = "default",
     dask_address: Annotated[str | None, typer.Option(help="Dask scheduler tcp://HOST:PORT (default: a local 2-worker cluster)")] = None,
     recheck: Annotated[bool, typer.Option("--recheck", help="Ask again for units taken as settled (HyperKitty months)")] = False,
+    full_flow: Annotated[bool, typer.Option("--full-flow", help="Run the Prefect flow even when no unit has changed")] = False,
 ) -> None:
-    """Run the ingest flow for every enabled source (or the named ones)."""
+    """Run the ingest flow for every enabled source (or the named ones).
+
+    With PREFECT_API_URL set, the units are checked first: when none changed, the run is only
+    those checks and its record (ledger, summary, a `no-change` flow run in Prefect)."""
     cfg = _config(config)
     from flows.runners import RunnerError, check_runner
 
@@ -89,11 +93,11 @@ def ingest(
     from warehouse.lake import LakeError
 
     try:
-        from flows.ingest import run_ingest
+        from flows.checkfirst import ingest as run_ingest
         from flows.summary import print_summary
 
         with _progress():
-            result = run_ingest(cfg, source or None, since, until, task_runner, dask_address, recheck)
+            result = run_ingest(cfg, source or None, since, until, task_runner, dask_address, recheck, full_flow)
     except (LakeError, RunnerError) as exc:
         fail(str(exc))
     print_summary(cfg, result)

@@ -18,6 +18,7 @@ from prefect.context import FlowRunContext
 
 from flows import pipeline, runners
 from flows.config import Config, load_config
+from flows.summary import summary_markdown, unit_rows
 
 
 @flow(name="ingest", log_prints=False)
@@ -33,17 +34,10 @@ def ingest_flow(config_path: str, sources: list[str] | None = None, since: str |
 
 
 def _publish(summary: pipeline.IngestSummary) -> None:
-    cols = ("source", "unit", "status", "messages", "messages_added", "runs", "results", "quarantined", "error")
-    rows = [{c: u.get(c) for c in cols} for u in summary.units]
     try:
-        create_table_artifact(key="ingest-units", table=rows, description="Units processed by this run")
-        total = {c: sum(int(u.get(c) or 0) for u in summary.units) for c in cols[3:8]}
-        create_markdown_artifact(
-            key="ingest-summary",
-            markdown=(f"**{len(summary.units)} units**, {len(summary.failed)} failed; "
-                      + ", ".join(f"{k}: {v}" for k, v in total.items())
-                      + "".join(f"\n- {f['severity']}: {f['expectation']} ({f['count']})" for f in summary.findings)),
-        )
+        create_table_artifact(key="ingest-units", table=unit_rows(summary),
+                              description="Units processed by this run")
+        create_markdown_artifact(key="ingest-summary", markdown=summary_markdown(summary))
     except Exception:  # artifacts are a courtesy; never fail a load over them
         pass
 

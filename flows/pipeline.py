@@ -17,7 +17,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from flows import steps
+from flows import handover, steps
 from flows.archives.base import FetchContext, Fetched, Unit
 from flows.config import Config, Source
 from flows.steps import Known, UnitWork, extract_unit, load_units, previous_ledger
@@ -77,7 +77,9 @@ def run(cfg: Config, sources: list[str] | None = None, since: str | None = None,
 
     `mode` "plain" calls the steps in this process; "tasks" runs each as a task of the current
     Prefect flow run; "distributed" too, and submits every unit's extraction to the flow's task
-    runner (a big unit's parts come back through a spill folder under the data dir)."""
+    runner (a big unit's parts come back through a spill folder under the data dir). In every
+    mode a source or unit that this run's checks already listed or fetched (flows.handover) is
+    not asked again."""
     if mode not in MODES:
         raise ValueError(f"unknown mode {mode!r} (use one of: {', '.join(MODES)})")
     if mode != "distributed":
@@ -90,14 +92,17 @@ def run(cfg: Config, sources: list[str] | None = None, since: str | None = None,
 
 def _run(cfg: Config, sources: list[str] | None, since: str | None, until: str | None, recheck: bool,
          mode: str, spill: str | None) -> IngestSummary:
-    """The run itself; `on` is flows.steps or flows.tasks, the same step functions either way."""
+    """The run itself; `on` is flows.steps or flows.tasks, the same step functions either way
+    (listing and fetching through flows.handover in a plain run, as the tasks do)."""
     if mode == "plain":
         on, log = steps, steps.log
+        list_units, fetch_unit = handover.list_units, handover.fetch_unit
         extract = steps.extract_parts
     else:
         from flows import tasks as on
 
         log = on.run_logger()
+        list_units, fetch_unit = on.list_units, on.fetch_unit
         extract = on.extract_parts if spill is None else partial(on.extract_elsewhere, spill_dir=spill)
     chosen = [cfg.source(n) for n in sources] if sources else cfg.enabled_sources
     summary = IngestSummary(run=uuid.uuid4().hex[:12])
@@ -114,7 +119,7 @@ def _run(cfg: Config, sources: list[str] | None, since: str | None, until: str |
         ctx.http = PoliteClient.from_config(cfg)
     for source in chosen:
         try:
-            units = on.list_units(source, ctx, since, until)
+            units = list_units(source, ctx, since, until)
         except Exception as exc:
             log.error("source %s: cannot list units: %s", source.name, exc)
             failed = Fetched(Unit(source.name, "(index)", source.url), "failed", error=f"cannot list units: {exc}")
@@ -128,7 +133,7 @@ def _run(cfg: Config, sources: list[str] | None, since: str | None, until: str |
             cursors = []  # each unit's parts, in unit order (a distributed runner starts them all now)
             for u in units[i:i + CHUNK_UNITS]:
                 with summary.timed("fetch"):
-                    fetched = _fetch_or_fail(on.fetch_unit, u, source, ctx)
+                    fetched = _fetch_or_fail(fetch_unit, u, source, ctx)
                 if fetched.status == "ok":
                     _prewarm_validation()
                 with summary.timed("decode+extract"):

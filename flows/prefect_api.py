@@ -65,7 +65,6 @@ def ensure_api() -> str | None:
     """Start the temporary API now unless an API is configured; returns its URL (None when
     PREFECT_API_URL is set). Call it from the thread that lives as long as the run: the kernel
     ties the signal to the thread that started the child."""
-    from prefect.server.api.server import SubprocessASGIServer
     from prefect.settings import (
         PREFECT_SERVER_EPHEMERAL_ENABLED,
         PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS,
@@ -74,6 +73,9 @@ def ensure_api() -> str | None:
 
     if get_current_settings().api.url or not PREFECT_SERVER_EPHEMERAL_ENABLED.value():
         return None  # a configured API, or none allowed (Prefect then says so itself)
+    # the server's modules (FastAPI, SQLAlchemy, its ORM: ~2.5 s) only when one is started here
+    from prefect.server.api.server import SubprocessASGIServer
+
     cls = server_class()
     current = SubprocessASGIServer._instances.get(None)
     if current is not None and current.running:

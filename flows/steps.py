@@ -183,14 +183,14 @@ def extract_parts(fetched: Fetched, source: Source, known: Known, workers: int |
     before the next batch is taken in: a unit's rows are never all in memory. Each part has a
     batch id of its own; the last part is flagged (it carries the ledger row).
     """
-    from flows.parallel import BATCH_MESSAGES, decode_parallel, default_workers
-
     unit = fetched.unit
     stats = UnitStats(source=source.name, unit=unit.key, status=fetched.status, error=fetched.error)
     work = UnitWork(fetched, stats, Records(), new_batch_id())
     if fetched.status != "ok":
         yield work
         return
+    from flows.parallel import BATCH_MESSAGES, decode_parallel, default_workers  # a unit to read
+
     limits = source.limits
     max_messages = limits.part_messages if part_messages is None else part_messages
     max_rows = limits.part_rows if part_rows is None else part_rows

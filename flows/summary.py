@@ -1,10 +1,27 @@
-"""What `listbench ingest` prints after a run: this run's units, then the warehouse totals."""
+"""What `listbench ingest` prints after a run (this run's units, then the warehouse totals), and
+the run's artifacts in Prefect."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from flows.config import Config
+
+UNIT_COLUMNS = ("source", "unit", "status", "messages", "messages_added", "runs", "results",
+                "quarantined", "error")
+
+
+def unit_rows(summary: Any) -> list[dict[str, Any]]:
+    """The units of a run (a pipeline.IngestSummary) as its `ingest-units` artifact lists them."""
+    return [{c: u.get(c) for c in UNIT_COLUMNS} for u in summary.units]
+
+
+def summary_markdown(summary: Any) -> str:
+    """The run's `ingest-summary` artifact: units, failures, totals and quality findings."""
+    total = {c: sum(int(u.get(c) or 0) for u in summary.units) for c in UNIT_COLUMNS[3:8]}
+    return (f"**{len(summary.units)} units**, {len(summary.failed)} failed; "
+            + ", ".join(f"{k}: {v}" for k, v in total.items())
+            + "".join(f"\n- {f['severity']}: {f['expectation']} ({f['count']})" for f in summary.findings))
 
 
 def print_summary(cfg: Config, result: dict[str, Any]) -> None:

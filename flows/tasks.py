@@ -18,7 +18,7 @@ from prefect.cache_policies import NO_CACHE
 from prefect.tasks import exponential_backoff
 from prefect.utilities.annotations import quote
 
-from flows import runners, steps
+from flows import handover, runners, steps
 from flows.archives.base import FetchContext, Fetched, Unit
 from flows.config import Source
 from flows.steps import Known, UnitWork
@@ -28,13 +28,13 @@ from warehouse.lake import Lake
 @task(name="list-units", retries=2, retry_delay_seconds=exponential_backoff(backoff_factor=2),
       cache_policy=NO_CACHE)
 def list_units(source: Source, ctx: FetchContext, since: str | None, until: str | None) -> list[Unit]:
-    return steps.list_units(source, ctx, since, until)
+    return handover.list_units(source, ctx, since, until)  # what this run's checks listed, else list
 
 
 @task(name="fetch-unit", retries=2, retry_delay_seconds=exponential_backoff(backoff_factor=2),
       retry_jitter_factor=0.5, cache_policy=NO_CACHE)
 def _fetch_unit(unit: Unit, source: Source, ctx: FetchContext) -> Fetched:
-    return steps.fetch_unit(unit, source, ctx)
+    return handover.fetch_unit(unit, source, ctx)  # what this run's checks fetched, else fetch
 
 
 def fetch_unit(unit: Unit, source: Source, ctx: FetchContext) -> Fetched:
@@ -51,6 +51,9 @@ def _next_part(parts: Iterator[UnitWork]) -> UnitWork | None:
 
 def extract_parts(fetched: Fetched, source: Source, known: Known) -> Iterator[UnitWork]:
     parts = steps.extract_parts(fetched, source, known)  # nothing runs until the first task
+    if fetched.status != "ok":  # nothing to read (unchanged, failed): its ledger row, no task runs
+        yield from parts
+        return
     while (work := _next_part(quote(parts))) is not None:
         yield work
 

@@ -87,3 +87,110 @@ def test_a_rerun_with_nothing_new_parses_validates_and_rebuilds_nothing(tmp_path
     assert not second["gx"] and not second["gate"]
     assert second["prestarted"] == [] and second["pools"] == []
     assert "messages" not in second["column_sets"]
+
+
+# What a run that finds nothing new must not import: Prefect (~2 CPU-s), the parsers, the worker
+# pool, GX, Dask and Prefect's server stack. The check-first path records the run over REST.
+HEAVY = ("prefect", "great_expectations", "expectations.gate", "flows.ingest", "flows.parallel",
+         "flows.workers", "transforms.extract", "transforms.parsers", "transforms.handmade",
+         "dask", "distributed", "prefect_dask", "sqlalchemy", "fastapi", "uvicorn")
+
+CLI_RUN = textwrap.dedent("""
+    import json, sys
+    from flows.cli import main
+    sys.argv = ["listbench", "ingest", "-c", sys.argv[1]]
+    try:
+        main()
+        code = 0
+    except SystemExit as exc:
+        code = exc.code
+    print(json.dumps({"code": code, "imported": sorted(m for m in %s if m in sys.modules)}))
+""")
+
+
+def _cli(cfg, api: str, *args: str) -> dict:
+    code = CLI_RUN % (HEAVY,)
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "GX_ANALYTICS_ENABLED": "False", "PREFECT_API_URL": api}
+    p = subprocess.run([sys.executable, "-c", code, str(cfg), *args], cwd=ROOT, capture_output=True,
+                       text=True, env=env, timeout=300)
+    assert p.returncode == 0, p.stderr[-3000:]
+    return json.loads(p.stdout.strip().splitlines()[-1])
+
+
+def _api_url() -> str:
+    from prefect.settings import PREFECT_API_URL
+
+    url = PREFECT_API_URL.value()
+    assert url
+    return url
+
+
+def _no_change_runs(after: str) -> list:
+    from prefect.client.orchestration import get_client
+    from prefect.client.schemas.filters import FlowRunFilter, FlowRunFilterTags
+
+    with get_client(sync_client=True) as client:
+        runs = client.read_flow_runs(flow_run_filter=FlowRunFilter(tags=FlowRunFilterTags(all_=["no-change"])))
+    return [r for r in runs if r.parameters.get("config_path") == after]
+
+
+def test_a_cli_run_with_nothing_new_imports_no_prefect_and_is_recorded(tmp_path, prefect_api):
+    from prefect.client.orchestration import get_client
+    from prefect.client.schemas.filters import ArtifactFilter, ArtifactFilterFlowRunId
+
+    from flows.config import load_config
+    from tests.conftest import plain_ingest
+    from warehouse.db import query
+
+    shutil.copy(SEEDS_MBOX, tmp_path / "seeds.mbox")
+    cfg = write_config(tmp_path, mbox_source("sample", "seeds.mbox", message_timeout_s=30))
+    assert plain_ingest(cfg)["units"][0]["status"] == "ok"
+    api = _api_url()
+
+    second = _cli(cfg, api)
+    assert second == {"code": 0, "imported": []}
+    db = load_config(cfg).db_path
+    ledger = query(db, "SELECT status, ingest_run FROM archives ORDER BY fetched_at")[1]
+    assert [s for s, _ in ledger] == ["ok", "unchanged"]  # the check's ledger row, and the views show it
+    (run,) = _no_change_runs(str(cfg))
+    assert run.state.type.value == "COMPLETED" and run.flow_id
+    assert ledger[1][1] in run.state.message and "1 units checked, none changed" in run.state.message
+    with get_client(sync_client=True) as client:
+        arts = client.read_artifacts(artifact_filter=ArtifactFilter(
+            flow_run_id=ArtifactFilterFlowRunId(any_=[run.id])))
+    units = next(json.loads(a.data) for a in arts if a.key == "ingest-units")
+    assert units == [{"source": "sample", "unit": "seeds.mbox", "status": "unchanged", "messages": 0,
+                      "messages_added": 0, "runs": 0, "results": 0, "quarantined": 0, "error": None}]
+    assert {a.key for a in arts} == {"ingest-units", "ingest-summary"}
+
+    # a changed unit: the flow runs (Prefect imported), and nothing is recorded as no-change
+    with open(tmp_path / "seeds.mbox", "ab") as f:
+        f.write(b"From a@b Mon Jan  1 00:00:00 2024\nMessage-ID: <new@x>\nSubject: hi\n\nhello\n")
+    third = _cli(cfg, api)
+    assert third["code"] == 0 and "prefect" in third["imported"] and "flows.ingest" in third["imported"]
+    assert len(_no_change_runs(str(cfg))) == 1
+    assert query(db, "SELECT status, messages_added FROM archives ORDER BY fetched_at")[1][-1] == ("ok", 1)
+
+
+def test_what_the_checks_asked_the_flow_does_not_ask_again(tmp_path, prefect_api, monkeypatch):
+    from flows import checkfirst, handover, steps
+    from flows.config import load_config
+    from tests.conftest import plain_ingest
+
+    for name in ("a", "b"):
+        shutil.copy(SEEDS_MBOX, tmp_path / f"{name}.mbox")
+    cfg = write_config(tmp_path, mbox_source("a", "a.mbox", message_timeout_s=30)
+                       + mbox_source("b", "b.mbox", message_timeout_s=30))
+    plain_ingest(cfg)
+    with open(tmp_path / "b.mbox", "ab") as f:
+        f.write(b"From a@b Mon Jan  1 00:00:00 2024\nMessage-ID: <new@x>\nSubject: hi\n\nhello\n")
+    listed, fetched = [], []
+    list_units, fetch_unit = steps.list_units, steps.fetch_unit
+    monkeypatch.setattr(steps, "list_units", lambda s, *a: listed.append(s.name) or list_units(s, *a))
+    monkeypatch.setattr(steps, "fetch_unit", lambda u, *a: fetched.append(u.source) or fetch_unit(u, *a))
+    monkeypatch.setenv("PREFECT_API_URL", _api_url())
+    result = checkfirst.ingest(load_config(cfg))
+    assert [(u["source"], u["status"], u["messages_added"]) for u in result["units"]] == [
+        ("a", "unchanged", 0), ("b", "ok", 1)]
+    assert listed == ["a", "b"] and fetched == ["a", "b"]  # by the checks only: the flow took them over
+    assert handover._HANDED == {}

@@ -116,7 +116,7 @@ def _inner_captions(run: Run, seg: Segment) -> None:
         text = seg.lines[k].strip()
         if k in rows or not text or len(text) > 60:
             continue
-        alone = k == 0 or not seg.lines[k - 1].strip()
+        alone = (k == 0 or not seg.lines[k - 1].strip()) and len(text.split()) <= 4  # not a wrapped banner
         if (text.endswith(":") or alone) and (name := names_system(text)):
             caps.append((k, name))
     if not caps or first < run.line_start:

@@ -1,20 +1,37 @@
-"""One decoded message to the rows of every lake table (pure)."""
+"""One decoded message to the rows of every lake table (pure).
+
+The parsers (~0.5 s to import) are imported by the first message extracted: a run that only
+records its checks (every unit unchanged) builds `Records` without them."""
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from transforms import rows
-from transforms.extract import ExtractedRun, extract
-from transforms.handmade import HANDMADE
 from transforms.mail import WHITESPACE_COLLAPSED, Mail
 from transforms.model import INFERRED
-from transforms.parsers import PARSERS
 from transforms.permalinks import permalink as permalink_of
 
-PARSER_VERSIONS = {name: p.version for name, p in PARSERS.items()} | {HANDMADE.name: HANDMADE.version}
+if TYPE_CHECKING:
+    from transforms.extract import ExtractedRun
+
+
+@functools.cache
+def parser_versions() -> dict[str, str]:
+    """Every parser's version (and the hand-made reader's), as an extraction row records them."""
+    from transforms.handmade import HANDMADE
+    from transforms.parsers import PARSERS
+
+    return {name: p.version for name, p in PARSERS.items()} | {HANDMADE.name: HANDMADE.version}
+
+
+def __getattr__(name: str) -> Any:  # `PARSER_VERSIONS`, computed on first use (PEP 562)
+    if name == "PARSER_VERSIONS":
+        return parser_versions()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(slots=True)
@@ -52,6 +69,8 @@ def add_mail(rec: Records, mail: Mail, *, list_name: str, unit: str, archive_url
                                          url=mail.url or permalink_of(*permalink, mail.message_id),
                                          batch_id=batch_id))
     add_membership(rec, mail.message_id, list_name=list_name, unit=unit, archive_url=archive_url, batch_id=batch_id)
+    from transforms.extract import extract  # the parsers: loaded by the first message only
+
     runs, hit = extract(mail.body, mail.message_id, subject=mail.subject)
     flag_collapsed(runs, mail.notes)
     if runs or hit:
@@ -74,7 +93,7 @@ def flag_collapsed(runs: list[ExtractedRun], message_notes: list[str] | None) ->
 
 
 def add_extraction(rec: Records, message_id: str, *, batch_id: str, at: Any, reason: str) -> None:
-    rec.extractions.append(rows.extraction_row(message_id, batch_id=batch_id, at=at, parsers=PARSER_VERSIONS,
+    rec.extractions.append(rows.extraction_row(message_id, batch_id=batch_id, at=at, parsers=parser_versions(),
                                                reason=reason))
 
 

@@ -11,11 +11,13 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from transforms.extract import ExtractedRun
 from transforms.mail import Mail
 from transforms.model import Result
+
+if TYPE_CHECKING:  # the parsers behind it are imported only where messages are extracted
+    from transforms.extract import ExtractedRun
 
 SNIPPET_CHARS = 4000
 

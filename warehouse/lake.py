@@ -472,7 +472,8 @@ def committed_ids(dt: DeltaTable, options: dict[str, str] | None = None) -> set[
     """The batch ids in a version of `batches`. Each commit adds a one-row file whose id the
     log's file statistics already hold; a file of several rows (optimize, migration) is read
     once per process. So a commit does not open every small file of the table."""
-    acts = pa.table(dt.get_add_actions(flatten=True))
+    # read as a stream: `pa.table` of a foreign table imports pandas to ask whether it is a frame
+    acts = pa.RecordBatchReader.from_stream(dt.get_add_actions(flatten=True)).read_all()
     if not acts.num_rows:
         return set()
     paths, rows = acts.column("path").to_pylist(), acts.column("num_records").to_pylist()

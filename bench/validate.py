@@ -27,7 +27,7 @@ distinct messages (message_id per copy, run_id = run_id_for(message_id, block)) 
   (b) write       `warehouse.schema.to_table("results", rows)` + `write_parquet` (one zstd Parquet file, fsync'd).
   ratio           (a) / (b): the headline. Also against write_parquet alone.
   (c) full gate   `expectations.gate.gate(records)` on the messages, runs and results of
-                  the same rows (all three suites, as `flows.pipeline.load_units` calls it)
+                  the same rows (all three suites, as `flows.steps.load_units` calls it)
                   vs (d) `to_table` of every table + `Lake.commit` (fsync'd, atomic), i.e.
                   the validation and the write of one ingest chunk. Skip with --no-full-gate.
 

@@ -10,9 +10,9 @@ the check), with the same functions the flow's tasks call:
   `pipeline.run` on those answers: the same ledger rows, views, quality findings, alerts and
   summary as the flow's, then a finished `ingest` flow run (tagged `no-change`, with the units
   table as its artifact) is recorded through Prefect's REST API (flows.run_record);
-- otherwise the flow runs as always, and takes over what was already asked: the listings and
-  the answers of the units checked so far (their `list-units` and `fetch-unit` tasks return
-  them), so no unit is fetched twice. An exception while checking (the flow's tasks retry
+- otherwise the flow runs as always, and takes over what was already asked (flows.handover):
+  the listings and the answers of the units checked so far (their `list-units` and
+  `fetch-unit` tasks return them), so no unit is fetched twice. An exception while checking (the flow's tasks retry
   those) stops the checks and leaves that unit to the flow.
 
 Checks happen only where they can pay off and be recorded: a lake already holding data and a
@@ -23,14 +23,13 @@ be started to record the run, which costs more than the flow). `full_flow=True` 
 from __future__ import annotations
 
 import os
-import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from flows import pipeline
+from flows import handover, pipeline, steps
 from flows.archives.base import FetchContext, Fetched, Unit
-from flows.config import Config, Source
+from flows.config import Config
 
 
 @dataclass
@@ -42,29 +41,6 @@ class Checked:
     complete: bool = True
     seconds: float = 0.0
 
-    def list_units(self, source: Source, ctx: FetchContext, since: str | None = None,
-                   until: str | None = None) -> list[Unit]:
-        return self.listings[source.name]
-
-    def fetch(self, unit: Unit, source: Source, ctx: FetchContext) -> Fetched:
-        return self.fetched[(unit.source, unit.key)]
-
-
-_HANDED: dict[str, Any] = {}  # what a flow run of this process takes over (listings, fetched)
-_HANDED_LOCK = threading.Lock()
-
-
-def take_listing(source: str) -> list[Unit] | None:
-    """The units of `source` listed by the checks of this run, once (None: list them)."""
-    with _HANDED_LOCK:
-        return _HANDED.get("listings", {}).pop(source, None)
-
-
-def take_fetched(unit: Unit) -> Fetched | None:
-    """The answer the checks of this run already got for `unit`, once (None: fetch it)."""
-    with _HANDED_LOCK:
-        return _HANDED.get("fetched", {}).pop((unit.source, unit.key), None)
-
 
 def check(cfg: Config, sources: list[str] | None = None, since: str | None = None,
           until: str | None = None, recheck: bool = False) -> Checked | None:
@@ -72,12 +48,12 @@ def check(cfg: Config, sources: list[str] | None = None, since: str | None = Non
     there is no lake yet (every message is new: nothing to check)."""
     from warehouse.lake import Lake
 
-    lake = Lake(cfg.lake_dir)
+    lake = Lake(cfg.lake_dir, cfg.storage)
     if not lake.exists():
         return None
     t = time.perf_counter()
     chosen = [cfg.source(n) for n in sources] if sources else cfg.enabled_sources
-    ctx = FetchContext(raw_dir=cfg.raw_dir, previous=pipeline.previous_ledger(lake), recheck=recheck)
+    ctx = FetchContext(raw_dir=cfg.raw_dir, previous=steps.previous_ledger(lake), recheck=recheck)
     if any(s.is_remote for s in chosen):
         from flows.http import PoliteClient
 
@@ -86,14 +62,14 @@ def check(cfg: Config, sources: list[str] | None = None, since: str | None = Non
     try:
         for source in chosen:
             try:
-                units = pipeline.list_units(source, ctx, since, until)
+                units = steps.list_units(source, ctx, since, until)
             except Exception:  # the flow lists again, with its task's retries
                 out.complete = False
                 return out
             out.listings[source.name] = units
             for unit in units:
                 try:
-                    got = pipeline.fetch_unit(unit, source, ctx)
+                    got = steps.fetch_unit(unit, source, ctx)
                 except Exception:  # the flow fetches again, with its task's retries
                     out.complete = False
                     return out
@@ -125,17 +101,11 @@ def ingest(cfg: Config, sources: list[str] | None = None, since: str | None = No
             checked = check(cfg, sources, since, until, recheck)
         if checked is not None and checked.complete:
             return _record_only(cfg, checked, api, flow, sources, since, until, recheck)
-    with _HANDED_LOCK:
-        _HANDED.clear()
-        if checked is not None:
-            _HANDED.update(listings=dict(checked.listings), fetched=dict(checked.fetched))
-    try:
-        from flows.ingest import run_ingest
+    from flows.ingest import run_ingest
 
+    got = checked or Checked()
+    with handover.handed(got.listings, got.fetched):  # the flow's tasks take these over
         return run_ingest(cfg, sources, since, until, task_runner, dask_address, recheck)
-    finally:
-        with _HANDED_LOCK:
-            _HANDED.clear()
 
 
 def _record_only(cfg: Config, checked: Checked, api: str, flow: str, sources: list[str] | None,
@@ -146,8 +116,8 @@ def _record_only(cfg: Config, checked: Checked, api: str, flow: str, sources: li
     from flows.run_record import RecordError, record_flow_run
 
     t = time.perf_counter()
-    summary = pipeline.run(cfg, pipeline.Steps(list_units=checked.list_units, fetch=checked.fetch),
-                           sources, since, until, recheck)
+    with handover.handed(checked.listings, checked.fetched):  # every answer is there: none asked again
+        summary = pipeline.run(cfg, sources, since, until, recheck, mode="plain")
     summary.seconds["fetch"] = summary.seconds.get("fetch", 0.0) + checked.seconds
     result = summary.as_dict()
     params = {"config_path": str(cfg.path), "sources": sources, "since": since, "until": until,

@@ -200,7 +200,7 @@ def _catch_up(cfg: Any) -> None:
     from warehouse.lake import Lake
 
     try:
-        lake = Lake(cfg.lake_dir)
+        lake = Lake(cfg.lake_dir, cfg.storage)
         if cfg.db_path.exists() and lake.exists():
             refresh_views_if_needed(cfg.db_path, lake)
     except Exception as exc:  # the views file as it is still answers
@@ -229,7 +229,7 @@ def _as_of(cfg: Any, when: str) -> Iterator[Any]:
             point = point.replace(tzinfo=UTC)
     with tempfile.TemporaryDirectory(prefix="listbench-asof-") as tmp:
         try:
-            db = views_as_of(cfg.db_path, cfg.lake_dir, point, Path(tmp) / "asof.duckdb")
+            db = views_as_of(cfg.db_path, cfg.lake_dir, point, Path(tmp) / "asof.duckdb", cfg.storage)
         except (WarehouseMissing, LakeError) as exc:
             fail(str(exc))
         yield db
@@ -423,7 +423,7 @@ def history(
     from flows.output import print_rows
     from warehouse.lake import Lake, LakeError
 
-    lake = Lake(cfg.lake_dir)
+    lake = Lake(cfg.lake_dir, cfg.storage)
     try:
         if not lake.exists():
             fail(f"no lake at {lake.url}: run `listbench ingest` first")
@@ -442,7 +442,7 @@ def migrate(config: ConfigOpt = None) -> None:
     from warehouse.db import refresh_views_if_needed
     from warehouse.lake import Lake
 
-    lake = Lake(cfg.lake_dir)
+    lake = Lake(cfg.lake_dir, cfg.storage)
     if lake.exists():
         typer.echo(f"{lake.url}: already Delta tables; nothing to do")
         return

@@ -109,7 +109,6 @@ def load_config(path: str | os.PathLike[str] | None = None) -> Config:
         except ValueError as exc:
             raise ConfigError(str(exc)) from None
         data_url = data_dir.rstrip("/")
-        storage.configure(data_url, storage_opts)
         data_dir = _resolve(str(local_dir), base) if local_dir else _default_local_dir(data_url)
     else:
         data_dir = storage.local_path(data_dir)

@@ -6,7 +6,7 @@ extraction of every unit of a chunk is submitted at once and runs on the Dask
 workers, while fetching (raw cache, HTTP politeness) and the lake commit
 (validation + atomic publish: one writer) stay in the flow process.
 
-The lake's keys (`pipeline.Known`: every message id in the lake) are not
+The lake's keys (`steps.Known`: every message id in the lake) are not
 shipped to the workers -- they grow with the lake and would be pickled for
 every task. A worker extracts its unit as if the lake were empty; the flow
 process then applies the keys in unit order (`reconcile`), which yields the
@@ -14,7 +14,7 @@ same rows as extracting in the flow process one unit after the other: a
 message already known keeps only a new list membership, and `Known` grows by
 each unit's messages before the next unit is reconciled.
 
-A big unit is committed in parts there too (pipeline.extract_parts): the worker
+A big unit is committed in parts there too (steps.extract_parts): the worker
 writes each part but the last to a file of the run's spill folder under the
 data dir instead of keeping it, and the flow process reads them back, reconciles
 and commits them one at a time, so neither side holds the whole unit.
@@ -37,7 +37,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
-from flows import pipeline
+from flows import steps
 from flows.archives.base import Fetched
 from flows.config import Source
 
@@ -123,7 +123,7 @@ def is_distributed(task_runner: Any) -> bool:
 SPILL_KEEP_S = 86400.0  # a spill folder this old was left by a killed run
 
 
-def extract_on_worker(fetched: Fetched, source: Source, spill_dir: str | None = None) -> pipeline.UnitWork:
+def extract_on_worker(fetched: Fetched, source: Source, spill_dir: str | None = None) -> steps.UnitWork:
     """Worker side: extract one unit against empty keys (see module doc); no nested process pool.
 
     Without `spill_dir` the unit comes back as one part. With it, only one part is held at a
@@ -135,11 +135,11 @@ def extract_on_worker(fetched: Fetched, source: Source, spill_dir: str | None = 
         fetched = Fetched(fetched.unit, "failed", error=(
             f"raw file {fetched.path} is not visible on Dask worker {socket.gethostname()} (pid {os.getpid()}); "
             "put local_dir and local sources on storage every worker mounts at the same path"))
-    known = pipeline.Known(set(), set())
+    known = steps.Known(set(), set())
     if spill_dir is None:
-        return pipeline.extract_unit(fetched, source, known, workers=1)
+        return steps.extract_unit(fetched, source, known, workers=1)
     spilled: list[str] = []
-    for work in pipeline.extract_parts(fetched, source, known, workers=1):
+    for work in steps.extract_parts(fetched, source, known, workers=1):
         if work.last:
             work.spilled = spilled
             return work
@@ -150,7 +150,7 @@ def extract_on_worker(fetched: Fetched, source: Source, spill_dir: str | None = 
     raise AssertionError("extract_parts ends with its last part")
 
 
-def parts_of(work: pipeline.UnitWork, known: pipeline.Known, source_name: str) -> Iterator[pipeline.UnitWork]:
+def parts_of(work: steps.UnitWork, known: steps.Known, source_name: str) -> Iterator[steps.UnitWork]:
     """Flow side: a unit extracted on a worker, part by part in order (spilled parts read back and
     their files deleted), each reconciled with the lake's keys."""
     spilled, work.spilled = work.spilled, []
@@ -158,7 +158,7 @@ def parts_of(work: pipeline.UnitWork, known: pipeline.Known, source_name: str) -
         with open(path, "rb") as f:  # written by extract_on_worker for this run
             batch_id, part, records = pickle.load(f)
         os.unlink(path)
-        yield reconcile(pipeline.UnitWork(work.fetched, work.stats, records, batch_id, part=part, last=False),
+        yield reconcile(steps.UnitWork(work.fetched, work.stats, records, batch_id, part=part, last=False),
                         known, source_name)
     yield reconcile(work, known, source_name)
 
@@ -182,7 +182,7 @@ def spill_dir(data_dir: Path) -> Iterator[str]:
         shutil.rmtree(path, ignore_errors=True)
 
 
-def reconcile(work: pipeline.UnitWork, known: pipeline.Known, source_name: str) -> pipeline.UnitWork:
+def reconcile(work: steps.UnitWork, known: steps.Known, source_name: str) -> steps.UnitWork:
     """Apply the lake's keys to a unit extracted against empty keys, as the next unit in order."""
     rec = work.records
     ids = [row["message_id"] for row in rec.messages]
@@ -196,27 +196,11 @@ def reconcile(work: pipeline.UnitWork, known: pipeline.Known, source_name: str) 
     return work
 
 
-def _resolved(future: Any, fetched: Fetched, source: Source, known: pipeline.Known) -> Iterator[pipeline.UnitWork]:
+def resolved(future: Any, fetched: Fetched, source: Source, known: steps.Known) -> Iterator[steps.UnitWork]:
     """The parts of a unit whose extraction runs elsewhere, in order, once it is done."""
     try:
         work = future.result()
     except Exception as exc:  # the task itself failed (worker lost, unpicklable data, ...)
         failed = Fetched(fetched.unit, "failed", error=f"extraction task failed: {type(exc).__name__}: {exc}")
-        work = pipeline.extract_unit(failed, source, known)
+        work = steps.extract_unit(failed, source, known)
     yield from parts_of(work, known, source.name)
-
-
-def distributed_steps(extract_task: Any, load_task: Any, spill_dir: str | None = None, **steps: Any) -> pipeline.Steps:
-    """Steps whose extract submits to the flow's task runner at once (every unit of a chunk runs
-    meanwhile) and hands the unit's parts out in order when they are asked for."""
-
-    def extract(fetched: Fetched, source: Source, known: pipeline.Known) -> Iterator[pipeline.UnitWork]:
-        return _resolved(extract_task.submit(fetched, source, spill_dir), fetched, source, known)
-
-    # here, not at the top: the CLI checks runner names without importing Prefect
-    from prefect.utilities.annotations import quote
-
-    def load(works: list[Any], lake: Any, list_names: list[str], run: str) -> list[dict[str, Any]]:
-        return load_task(quote(works), lake, list_names, run)
-
-    return pipeline.Steps(extract=extract, load=load, **steps)

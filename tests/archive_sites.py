@@ -157,7 +157,7 @@ def drain(source: Source, ctx: FetchContext) -> dict[str, Drained]:
 
 def linked(source: Source, ctx: FetchContext) -> dict[str, str | None]:
     """Message-ID -> `messages.url` as ingest records it (fetch, then the pipeline's extraction step)."""
-    from flows.pipeline import Known, extract_unit
+    from flows.steps import Known, extract_unit
 
     kind = flows.archives.KINDS[source.kind]
     urls: dict[str, str | None] = {}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flows import keyset
 from flows.keyset import KeySet, digest
-from flows.pipeline import Known
+from flows.steps import Known
 
 
 def test_membership_before_and_after_merges(monkeypatch):

@@ -173,7 +173,7 @@ def test_a_cli_run_with_nothing_new_imports_no_prefect_and_is_recorded(tmp_path,
 
 
 def test_what_the_checks_asked_the_flow_does_not_ask_again(tmp_path, prefect_api, monkeypatch):
-    from flows import checkfirst, pipeline
+    from flows import checkfirst, handover, steps
     from flows.config import load_config
     from tests.conftest import plain_ingest
 
@@ -185,12 +185,12 @@ def test_what_the_checks_asked_the_flow_does_not_ask_again(tmp_path, prefect_api
     with open(tmp_path / "b.mbox", "ab") as f:
         f.write(b"From a@b Mon Jan  1 00:00:00 2024\nMessage-ID: <new@x>\nSubject: hi\n\nhello\n")
     listed, fetched = [], []
-    list_units, fetch_unit = pipeline.list_units, pipeline.fetch_unit
-    monkeypatch.setattr(pipeline, "list_units", lambda s, *a: listed.append(s.name) or list_units(s, *a))
-    monkeypatch.setattr(pipeline, "fetch_unit", lambda u, *a: fetched.append(u.source) or fetch_unit(u, *a))
+    list_units, fetch_unit = steps.list_units, steps.fetch_unit
+    monkeypatch.setattr(steps, "list_units", lambda s, *a: listed.append(s.name) or list_units(s, *a))
+    monkeypatch.setattr(steps, "fetch_unit", lambda u, *a: fetched.append(u.source) or fetch_unit(u, *a))
     monkeypatch.setenv("PREFECT_API_URL", _api_url())
     result = checkfirst.ingest(load_config(cfg))
     assert [(u["source"], u["status"], u["messages_added"]) for u in result["units"]] == [
         ("a", "unchanged", 0), ("b", "ok", 1)]
     assert listed == ["a", "b"] and fetched == ["a", "b"]  # by the checks only: the flow took them over
-    assert checkfirst._HANDED == {}
+    assert handover._HANDED == {}

@@ -10,7 +10,7 @@ import pytest
 
 from flows.archives.base import Fetched, Unit, sha256_file
 from flows.config import Source
-from flows.pipeline import Known, extract_unit
+from flows.steps import Known, extract_unit
 from tests.conftest import ROOT
 
 GEN = ROOT.parent / "shared" / "tools" / "gen_corpus.py"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from flows import pipeline
+from flows import steps
 from flows.archives import kind_for
 from flows.archives.base import FetchContext, Unit
 from flows.config import Source, load_config
@@ -74,7 +74,7 @@ def test_parts_are_bounded_numbered_and_flag_only_the_last(tmp_path):
     path = big_mbox(tmp_path / "big.mbox")
     source = Source("big", "mbox", str(path))
     fetched = kind_for("mbox").fetch(Unit("big", "big.mbox", str(path)), source, FetchContext(raw_dir=tmp_path))
-    parts = list(pipeline.extract_parts(fetched, source, pipeline.Known(set(), set()), workers=1, part_messages=PART))
+    parts = list(steps.extract_parts(fetched, source, steps.Known(set(), set()), workers=1, part_messages=PART))
     assert [p.part for p in parts] == list(range(7))
     assert [p.last for p in parts] == [False] * 6 + [True]
     # 41 messages read, 6 per part; the repeat (last message) adds no row
@@ -85,7 +85,7 @@ def test_parts_are_bounded_numbered_and_flag_only_the_last(tmp_path):
     stats = parts[-1].stats
     assert all(p.stats is stats for p in parts)
     assert (stats.messages, stats.messages_added) == (41, 40)
-    whole = pipeline.extract_unit(fetched, source, pipeline.Known(set(), set()), workers=1)
+    whole = steps.extract_unit(fetched, source, steps.Known(set(), set()), workers=1)
     assert [m["message_id"] for p in parts for m in p.records.messages] == [m["message_id"] for m in whole.records.messages]
     assert sum(len(p.records.results) for p in parts) == len(whole.records.results) > 500
 
@@ -94,7 +94,7 @@ def test_a_row_bound_ends_a_part_too(tmp_path):
     path = big_mbox(tmp_path / "big.mbox", copies=2)
     source = Source("big", "mbox", str(path))
     fetched = kind_for("mbox").fetch(Unit("big", "big.mbox", str(path)), source, FetchContext(raw_dir=tmp_path))
-    parts = list(pipeline.extract_parts(fetched, source, pipeline.Known(set(), set()), workers=1,
+    parts = list(steps.extract_parts(fetched, source, steps.Known(set(), set()), workers=1,
                                         part_messages=1, part_rows=100))
     # one message per batch: a part ends at the first batch that brings it to 100 result rows
     assert len(parts) == 11 and all(len(p.records.messages) == 1 for p in parts[:-1])
@@ -147,11 +147,18 @@ def test_skipped_messages_are_all_counted_but_only_the_first_reasons_kept(tmp_pa
     path = big_mbox(tmp_path / "big.mbox", copies=25)  # 126 messages, every one over the cap below
     source = Source("big", "mbox", str(path), options={"max_message_bytes": 100})
     fetched = kind_for("mbox").fetch(Unit("big", "big.mbox", str(path)), source, FetchContext(raw_dir=tmp_path))
-    parts = list(pipeline.extract_parts(fetched, source, pipeline.Known(set(), set()), workers=1, part_messages=PART))
+    parts = list(steps.extract_parts(fetched, source, steps.Known(set(), set()), workers=1, part_messages=PART))
     stats = parts[-1].stats
     assert stats.skipped == 126
-    assert len(stats.skipped_reasons) == pipeline.MAX_SKIPPED_REASONS == 100
+    assert len(stats.skipped_reasons) == steps.MAX_SKIPPED_REASONS == 100
     assert stats.skipped_reasons[0].startswith("message 0: message larger than 100 bytes")
     assert stats.skipped_reasons[-1].startswith("message 99: ")
     # every skipped message still has its quarantine row
     assert sum(len(p.records.quarantine) for p in parts) == 126
+
+
+def test_an_unknown_mode_is_refused_before_anything_runs():
+    from flows import pipeline
+
+    with pytest.raises(ValueError, match="unknown mode 'threads'"):
+        pipeline.run(None, mode="threads")  # type: ignore[arg-type]

@@ -10,7 +10,7 @@ import pytest
 from expectations import alerts
 from flows.archives.base import Fetched, Unit
 from flows.config import load_config
-from flows.pipeline import UnitStats, UnitWork, load_units
+from flows.steps import UnitStats, UnitWork, load_units
 from tests.conftest import SEEDS_MBOX, lake_row, mbox_source, write_config
 from tests.receivers import SmtpReceiver, WebhookReceiver
 from transforms.records import Records

@@ -101,9 +101,22 @@ def test_config_with_s3_data_dir_keeps_local_state_local(tmp_path):
     assert cfg.lake_dir == f"s3://{BUCKET}/p/lake"
     assert cfg.data_dir == tmp_path / "local" and cfg.db_path.parent == tmp_path / "local"
     assert cfg.storage == {"endpoint_url": "http://127.0.0.1:9"}
-    assert storage.options_for(f"s3://{BUCKET}/p/lake/messages") == {"endpoint_url": "http://127.0.0.1:9"}
+    assert Lake(cfg.lake_dir, cfg.storage).options["AWS_ENDPOINT_URL"] == "http://127.0.0.1:9"
     local = load_config(write_config(tmp_path, "").parent / "listbench.toml")
     assert not local.remote and local.lake_dir == tmp_path / "data" / "lake"
+
+
+def test_loading_a_config_leaves_no_storage_options_behind(tmp_path):
+    """Two configs over one bucket in one process: each lake gets its own config's options, and a
+    lake opened without options has none (loading a config sets no process-wide state)."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    a = load_config(_config(tmp_path / "a", "http://127.0.0.1:9", "same"))
+    b = load_config(_config(tmp_path / "b", "http://127.0.0.1:10", "same"))
+    assert a.lake_dir == b.lake_dir
+    assert Lake(a.lake_dir, a.storage).options["AWS_ENDPOINT_URL"] == "http://127.0.0.1:9"
+    assert Lake(b.lake_dir, b.storage).options["AWS_ENDPOINT_URL"] == "http://127.0.0.1:10"
+    assert "AWS_ENDPOINT_URL" not in (Lake(a.lake_dir).options or {})
 
 
 def test_credentials_in_the_config_are_refused(tmp_path):
@@ -165,7 +178,7 @@ def test_two_writer_processes_race_on_s3(tmp_path, s3):
     from tests.test_lake import _check_race, _race
 
     cfg = load_config(_config(tmp_path, s3, "race"))
-    lake = Lake(cfg.lake_dir).open()
+    lake = Lake(cfg.lake_dir, cfg.storage).open()
     n = 20
     stats = _race(str(cfg.lake_dir), "-", n, env={"AWS_ENDPOINT_URL": s3, "AWS_ALLOW_HTTP": "true"})
     _check_race(lake, n)
@@ -193,7 +206,8 @@ def test_sigkill_mid_commit_on_s3_then_rerun_has_no_loss_and_no_duplicates(tmp_p
     p = subprocess.run([sys.executable, "-m", "tests.crash_ingest", str(cfg_path)], cwd=ROOT,
                        env={**os.environ, "LISTBENCH_FAILPOINT": point}, capture_output=True, timeout=300)
     assert p.returncode == -9, p.stderr.decode()[-2000:]
-    lake = Lake(load_config(cfg_path).lake_dir)
+    cfg = load_config(cfg_path)
+    lake = Lake(cfg.lake_dir, cfg.storage)
     assert lake.read("messages").num_rows == (5 if point == "commit:published" else 0)  # the batch whole or not
     plain_ingest(cfg_path)
     counts = _sql_counts(cfg_path)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from flows import pipeline, runners
+from flows import runners, steps
 from flows.archives import kind_for
 from flows.archives.base import FetchContext, Unit
 from flows.config import Source, load_config
@@ -50,10 +50,10 @@ def test_reconcile_equals_sequential_extraction(tmp_path):
     ctx = FetchContext(raw_dir=tmp_path / "raw")
     fetched = [kind_for("mbox").fetch(Unit("s", n, str(tmp_path / n)), source, ctx) for n in ("a.mbox", "b.mbox")]
     last_id = runners.extract_on_worker(fetched[1], source).records.messages[-1]["message_id"]
-    known0 = pipeline.Known({last_id}, {(last_id, "other-list")})  # one message already in the lake
+    known0 = steps.Known({last_id}, {(last_id, "other-list")})  # one message already in the lake
 
     seq_known = copy.deepcopy(known0)
-    sequential = [pipeline.extract_unit(f, source, seq_known) for f in fetched]
+    sequential = [steps.extract_unit(f, source, seq_known) for f in fetched]
     dist_known = copy.deepcopy(known0)
     distributed = [runners.reconcile(runners.extract_on_worker(f, source), dist_known, "s") for f in fetched]
 
@@ -73,10 +73,10 @@ def test_worker_parts_spilled_then_reconciled_equal_in_process_parts(tmp_path):
     source = Source("s", "mbox", str(path), options={"part_messages": PART})
     fetched = kind_for("mbox").fetch(Unit("s", "big.mbox", str(path)), source, FetchContext(raw_dir=tmp_path / "raw"))
     first = runners.extract_on_worker(fetched, source).records.messages[0]["message_id"]
-    known0 = pipeline.Known({first}, {(first, "other-list")})  # one message already in the lake
+    known0 = steps.Known({first}, {(first, "other-list")})  # one message already in the lake
 
     seq_known = copy.deepcopy(known0)
-    sequential = list(pipeline.extract_parts(fetched, source, seq_known))
+    sequential = list(steps.extract_parts(fetched, source, seq_known))
     with runners.spill_dir(tmp_path / "data") as spill:
         last = runners.extract_on_worker(fetched, source, spill)
         assert len(last.spilled) == 6 and all(Path(f).exists() for f in last.spilled)

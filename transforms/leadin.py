@@ -15,6 +15,7 @@ import re
 from collections.abc import Sequence
 
 from transforms.model import Run, Segment
+from transforms.shell import is_prompted
 
 # a kernel release as posters write it: `2.6.30`, `2.4.0-test9`, `5.12-rc1`, `v6.6`, `linux-2.6.24`,
 # `kernel 4.19`; a two-part number counts only with `kernel`/`linux`/`v` or an -rc/-mm suffix
@@ -27,7 +28,6 @@ _RELEASE = re.compile(
 _TOOL_BEFORE = re.compile(r"(?i)(?:fio|iperf3?|netperf|bonnie\+*|dbench|sysbench|stream|lmbench|unixbench|gcc"
                           r"|version|ver\.?|release|v\.)[\s-]{0,2}$")
 _LEAD_REACH = 10  # lines above a printout searched for its lead-in paragraph
-_PROMPT = re.compile(r"^[^\s#$%]{0,40}+\s?[^\s#$%]{0,40}+[#$%]\s")  # `root /home/wfg# `, `wfg ~% `, `$ `
 _MAX_TEXT = 200_000
 
 
@@ -57,7 +57,7 @@ def lead_in(lines: Sequence[str], start: int) -> str:
         while k >= 0 and start - k <= _LEAD_REACH and lines[k].strip():
             para.insert(0, lines[k].strip())
             k -= 1
-        if not para or not all(_PROMPT.match(x) for x in para):
+        if not para or not all(is_prompted(x) for x in para):
             break  # a paragraph of commands (`# echo 10 > ...`) is what was run, not what it ran on
     return " ".join(para)
 

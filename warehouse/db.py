@@ -11,9 +11,9 @@ The file is always local. When the lake is on object storage (an fsspec URL,
 see warehouse.storage) the views read `s3://...` files through an fsspec
 filesystem registered on every connection (`con.register_filesystem`), so no
 DuckDB extension is downloaded. The file records the lake URL and the
-non-secret storage options in a one-row table `_listbench_storage`;
-`connect_readonly` uses it (or the options configured in this process, which
-win) to register the filesystem. Credentials come from the environment only.
+non-secret storage options (those the lake was opened with) in a one-row table
+`_listbench_storage`; `connect_readonly` uses it to register the filesystem.
+Credentials come from the environment only.
 
 Every file also records its lake in `_listbench_lake`: a read-only connection may
 read files there and nowhere else, and runs only read statements (warehouse.guard).
@@ -187,7 +187,7 @@ def refresh_views(db_path: Path, lake_dir: Path | str | Lake, storage_options: d
     con = duckdb.connect(str(tmp))
     try:
         if lake.remote:
-            opts = storage_options if storage_options is not None else (storage.options_for(lake.url) or {})
+            opts = storage_options if storage_options is not None else lake.storage_options
             con.execute(f"CREATE TABLE {STORAGE_TABLE} (lake VARCHAR, options VARCHAR)")
             con.execute(f"INSERT INTO {STORAGE_TABLE} VALUES (?, ?)",
                         [lake.url, json.dumps(storage.check_options(opts, "storage options"))])
@@ -233,7 +233,7 @@ def _views_current(db_path: Path, lake: Lake, stamp: Path) -> tuple[bool, str]:
     """(whether the views file shows the lake's newest snapshot, the digest recording that)."""
     import hashlib
 
-    recorded = json.dumps(storage.options_for(lake.url) or {}, sort_keys=True) if lake.remote else ""
+    recorded = json.dumps(lake.storage_options, sort_keys=True) if lake.remote else ""
     # `batches` first, then the tables: the snapshot a rebuild takes is these handles as they
     # are, and a batch must never count as committed while a file of it is missing
     versions = {n: lake.table(n).version() for n in (BATCHES, *TABLES)}
@@ -265,7 +265,7 @@ class Refresher:
 
     def __init__(self, db_path: Path, lake: Lake) -> None:
         self.db_path = Path(db_path)
-        self.lake = Lake(lake.url, stale_seconds=lake.stale_seconds)
+        self.lake = Lake(lake.url, lake.storage_options, stale_seconds=lake.stale_seconds)
         self.lake.options = lake.options
         self._lock = threading.Lock()
         self._dirty = False
@@ -301,10 +301,11 @@ class Refresher:
             raise err
 
 
-def views_as_of(db_path: Path, lake_dir: Path | str, as_of: int | datetime, into: Path) -> Path:
+def views_as_of(db_path: Path, lake_dir: Path | str, as_of: int | datetime, into: Path,
+                storage_options: dict[str, Any] | None = None) -> Path:
     """A views file (at `into`, with its own schema files beside it) showing the lake as it was
     at a version or time (Delta time travel); `db_path` is the current views file, unchanged."""
-    lake = Lake(lake_dir)
+    lake = Lake(lake_dir, storage_options)
     if not lake.exists():
         raise WarehouseMissing(f"no lake at {lake.url}: run `listbench ingest` first")
     refresh_views(into, lake, as_of=as_of)
@@ -345,8 +346,7 @@ def register_lake(con: duckdb.DuckDBPyConnection) -> str | None:
     if not row:
         return None
     lake, stored = row
-    opts = storage.options_for(lake)
-    storage.register_duckdb(con, lake, opts if opts is not None else json.loads(stored or "{}"))
+    storage.register_duckdb(con, lake, json.loads(stored or "{}"))
     return lake
 
 

@@ -115,11 +115,12 @@ class Lake:
         self.stale_seconds = stale_seconds
         if self.remote:
             self.url = str(root).rstrip("/")
-            opts = storage_options if storage_options is not None else storage.options_for(self.url)
-            self.options: dict[str, str] | None = storage.delta_options(self.url, opts or {})
+            self.storage_options: dict[str, Any] = dict(storage_options or {})  # the config's [storage]
+            self.options: dict[str, str] | None = storage.delta_options(self.url, self.storage_options)
         else:
             self.root = Path(storage.local_path(str(root)))
             self.url = str(self.root.resolve())
+            self.storage_options = {}
             self.options = None
         if not self.remote and ("[" in self.url or "]" in self.url):
             # delta-rs names each local table's store by its path as a host name (delta-rs 1.6)

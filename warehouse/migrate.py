@@ -37,7 +37,7 @@ _DELTA_PART = re.compile(r"part-\d{5}-[0-9a-f-]{36}-c\d{3}(\.[a-z0-9]+)?\.parque
 
 
 def _fs(lake: Lake) -> tuple[Any, str]:
-    fs, root = storage.filesystem(lake.url)
+    fs, root = storage.filesystem(lake.url, lake.storage_options)
     return fs, root.rstrip("/")
 
 

@@ -7,10 +7,9 @@ the ingest (`Config.data_dir` is that local folder; see flows.config).
 Credentials never come from the config file: s3fs/botocore read them from the
 environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN,
 AWS_PROFILE, ...). `[storage]` holds only non-secret options (endpoint_url,
-region_name, ...); they are remembered per URL prefix here so that every
-`Lake(url)` and every DuckDB connection of the process finds them, and they
-are recorded in the DuckDB file (warehouse.db) so that `listbench sql` can
-reach the lake without the config.
+region_name, ...); whoever opens the lake passes them (`Lake(url, options)`,
+which hands them on to the views file), and they are recorded in the DuckDB
+file (warehouse.db) so that `listbench sql` can reach the lake without the config.
 
 The lake's Delta tables are written by delta-rs, which takes its own options
 (`delta_options`). On S3 a Delta commit must be put-if-absent, or two writers
@@ -31,9 +30,6 @@ _URL = re.compile(r"^([a-z][a-z0-9+.-]*)://")
 LOCAL_PROTOCOLS = {"file", "local"}
 # keys that would put a secret into a config file or the DuckDB file
 SECRET_KEYS = re.compile(r"(^|_)(key|secret|token|password|passwd|credentials?)($|_)", re.I)
-
-_OPTIONS: dict[str, dict[str, Any]] = {}
-
 
 def protocol(url: str | os.PathLike[str]) -> str | None:
     """The fsspec protocol of a URL (`s3`), or None for a plain path."""
@@ -61,21 +57,6 @@ def check_options(options: dict[str, Any], where: str) -> dict[str, Any]:
         if isinstance(v, dict):
             check_options(v, f"{where}.{k}")
     return options
-
-
-def configure(url: str, options: dict[str, Any]) -> None:
-    """Remember the storage options of a data URL for this process (longest prefix wins)."""
-    _OPTIONS[str(url).rstrip("/")] = dict(options)
-
-
-def options_for(url: str) -> dict[str, Any] | None:
-    """Options configured for the longest prefix of `url`, or None when nothing was configured."""
-    url = str(url)
-    best = None
-    for prefix in _OPTIONS:
-        if (url == prefix or url.startswith(prefix + "/")) and (best is None or len(prefix) > len(best)):
-            best = prefix
-    return dict(_OPTIONS[best]) if best is not None else None
 
 
 def delta_options(url: str, options: dict[str, Any]) -> dict[str, str] | None:
@@ -122,12 +103,11 @@ def fsspec_options(proto: str, options: dict[str, Any]) -> dict[str, Any]:
 
 
 def filesystem(url: str, options: dict[str, Any] | None = None):
-    """(fsspec filesystem, path inside it) for a URL; options default to the configured ones."""
+    """(fsspec filesystem, path inside it) for a URL, with the config's `[storage]` options."""
     import fsspec
 
     proto = protocol(url) or "file"
-    opts = options if options is not None else (options_for(url) or {})
-    return fsspec.url_to_fs(url, **fsspec_options(proto, opts))
+    return fsspec.url_to_fs(url, **fsspec_options(proto, options or {}))
 
 
 def join(url: str, *parts: str) -> str:

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass, field
 
 from transforms.parsers._common import names_system, system_label
+from transforms.shell import is_prompted, prompt_end
 
 MAX_VALUES = 200  # values read after one command
 # the tools that print a bare number (or `Time: N`), by the name the command line runs
@@ -36,23 +37,11 @@ class CommandValue:
     params: dict[str, str] = field(default_factory=dict)
 
 
-def _prompted(text: str) -> bool:
-    """`host:/dir# cmd`, `user@host$ cmd`: a shell prompt of one token, then a command."""
-    for mark in ("$ ", "# "):
-        k = text.find(mark)
-        if 0 < k <= 200 and " " not in text[:k]:
-            return True
-    return False
-
-
 def command_of(line: str) -> tuple[str, list[str]] | None:
     """(benchmark, argument tokens) when `line` runs a tool that prints bare numbers."""
     text = line.strip()
-    for mark in ("$ ", "# "):  # `$ `, `# `, `host:/dir# `: a prompt of one token
-        k = text.find(mark)
-        if 0 <= k <= 200 and " " not in text[:k]:
-            text = text[k + 2:].strip()
-            break
+    if (k := prompt_end(text)) is not None:  # `$ `, `# `, `host:/dir# `
+        text = text[k:].strip()
     if text.startswith("for ") and "; do " in text:
         text = text.split("; do ", 1)[1]
     for tail in ("; done", ";done", "; sync"):
@@ -99,7 +88,7 @@ def _system_above(lines: list[str], k: int) -> str | None:
         text = lines[j].strip()
         if not text:
             continue
-        if text.startswith((">", "$", "#")) or _prompted(text):
+        if text.startswith((">", "$", "#")) or is_prompted(text):
             continue  # a setup command (`# echo 3`, `>/proc/...`) between the label and the run
         if not text.endswith(":"):
             return None

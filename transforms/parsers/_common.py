@@ -28,6 +28,7 @@ from decimal import Decimal, InvalidOperation
 
 from transforms.leadin import order_legend
 from transforms.model import Result, Run, Segment
+from transforms.shell import is_prompted
 
 # --- nearest caption line and the system label it names ------------------------------------------
 
@@ -37,8 +38,6 @@ _CAPTION_STOP = re.compile(
     r"|notes?|update|here|numbers|data|vs\.?|versus)(?:\s*+:)?\s*$",
     re.I,
 )
-# `user@host:dir$ `, split at the first `@` and the first `:`/`~` after it; `[root@host dir]# `
-_SHELL = re.compile(r"^\s*+(?:[#$%]\s+\S|[^\s@]++@[^\s:~]++[:~]\S*\s*[#$]\s|\[[^\]\s@]++@[^\]]{1,80}+\][#$]\s)")
 _LIST = re.compile(r"^(?:\d+[.)]\s+|\d+\)|[-*+]\s+)")
 _BULLET = re.compile(r"^(?:\d+[.)]\s+|\d+\)|[-*+]\s+|#+\s*)")
 _LABEL = re.compile(r"^(?=.*[A-Za-z])(?=.*\d)[\w.+/=-]{3,40}$")  # one token: `linux-2.4.10-pre12`
@@ -53,7 +52,7 @@ def nearest_caption(seg: Segment, start: int) -> str | None:
         text = raw.strip()
         if not text or _RULE.match(text):
             continue
-        if _SHELL.match(raw) and skipped < 3:
+        if is_prompted(raw, host_only=True) and skipped < 3:
             skipped += 1
             continue
         return text
@@ -156,7 +155,7 @@ def _clean_caption(text: str, underlined: bool) -> str | None:
     if (any(ch in core for ch in "|$") or "=" in core and not _SETTING.match(core)) or "://" in core \
             or _PROMPT.match(text):
         return None  # `cpusched=staircase` alone names a configuration; other `=` lines are settings
-    if _SHELL.match(text) and re.search(r"[/<>]|\s-\w", text):
+    if is_prompted(text, host_only=True) and re.search(r"[/<>]|\s-\w", text):
         return None  # `# echo 1 > /proc/sys/vm/drop_caches`: a command, not a caption
     words = core.split()
     if {w.lower().strip(",") for w in words} <= _CAPTION_STOPWORDS:
@@ -403,7 +402,7 @@ def lone_caption(lines: Sequence[str], start: int, skip: Callable[[str], bool] |
     may come between; the line must have a blank line (or the segment's top) above it."""
     for k in range(start - 1, max(-1, start - 8), -1):
         text = lines[k].strip()
-        if not text or _UNDERLINE.match(text) or (skip is not None and skip(text)) or _SHELL.match(lines[k]):
+        if not text or _UNDERLINE.match(text) or (skip is not None and skip(text)) or is_prompted(lines[k], host_only=True):
             continue
         if _DASHED_HEADING.match(text):  # `-- RAID-0 --` over `-- chunk-size=16 --`: one heading
             heads: list[str] = []

@@ -1,6 +1,8 @@
 """lmbench: `make summary` tables (lmbench 1.x, 2.0, 3.0) and raw result lines.
 
-* `summary`: the tables of ``scripts/getsummary`` (one run per Host/OS row);
+* `summary`: the tables of ``scripts/getsummary`` (one run per Host/OS row), read with
+  `columns` (titles, headers, cells), `table` (one table row by row) and `gaps` (values of
+  collapsed rows placed in their columns);
 * `raw`: raw result lines (lmbench result files, single tools run by hand);
 * `metrics`: the metric registry both fill.
 """

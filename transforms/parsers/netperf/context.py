@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from transforms.model import Run, Segment
 from transforms.parsers._common import lone_caption, names_system, naming_caption, system_label
+from transforms.shell import is_prompted
 
 from .common import (
     _ASK_VERSION,
@@ -25,9 +26,9 @@ from .common import (
 
 # --------------------------------------------------------------------------- caption
 
-# `user@host:dir$`: split at the first `@` and the first `:`/`~` after it (the same prompts, without
-# trying every split)
-_PROMPT = re.compile(r"^(?:\$|#|>|\[[^\]]*\][#$]|[^\s@]++@[^\s:~]++[:~][^ ]*[#$]|-)")
+def _no_caption(line: str) -> bool:
+    """A command (prompted, or a netperf command line), a quoted or a dashed line: never a caption."""
+    return line.startswith(("$", "#", ">", "-")) or is_prompted(line) or bool(_COMMAND.search(line))
 
 
 def _caption(lines: list[str], start: int) -> str | None:
@@ -40,7 +41,7 @@ def _caption(lines: list[str], start: int) -> str | None:
         seen += 1
         if seen > 4:
             break
-        if _PROMPT.match(s) or _COMMAND.search(s):
+        if _no_caption(s):
             continue
         if s.endswith(":") and len(s) <= 100 and not _is_numeric(_tokens(s)):
             return s.rstrip(":").lstrip("*-#= ").strip() or None
@@ -248,7 +249,7 @@ def _new_run(
     caption = _caption(seg.lines, start)
     # a caption naming a kernel, patch or VM is the system of rows the table did not label
     system = (names_system(caption) if caption else None) \
-        or lone_caption(seg.lines, start, lambda s: bool(_PROMPT.match(s) or _COMMAND.search(s))) \
+        or lone_caption(seg.lines, start, _no_caption) \
         or naming_caption(seg.lines, start, 0, seg.before) or _label_caption(caption)
     return Run(benchmark=BENCH, results=block.results, tool_version=_ASK_VERSION,
                system=system, caption=caption, line_start=start, line_end=end,

@@ -1,0 +1,38 @@
+"""A shell prompt in front of a command line: the one definition every reader uses.
+
+Posters paste commands with the prompt they typed them at: `$ `, `# `, `% `, `user@host:~/dir$ `,
+`[root@host dir]# `, `host:/dir# `, `root /home/wfg# `, `wfg ~% `, `/ # `. A prompt is an optional
+prefix naming where the command runs, one of `$ # %`, then a blank or the end of the line (a prompt
+with nothing typed after it). A word set apart from the mark (`Run # 1`, `ie. 33% slower`) is
+prose, not a prompt, so a caption reader that skips prompts never skips a caption for one.
+"""
+
+from __future__ import annotations
+
+import re
+
+# a token holding `@`, `:`, `/` or `~` (`user@host:~/dir`, `host:/dir`, `/`), split at the first of
+# them (never trying every split), maybe with blanks before the mark (`user@host:/tmp $`)
+_PLACE = r"[^\s#$%@:/~\[\]]{0,100}+[@:/~][^\s#$%]{0,200}+"
+_WORD = r"[^\s#$%@:/~\[\]]{1,40}+"
+# `user@host:dir`, `user@host~`, split at the first `@` and the first `:`/`~` after it; `[user@host dir]`
+_HOST = r"[^\s#$%@\[\]]{1,40}+@[^\s#$%:~]{1,80}+[:~][^\s#$%]{0,200}+\s{0,4}+|\[[^\]\s@]{1,40}+@[^\]]{1,80}+\]"
+# any other prefix: that token; a plain word and that token (`root /home/wfg`, `wfg ~`); a plain word
+# right before `#`/`$` (`host# `, `sh-4.2# `, `bash-3.2$ `; `33% ` is a share); any `[...]`
+_OTHER = rf"{_PLACE}\s{{0,4}}+|{_WORD}(?:\s{_PLACE}|(?=[#$]))|\[[^\]]{{1,80}}+\]"
+_PROMPT = re.compile(rf"^\s*+(?:(?P<host>{_HOST})|(?P<other>{_OTHER}))?[#$%](?:\s++|$)")
+
+
+def prompt_end(line: str, host_only: bool = False) -> int | None:
+    """Where the command after the prompt opening `line` starts; None when no prompt opens it.
+    `host_only`: a bare mark or a `user@host` prompt only, for caption readers, where a line taken
+    for a prompt is skipped and a caption must not be (`/ # `, `host:/dir# ` are not counted)."""
+    m = _PROMPT.match(line)
+    if m is None or (host_only and m.group("other") is not None):
+        return None
+    return m.end()
+
+
+def is_prompted(line: str, host_only: bool = False) -> bool:
+    """True when `line` opens with a shell prompt (leading blanks allowed); see `prompt_end`."""
+    return prompt_end(line, host_only) is not None

@@ -473,3 +473,17 @@ def test_a_pipe_table_without_outer_pipes_keeps_its_header_of_systems():
     got = {(r["system"], r["value"]) for r in rows(text)}
     assert got == {("Without series", 38559.1), ("With series", 38652.6),
                    ("Without series", 37388.8), ("With series", 37560.1)}
+
+
+def test_thousands_of_iops_and_t_io_uring_as_fio_evidence():
+    # https://lore.kernel.org/linux-block/ (2025, blk-mq: retry batch tag allocation), the lines as posted
+    text = ("workload:randread\nblocksize:4k\nthread:1\n"
+            "------------------------------------------------------------------------\n"
+            "                   PCIe Gen3 SSD   PCIe Gen4 SSD    PCIe Gen5 SSD\n"
+            "native kernel     553k iops       633k iops        793k iops\n"
+            "modified          553k iops       635k iops        801k iops\n\n"
+            "cmd :sudo taskset -c 0 ./t/io_uring -b512 -d128 -c32 -s32 -p1 -F1 -B1\n")
+    got = rows(text)
+    assert {r["benchmark"] for r in got} == {"fio"}
+    assert sorted(r["value"] for r in got) == [553000.0, 553000.0, 633000.0, 635000.0, 793000.0, 801000.0]
+    assert {r["unit"] for r in got} == {"IOPS"}  # `blocksize:4k` and `thread:1` are settings, no rows

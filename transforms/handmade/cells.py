@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from decimal import Decimal
 from functools import lru_cache
 
 from transforms.handmade.metrics import unit
@@ -46,6 +47,8 @@ def number(tok: str) -> float | None:
 
 _PAREN_CHANGE = re.compile(r"^\([-+]\d[\d.,]*%?\)$|^\(\d[\d.,]*%\)$")  # (+3.2%), (-18), (4%)
 _SCALE = {"k": "k", "K": "k", "M": "M", "G": "G"}  # thousands, millions, billions of the metric's unit
+_MULTIPLIER = {"k": Decimal(1000), "M": Decimal(1_000_000), "G": Decimal(1_000_000_000)}
+_COUNTS = frozenset({"IOPS", "ops/s", "trans/s", "events/s"})  # units whose thousands are written `553k`
 _NUMERIC_START = frozenset("0123456789+-.(xX×")
 
 
@@ -140,6 +143,11 @@ def cells(line: str) -> list[Cell]:
             kind, value, u = read
             out.append(Cell(tok, s, e, kind, value, u))
             i += 1
+            if u in _MULTIPLIER and i < len(toks) and out[-1].kind == "abs" and unit(toks[i][0]) in _COUNTS:
+                c = out[-1]  # `553k iops`: thousands of a count, as the count itself
+                c.value, c.unit, c.end = float(Decimal(str(c.value)) * _MULTIPLIER[u]), unit(toks[i][0]), toks[i][2]
+                i += 1
+                continue
             if u is None and i < len(toks) and out[-1].kind == "abs":
                 nxt = unit(toks[i][0])
                 if nxt is not None and nxt != "x":

@@ -50,7 +50,7 @@ _LITERALS: dict[str, str] = {
     "total number of events": "sysbench", "threads fairness": "sysbench",
     "average half load": "kernbench", "average optimal load": "kernbench", "average maximal load": "kernbench",
     "running in process mode": "hackbench", "running in threaded mode": "hackbench",
-    "run status group": "fio", "iops=": "fio", "best rate mb/s": "stream",
+    "run status group": "fio", "iops=": "fio", "t/io_uring": "fio", "best rate mb/s": "stream",
 }  # fmt: skip
 _AC = ahocorasick_rs.AhoCorasick(list(_LITERALS))
 LITERALS = frozenset(_LITERALS)
@@ -89,7 +89,7 @@ def _mentions(text: str) -> Iterator[Mention]:
         bench = _LITERALS[lit]
         if bench == "stream" and not (_STREAM_UPPER.match(text, start) or _STREAM_CONTEXT.match(low, start)):
             continue
-        if bench == "fio" and start > 0 and low[start - 1] in "-./":
+        if lit == "fio" and start > 0 and low[start - 1] in "-./":
             continue  # a path or an option (`libfio`, `--fio`) names no run
         yield Mention(start, bench, text[start:end])
 

@@ -30,6 +30,8 @@ _STOP_KEYS = frozenset({
     "bogomips", "cpu mhz", "cache size", "stepping", "family", "processor", "address sizes",
     "in-reply-to", "references", "boot", "cmdline", "config", "compiler", "gcc", "size", "total",
     "free", "used", "swap", "buffers", "cached", "load average", "uptime", "file", "note", "patch",
+    "blocksize", "block size", "bs", "thread", "threads", "numjobs", "jobs", "iodepth", "queue depth", "qd",
+    "workload", "runtime", "rw", "ioengine", "direct", "clients", "procs", "loops", "groups",
 })  # fmt: skip
 _HEADER_KEYS = frozenset({"date", "from", "to", "cc", "subject", "message-id", "in-reply-to", "references"})
 _MEASURE_UNITS = frozenset({

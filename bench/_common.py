@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:  # `tests.parsers.fixtures_io` and the project packages
+if str(ROOT) not in sys.path:  # `tests.transforms.parsers.fixtures_io` and the project packages
     sys.path.insert(0, str(ROOT))
 
 os.environ.setdefault("GX_ANALYTICS_ENABLED", "False")

@@ -11,7 +11,7 @@ Command (from the repo root):
 
 What it measures
 ----------------
-1. Golden fixtures (tests/parsers/fixtures/<benchmark>/<case>.txt beside
+1. Golden fixtures (tests/fixtures/parsers/<benchmark>/<case>.txt beside
    <case>.expected.jsonl). A fact is (benchmark, system, metric, sorted params,
    statistic, value, unit). Facts are compared as multisets (a fact expected twice
    must be extracted twice). recall = expected facts found / expected facts;

@@ -1,6 +1,6 @@
 """Golden fixtures: `<bench>/<case>.txt` (first line `Source: ...`) beside `<case>.expected.jsonl`.
 
-They live under tests/parsers/fixtures/; this reader lives here so that both the benchmarks and
+They live under tests/fixtures/parsers/; this reader lives here so that both the benchmarks and
 the tests use it (bench/ never imports tests/).
 """
 
@@ -14,7 +14,7 @@ from transforms.extract import ExtractedRun, extract_runs
 from transforms.handmade import HANDMADE
 from transforms.rows import result_rows
 
-FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "parsers" / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "parsers"
 KEYS = ("benchmark", "system", "metric", "params", "value", "unit", "quoted", "alignment", "statistic")
 
 

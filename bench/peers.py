@@ -5,7 +5,7 @@ Command (from the repo root):
     .venv/bin/python -m bench.peers                  # found / expected per benchmark and per peer
     .venv/bin/python -m bench.peers --show-misses    # and every expected value not read, with why
 
-Corpus: the golden fixtures (tests/parsers/fixtures/<benchmark>/<case>.txt) that carry a
+Corpus: the golden fixtures (tests/fixtures/parsers/<benchmark>/<case>.txt) that carry a
 `<case>.peer.jsonl` beside them: the values the peer's own parser expects from that same output,
 transcribed from the peer's test files (lkp-tests `spec/fixtures/stats/*.yaml`,
 PerfKitBenchmarker `tests/*_test.py`, VirtualClient `*.UnitTests`), one object a line:
@@ -19,7 +19,7 @@ apart, never counted. An expected value is *found* when a row extracted from the
 carries it: the same number, or the same quantity in another unit within 0.5%
 (`bench.real_corpus.value_match`: bit/s vs Mbit/s, ns vs us, MB/s vs KiB/s), in the metric
 `metric` names (our name for the peer's quantity; any metric when absent). Whether the row also
-has the right params is the golden files' job (tests/parsers/test_fixtures.py).
+has the right params is the golden files' job (tests/transforms/parsers/test_fixtures.py).
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ SEED_FIXTURES = {  # byte-identical copies of shared/seeds/*.txt (below their So
 
 def seed_text(num: str) -> str:
     """The seed post `num` exactly as shared/seeds holds it (CI and fresh clones may lack shared/)."""
-    from tests.parsers.fixtures_io import FIXTURES, fixture_body
+    from tests.transforms.parsers.fixtures_io import FIXTURES, fixture_body
 
     return fixture_body(FIXTURES / f"{SEED_FIXTURES[num]}.txt")
 FIXTURES = Path(__file__).parent / "fixtures"

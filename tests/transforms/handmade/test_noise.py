@@ -1,0 +1,81 @@
+"""Lines that never hold a result."""
+
+from pathlib import Path
+
+from transforms.extract import extract_explained
+from transforms.handmade.noise import noise_line
+from transforms.rows import result_rows
+
+# https://lkml.iu.edu/ (2001, OSDL STP UnixBench thread): the signature under the results
+SIGNATURE = """\
+UnixBench results are somewhat funny.
+
+Open Source Development Lab Inc - A non-profit corporation
+15275 SW Koll Parkway - Suite H - Beaverton OR, 97006
+(503)-626-2455 x11 (office)    (503)-702-2871     (cell)
+(503)-626-2436     (fax)
+"""
+
+
+def test_telephone_numbers_are_noise():
+    assert noise_line("(503)-626-2455 x11 (office)    (503)-702-2871     (cell)")
+    assert noise_line("(503) 626-2436     (fax)")
+    assert not noise_line("Throughput 503.5 MB/sec 16 procs")
+
+
+def test_a_signature_with_telephone_numbers_gives_no_rows():
+    assert result_rows(extract_explained(SIGNATURE, "s")[0]) == []
+
+
+# https://lore.kernel.org/lkml/20030211022158.GA12425@rushmore/ : a hung dbench's /proc/<pid>/status
+PROC_STATUS = """\
+While running dbench 64 on 2.5.60 on quad P3 xeon...
+
+root@dev4-003:/proc/1134# cat status
+Name:   dbench
+State:  S (sleeping)
+Tgid:   1134
+Pid:    1134
+PPid:   1109
+TracerPid:      0
+FDSize: 256
+VmSize:     1468 kB
+VmRSS:       400 kB
+"""
+
+
+def test_a_process_status_listing_gives_no_rows():
+    assert result_rows(extract_explained(PROC_STATUS, "p")[0]) == []
+
+
+# https://lore.kernel.org/lkml/20011228142940.B15896@earthlink.net/ : a task dump while dbench 32 hangs
+REGISTERS = """\
+This is while running dbench 32 on an ext2 filesystem.
+
+
+SysRq : Show Regs
+
+Pid: 0, comm:              swapper
+EIP: 0010:[<c0106c03>] CPU: 0 EFLAGS: 00000246    Not tainted
+EAX: 00000000 EBX: c0220000 ECX: d7d1a270 EDX: d7d1a270
+ESI: c0106be0 EDI: ffffe000 EBP: 0008e000 DS: 0018 ES: 0018
+CR0: 8005003b CR2: 080cc00c CR3: 17d02000 CR4: 00000090
+Call Trace: [<c0106c67>] [<c0105000>] [<c0105027>]
+"""
+
+
+def test_an_oops_register_dump_gives_no_rows():
+    assert result_rows(extract_explained(REGISTERS, "r")[0]) == []
+
+
+# https://lore.kernel.org/lkml/20230622021540-mutt-send-email-mst@kernel.org/ (forwarded revert: fio hangs)
+COUNTERS = Path(__file__).parents[2] / "fixtures/real/negative/h_stable_2023_neg_virtio_blk_revert_fio_hang_diskstats.txt"
+
+
+def test_diskstats_and_driver_counters_under_a_fio_hang_give_no_rows():
+    lines = COUNTERS.read_text().split("\n")
+    start = next(k for k, ln in enumerate(lines) if ln.startswith("After a few"))
+    text = "\n".join(lines[start:start + 22]) + "\n"
+    assert "cat /proc/diskstats" in text and "[a]request_count" in text
+    assert noise_line("252       0 vda 1843140071 0 14745120568 712568645 0 0 0 0 0 3117947 712568645 0 0 0 0 0 0")
+    assert result_rows(extract_explained(text, "c")[0]) == []

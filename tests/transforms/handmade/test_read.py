@@ -1,0 +1,160 @@
+"""The reader as a whole: random text never raises; non-benchmark content gives no rows."""
+
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from transforms.extract import extract_explained
+from transforms.rows import result_rows
+
+NEGATIVE = """\
+I ran netperf over the weekend, but here is what worries me first:
+
+ drivers/net/ethernet/intel/ice/ice_txrx.c |  12 ++++++------
+ drivers/net/ethernet/intel/ice/ice_main.c |  40 +++++++++++++++++++++++++++
+ 2 files changed, 46 insertions(+), 6 deletions(-)
+
+procs -----------memory---------- ---swap-- -----io---- -system-- ------cpu-----
+ r  b   swpd   free   buff  cache   si   so    bi    bo   in   cs us sy id wa st
+ 1  0      0 812344  10240 402124    0    0     3     5   60  120  1  0 99  0  0
+ 2  0      0 812100  10240 402130    0    0     0     0  950 2100 12  3 85  0  0
+
+[   12.345678] ice 0000:3b:00.0: PTP init successful
+[   12.456789] ice 0000:3b:00.0: DDP package version 1.3.26.0
+
+MemTotal:       16318412 kB
+MemFree:          812344 kB
+
+@@ -120,7 +120,7 @@ static int ice_clean_tx_irq(struct ice_tx_ring *tx_ring, int budget)
+-	int budget = 64;
++	int budget = 128;
+"""
+
+
+def test_negative_content_gives_no_rows():
+    runs, _, explained = extract_explained(NEGATIVE, "n", subject="Re: [PATCH] ice: tx budget")
+    assert result_rows(runs) == []
+    assert any(e.outcome.startswith("nothing") for e in explained)
+
+
+def test_explain_says_why_a_table_became_rows():
+    text = "hackbench -g 4 results\n\ngroups  base   patched\n1       1.23   1.20\n4       3.40   3.10\n"
+    runs, _, explained = extract_explained(text, "m")
+    rows = result_rows(runs)
+    assert sorted((r["system"], r["params"]["groups"], r["value"]) for r in rows) == [
+        ("base", "1", 1.23), ("base", "4", 3.4), ("patched", "1", 1.2), ("patched", "4", 3.1)]
+    assert {r["metric"] for r in rows} == {"time"} and {r["unit"] for r in rows} == {"s"}
+    table = next(e for e in explained if e.taken_for.startswith("hand_table"))
+    assert table.benchmark == "hackbench" and table.rows == 4 and "hackbench" in table.evidence
+
+
+_ALPHABET = st.sampled_from(list("ab 0123456789.,:|+-%()=\t\n>xXMB/sus") + ["netperf", "TCP_RR", "hackbench"])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(_ALPHABET, max_size=400).map("".join))
+def test_random_text_never_raises(text):
+    runs, _, _ = extract_explained(text, "r", subject="netperf")
+    for r in result_rows(runs):
+        assert r["layout"] in ("tool_output", "hand_table", "key_value", "prose", "change_table")
+
+
+# https://lore.kernel.org/lkml/20230228080257.28807-1-hejinyang@loongson.cn/ (quoted in a reply)
+BULLETS = """\
+> The UnixBench test results are as follows:
+>
+> - nopernode-nopie: 3938.7
+>
+> - pernode-nopie: 4062.2
+>
+> - nopernode-pie: 4009.7
+"""
+
+# https://lore.kernel.org/lkml/ (2021, "[PATCH] sched/fair: Trigger the update of blocked load ...")
+TRANSPOSED = """\
+The below is the result of hackbench w/ and w/o this patch:
+g=    2      4     6       8      10     12      14
+w/o: 1.8151 3.8499 5.5142 7.2491 9.0340 10.7345 12.0929
+w/ : 1.8428 3.7436 5.4501 6.9522 8.2882  9.9535 11.3367
+                          +4.1%  +8.3%  +7.3%   +6.3%
+"""
+
+PROSE = "With fio on ext4+nvme, base IOPS is 562K, patch IOPS is 574K. The CPU usage dropped.\n"
+
+
+def test_bulleted_systems_list():
+    rows = result_rows(extract_explained(BULLETS, "b")[0])
+    assert sorted((r["system"], r["value"]) for r in rows) == [
+        ("nopernode-nopie", 3938.7), ("nopernode-pie", 4009.7), ("pernode-nopie", 4062.2)]
+    assert {(r["benchmark"], r["metric"], r["layout"]) for r in rows} == {("unixbench", "index_score", "key_value")}
+
+
+def test_parameter_row_on_top_names_the_columns():
+    rows = result_rows(extract_explained(TRANSPOSED, "t")[0])
+    assert len(rows) == 14  # the row of changes under them is no result
+    got = {(r["system"], r["params"]["g"]): r["value"] for r in rows}
+    assert got[("w/o", "2")] == 1.8151 and got[("w/", "14")] == 11.3367
+    assert {r["benchmark"] for r in rows} == {"hackbench"}
+
+
+def test_prose_pairs_keep_the_printed_numbers():
+    rows = result_rows(extract_explained(PROSE, "p")[0])
+    assert sorted((r["system"], r["metric"], r["value"], r["params"].get("scale")) for r in rows) == [
+        ("base", "iops", 562.0, "k"), ("patch", "iops", 574.0, "k")]
+    assert {r["layout"] for r in rows} == {"prose"}
+
+
+def test_pathological_lines_stay_fast():
+    import time
+
+    bad = ["before" + " " * 50_000 + "1", "1" + " " * 50_000 + "x", "a@" * 30_000, "1 " * 30_000 + "MB/s",
+           "| " * 30_000, "bytes" + " " * 50_000 + ":", "(" + " " * 50_000, "is 1 " * 20_000]
+    body = "netperf results\n\n" + "\n".join(bad) + "\n"
+    t = time.perf_counter()
+    extract_explained(body, "x", subject="netperf")
+    assert time.perf_counter() - t < 10.0
+
+
+# https://lore.kernel.org/lkml/20030425162548.3c32c207.akpm@digeo.com/ (a reply quoting the table)
+LMBENCH_HEADING = """\
+> One recent change is -mm2 is 17-19% faster at tbench.
+
+>
+> Processor, Processes - times in microseconds - smaller is better
+> ----------------------------------------------------------------
+>                    fork    execve  /bin/sh
+> kernel           process  process  process
+> -------------    -------  -------  -------
+> 2.5.68               243      979     4401
+> 2.5.68-mm2           502     1715     5200
+
+How odd.  I'll check that.
+
+> tiobench-0.3.3
+"""
+
+
+def test_a_tool_heading_names_the_table_over_other_tools_nearby():
+    # lmbench's own section title sits over the table: tbench above and tiobench below do not count
+    rows = result_rows(extract_explained(LMBENCH_HEADING, "l", subject="Re: [BENCHMARK] 2.5.68 and 2.5.68-mm2")[0])
+    got = {(r["benchmark"], r["system"], r["metric_label"]): r["value"] for r in rows}
+    assert got[("lmbench", "2.5.68", "fork process")] == 243
+    assert got[("lmbench", "2.5.68-mm2", "/bin/sh process")] == 5200
+    assert len(rows) == 6
+
+
+# https://lore.kernel.org/lkml/Pine.OSF.4.05.10506102306360.5042-100000@da410.phys.au.dk/ (its quoted
+# table, read from the real-posts corpus: the post's trailing blanks and tabs are part of the case)
+_POST = Path(__file__).parents[2] / "fixtures/real/dev/f_lkml_2005_hackbench_rt_v0748_quoted.txt"
+HEADS_ONCE = "\n".join(_POST.read_text().split("\n")[11:28]) + "\n"
+
+
+def test_column_heads_written_once_over_captioned_groups_name_every_group():
+    rows = result_rows(extract_explained(HEADS_ONCE, "h", subject="Re: hackbench: 2.6.12-rc6 vs.  2.6.12-rc6-RT-V0.7.48-06")[0])
+    got = {(r["system"], r["params"].get("groups"), r["params"].get("run")): r["value"] for r in rows}
+    assert got[("2.6.12-rc6-RT-V0.7.48-0", "30", "1st")] == 6.139
+    assert got[("2.6.12-rc6", "100", "3rd")] == 16.387
+    # the command says how it ran: the value is hackbench's headline, the label keeps the command
+    assert {(r["metric"], r["metric_label"]) for r in rows} == {("time", "./hackbench 30"), ("time", "./hackbench 100")}
+    assert len(rows) == 12

@@ -1,0 +1,489 @@
+"""Hand-made tables read from real posts, and their invariants under re-spacing and quoting."""
+
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from transforms.extract import extract_explained, extract_runs
+from transforms.rows import result_rows
+
+# https://lore.kernel.org/linux-security-module/202309220851.620EFFCC7C@keescook/
+CHANGE_ONLY = """\
+Here are the results of the relevant Unixbench system benchmarks with BPF LSM
+and SELinux enabled with default policies enabled with and without these
+patches.
+
+Benchmark                                               Delta(%): (+ is better)
+===============================================================================
+Execl Throughput                                             +1.9356
+File Write 1024 bufsize 2000 maxblocks                       +6.5953
+Pipe Throughput                                              +9.5499
+Pipe-based Context Switching                                 +3.0209
+Process Creation                                             +2.3246
+Shell Scripts (1 concurrent)                                 +1.4975
+System Call Overhead                                         +2.7815
+System Benchmarks Index Score (Partial Only):                +3.4859
+"""
+
+# https://lore.kernel.org/lkml/ (lkml 2003, "Re: gcc -O2 vs gcc -Os performance")
+KERNBENCH = """\
+Kernbench-2: (make -j N vmlinux, where N = 2 x num_cpus)
+                                   Elapsed        User      System         CPU
+          2.5.59-mjb3-gcc32-O2       45.86      564.75      110.91     1472.67
+          2.5.59-mjb3-gcc32-Os       45.74      563.96      111.06     1475.17
+"""
+
+# https://lore.kernel.org/lkml/ (2023, "Re: [PATCH v3 7/7] sched: Shard per-LLC shared runqueues")
+NORMALISED = """\
+there is overall slight stable improvement on tbench:
+
+tbench throughput
+======
+case            \tload    \tbaseline(std%)\tcompare%( std%)
+loopback        \t56-threads\t 1.00 (  0.85)\t +4.35 (  0.23)
+loopback        \t112-threads\t 1.00 (  0.38)\t +0.91 (  0.05)
+loopback        \t168-threads\t 1.00 (  0.03)\t +2.96 (  0.06)
+"""
+
+
+def rows(text: str, subject: str | None = None) -> list[dict]:
+    return result_rows(extract_runs(text, "m", subject=subject))
+
+
+def facts(text: str, subject: str | None = None) -> list[tuple]:
+    return sorted((r["benchmark"], r["system"], r["metric"], r["value"], r["unit"], r["layout"],
+                   tuple(sorted(r["params"].items()))) for r in rows(text, subject))
+
+
+def test_change_only_table_keeps_changes_against_the_baseline():
+    got = rows(CHANGE_ONLY)
+    assert len(got) == 8
+    assert {r["layout"] for r in got} == {"change_table"}
+    assert {r["unit"] for r in got} == {"%"}
+    assert {r["system"] for r in got} == {"with these patches"}
+    assert {r["params"]["baseline"] for r in got} == {"without these patches"}
+    execl = next(r for r in got if r["metric_label"] == "Execl Throughput")
+    assert (execl["benchmark"], execl["metric"], execl["value"]) == ("unixbench", "execl_throughput_change_pct", 1.9356)
+
+
+def test_rows_of_systems_columns_of_metrics():
+    got = {(r["system"], r["metric"]): r["value"] for r in rows(KERNBENCH)}
+    assert got[("2.5.59-mjb3-gcc32-O2", "elapsed_time")] == 45.86
+    assert got[("2.5.59-mjb3-gcc32-Os", "system_time")] == 111.06
+    assert got[("2.5.59-mjb3-gcc32-Os", "percent_cpu")] == 1475.17
+    assert len(got) == 8
+    assert {r["layout"] for r in rows(KERNBENCH)} == {"hand_table"}
+
+
+def test_normalised_baseline_column_makes_a_change_table():
+    got = rows(NORMALISED)
+    assert sorted(r["value"] for r in got) == [0.91, 2.96, 4.35]  # never the 1.00s nor the std%
+    assert {r["benchmark"] for r in got} == {"tbench"}
+    assert {r["layout"] for r in got} == {"change_table"}
+    assert {r["params"]["baseline"] for r in got} == {"baseline"}
+
+
+def test_table_without_benchmark_evidence_gives_nothing():
+    table = KERNBENCH.replace("Kernbench-2", "Build-2")
+    assert rows(table) == []
+
+
+def test_same_rows_when_quoted():
+    quoted = "\n".join("> " + line for line in KERNBENCH.splitlines())
+    strip = [f[:-1] for f in facts(quoted)]
+    assert strip == [f[:-1] for f in facts(KERNBENCH)]
+
+
+@settings(max_examples=40, deadline=None)
+@given(gap=st.integers(min_value=2, max_value=9), tabs=st.booleans(), quote=st.booleans())
+def test_same_rows_under_other_spacing(gap, tabs, quote):
+    lines = []
+    for line in KERNBENCH.splitlines():
+        cells = line.split()
+        sep = "\t" if tabs else " " * gap
+        lines.append(("  " if line.startswith(" ") else "") + sep.join(cells) if len(cells) > 1 else line)
+    text = "\n".join(("> " + ln) if quote else ln for ln in lines)
+    assert [f[:-1] for f in facts(text)] == [f[:-1] for f in facts(KERNBENCH)]
+
+
+# https://lore.kernel.org/linux-mm/ (2009, "Re: [PATCH 2.6.28 1/2] memory: improve find_vma")
+SLASHED = """\
+I ran an lmbench test on the 2.6.28 kernel and on the same kernel
+after applying the patch.  Here's a portion of the results with the
+format of
+test : standard kernel / kernel after patch
+
+Simple syscall: 0.7419 / 0.4244 microseconds
+Simple read: 1.2071 / 0.7270 microseconds
+Pipe latency: 6.0052 / 5.6193 microseconds
+"""
+
+# https://lore.kernel.org/lkml/ (2025, "Re: [PATCH v13 00/13] nommu UML")
+CSV_TABLE = """\
+.. csv-table:: lmbench (usec)
+  :header: ,native,um,um-mmu(s),um-nommu(s)
+
+  select-10    ,0.5319,36.1214,24.2795,2.9174
+  syscall      ,0.1644,35.0321,53.2119,2.5981
+"""
+
+
+def test_slash_columns_take_their_systems_from_the_legend():
+    got = {(r["system"], r["metric_label"]): (r["value"], r["unit"], r["layout"]) for r in rows(SLASHED)}
+    assert got[("standard kernel", "Simple syscall")] == (0.7419, "us", "key_value")
+    assert got[("kernel after patch", "Pipe latency")] == (5.6193, "us", "key_value")
+    assert len(got) == 6
+
+
+def test_rest_csv_table():
+    got = {(r["system"], r["metric_label"]): (r["value"], r["unit"]) for r in rows(CSV_TABLE)}
+    assert got[("native", "select-10")] == (0.5319, "us")
+    assert got[("um-nommu(s)", "syscall")] == (2.5981, "us")
+    assert len(got) == 8 and {r["benchmark"] for r in rows(CSV_TABLE)} == {"lmbench"}
+
+
+# the shape of real cpuidle posts: kernels (or governors) as rows, one column per tool
+SYSTEMS_AS_ROWS = """\
+Results on a 2-socket box:
+
+              tbench (MB/s)   turbostat PkgWatt
+menu             1234.5           45.2
+teo              1300.1           41.0
+"""
+
+TWO_TOOLS_AS_COLUMNS = """\
+                dbench 8     tbench 8    turbostat Watt
+6.8.0           812.3        2301.4       95.1
+6.8.0+coreidle  820.9        2410.2       88.0
+"""
+
+# https://lore.kernel.org/lkml/0e153dd25900af70f91e4a73f960320e6daf3c6a.camel@gmx.de/ (quoted part,
+# with the no-break spaces the archive left quoted-printable)
+KERNELS_AS_ROWS_QP = """\
+> > tbench 8 on old i7-4790 box
+> > 4.4.302=C2=A0=C2=A0=C2=A0=C2=A0=C2=A0 4024
+> > 6.4.11=C2=A0=C2=A0=C2=A0=C2=A0=C2=A0=C2=A0 3668
+> > 6.4.11-eevdf 3522
+"""
+
+
+def test_systems_as_rows_are_systems_not_metrics():
+    got = [(r["benchmark"], r["system"], r["metric"], r["value"], r["unit"]) for r in rows(SYSTEMS_AS_ROWS)]
+    assert sorted(got) == [("tbench", "menu", "throughput", 1234.5, "MB/s"),
+                           ("tbench", "teo", "throughput", 1300.1, "MB/s")]  # no turbostat watts
+
+
+def test_each_column_keeps_the_tool_its_head_names():
+    got = sorted((r["benchmark"], r["system"], r["metric_label"], r["value"]) for r in rows(TWO_TOOLS_AS_COLUMNS))
+    assert got == [("dbench", "6.8.0", "dbench 8", 812.3), ("dbench", "6.8.0+coreidle", "dbench 8", 820.9),
+                   ("tbench", "6.8.0", "tbench 8", 2301.4), ("tbench", "6.8.0+coreidle", "tbench 8", 2410.2)]
+
+
+def test_kernel_releases_as_rows_under_a_caption():
+    got = sorted((r["system"], r["value"]) for r in rows(KERNELS_AS_ROWS_QP))
+    assert got == [("4.4.302", 4024.0), ("6.4.11", 3668.0), ("6.4.11-eevdf", 3522.0)]
+    assert {r["benchmark"] for r in rows(KERNELS_AS_ROWS_QP)} == {"tbench"}
+
+
+PIPE_WITH_NOTES = """\
+netperf results:
+
+| test       | base (trans/s) | patched (trans/s) | note         |
+|------------|----------------|-------------------|--------------|
+| TCP_RR     | 12345          | 13000             | better       |
+| UDP_RR     | 14000          | 14100             | same (noise) |
+"""
+
+
+def test_pipe_rows_ending_in_a_remark_are_read_cell_by_cell():
+    got = sorted((r["system"], r["metric_label"], r["value"], r["unit"]) for r in rows(PIPE_WITH_NOTES))
+    assert got == [("base", "TCP_RR", 12345.0, "trans/s"), ("base", "UDP_RR", 14000.0, "trans/s"),
+                   ("patched", "TCP_RR", 13000.0, "trans/s"), ("patched", "UDP_RR", 14100.0, "trans/s")]
+    assert {r["benchmark"] for r in rows(PIPE_WITH_NOTES)} == {"netperf"}
+
+
+def test_drop_text_columns_keeps_label_and_number_columns():
+    from transforms.handmade.tables import drop_text_columns
+
+    lines = PIPE_WITH_NOTES.splitlines()[2:]
+    out = drop_text_columns(lines)
+    assert out[2] == "| TCP_RR     | 12345          | 13000             |"
+    assert out[0] == "| test       | base (trans/s) | patched (trans/s) |"
+
+
+_cell_text = st.one_of(st.integers(0, 10**6).map(str), st.sampled_from(["ok", "better", "", "n/a", "same (noise)"]))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.lists(_cell_text, min_size=3, max_size=3), min_size=1, max_size=6))
+def test_drop_text_columns_properties(grid):
+    from transforms.handmade.tables import drop_text_columns
+
+    lines = ["| " + " | ".join(["row", *r]) + " |" for r in grid]
+    out = drop_text_columns(lines)
+    assert len(out) == len(lines)
+    assert drop_text_columns(out) == out  # idempotent
+    nums = lambda ls: [c.strip() for ln in ls for c in ln.split("|") if c.strip().isdigit()]  # noqa: E731
+    assert nums(out) == nums(lines)  # every number stays, in order
+    assert all(ln.split("|")[1].strip() == "row" for ln in out)  # the label column stays
+
+
+# https://lore.kernel.org/lkml/ (2025, a review of the spawn regression revert), excerpt
+ONE_ROW_UNDER_NAMES = """\
+Unixbench Tests './Run -c 4 spawn' on:
+
+(a) VM AWS instance (m7gd.16xlarge) with v6.13
+
+    w/o patch   w/ patch
+    21005       27120
+"""
+
+
+def test_one_row_under_a_header_of_names_is_one_value_per_name():
+    got = sorted((r["system"], r["metric"], r["value"], r["unit"]) for r in rows(ONE_ROW_UNDER_NAMES))
+    assert got == [("w/ patch", "process_creation", 27120.0, "lps"),
+                   ("w/o patch", "process_creation", 21005.0, "lps")]
+
+
+# https://lore.kernel.org/virtualization/ (2021, "[PATCH V4 00/12] vhost: multiple worker support")
+FIO_THOUSANDS = """\
+fio jobs        1       2       4       8       12      16
+----------------------------------------------------------
+1 worker        84k    492k    510k    -       -       -
+worker per vq   184k   380k    744k    1422k   2256k   2434k
+"""
+
+
+def test_fio_numbers_with_a_thousands_suffix_and_no_unit_are_iops():
+    got = rows(FIO_THOUSANDS, subject="[PATCH V4 00/12] vhost: multiple worker support (fio)")
+    assert len(got) == 9
+    assert {(r["metric"], r["params"]["scale"]) for r in got} == {("iops", "k")}
+    assert sorted((r["system"], r["params"]["fio jobs"], r["value"]) for r in got)[:3] == [
+        ("1 worker", "1", 84.0), ("1 worker", "2", 492.0), ("1 worker", "4", 510.0)]
+
+
+# https://lore.kernel.org/lkml/ (2021, "[PATCH] sched/fair: Adjust the allowed NUMA imbalance when
+# SD_NUMA spans multiple LLCs"), excerpt: the second table is specjbb's, as the text below it says
+TABLE_EXPLAINED_BELOW = """\
+On a Zen3 machine running STREAM parallelised with OMP to have on instance
+per LLC the results and without binding, the results are
+
+                               vanilla     sched-numaimb-v2r4
+MB/sec copy-16    164279.50 (   0.00%)   702962.88 ( 327.91%)
+MB/sec triad-16   154562.04 (   0.00%)   641408.02 ( 314.98%)
+
+STREAM can use directives to force the spread if the OpenMP is new
+enough but that doesn't help if an application uses threads.
+
+                                  vanilla     sched-numaimb-v1r2
+Min       Score-16   366090.84 (   0.00%)   401505.65 (   9.67%)
+Max       Score-16   416666.67 (   0.00%)   483529.77 (  16.05%)
+
+It can also make a big difference for semi-realistic workloads
+like specjbb which can execute arbitrary numbers of threads.
+"""
+
+
+def test_a_table_the_text_below_gives_to_another_benchmark_is_not_ours():
+    got = sorted((r["system"], r["metric"], r["value"]) for r in rows(TABLE_EXPLAINED_BELOW))
+    assert got == [("sched-numaimb-v2r4", "copy", 702962.88), ("sched-numaimb-v2r4", "triad", 641408.02),
+                   ("vanilla", "copy", 164279.5), ("vanilla", "triad", 154562.04)]
+
+
+# https://lore.kernel.org/lkml/ (2002, "Re: [PATCH] Radix-tree pagecache for 2.5"), excerpt: bonnie++
+# results re-typed under group heads drawn with dashes, quoted with a name (`rwhron>`)
+GROUP_HEADS = """\
+rwhron> bonnie++
+rwhron> Version 1.02a     -----------Sequential Input-----------   ------Random-----
+rwhron>                   -----Per Char-----  ------Block-------   ------Seeks------
+rwhron> Kernel      Size  MB/sec  %CPU   Eff  MB/sec  %CPU   Eff    /sec  %CPU   Eff
+rwhron> 2.4.17      1024    3.98  97.2  4.10   16.39  60.6 27.05     132   2.0  6609
+rwhron> 2.4.17rat   1024    3.92  96.0  4.08   15.46  57.0 27.12     126   2.0  6302
+"""
+
+
+def test_group_heads_drawn_with_dashes_prefix_the_column_heads():
+    got = {(r["system"], r["metric_label"]): (r["metric"], r["value"], r["unit"]) for r in rows(GROUP_HEADS)}
+    assert got[("2.4.17", "Sequential Input Per Char %CPU")] == ("seq_input_char_cpu", 97.2, "%CPU")
+    assert got[("2.4.17rat", "Sequential Input Block MB/sec")][1:] == (15.46, "MB/s")
+    assert got[("2.4.17", "Random Seeks /sec")] == ("random_seeks", 132.0, "/sec")
+    assert got[("2.4.17rat", "Random Seeks %CPU")] == ("random_seeks_cpu", 2.0, "%CPU")
+    assert {r["params"]["size"] for r in rows(GROUP_HEADS)} == {"1024"}
+    assert len(got) == 18
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(["--A--", "---Long Name---", "x", "  ", "-", "--", "Per Char"]), max_size=8),
+       st.lists(st.sampled_from(["K/sec", "%CP", "/sec"]), min_size=2, max_size=6))
+def test_with_groups_keeps_every_column_and_its_own_head(groups, heads):
+    from transforms.handmade.cells import split_wide
+    from transforms.handmade.tables import with_groups
+
+    head_line = "          " + "  ".join(heads)
+    lines = ["  ".join(groups), head_line]
+    header = split_wide(head_line)
+    out = with_groups(lines, 1, header)
+    assert len(out) == len(header)
+    assert all(o.text.endswith(h.text) and (o.start, o.end) == (h.start, h.end) for o, h in zip(out, header, strict=True))
+
+
+# https://lore.kernel.org/linux-mm/8c5a844a0901221500m7af8ff45v169b6523ad9d7ad3@mail.gmail.com/, excerpt:
+# lmbench's `"mappings` series re-typed with both kernels' values on each line, under a legend
+SERIES_UNDER_LEGEND = """\
+I ran an lmbench test on the 2.6.28 kernel and on the same kernel
+after applying the patch.  Here's a portion of the results with the
+format of
+test : standard kernel / kernel after patch
+
+Simple syscall: 0.7419 / 0.4244 microseconds
+
+"mappings
+0.524288 9.989 / 7.411
+1.048576 14 / 12
+2.097152 24 / 22
+4.194304 43 / 66
+"""
+
+
+def test_lmbench_series_takes_sizes_from_its_first_column_and_systems_from_the_legend():
+    got = sorted((r["system"], r["params"].get("size"), r["value"]) for r in rows(SERIES_UNDER_LEGEND)
+                 if r["metric_label"] == "mappings")
+    assert got[:4] == [("kernel after patch", "0.524288", 7.411), ("kernel after patch", "1.048576", 12.0),
+                       ("kernel after patch", "2.097152", 22.0), ("kernel after patch", "4.194304", 66.0)]
+    assert len(got) == 8
+
+
+# https://lore.kernel.org/lkml/ (2025, pcp free_high batch; the mmtests netperf-tcp table of the post)
+_PCP = Path(__file__).parents[2] / "fixtures/real/dev/f_lkml_2025_netperf_pcp_free_high_batch.txt"
+
+
+def test_mmtests_statistic_then_size_then_one_value_per_system():
+    lines = _PCP.read_text().split("\n")
+    start = next(k for k, ln in enumerate(lines) if ln.startswith("On a 2-node AMD server"))
+    text = "netperf-tcp\n" + "\n".join(lines[start:start + 12]) + "\n"
+    rows = result_rows(extract_explained(text, "m")[0])
+    got = {(r["system"], r["params"].get("size")): r["value"] for r in rows}
+    assert got[("vanilla", "64")] == 732.14 and got[("freehigh-heuristicsopt", "8192")] == 20447.12
+    assert {r["metric_label"] for r in rows} == {"Hmean"} and len(rows) == 16
+
+
+# https://lore.kernel.org/lkml/20030915022508.GA26687@rushmore/ (tbench on 2.6.0-test kernels, then a profile)
+_TBENCH = Path(__file__).parents[2] / "fixtures/real/dev/k_lkml_2003_tbench_test1_to_test5_rwhron.txt"
+
+
+def test_tbench_caption_spread_column_and_profile_table():
+    text = _TBENCH.read_text().split("\n", 1)[1].split("\n\n", 1)[1]
+    rows = result_rows(extract_explained(text, "t", subject="Re: [BENCHMARK] tbench 8x  2.6.0-test5 v test5-mm1")[0])
+    assert {r["benchmark"] for r in rows} == {"tbench"}  # `tbench 192` over dbench-style lines
+    got = {(r["system"], r["value"]) for r in rows}
+    assert ("2.6.0-test5-mm1", 329.827) in got and ("2.6.0-test3-mm2", 151.1) in got
+    assert ("2.6.0-test3-mm2", 0.7) not in got  # the `+/-` column is a spread
+    assert len(rows) == 14  # the readprofile table under `tbench profile` gives none
+
+
+def test_a_label_set_off_before_the_metric_names_the_system():
+    # https://lore.kernel.org/lkml/ (2019, kernel stack randomization: lmbench lines under labels)
+    text = ("lmbench numbers:\n\nNo randomization: \t\t\tSimple syscall: 0.0534 microseconds\n"
+            "Wih get_random_bytes(4096 buffer): \tSimple syscall: 0.0597 microseconds\n")
+    rows = result_rows(extract_explained(text, "l")[0])
+    assert {(r["system"], r["metric_label"], r["value"], r["unit"]) for r in rows} == {
+        ("No randomization", "Simple syscall", 0.0534, "us"),
+        ("Wih get_random_bytes(4096 buffer)", "Simple syscall", 0.0597, "us")}
+
+
+# https://lore.kernel.org/lkml/20230912065808.2530-2-aaron.lu@intel.com/ (tg->load_avg ratelimit)
+_TG = Path(__file__).parents[2] / "fixtures/real/dev/k_lkml_2023_sysbench_hackbench_netperf_tg_load_avg_ratelimit.txt"
+
+
+def test_base_and_patch_rows_are_systems_and_a_row_above_is_no_caption():
+    lines = _TG.read_text().split("\n")
+    start = next(k for k, ln in enumerate(lines) if ln.startswith("postgres_sysbench on SPR"))
+    rows = result_rows(extract_explained("\n".join(lines[start:start + 8]) + "\n", "t")[0])
+    got = {(r["system"], r["value"]) for r in rows}
+    assert got == {("base", 42382.0), ("patch", 50174.0), ("base", 67626.0), ("patch", 67365.0)}
+    assert not any(r["metric_label"].startswith("patch") for r in rows)  # not the row of the group above
+
+
+# https://lore.kernel.org/lkml/1571405198-27570-1-git-send-email-vincent.guittot@linaro.org/
+_CFS = Path(__file__).parents[2] / "fixtures/real/dev/k_lkml_2019_hackbench_dbench_cfs_lb_rework_v4.txt"
+
+
+def test_one_header_row_names_the_systems_of_the_captioned_groups_below_it():
+    lines = _CFS.read_text().split("\n")
+    start = next(k for k, ln in enumerate(lines) if ln.startswith("- small arm64"))
+    got = rows("\n".join(lines[start:start + 16]) + "\n")
+    hack = {(r["system"], r["params"].get("groups"), r["value"]) for r in got if r["benchmark"] == "hackbench"}
+    assert hack == {("tip/sched/core", "1", 1.579), ("w/ this patchset", "1", 1.41),
+                    ("tip/sched/core", "4", 1.269), ("w/ this patchset", "4", 1.205),
+                    ("tip/sched/core", "8", 1.117), ("w/ this patchset", "8", 1.123),
+                    ("tip/sched/core", "16", 1.176), ("w/ this patchset", "16", 1.164)}
+    shell = {(r["system"], r["value"]) for r in got if r["benchmark"] == "unixbench"}
+    assert shell == {("tip/sched/core", 1963.48), ("w/ this patchset", 1902.88),
+                     ("tip/sched/core", 2427.6), ("w/ this patchset", 2469.8)}
+    # the caption over the groups is what was measured, never a system
+    assert not any(r["system"].startswith(("hackbench", "Unixbench")) for r in got)
+
+
+def test_a_sentence_between_ends_the_reach_of_a_header_row():
+    text = ("            base       patched\nschedpipe  53125      53443\n\n"
+            "Then I ran something else entirely, which is described here in words.\n\n"
+            "hackbench -l 2560 -g 4\n 1 groups   1.579   1.410\n 4 groups   1.269   1.205\n")
+    assert {r["system"] for r in rows(text)} == {None}
+
+
+def test_groups_under_one_heading_take_their_parameter_line_and_the_heading():
+    lines = _TG.read_text().split("\n")
+    start = next(k for k, ln in enumerate(lines) if ln.startswith("hackbench on ICL"))
+    got = rows("\n".join(lines[start:start + 16]) + "\n")
+    assert {(r["system"], r["params"].get("group"), r["value"]) for r in got} == {
+        ("base", "1", 114912.0), ("patch", "1", 117857.0), ("base", "4", 359902.0), ("patch", "4", 361685.0),
+        ("base", "8", 461070.0), ("patch", "8", 491713.0), ("base", "16", 309032.0), ("patch", "16", 378337.0)}
+    assert {r["metric_label"] for r in got} == {"hackbench"}  # the heading, for every group alike
+    start = next(k for k, ln in enumerate(lines) if ln.startswith("postgres_sysbench on SPR"))
+    got = rows("\n".join(lines[start:start + 16]) + "\n")
+    # `75%` alone over the rows is what they ran at; `+12.2%` after a row is a change, not a column
+    assert {(r["system"], r["params"].get("case"), r["value"]) for r in got} == {
+        ("base", "25%", 42382.0), ("patch", "25%", 50174.0), ("base", "50%", 67626.0), ("patch", "50%", 67365.0),
+        ("base", "75%", 100216.0), ("patch", "75%", 112470.0), ("base", "100%", 93671.0), ("patch", "100%", 113563.0)}
+    assert not any(r["unit"] == "%" for r in got)
+
+
+def test_a_caption_ending_in_a_colon_is_no_column_head():
+    # https://lore.kernel.org/lkml/ (2001, "SW-RAID0 Performance problem"), the lines as posted
+    text = ("The hdparm results:\nhdparm -t /dev/md0 : 20.25 MB/sec\nhdparm -t /dev/hda : 20.51 MB/sec\n"
+            "hdaprm -t /dev/hdc : 20.71 MB/sec\n")
+    got = rows(text)
+    assert {r["value"] for r in got} == {20.25, 20.51, 20.71}
+    assert not any((r["system"] or "").startswith("The hdparm") for r in got)
+
+
+def test_commands_whose_last_number_is_their_own_argument_are_no_rows():
+    # https://lore.kernel.org/stable/ (2020, LKFT: hackbench fails on one board), the lines as posted
+    text = ("hackbench test cases started failing on this build.\n\ncd /opt/ltp/testcases/bin\n"
+            "./hackbench 50 process 1000\n./hackbench 20 thread 1000\n")
+    assert rows(text) == []
+
+
+def test_a_pipe_table_without_outer_pipes_keeps_its_header_of_systems():
+    # https://lore.kernel.org/lkml/ (2025, memcg: decouple memcg and objcg stocks), the lines as posted
+    text = (" $ netperf -6 -H ::1 -l 60 -t TCP_SENDFILE -- -m 10K\n\nPREEMPT_RT config:\n------------------\n"
+            "number of clients | Without series | With series\n  6               | 38559.1 Mbps   | 38652.6 Mbps\n"
+            "  12              | 37388.8 Mbps   | 37560.1 Mbps\n")
+    got = {(r["system"], r["value"]) for r in rows(text)}
+    assert got == {("Without series", 38559.1), ("With series", 38652.6),
+                   ("Without series", 37388.8), ("With series", 37560.1)}
+
+
+def test_thousands_of_iops_and_t_io_uring_as_fio_evidence():
+    # https://lore.kernel.org/linux-block/ (2025, blk-mq: retry batch tag allocation), the lines as posted
+    text = ("workload:randread\nblocksize:4k\nthread:1\n"
+            "------------------------------------------------------------------------\n"
+            "                   PCIe Gen3 SSD   PCIe Gen4 SSD    PCIe Gen5 SSD\n"
+            "native kernel     553k iops       633k iops        793k iops\n"
+            "modified          553k iops       635k iops        801k iops\n\n"
+            "cmd :sudo taskset -c 0 ./t/io_uring -b512 -d128 -c32 -s32 -p1 -F1 -B1\n")
+    got = rows(text)
+    assert {r["benchmark"] for r in got} == {"fio"}
+    assert sorted(r["value"] for r in got) == [553000.0, 553000.0, 633000.0, 635000.0, 793000.0, 801000.0]
+    assert {r["unit"] for r in got} == {"IOPS"}  # `blocksize:4k` and `thread:1` are settings, no rows

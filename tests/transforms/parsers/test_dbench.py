@@ -1,0 +1,265 @@
+"""dbench/tbench parser: the tricky cells of the real fixtures, then properties.
+
+Properties: (a) random text and mutated fixtures never make the parser or the driver
+raise; (b) summaries and op tables printed from dbench's printf formats round-trip
+exactly; (c) the same report quoted with "> ", with CRLF line ends or with runs of
+spaces collapsed gives the same rows.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.transforms.parsers.damage import (
+    DAMAGES,
+    MUTATION,
+    assert_damage_keeps_rows,
+    assert_sane,
+    damage_cases,
+    fuzz_text,
+    mutate,
+)
+from tests.transforms.parsers.fixtures_io import FIXTURES, fixture_body, rows_of
+from transforms.extract import extract_runs
+from transforms.parsers.dbench import PARSER
+
+DIR = FIXTURES / "dbench"
+BODIES = [fixture_body(p) for p in sorted(DIR.glob("*.txt"))]
+SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def rows(name: str) -> list[dict]:
+    return [r for r in rows_of(fixture_body(DIR / f"{name}.txt")) if r["benchmark"] in ("dbench", "tbench")]
+
+
+def pick(found: list[dict], metric: str, **params: str) -> list[dict]:
+    return [r for r in found if r["metric"] == metric and all(r["params"].get(k) == v for k, v in params.items())]
+
+
+# --- real fixtures ---------------------------------------------------------------------------------
+
+
+def test_dbench1_nb_figures_are_derived_and_time_lines_ignored():
+    found = rows("lkml_wli_dbench1_numaq_time_lines")
+    tp = pick(found, "throughput")
+    assert [(r["params"]["clients"], r["value"]) for r in tp][:2] == [("16", 67.3949), ("32", 95.1519)]
+    assert len(tp) == 8 and {r["statistic"] for r in tp} == {"value"}
+    nb = pick(found, "netbench_throughput", procs="512")
+    assert [(r["value"], r["statistic"], r["unit"]) for r in nb] == [(32.1932, "derived", "MB/s")]
+    assert pick(found, "netbench_mbit", procs="16")[0]["value"] == 673.949
+    assert {r["system"] for r in found} == {"Taken on 32x/32G NUMA-Q"}
+    assert not any(r["value"] in (11.72, 122.21, 31.733) for r in found)  # zsh `time` lines
+
+
+def test_clients_from_the_time_line_when_procs_is_not_printed():
+    found = rows("lkml_akpm_dbench1_no_procs_suffix")
+    scruffo = [r for r in found if r["system"] == "Taken on 2x/0.8G el-scruffo PC"]
+    assert pick(scruffo, "throughput")[0] == {**pick(scruffo, "throughput")[0], "value": 135.02}
+    assert pick(scruffo, "throughput")[0]["params"] == {"clients": "16"}  # from `./dbench 16  12.11s user ...`
+    assert [r["quoted"] for r in pick(found, "throughput")] == [True, False]
+
+
+def test_wrapped_procs_and_three_listings_of_one_kernel():
+    found = rows("lkml_holmes_dbench1_wrapped_procs_quoted")
+    old = [r for r in pick(found, "throughput") if r["system"] == "2.4.16"]
+    assert [r["params"]["clients"] for r in old] == ["1", "2", "4", "8", "16", "32", "64", "128"]
+    assert [r["value"] for r in old][4:6] == [210.989, 138.713]  # `16\n> procs`, `32\n> procs`
+    new = pick(found, "throughput", clients="128")
+    new = [r for r in new if r["system"] == "2.4.17-pre2"]
+    assert [(r["params"]["repeat"], r["value"]) for r in new] == [("1", 54.9774), ("2", 66.1573), ("3", 59.258)]
+
+
+def test_prefix_names_the_clients_and_kernel_labels_name_systems():
+    found = pick(rows("lkml_mokrejs_dbench_prefix"), "throughput")
+    assert [(r["system"], r["value"], r["params"]["clients"]) for r in found] == [
+        ("linux-2.4.10-pre12", 67.8566, "16"), ("linux-2.4.10-pre12aa1", 141.659, "16"),
+    ]  # fmt: skip
+
+
+def test_dbench4_op_table_sync_flag_and_markers():
+    found = rows("btrfs_manana_dbench4_op_tables_sync")
+    t1 = [r for r in found if r["system"] == "result type 1"]
+    assert pick(t1, "throughput")[0]["params"] == {"clients": "32", "procs": "32", "sync": "open"}
+    assert pick(t1, "max_latency")[0]["value"] == 1963.312
+    write = pick(t1, "op_max_latency", op="WriteX")  # `** WriteX ...` marked by the poster
+    assert [r["value"] for r in write] == [2239.973]
+    before = [r for r in found if r["system"] == "Before patch set"]
+    assert pick(before, "op_count", op="ReadX")[0]["value"] == 17676028.0
+    assert pick(before, "op_avg_latency", op="Flush")[0]["params"] == {"op": "Flush", "clients": "64", "procs": "64"}
+    assert pick([r for r in found if r["system"] == "After patch set"], "throughput")[0]["value"] == 1339.32
+
+
+def test_clients_per_process_differ_from_procs():
+    found = rows("daos_docs_dbench4_clients_per_process")
+    assert pick(found, "throughput")[0]["params"] == {"clients": "100", "procs": "10"}
+    assert pick(found, "op_count", op="WriteX")[0]["value"] == 18750.0
+    assert not any(r["value"] in (288.13, 104.57) for r in found)  # progress lines
+
+
+def test_commented_summary_takes_clients_from_command_line():
+    found = pick(rows("xfs_wang_dbench_partial_tables_commented"), "throughput")
+    assert [(r["value"], r["params"]["clients"]) for r in found][2:] == [
+        (884.406, "32"), (149.172, "1"), (740.95, "32"), (124.67, "1"),
+    ]  # fmt: skip
+    assert all(r["params"]["sync"] == "open" for r in found)
+
+
+def test_tbench_is_marked_as_tbench():
+    found = rows("coreidle_tbench_turbostat")
+    assert {r["params"]["tool"] for r in found} == {"tbench"}
+    assert {r["benchmark"] for r in found} == {"tbench"}  # tbench is scored as a benchmark of its own
+    assert [r["system"] for r in pick(found, "throughput")] == ["default scheduler", "sched_mc/smt=1", "coreidle/ondemand"]
+    runs = extract_runs(fixture_body(DIR / "coreidle_tbench_turbostat.txt"), "m")
+    assert {er.run.attributes["tool"] for er in runs if er.parser.name == "dbench"} == {"tbench"}
+
+
+def test_a_label_before_the_summary_is_its_system():
+    # lkml 2003-09, "Re: 2.6.0-test5-mm1" (Con Kolivas): one tbench line per kernel
+    text = ("tbench 192\n\n2.6.0-test5:\tThroughput 224.949 MB/sec 192 procs\n"
+            "2.6.0-test5-mm1:\tThroughput 329.827 MB/sec 192 procs\n")
+    found = [r for r in rows_of(text) if r["metric"] == "throughput"]
+    assert [(r["benchmark"], r["system"], r["value"], r["params"]["procs"]) for r in found] == [
+        ("tbench", "2.6.0-test5", 224.949, "192"), ("tbench", "2.6.0-test5-mm1", 329.827, "192"),
+    ]  # fmt: skip
+
+
+def test_a_label_after_the_summary_and_captions_over_prompts():
+    # https://lore.kernel.org/lkml/m3ad9snxo6.fsf@bzzz.home.net/
+    text = (" ES> Throughput 221.812 MB/sec 16 procs    ext2\n"
+            " ES> Throughput 159.495 MB/sec 16 procs    ext3-extents (definitely enabled)\n\n"
+            "w/o extents:\n[root@zefir root]# /root/db2.sh 2 16\nThroughput 119.199 MB/sec 16 procs\n"
+            "Average: 112.64450\n\n\nwith extents:\n[root@zefir root]# /root/db2.sh 2 16\n"
+            "Throughput 156.846 MB/sec 16 procs\n")
+    got = [(r["system"], r["value"]) for r in rows_of(text)]
+    assert got == [("ext2", 221.812), ("ext3-extents (definitely enabled)", 159.495),
+                   ("w/o extents", 119.199), ("with extents", 156.846)]
+
+
+def test_a_remark_after_the_summary_is_not_a_number_of_it():
+    text = ("Throughput 22.6915 MB/sec (NB=28.3644 MB/sec  226.915 MBit/sec) - .5sec hiccup in xmms\n"
+            "Throughput 20.5148 MB/sec (NB=25.6435 MB/sec  205.148 MBit/sec) - 2sec and .5sec in xmms\n")
+    assert [r["value"] for r in rows_of(text) if r["metric"] == "throughput"] == [22.6915, 20.5148]
+    # an unexplained number without a remark marker still makes the line unreadable
+    assert rows_of("Throughput 22.6915 MB/sec 16 procs 7\n") == []
+
+
+@pytest.mark.parametrize("name", [p.stem for p in sorted(DIR.glob("neg_*.txt"))])
+def test_negative_fixtures_give_no_rows(name):
+    assert rows(name) == []
+
+
+def test_zero_client_run_is_unparsed():
+    runs = extract_runs("Throughput 0 MB/sec  0 clients  0 procs  max_latency=0.000 ms\n", "m")
+    assert [er.run.status for er in runs] == ["unparsed"]
+
+
+def test_unknown_trailing_number_is_unparsed_not_guessed():
+    runs = extract_runs("Throughput 12.5 MB/sec  4 clients  4 procs  max_latency=1.000 ms  7 sheep\n", "m")
+    assert [er.run.status for er in runs] == ["unparsed"]
+
+
+# --- (a) robustness ------------------------------------------------------------------------------
+
+
+FRAGMENTS = [
+    "Throughput ", "67.3949", " MB/sec", " (NB=84.2436 MB/sec  673.949 MBit/sec)", "  16 procs", "16\nprocs",
+    "  32 clients", "  max_latency=", "1963.312 ms", " (sync open)", " Operation      Count    AvgLat    MaxLat",
+    " ----------------------------------------", " NTCreateX     868942     0.028     3.017", "** WriteX ",
+    "dbench 16: ", "#", "tbench -t 20 1", " 128  14082566  13563.95 MB/sec  execute 599 sec  latency 11.331 ms",
+    "\n", "\n", "> ", "  ", "0", ".", "nan",
+]  # fmt: skip
+
+
+@SETTINGS
+@given(fuzz_text(FRAGMENTS))
+def test_random_text_never_raises(text):
+    assert_sane(PARSER, text)
+
+
+@SETTINGS
+@given(st.sampled_from(BODIES), st.lists(MUTATION, max_size=8))
+def test_mutated_fixtures_never_raise(body, ops):
+    assert_sane(PARSER, mutate(body, ops))
+
+
+# --- (b) round trip from dbench's printf formats ---------------------------------------------------
+
+OPS = ["NTCreateX", "Close", "Rename", "Unlink", "Deltree", "Mkdir", "Qpathinfo", "WriteX", "ReadX", "Flush",
+       "QUERY_PATH_INFORMATION", "FIND_FIRST"]  # fmt: skip
+
+
+@st.composite
+def dbench4_report(draw) -> tuple[str, dict[tuple, float]]:
+    """`" %-22s %7u %9.03f %9.03f"` op rows and
+    `"Throughput %g MB/sec%s%s  %d clients  %d procs  max_latency=%.03f ms"`."""
+    procs = draw(st.integers(1, 512))
+    clients = procs * draw(st.integers(1, 4))
+    sync = draw(st.sampled_from(["", " (sync open)", " (sync dirs)", " (sync open) (sync dirs)"]))
+    params = {"clients": str(clients), "procs": str(procs)}
+    if sync:
+        params["sync"] = ",".join(re.findall(r"sync (\w+)", sync))
+    key = tuple(sorted(params.items()))
+    expected: dict[tuple, float] = {}
+    lines = [" Operation                Count    AvgLat    MaxLat", " --------------------------------------------------"]
+    for op in draw(st.lists(st.sampled_from(OPS), min_size=1, max_size=6, unique=True)):
+        count = draw(st.integers(0, 10**9))
+        avg, mx = (draw(st.floats(0, 1e5, allow_nan=False)) for _ in range(2))
+        lines.append(f" {op:<22} {count:7d} {avg:9.03f} {mx:9.03f}")
+        okey = tuple(sorted({**params, "op": op}.items()))
+        expected[("op_count", okey)] = float(count)
+        expected[("op_avg_latency", okey)] = float(f"{avg:.3f}")
+        expected[("op_max_latency", okey)] = float(f"{mx:.3f}")
+    tp = draw(st.floats(0.001, 1e7, allow_nan=False))  # %g: 1.23457e+06 above a million
+    lat = draw(st.floats(0, 1e6, allow_nan=False))
+    lines += ["", f"Throughput {tp:g} MB/sec{sync}  {clients} clients  {procs} procs  max_latency={lat:.03f} ms"]
+    expected[("throughput", key)] = float(f"{tp:g}")
+    expected[("max_latency", key)] = float(f"{lat:.3f}")
+    return "\n".join(lines) + "\n", expected
+
+
+@st.composite
+def dbench1_listing(draw) -> tuple[str, dict[tuple, float]]:
+    """`Throughput %g MB/sec (NB=%g MB/sec  %g MBit/sec)  %d procs`, one line per client count."""
+    expected: dict[tuple, float] = {}
+    lines = []
+    for n in draw(st.lists(st.integers(1, 512), min_size=1, max_size=6, unique=True)):
+        tp = draw(st.floats(0.001, 1e4, allow_nan=False))
+        lines.append(f"Throughput {tp:g} MB/sec (NB={tp * 1.25:g} MB/sec  {tp * 10:g} MBit/sec)  {n} procs")
+        key = (("clients", str(n)), ("procs", str(n)))
+        expected[("throughput", key)] = float(f"{tp:g}")
+        expected[("netbench_throughput", key)] = float(f"{tp * 1.25:g}")
+        expected[("netbench_mbit", key)] = float(f"{tp * 10:g}")
+    return "\n".join(lines) + "\n", expected
+
+
+def keyed(found: list[dict]) -> dict[tuple, float]:
+    return {(r["metric"], tuple(sorted(r["params"].items()))): r["value"] for r in found}
+
+
+@SETTINGS
+@given(st.one_of(dbench4_report(), dbench1_listing()))
+def test_report_round_trips(report):
+    text, expected = report
+    found = rows_of(text)
+    assert keyed(found) == expected and len(found) == len(expected)
+    derived = {r["metric"] for r in found if r["statistic"] == "derived"}
+    assert derived <= {"netbench_throughput", "netbench_mbit"}
+
+
+# --- (c) mail damage ------------------------------------------------------------------------------
+
+
+@SETTINGS
+@given(st.one_of(dbench4_report(), dbench1_listing()), st.sampled_from(DAMAGES))
+def test_synthetic_report_survives_mail_damage(report, how):
+    text, _ = report
+    assert_damage_keeps_rows(text, how)
+
+
+@pytest.mark.parametrize(("path", "how"), damage_cases(DIR))
+def test_fixture_survives_mail_damage(path, how):
+    assert_damage_keeps_rows(fixture_body(path), how)

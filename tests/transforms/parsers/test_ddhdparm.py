@@ -1,0 +1,314 @@
+"""dd and hdparm parser: the tricky cells of real posts, mail damage, and property tests."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.transforms.parsers.damage import (
+    CANON_KEYS,
+    DAMAGES,
+    ROBUST,
+    assert_no_parser_error,
+    assert_ok_or_unparsed,
+    bench_rows,
+    canon,
+    damaged,
+    one,
+    pad_bare_quotes,
+    parser_runs,
+    spliced,
+)
+from tests.transforms.parsers.fixtures_io import FIXTURES, fixture_body
+from transforms.parsers import ddhdparm
+from transforms.units import KNOWN_UNITS
+
+HERE = FIXTURES / "ddhdparm"
+
+
+def _rows(body: str, benchmark: str | None = None) -> list[dict]:
+    rows = bench_rows(body, "dd", "hdparm")
+    return [r for r in rows if benchmark is None or r["benchmark"] == benchmark]
+
+
+def _runs(body: str) -> list:
+    return parser_runs(body, "ddhdparm")
+
+
+_KEYS = ("benchmark", *CANON_KEYS)  # dd and hdparm rows of one post are told apart
+
+
+def _fixture(name: str) -> str:
+    return fixture_body(HERE / f"{name}.txt")
+
+
+# --- dd ---------------------------------------------------------------------------------------
+
+
+def test_gnu_dd_rate_as_printed_and_elapsed_seconds():
+    rows = _rows(_fixture("dd_gnu_memcg_lkml"), "dd")
+    t = one(rows, metric="throughput", params={"bytes": "4294967296", "bs": "4k", "count": "1M"})
+    assert (t["value"], t["unit"], t["higher_is_better"], t["statistic"]) == (
+        96.4,
+        "MB/s",
+        True,
+        "value",
+    )
+    e = one(rows, metric="elapsed", params={"bytes": "4294967296", "bs": "4k", "count": "1M"})
+    assert (e["value"], e["unit"], e["higher_is_better"]) == (44.5759, "s", False)
+    # two identical runs of the same size: told apart by repeat, in post order
+    assert (
+        one(rows, params_subset=True, metric="throughput", params={"bytes": "1073741824", "repeat": "2"})["value"]
+        == 47.8
+    )
+    # iostat's wkB/s column is not dd
+    assert not [r for r in rows if r["value"] in (90694.67, 98816.0)]
+    runs = [r for r in _runs(_fixture("dd_gnu_memcg_lkml")) if r.benchmark == "dd"]
+    assert runs[0].attributes["command"] == "dd if=/dev/zero of=/fs/f$i bs=4k count=1M"
+
+
+def test_coreutils_gib_form_gb_per_second_and_decimal_commas():
+    rows = _rows(_fixture("dd_coreutils_gib_and_locale"), "dd")
+    g = one(rows, params_subset=True, metric="throughput", params={"bytes": "10737418240", "repeat": "2"})
+    assert (g["value"], g["unit"]) == (8.2, "GB/s")
+    de = one(rows, params_subset=True, metric="elapsed", params={"bytes": "3353227264"})
+    assert de["value"] == 365.951  # "365,951 s" with a German decimal comma, not 365951
+    assert one(rows, params_subset=True, metric="throughput", params={"bytes": "3353227264"})["value"] == 9.2
+
+
+def test_busybox_units_are_binary():
+    rows = _rows(_fixture("dd_busybox_binary_units_quoted"), "dd")
+    gnu = one(rows, params_subset=True, metric="throughput", params={"bytes": "41943040000", "repeat": "1"})
+    bb = one(rows, params_subset=True, metric="throughput", params={"bytes": "41943040000", "repeat": "2"})
+    assert (gnu["value"], gnu["unit"]) == (111.0, "MB/s")
+    assert (bb["value"], bb["unit"], bb["quoted"]) == (114.9, "MiB/s", True)
+    # the markdown table that summarises the same numbers is not read
+    assert len(rows) == 6
+
+
+def test_bsd_bytes_per_second_become_mb_per_second():
+    rows = _rows(_fixture("dd_bsd_bytes_per_sec"), "dd")
+    t = one(rows, params_subset=True, metric="throughput", params={"bytes": "20971520"})
+    assert (t["value"], t["unit"]) == (10.656444, "MB/s")
+    assert one(rows, params_subset=True, metric="elapsed", params={"bytes": "10485760"})["value"] == 0.001912
+
+
+def test_dd_line_inside_other_text_and_one_byte():
+    text = (
+        "write, 1073741824 bytes (1.1 GB) copied, 243.751 s, 4.4 MB/s, bs=1m\n"
+        "1 byte copied, 0.000123 s, 8.1 kB/s\n"
+    )
+    rows = _rows(text, "dd")
+    assert one(rows, metric="throughput", params={"bytes": "1073741824"})["value"] == 4.4
+    one_byte = one(rows, metric="throughput", params={"bytes": "1"})
+    assert (one_byte["value"], one_byte["unit"]) == (8.1, "KB/s")
+
+
+def test_dd_values_are_labelled_by_their_place_after_copied():
+    rows = _rows("1048576000 bytes (1.0 GB) copied, 12.7143 s, 82.5 MB/s\n", "dd")
+    assert sorted((r["metric"], r["metric_label"], r["value"], r["unit"]) for r in rows) == [
+        ("elapsed", "copied (time)", 12.7143, "s"), ("throughput", "copied (rate)", 82.5, "MB/s")]
+
+
+def test_rate_that_does_not_follow_from_bytes_and_time_is_unparsed():
+    text = "1073741824 bytes (1.1 GB) copied, 10.0 s, 900 MB/s\n"
+    runs = _runs(text)
+    assert [r.status for r in runs] == ["unparsed"] and "does not follow" in runs[0].reason
+    assert _rows(text) == []
+
+
+# --- hdparm -----------------------------------------------------------------------------------
+
+
+def test_hdparm_device_without_caption_is_the_system_and_mb_is_mebibytes():
+    rows = _rows(_fixture("hdparm_tT_cached_and_buffered"), "hdparm")
+    c = one(rows, metric="cached_reads")
+    assert c["params"] == {"device": "/dev/xvda"}
+    assert (c["system"], c["value"], c["unit"], c["higher_is_better"]) == (
+        "/dev/xvda",
+        9423.90,
+        "MiB/s",
+        True,
+    )
+    assert one(rows, metric="buffered_disk_reads")["value"] == 392.62
+
+
+def test_hdparm_old_wording_and_devices_measured_twice():
+    text = _fixture("hdparm_buffer_cache_two_kernels")
+    rows = _rows(text, "hdparm")
+    # the kernel each caption names is the system, the device a parameter: the post compares kernels
+    r1 = one(rows, system="2.4.21", metric="cached_reads", params={"device": "/dev/md1"})
+    r2 = one(rows, system="2.5.75", metric="cached_reads", params={"device": "/dev/md1"})
+    assert (r1["value"], r2["value"]) == (213.33, 1.18)
+    assert (
+        one(rows, system="2.5.75", metric="buffered_disk_reads", params={"device": "/dev/hdc"})["value"]
+        == 3.05
+    )
+    runs = [r for r in _runs(text) if r.benchmark == "hdparm"]
+    assert runs[2].caption == "These are with X running"
+    assert runs[2].notes and "suspicious" in runs[2].notes[0]
+
+
+def test_hdparm_timing_wrapped_before_its_unit_and_a_caption_naming_the_kernel():
+    # https://lore.kernel.org/lkml/73300040777B0F44B8CE29C87A0782E101FA98FB@exchange.explainerdc.com/
+    text = ("The dual 500Mhz setup with 2.4.20 does:\n\n/dev/md0:\n"
+            "\tTiming buffer-cache reads:   128 MB in  0.96 seconds =133.33\nMB/sec\n"
+            "\tTiming buffered disk reads:  64 MB in  3.05 seconds = 20.98\nMB/sec\n")
+    rows = _rows(text, "hdparm")
+    assert [(r["metric"], r["value"], r["params"]) for r in rows] == [
+        ("cached_reads", 133.33, {"device": "/dev/md0"}), ("buffered_disk_reads", 20.98, {"device": "/dev/md0"}),
+    ]
+    assert {r["system"] for r in rows} == {"The dual 500Mhz setup with 2.4.20 does"}
+
+
+def test_hdparm_error_instead_of_timing_is_unparsed():
+    runs = _runs(_fixture("hdparm_read_error_unparsed"))
+    assert [(r.benchmark, r.status) for r in runs] == [("hdparm", "unparsed")]
+
+
+def test_hdparm_kb_per_sec_and_direct():
+    text = "/dev/sdb:\n Timing O_DIRECT disk reads:   2 MB in  3.20 seconds = 640.00 kB/sec\n"
+    r = one(_rows(text), metric="direct_disk_reads")
+    assert (r["value"], r["unit"], r["system"]) == (640.0, "KiB/s", "/dev/sdb")
+
+
+def test_negatives_give_nothing():
+    for name in ("neg_prose_and_boot_log_mb_s", "neg_sysbench_prepare_lines"):
+        assert _rows(_fixture(name)) == [] and _runs(_fixture(name)) == []
+
+
+def test_metric_registry_units_are_known_and_emits_declared():
+    assert all(spec.unit in KNOWN_UNITS for spec in ddhdparm.METRICS.values())
+    assert set(ddhdparm.PARSER.emits) == {"dd", "hdparm"}
+
+
+# --- properties -------------------------------------------------------------------------------
+
+FIXTURE_TEXTS = [fixture_body(p) for p in sorted(HERE.glob("*.txt"))]
+
+
+@ROBUST
+@given(st.text(max_size=400))
+def test_random_text_never_raises(text):
+    assert_ok_or_unparsed(_runs(text))
+
+
+@ROBUST
+@given(spliced(FIXTURE_TEXTS, ["", " ", ",", "x", "(", ")", "MB/s", "\n", "/dev/sdz:", "0"]))  # fmt: skip
+def test_mutated_fixtures_never_raise(text):
+    assert_no_parser_error(text)
+
+
+def _si(bps: float) -> str:
+    """coreutils' human rate: two significant digits below 10, whole numbers above."""
+    for unit in ("kB", "MB", "GB"):
+        bps /= 1000
+        if bps < 999.5 or unit == "GB":
+            return (f"{bps:.1f}" if bps < 10 else f"{bps:.0f}") + f" {unit}/s"
+    raise AssertionError
+
+
+def _dd_line(nbytes: int, secs: float, style: str) -> str:
+    if style == "bsd":
+        return f"{nbytes} bytes transferred in {secs:.6f} secs ({nbytes / secs:.0f} bytes/sec)"
+    human = "(1.1 GB, 1.0 GiB)" if style == "new" else "(1.1 GB)"
+    return f"{nbytes} bytes {human} copied, {secs:g} s, {_si(nbytes / float(f'{secs:g}'))}"
+
+
+def _hdparm_block(dev: str, cached: tuple[int, float], disk: tuple[int, float]) -> str:
+    def timing(t: int, e: float) -> str:
+        e = float(f"{e:.2f}")
+        return f"{t:3d} MB in {e:5.2f} seconds = {t / e:6.2f} MB/sec" if t >= e else \
+            f"{t:3d} MB in {e:5.2f} seconds = {t / e * 1024:6.2f} kB/sec"  # fmt: skip
+
+    return f"\n{dev}:\n Timing cached reads:   {timing(*cached)}\n Timing buffered disk reads: {timing(*disk)}\n"
+
+
+_DD = st.builds(
+    _dd_line,
+    st.integers(10**4, 10**12),
+    st.floats(0.01, 5000),
+    st.sampled_from(["old", "new", "bsd"]),
+)
+_HD = st.builds(_hdparm_block, st.sampled_from(["/dev/sda", "/dev/nvme0n1", "/dev/md1"]),
+                st.tuples(st.integers(1, 99999), st.floats(0.5, 30)),
+                st.tuples(st.integers(1, 9999), st.floats(0.5, 30)))  # fmt: skip
+
+
+@settings(max_examples=150, deadline=None)
+@given(_DD)
+def test_printed_dd_line_round_trips(line):
+    rows = _rows(line + "\n", "dd")
+    assert len(rows) == 2
+    nbytes = line.split()[0]
+    if "transferred" in line:
+        secs, bps = re.search(r"in (\S+) secs \((\d+) bytes/sec\)", line).groups()
+        assert one(rows, metric="throughput")["value"] == float(bps) / 1e6
+    else:
+        secs, rate, unit = re.search(r"copied, (\S+) s, (\S+) (\w+)/s", line).groups()
+        t = one(rows, metric="throughput")
+        assert (t["value"], t["unit"]) == (float(rate), {"kB": "KB/s"}.get(unit, f"{unit}/s"))
+    e = one(rows, metric="elapsed")
+    assert (e["value"], e["params"]) == (float(secs), {"bytes": nbytes})
+
+
+@settings(max_examples=150, deadline=None)
+@given(_HD)
+def test_printed_hdparm_block_round_trips(block):
+    rows = _rows(block, "hdparm")
+    dev = block.split(":")[0].strip()
+    printed = re.findall(r"= +(\S+) (\w)B/sec", block)
+    assert len(rows) == 2
+    for metric, (value, scale) in zip(
+        ("cached_reads", "buffered_disk_reads"), printed, strict=True
+    ):
+        r = one(rows, metric=metric)
+        assert (r["system"], r["value"], r["unit"]) == (
+            dev,
+            float(value),
+            {"M": "MiB/s", "k": "KiB/s"}[scale],
+        )
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    st.lists(st.one_of(_DD, _HD), min_size=1, max_size=4),
+    st.sampled_from(DAMAGES),
+)
+def test_mail_damage_keeps_the_rows(parts, how):
+    text = "\n".join(parts) + "\n"
+    assert canon(_rows(damaged(text, how, keep_ends=True)), _KEYS) == canon(_rows(text), _KEYS)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(FIXTURE_TEXTS), st.sampled_from(DAMAGES))
+def test_mail_damage_on_real_posts_keeps_the_rows(text, how):
+    if how == "crlf":
+        text = pad_bare_quotes(text)
+    assert canon(_rows(damaged(text, how, keep_ends=True)), _KEYS) == canon(_rows(text), _KEYS)
+
+
+def test_busybox_hdparm_prints_kb_per_s_and_a_console_line_may_come_between():
+    # https://lore.kernel.org/linux-mips/ (2015, BMIPS 7425 SATA), the lines as posted
+    from transforms.extract import extract_explained
+    from transforms.rows import result_rows
+
+    text = ("# hdparm -tT /dev/sda\n\n/dev/sda:\n[   48.557068] random: nonblocking pool is initialized\n"
+            "Timing buffer-cache reads:   524 MB in 0.50 seconds = 1052111 kB/s\n"
+            "Timing buffered disk reads:  358 MB in 3.00 seconds = 122132 kB/s\n")
+    got = {(r["metric"], r["value"], r["unit"]) for r in result_rows(extract_explained(text, "h")[0])}
+    assert got == {("cached_reads", 1052111.0, "KiB/s"), ("buffered_disk_reads", 122132.0, "KiB/s")}
+
+
+def test_a_dotted_heading_over_a_console_line_names_the_dd_run():
+    # https://lore.kernel.org/lkml/ (2021, khadas edge: mmc-hs400-enhanced-strobe), the lines as posted
+    from transforms.extract import extract_explained
+    from transforms.rows import result_rows
+
+    text = ("..... mmc-hs400-enhanced-strobe disabled\n\n[    7.175053] mmc2: new HS400 MMC card at address 0001\n\n"
+            "786432000 bytes (786 MB, 750 MiB) copied, 3 s, 262 MB/s\n")
+    got = {(r["system"], r["metric"], r["value"]) for r in result_rows(extract_explained(text, "d")[0])}
+    assert got == {("mmc-hs400-enhanced-strobe disabled", "throughput", 262.0),
+                   ("mmc-hs400-enhanced-strobe disabled", "elapsed", 3.0)}

@@ -1,0 +1,167 @@
+"""fio `--status-interval` series (transforms.parsers.fio.series), in the normal text output.
+
+The JSON output's series are tested in test_fio_json.py. No public post or page holding a real
+text series was found, so the series here are printed from a real report: the fio 3.1
+`time_based`, `runtime=300` read report of fixture fio31_vps_comparison_write_read, as
+`--status-interval=100` prints it after 100 and 200 seconds and at the end. The same header
+(job, pid), the same layout and numbers, with the header date, the runtimes and the IOPS moved
+as the dumps move them.
+
+Properties: report blocks in any order, repeated, cut short anywhere and mixed with other output
+never make the parser raise; one block alone never gives interval rows.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.transforms.parsers.damage import assert_sane
+from tests.transforms.parsers.fixtures_io import (
+    FIXTURES,
+    canonical,
+    expected_rows,
+    fixture_body,
+    rows_of,
+)
+from transforms.extract import extract_runs
+from transforms.model import Result, Run
+from transforms.parsers.fio import PARSER
+from transforms.parsers.fio.series import CLOCK_SLACK, Clock, follows, mark_series
+
+BODY = fixture_body(FIXTURES / "fio" / "fio31_vps_comparison_write_read.txt")
+READ = BODY[BODY.index("myjob: (groupid=0, jobs=1): err= 0: pid=21485") : BODY.rindex("util=100.00%") + 13]
+WRITE = BODY[BODY.index("myjob: (groupid=0, jobs=1): err= 0: pid=21461") : BODY.index("util=100.00%") + 13]
+SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def report(stamp: str, msec: int, iops: int, pid: str = "21485") -> str:
+    """The real read report as the dump at `stamp` (its header date) after `msec` of running."""
+    out = READ.replace("05:28:47", stamp).replace("pid=21485", f"pid={pid}")
+    out = out.replace("(3598MiB/300002msec)", f"(3598MiB/{msec}msec)")
+    out = out.replace("run=300002-300002msec", f"run={msec}-{msec}msec")
+    return out.replace("IOPS=3070", f"IOPS={iops}")
+
+
+SERIES = [report("05:25:27", 100001, 3001), report("05:27:07", 200001, 3002), READ]
+
+
+def as_interval(rows: list[dict], end: str) -> list[dict]:
+    """What a report's rows become inside a series: statistic `interval`, cumulative from 0."""
+    return [{**r, "statistic": "interval", "params": {**r["params"], "interval_start": "0", "interval_end": end}}
+            for r in rows]  # fmt: skip
+
+
+def fio_runs(text: str) -> list[Run]:
+    return [er.run for er in extract_runs(text, "t") if er.parser.name == "fio"]
+
+
+# --- the text output ------------------------------------------------------------------------------
+
+
+def test_reports_before_the_last_are_the_series_and_the_last_the_summary():
+    found = rows_of("\n".join(SERIES))
+    alone = [rows_of(r) for r in SERIES]
+    assert [len(a) for a in alone] == [32, 32, 32]  # bw, iops, 3x4 latency, 17 percentiles, group bw
+    # every value: the dumps' rows as intervals, the last report's rows exactly as a paste of it alone
+    expected = as_interval(alone[0], "100.001") + as_interval(alone[1], "200.001") + alone[2]
+    assert canonical(found) == canonical(expected)
+    iops = [(r["statistic"], r["params"].get("interval_end"), r["value"]) for r in found if r["metric"] == "iops"]
+    assert iops == [("interval", "100.001", 3001.0), ("interval", "200.001", 3002.0), ("value", None, 3070.0)]
+    assert not any("repeat" in r["params"] for r in found)
+    runs = fio_runs("\n".join(SERIES))
+    assert [r.attributes.get("status_interval") for r in runs] == ["1", "1", None]
+    assert all(any("--status-interval" in n for n in r.notes) for r in runs[:2])
+
+
+def test_one_report_gives_todays_rows():
+    assert {r["statistic"] for r in rows_of(READ)} == {"value"}
+    # the fixture's two runs (pid 21461 then 21485, minutes apart) give its golden rows, no series
+    path = FIXTURES / "fio" / "fio31_vps_comparison_write_read.txt"
+    assert canonical(rows_of(BODY)) == canonical(expected_rows(path))
+    assert not [r for r in rows_of(BODY) if r["statistic"] == "interval"]
+
+
+def test_reports_of_other_processes_or_clocks_are_not_a_series():
+    other_pid = [report("05:25:27", 100001, 3001, pid="21486"), READ]
+    wall_apart = [report("04:25:27", 100001, 3001), READ]  # an hour earlier, yet 100 s less run
+    twice = [READ, READ]  # the same report pasted twice: no time passed
+    dateless = [r.replace(": Fri Oct  6 05:25:27 2017", "").replace(": Fri Oct  6 05:28:47 2017", "")
+                for r in (SERIES[0], READ)]  # fio 1.x headers: `err= 0: pid=21485` only  # fmt: skip
+    for post in (other_pid, wall_apart, twice, dateless):
+        found = rows_of("\n".join(post))
+        assert {r["statistic"] for r in found} == {"value"}
+        iops = [r for r in found if r["metric"] == "iops"]
+        assert sorted(r["params"]["repeat"] for r in iops) == ["1", "2"]
+
+
+def test_series_survive_progress_lines_and_disk_stats_between_reports():
+    progress = "Jobs: 1 (f=1): [R(1)][33.7%][r=11.7MiB/s,w=0KiB/s][r=3001,w=0 IOPS][eta 03m:19s]"
+    found = rows_of(f"\n{progress}\n".join(SERIES))
+    assert [r["params"].get("interval_end") for r in found if r["metric"] == "iops"] == ["100.001", "200.001", None]
+
+
+# --- the shared rule ------------------------------------------------------------------------------
+
+
+def test_follows_needs_the_same_jobs_and_both_clocks_moving_together():
+    jobs = frozenset({"myjob\x0021485"})
+    start = Clock(jobs, Decimal(1000), Decimal(100))
+    assert follows(start, Clock(jobs, Decimal(1100), Decimal(200)))
+    assert follows(start, Clock(jobs, Decimal(1100 + CLOCK_SLACK), Decimal(200)))
+    assert not follows(start, Clock(jobs, Decimal(1101 + CLOCK_SLACK), Decimal(200)))
+    assert not follows(start, Clock(jobs, Decimal(1000), Decimal(100)))  # no time passed
+    assert not follows(start, Clock(frozenset({"myjob\x0021486"}), Decimal(1100), Decimal(200)))
+
+
+def test_mark_series_skips_unparsed_and_clockless_runs():
+    def run(value: float, status: str = "ok") -> Run:
+        return Run("fio", [Result("iops", "IOPS", value, "IOPS", {"job": "j"})], status=status)
+
+    jobs = frozenset({"j"})
+    first, broken, bare, last = run(1.0), run(2.0, "unparsed"), run(3.0), run(4.0)
+    clocks = {id(first): Clock(jobs, Decimal(10), Decimal(5)), id(broken): Clock(jobs, Decimal(12), Decimal(7)),
+              id(last): Clock(jobs, Decimal(20), Decimal(15))}  # fmt: skip
+    mark_series([first, broken, bare, last], clocks)
+    assert [(r.statistic, r.params.get("interval_end")) for r in first.results] == [("interval", "5")]
+    assert [r.results[0].statistic for r in (broken, bare, last)] == ["value", "value", "value"]
+
+
+# --- properties -----------------------------------------------------------------------------------
+
+BLOCKS = [*SERIES, WRITE]
+NOISE = ["", "Jobs: 1 (f=1): [R(1)][66.7%][r=11.7MiB/s][r=3002 IOPS][eta 01m:40s]",
+         "Disk stats (read/write):", "and after the patch:", "> " + READ.splitlines()[1]]  # fmt: skip
+
+
+@st.composite
+def pieces(draw, min_size: int = 1, max_size: int = 6) -> list[str]:
+    """Report blocks in any order, repeated, each maybe cut short at a line, with noise between."""
+    out = []
+    for _ in range(draw(st.integers(min_size, max_size))):
+        lines = draw(st.sampled_from(BLOCKS)).splitlines()
+        cut = draw(st.integers(1, len(lines)))
+        out += [draw(st.sampled_from(NOISE)), "\n".join(lines[:cut])]
+    return out
+
+
+@SETTINGS
+@given(pieces())
+def test_interleaved_and_truncated_reports_never_raise(parts):
+    text = "\n".join(parts)
+    assert_sane(PARSER, text)
+    for r in rows_of(text):
+        if r["statistic"] == "interval":  # only the real dumps' clocks can end a series step
+            assert r["params"]["interval_start"] == "0"
+            assert r["params"]["interval_end"] in {"100.001", "200.001"}
+
+
+@SETTINGS
+@given(pieces(max_size=1))
+def test_one_block_gives_no_interval_rows(parts):
+    text = "\n".join(parts)
+    assert_sane(PARSER, text)
+    assert not [r for r in rows_of(text) if r["statistic"] == "interval"]
+    assert not [r for run in fio_runs(text) for r in run.results if r.statistic == "interval"]

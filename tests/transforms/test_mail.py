@@ -1,0 +1,227 @@
+"""Decoding real-world mail: transfer encodings, charsets, HTML-only, broken headers."""
+
+from __future__ import annotations
+
+import base64
+from datetime import UTC, datetime
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from transforms.dates import parse_date
+from transforms.mail import decode_message, plain_post
+
+
+def _msg(headers: str, body: bytes) -> bytes:
+    return headers.replace("\n", "\r\n").encode() + b"\r\n\r\n" + body
+
+
+def test_quoted_printable_soft_breaks_are_joined():
+    raw = _msg(
+        "From: A <a@x.org>\nMessage-ID: <qp@x>\nContent-Type: text/plain; charset=iso-8859-1\n"
+        "Content-Transfer-Encoding: quoted-printable",
+        b"Dhrystone 2 using register variables 10802400.5 lps (10.0 s, 2=\r\n samples)\r\nJ=F6rg\r\n",
+    )
+    m = decode_message(raw)
+    assert "lps (10.0 s, 2 samples)\nJörg" in m.body
+    assert m.message_id == "qp@x"
+
+
+def test_base64_gb2312_body():
+    text = "测试 Pipe Throughput 803044.2 lps\n"
+    raw = _msg(
+        "Message-ID: <b64@x>\nContent-Type: text/plain; charset=gb2312\nContent-Transfer-Encoding: base64",
+        base64.encodebytes(text.encode("gb2312")),
+    )
+    assert decode_message(raw).body == text
+
+
+def test_wrong_charset_declaration_falls_back_without_crash():
+    raw = _msg("Message-ID: <cs@x>\nContent-Type: text/plain; charset=x-no-such-charset", "naïve".encode())
+    m = decode_message(raw)
+    assert m.body == "naïve"
+    assert any("unknown charset" in n for n in m.notes)
+
+
+def test_html_only_mail_keeps_pre_whitespace():
+    raw = _msg(
+        "Message-ID: <h@x>\nContent-Type: text/html; charset=utf-8",
+        b"<html><body><p>Results:</p><pre>size   kvm.pv   xen.pv\n1      9533.74  18052.37</pre></body></html>",
+    )
+    m = decode_message(raw)
+    assert "size   kvm.pv   xen.pv\n1      9533.74  18052.37" in m.body
+    assert "text taken from HTML" in m.notes
+
+
+def test_text_attachment_is_part_of_the_body():
+    raw = _msg(
+        'Message-ID: <att@x>\nMIME-Version: 1.0\nContent-Type: multipart/mixed; boundary="BB"',
+        b"--BB\r\nContent-Type: text/plain\r\n\r\nsee attached\r\n--BB\r\n"
+        b"Content-Type: text/plain; name=res.txt\r\nContent-Disposition: attachment; filename=res.txt\r\n"
+        b"Content-Transfer-Encoding: base64\r\n\r\n" + base64.encodebytes(b"Time: 1.234\n") + b"--BB--\r\n",
+    )
+    body = decode_message(raw).body
+    assert "see attached" in body and "Time: 1.234" in body
+
+
+def test_rfc2047_headers_threading_and_missing_message_id():
+    raw = _msg(
+        "From: =?utf-8?q?Andr=C3=A9_M=C3=BCller?= <am@x.org>\nSubject: =?iso-8859-1?q?R=E9sultats?=\n"
+        "In-Reply-To: <p@x>\nReferences: <root@x> <p@x>\nDate: Tue,  9 Apr 2019 18:10:08 +0200",
+        b"hi\r\n",
+    )
+    m = decode_message(raw)
+    assert (m.from_name, m.from_addr, m.subject) == ("André Müller", "am@x.org", "Résultats")
+    assert m.in_reply_to == "p@x" and m.thread_root == "root@x"
+    assert m.message_id.startswith("sha1-")
+    assert decode_message(raw).message_id == m.message_id  # stable
+
+
+def test_pipermail_from_keeps_obfuscated_address():
+    m = decode_message(_msg("From: jgb at example.com (Jesus M. Gonzalez)\nMessage-ID: <p@x>", b"x"))
+    assert (m.from_name, m.from_addr) == ("Jesus M. Gonzalez", "jgb at example.com")
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Tue,  9 Apr 2019 18:10:08 +0200", datetime(2019, 4, 9, 16, 10, 8, tzinfo=UTC)),
+        ("Tue Dec 17 06:03:37 PST 2024", datetime(2024, 12, 17, 14, 3, 37, tzinfo=UTC)),
+        ("Mon, 04 Feb 2002 12:56:45 +0100 (CET)", datetime(2002, 2, 4, 11, 56, 45, tzinfo=UTC)),
+        ("Wed, 5 Sep 07 10:01 -0400", datetime(2007, 9, 5, 14, 1, tzinfo=UTC)),
+        ("Thu Apr 14 11:06:56 2016", datetime(2016, 4, 14, 11, 6, 56, tzinfo=UTC)),
+        ("not a date at all", None),
+        ("", None),
+        ("Mon, 99 Foo 99999 99:99:99 +9999", None),
+    ],
+)
+def test_dates(text, expected):
+    assert parse_date(text) == expected
+
+
+def test_plain_post_has_stable_id():
+    assert plain_post("a\r\nb").body == "a\nb"
+    assert plain_post("x").message_id == plain_post("x").message_id != plain_post("y").message_id
+
+
+# ------------------------------------------------- From headers: the fast path equals the email package
+
+
+def _email_package_from(text: str) -> tuple[str | None, str | None]:
+    """What parse_from returned before it had a fast path (the reference)."""
+    from email.utils import getaddresses, parseaddr
+
+    try:
+        pairs = getaddresses([text])
+        name, addr = pairs[0] if pairs else parseaddr(text)
+    except Exception:
+        name, addr = text, ""
+    return (name.strip().strip('"') or None), (addr or None)
+
+
+def _from_headers() -> list[str]:
+    """Every From header of the real posts, the golden fixtures, the sample and the archive fixtures."""
+    import re
+    from pathlib import Path
+
+    from transforms.mail import header_text
+
+    root = Path(__file__).parents[1]
+    files = [*root.glob("fixtures/real/*/*.txt"), *root.glob("fixtures/parsers/*/*.txt"),
+             *root.glob("fixtures/archives/**/*"), root.parent / "examples" / "archives" / "seeds.mbox"]
+    out = []
+    for f in files:
+        if f.is_file():
+            for raw in re.findall(rb"^From:[ \t]*+(.*(?:\r?\n[ \t].*)*)", f.read_bytes(), re.M):
+                out.append(header_text(raw.decode("latin-1")))
+    return [h for h in out if h]
+
+
+def test_fast_from_equals_the_email_package_on_every_fixture_header():
+    from transforms.mail import _plain_from
+
+    headers = _from_headers()
+    assert len(headers) > 200
+    fast = [(h, _plain_from(h)) for h in headers]
+    assert sum(r is not None for _, r in fast) > len(headers) // 2  # the fast path is the common one
+    for h, r in fast:
+        if r is not None:
+            assert r == _email_package_from(h), h
+
+
+@pytest.mark.parametrize("header, expected", [
+    ('Ian Pratt <Ian.Pratt@cl.cam.ac.uk>', ("Ian Pratt", "Ian.Pratt@cl.cam.ac.uk")),
+    ('"Pratt, Ian" <ian@example.org>', ("Pratt, Ian", "ian@example.org")),
+    ("rwhron@earthlink.net", (None, "rwhron@earthlink.net")),
+    ("avi@qumranet.com (Avi Kivity)", ("Avi Kivity", "avi@qumranet.com")),
+    ("<anthony@codemonkey.ws>", (None, "anthony@codemonkey.ws")),
+    ("A <a@x>, B <b@y>", ("A", "a@x")),  # several addresses: the email package decides
+    ('"a\\"b" <q@x>', ('a"b', "q@x")),  # an escaped quote: likewise
+])
+def test_from_shapes(header, expected):
+    from transforms.mail import parse_from
+
+    assert parse_from(header) == expected
+
+
+_FROM_CHARS = 'ab .,;:@<>()"\\\tZ\u00e9'
+
+
+@given(st.text(alphabet=_FROM_CHARS, max_size=40))
+def test_fast_from_agrees_or_steps_aside(text):
+    from transforms.mail import _plain_from
+
+    r = _plain_from(text)
+    assert r is None or r == _email_package_from(text)
+
+
+def _multipart(part_headers: bytes, body: bytes = b"Pipe Throughput 803044.2 lps\n") -> bytes:
+    return (b"From: A <a@x.org>\nMessage-ID: <mp@x>\nContent-Type: multipart/mixed; boundary=BB\n\n"
+            b"--BB\n" + part_headers + b"\n\n" + body + b"--BB--\n")
+
+
+@pytest.mark.parametrize("charset", [b"undefined", b'"utf\x008"', b"utf-8\x00"])
+def test_charsets_that_make_python_raise_fall_back_with_a_note(charset):
+    m = decode_message(_multipart(b"Content-Type: text/plain; charset=" + charset))
+    assert m.message_id == "mp@x"
+    assert m.body == "Pipe Throughput 803044.2 lps"
+    assert any("charset" in n for n in m.notes)
+
+
+def _nested_rfc822(depth: int) -> bytes:
+    return (b"From: a@x.org\nSubject: deep\nContent-Type: message/rfc822\n\n" * depth
+            + b"Content-Type: text/plain\n\nPipe Throughput 803044.2 lps\n")
+
+
+def _nested_multipart(depth: int) -> bytes:
+    parts = b"".join(b"Content-Type: multipart/mixed; boundary=b%d\n\n--b%d\n" % (i, i) for i in range(depth))
+    return b"From: a@x.org\nMessage-ID: <deep@x>\nSubject: deep\n" + parts + b"Content-Type: text/plain\n\nbody\n"
+
+
+@pytest.mark.parametrize("make", [_nested_rfc822, _nested_multipart])
+def test_a_mime_tree_deeper_than_the_cap_is_cut_with_a_note(make):
+    m = decode_message(make(1000))
+    assert any(n.startswith("MIME tree cut at depth") for n in m.notes)
+    shallow = decode_message(make(5))
+    assert not any("cut" in n for n in shallow.notes)
+    assert "Pipe Throughput" in shallow.body or shallow.body == "body"
+
+
+def test_the_depth_cap_is_a_parameter():
+    m = decode_message(_nested_rfc822(5), max_depth=3)
+    assert "MIME tree cut at depth 3" in m.notes and "Pipe Throughput" not in m.body
+    assert "Pipe Throughput" in decode_message(_nested_rfc822(5), max_depth=10).body
+
+
+@pytest.mark.parametrize("codec", ["utf-16", "utf-16-le", "utf-16-be"])
+def test_a_utf16_message_file_is_read(codec):
+    raw = "From: Jörg <a@x>\nMessage-ID: <u16@x>\nSubject: hi\n\nPipe Throughput 1 lps\n"
+    m = decode_message(raw.encode(codec))
+    assert (m.message_id, m.subject, m.from_name, m.body) == ("u16@x", "hi", "Jörg", "Pipe Throughput 1 lps\n")
+    assert m.notes == [f"read as {codec}"]
+
+
+def test_a_cr_only_message_file_is_read():
+    m = decode_message(b"From: a@x\rMessage-ID: <cr@x>\rSubject: hi\r\rPipe Throughput 1 lps\rline2\r")
+    assert (m.message_id, m.subject, m.body) == ("cr@x", "hi", "Pipe Throughput 1 lps\nline2\n")

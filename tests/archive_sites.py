@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import gzip
 import html
+import os
 import shutil
+import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -263,3 +265,44 @@ def marc_site(site: Site) -> Site:
     for path in MARC_HOSTILE:
         site.add(path, b"not for us", content_type=text)
     return site
+
+
+CAP = 20_000  # msg00003.html of 2007-10 is larger
+
+
+PUBLIC_INBOX_FIX = FIXTURES / "archives" / "public-inbox"
+
+
+FIRST = ("01-gmane-plain.eml", "02-qp-netperf.eml", "03-b64-unixbench.eml")
+
+
+_ENV = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_AUTHOR_NAME": "a", "GIT_AUTHOR_EMAIL": "a@example.org", "GIT_COMMITTER_NAME": "c",
+        "GIT_COMMITTER_EMAIL": "c@example.org"}
+
+
+class Epoch:
+    """A bare repo laid out like a public-inbox v2 epoch: each commit's tree is one file `m`."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        subprocess.run(["git", "init", "--bare", "-q", "-b", "master", str(path)], check=True, env=_ENV)
+
+    def git(self, *args: str, data: bytes | None = None) -> str:
+        return subprocess.run(["git", f"--git-dir={self.path}", *args], input=data, capture_output=True,
+                              check=True, env=_ENV).stdout.decode().strip()
+
+    def commit(self, files: dict[str, bytes]) -> str:
+        entries = b"".join(b"100644 blob %s\t%s\n" % (self.git("hash-object", "-w", "--stdin", data=body).encode(),
+                                                      name.encode()) for name, body in files.items())
+        tree = self.git("mktree", data=entries)
+        parent = subprocess.run(["git", f"--git-dir={self.path}", "rev-parse", "-q", "--verify", "refs/heads/master"],
+                                capture_output=True, env=_ENV).stdout.decode().strip()
+        commit = self.git("commit-tree", tree, "-m", "msg", *(["-p", parent] if parent else []))
+        self.git("update-ref", "refs/heads/master", commit)
+        return commit
+
+    def add(self, *names: str) -> None:
+        for name in names:
+            self.commit({"m": (PUBLIC_INBOX_FIX / name).read_bytes()})

@@ -9,7 +9,7 @@ import pytest
 
 from flows import extract_cmd
 from tests.conftest import SEEDS_MBOX, run_cli, seed_text
-from tests.flows.test_parallel import numbered_mbox, planted
+from tests.mboxes import numbered_mbox, planted
 
 
 def test_a_gzip_bomb_stops_at_the_cap(tmp_path, monkeypatch):

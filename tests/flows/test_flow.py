@@ -110,7 +110,7 @@ def test_a_planted_slow_message_is_quarantined_and_its_unit_loads(tmp_path, pref
     from flows import parallel
     from flows.ingest import run_ingest
     from tests import slow_plant
-    from tests.flows.test_parallel import numbered_mbox, planted
+    from tests.mboxes import numbered_mbox, planted
 
     monkeypatch.setattr(parallel, "decode_batch", slow_plant.decode_batch)
     ids = numbered_mbox(tmp_path / "slow.mbox", 30, {17: planted(17, slow_plant.MARK_SLOW)})
@@ -130,7 +130,7 @@ def test_a_planted_slow_message_is_quarantined_and_its_unit_loads(tmp_path, pref
 def test_a_poison_mbox_loads_every_other_message_and_reruns_add_nothing(tmp_path, prefect_api):
     """The issue's case: 451 messages, poison at #420 (1,000-deep MIME, a charset Python refuses)."""
     from flows.ingest import run_ingest
-    from tests.flows.test_parallel import numbered_mbox
+    from tests.mboxes import numbered_mbox
 
     deep = (b"From: a@test\nMessage-ID: <p420@test>\nSubject: deep\nContent-Type: message/rfc822\n\n"
             + b"From: a@test\nSubject: deeper\nContent-Type: message/rfc822\n\n" * 1000 + b"\n\nbody\n")

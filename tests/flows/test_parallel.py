@@ -12,8 +12,20 @@ from flows.archives.base import Fetched, Unit, sha256_file
 from flows.config import Source
 from flows.steps import Known, extract_unit
 from tests.conftest import ROOT
+from tests.mboxes import numbered_mbox, planted
 
 GEN = ROOT.parent / "shared" / "tools" / "gen_corpus.py"
+
+
+@pytest.fixture
+def plant(monkeypatch):
+    """Swap in the planted batch function (reaches worker processes) and add_mail (reaches inline runs)."""
+    from flows import parallel
+    from tests import slow_plant
+
+    monkeypatch.setattr(parallel, "decode_batch", slow_plant.decode_batch)
+    monkeypatch.setattr(parallel, "add_mail", slow_plant.planted_add_mail)
+    return slow_plant
 
 
 @pytest.fixture(scope="module")
@@ -46,47 +58,11 @@ def test_pool_and_inline_give_the_same_rows(corpus):
 
 # ---------------------------------------------------------------- one bad message costs no other
 
-def seed_messages() -> list[bytes]:
-    from tests.conftest import SEEDS_MBOX
-    from transforms.mbox import split_mbox
-
-    return list(split_mbox([SEEDS_MBOX.read_bytes()]))
-
-
-def numbered_mbox(path, n: int, plant: dict[int, bytes]) -> list[str]:
-    """An mbox of `n` messages, message i replaced by plant[i]; their ids. Every 10th is a seed
-    post (benchmark results), the others short replies."""
-    seeds = seed_messages()
-    out, ids = [], []
-    for i in range(n):
-        body = seeds[i // 10 % len(seeds)] if i % 10 == 0 else b"Subject: Re: results\n\nThanks, looks good.\n"
-        raw = plant.get(i) or b"Message-ID: <p%d@test>\n" % i + body
-        out.append(b"From t@test Thu Apr 14 11:06:56 2016\n" + raw.rstrip(b"\n") + b"\n\n")
-        ids.append(f"p{i}@test")
-    path.write_bytes(b"".join(out))
-    return ids
-
-
-def planted(i: int, mark: str) -> bytes:
-    return (f"From: x@test\nMessage-ID: <p{i}@test>\nSubject: planted\nDate: Tue, 5 Jun 2007 10:00:00 +0000\n\n"
-            f"{mark}\n").encode()
-
 
 def extract(path, workers, **options):
     digest, size = sha256_file(path)
     fetched = Fetched(Unit("s", path.name, str(path)), "ok", path=path, sha256=digest, bytes=size)
     return extract_unit(fetched, Source("s", "mbox", str(path), options=options), Known(set(), set()), workers=workers)
-
-
-@pytest.fixture
-def plant(monkeypatch):
-    """Swap in the planted batch function (reaches worker processes) and add_mail (reaches inline runs)."""
-    from flows import parallel
-    from tests import slow_plant
-
-    monkeypatch.setattr(parallel, "decode_batch", slow_plant.decode_batch)
-    monkeypatch.setattr(parallel, "add_mail", slow_plant.planted_add_mail)
-    return slow_plant
 
 
 @pytest.mark.parametrize("workers", [1, 2])

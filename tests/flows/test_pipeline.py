@@ -14,12 +14,11 @@ from flows import steps
 from flows.archives import kind_for
 from flows.archives.base import FetchContext, Unit
 from flows.config import Source, load_config
-from tests.conftest import ROOT, SEEDS_MBOX, mbox_source, plain_ingest, write_config
+from tests.conftest import ROOT, mbox_source, plain_ingest, write_config
+from tests.mboxes import PART, big_mbox
 from warehouse.db import query
 from warehouse.lake import Lake
 
-COPIES = 8  # of the five sample posts, each copy under new Message-IDs: 40 messages
-PART = 6  # messages per part in the tests: 7 parts
 # map key order is not compared: run attributes are filled from a set (order varies with the hash seed)
 TABLES_SQL = {
     "results": "SELECT * EXCLUDE (params, run_attributes), CAST(list_sort(map_entries(params)) AS VARCHAR),"
@@ -33,22 +32,6 @@ TABLES_SQL = {
 COUNTS = ("SELECT (SELECT count(*) FROM lake_messages), (SELECT count(DISTINCT message_id) FROM lake_messages),"
           " (SELECT count(*) FROM results), (SELECT count(*) FROM lake_runs),"
           " (SELECT count(*) FROM archives WHERE status = 'ok')")
-
-
-def big_mbox(path: Path, copies: int = COPIES) -> Path:
-    """The sample posts `copies` times, each message under its own Message-ID, plus one message
-    repeated at the end (a repeat in a later part must be dropped like one in the same part)."""
-    posts = [b"From " + p for p in SEEDS_MBOX.read_bytes().split(b"\nFrom ")]
-    posts[0] = posts[0][len(b"From "):]
-    out = []
-    for c in range(copies):
-        for k, post in enumerate(posts):
-            env, rest = post.split(b"\n", 1)
-            body = rest.rstrip(b"\n") + b"\n\n"
-            out.append(env + b"\n" + f"Message-ID: <c{c}-p{k}@listbench.test>\n".encode() + body)
-    out.append(out[3])
-    path.write_bytes(b"".join(out))
-    return path
 
 
 def _config(tmp: Path, part_messages: int) -> Path:

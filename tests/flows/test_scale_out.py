@@ -67,7 +67,7 @@ def test_reconcile_equals_sequential_extraction(tmp_path):
 
 
 def test_worker_parts_spilled_then_reconciled_equal_in_process_parts(tmp_path):
-    from tests.flows.test_pipeline import PART, big_mbox
+    from tests.mboxes import PART, big_mbox
 
     path = big_mbox(tmp_path / "big.mbox")
     source = Source("s", "mbox", str(path), options={"part_messages": PART})

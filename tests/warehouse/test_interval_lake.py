@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from tests.conftest import mbox_source, plain_ingest, write_config
-from tests.transforms.parsers.test_sysbench import SB10_SERIES
-from tests.warehouse.test_layout_lake import _mbox
+from tests.mboxes import _mbox
+from tests.sample_posts import SB10_SERIES
 from warehouse.db import query
 
 

@@ -3,7 +3,6 @@ time travel, optimize and vacuum."""
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 import time
@@ -12,6 +11,7 @@ import pytest
 
 from bench.writer import RESULTS_PER_MESSAGE
 from tests.conftest import ROOT, lake_row
+from tests.warehouse.lake_race import _check_race, _race
 from warehouse.db import connect_readonly, query, refresh_views
 from warehouse.lake import Lake, LakeError, batch_age, new_batch_id
 from warehouse.schema import to_table
@@ -188,29 +188,6 @@ def test_vacuum_keeps_every_file_the_current_snapshot_needs(tmp_path):
 def test_a_lake_folder_delta_rs_cannot_open_is_one_clear_error(tmp_path):
     with pytest.raises(LakeError, match=r"has a '\[' or '\]'"):
         Lake(tmp_path / "data[1]" / "lake")
-
-
-def _race(lake_url: str, db: str, n: int, env: dict[str, str] | None = None) -> list[dict]:
-    import os
-
-    procs = [subprocess.Popen([sys.executable, "-m", "bench.writer", "--write", lake_url, db, name, str(n)], cwd=ROOT,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, **(env or {})})
-             for name in ("w1", "w2")]
-    out = []
-    for p in procs:
-        o, e = p.communicate(timeout=600)
-        assert p.returncode == 0, e.decode()[-3000:]
-        out.append(json.loads(o.decode().strip().splitlines()[-1]))
-    return out
-
-
-def _check_race(lake: Lake, n: int) -> None:
-    ids = lake.read("messages", ["message_id"]).column("message_id").to_pylist()
-    assert len(ids) == len(set(ids)) == 7 * n  # 3 own messages per writer and batch + 1 shared, once
-    res = lake.read("results", ["run_id", "result_index"]).to_pylist()
-    assert len(res) == len({(r["run_id"], r["result_index"]) for r in res}) == 7 * n * RESULTS_PER_MESSAGE
-    assert lake.read("archives").num_rows == 2 * n
-    assert len(lake.committed()) == 2 * n
 
 
 def test_two_writer_processes_race_on_a_local_lake_and_a_reader_never_sees_half_a_batch(tmp_path):

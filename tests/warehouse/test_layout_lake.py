@@ -3,16 +3,9 @@
 from __future__ import annotations
 
 from tests.conftest import mbox_source, plain_ingest, write_config
-from tests.transforms.handmade.test_tables import CHANGE_ONLY, KERNBENCH
+from tests.mboxes import _mbox
+from tests.sample_posts import CHANGE_ONLY, KERNBENCH
 from warehouse.db import query
-
-
-def _mbox(posts: list[tuple[str, str, str]]) -> str:
-    out = []
-    for mid, subject, body in posts:
-        out.append(f"From someone@example.org Mon Jan  6 10:00:00 2003\nFrom: Someone <someone@example.org>\n"
-                   f"Subject: {subject}\nDate: Mon, 6 Jan 2003 10:00:00 +0000\nMessage-ID: <{mid}>\n\n{body}\n")
-    return "".join(out)
 
 
 def test_hand_made_rows_load_with_their_layout(tmp_path):

@@ -10,7 +10,7 @@ import pytest
 
 from flows.config import load_config
 from tests.conftest import plain_ingest, run_cli
-from tests.warehouse.test_warehouse import _setup
+from tests.mboxes import _setup
 from warehouse.db import query
 from warehouse.lake import Lake
 

@@ -175,7 +175,7 @@ def test_prefect_flow_into_s3(tmp_path, s3, prefect_api):
 
 
 def test_two_writer_processes_race_on_s3(tmp_path, s3):
-    from tests.warehouse.test_lake import _check_race, _race
+    from tests.warehouse.lake_race import _check_race, _race
 
     cfg = load_config(_config(tmp_path, s3, "race"))
     lake = Lake(cfg.lake_dir, cfg.storage).open()

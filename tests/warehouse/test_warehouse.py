@@ -12,25 +12,12 @@ import pytest
 
 from flows.config import load_config
 from tests.conftest import ROOT, SEEDS_MBOX, mbox_source, plain_ingest, run_cli, write_config
+from tests.mboxes import _setup
 from warehouse.db import query
 
 COUNTS = ("SELECT (SELECT count(*) FROM lake_messages), (SELECT count(DISTINCT message_id) FROM lake_messages),"
           " (SELECT count(*) FROM results), (SELECT count(*) FROM lake_runs), (SELECT count(*) FROM archives"
           " WHERE status = 'ok')")
-
-
-def _setup(tmp_path, copies: int = 3):
-    """Three mbox sources (three batches) so a crash can fall between commits."""
-    srcs = ""
-    for i in range(copies):
-        text = SEEDS_MBOX.read_text()
-        if i:  # distinct messages per copy
-            text = text.replace("Subject: ", f"Message-ID: <copy{i}-{{n}}@listbench.test>\nSubject: ", 5)
-            parts = text.split("Message-ID: <copy")
-            text = parts[0] + "".join(f"Message-ID: <copy{p.replace('{n}', str(k), 1)}" for k, p in enumerate(parts[1:]))
-        (tmp_path / f"s{i}.mbox").write_text(text)
-        srcs += mbox_source(f"s{i}", f"s{i}.mbox")
-    return write_config(tmp_path, srcs)
 
 
 @pytest.fixture(scope="module")
@@ -325,7 +312,7 @@ def test_reextract_stops_a_message_over_its_budget_and_goes_on(tmp_path, monkeyp
     """A message that timed out at ingest keeps its body for reextract, which is bounded too."""
     from flows import parallel, reextract
     from tests import slow_plant
-    from tests.flows.test_parallel import numbered_mbox, planted
+    from tests.mboxes import numbered_mbox, planted
 
     monkeypatch.setattr(parallel, "decode_batch", slow_plant.decode_batch)
     numbered_mbox(tmp_path / "slow.mbox", 12, {3: planted(3, slow_plant.MARK_SLOW)})

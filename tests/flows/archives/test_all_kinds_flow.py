@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from flows.config import load_config
 from tests.archive_sites import (
+    CAP,
     FAST_HTTP,
+    FIRST,
     HK_MONTHS,
     HK_ROOT,
     HM_ROOT,
@@ -16,6 +18,7 @@ from tests.archive_sites import (
     PIPERMAIL_BAD,
     PIPERMAIL_GOOD,
     PIPERMAIL_ROOT,
+    Epoch,
     hyperkitty_site,
     hypermail_site,
     mail_archive_site,
@@ -25,8 +28,6 @@ from tests.archive_sites import (
     pipermail_site,
 )
 from tests.conftest import SEEDS_MBOX, mbox_source, write_config
-from tests.flows.archives.test_mhonarc import CAP
-from tests.flows.archives.test_public_inbox import FIRST, Epoch
 from tests.httpserver import Site
 from warehouse.db import query
 

@@ -13,7 +13,14 @@ from flows.archives.base import FetchContext
 from flows.archives.mhonarc import KIND, month_indexes
 from flows.config import Source, load_config
 from flows.http import PoliteClient
-from tests.archive_sites import FAST_HTTP, MHONARC_FIX, MHONARC_HOSTILE, MHONARC_ROOT, mhonarc_site
+from tests.archive_sites import (
+    CAP,
+    FAST_HTTP,
+    MHONARC_FIX,
+    MHONARC_HOSTILE,
+    MHONARC_ROOT,
+    mhonarc_site,
+)
 from tests.conftest import SEEDS_MBOX, mbox_source, seed_text, write_config
 from tests.httpserver import Site
 from transforms.mail import Mail
@@ -24,7 +31,6 @@ from warehouse.db import query
 FIX = MHONARC_FIX
 ROOT = MHONARC_ROOT
 HTTP = FAST_HTTP
-CAP = 20_000  # msg00003.html of 2007-10 is larger
 HOSTILE = MHONARC_HOSTILE
 PARDUS = "> Pardus 1*1500 74270 87.8 81596 10.0 43062  4.9 51825 68.4 95262  5.3  221.2  0.1"
 

@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import os
-import subprocess
-from pathlib import Path
 
 import pytest
 
@@ -15,52 +12,20 @@ from flows.archives.base import FetchContext, Fetched
 from flows.archives.public_inbox import KIND, local_epochs
 from flows.config import Source, load_config
 from flows.http import PoliteClient
-from tests.archive_sites import answers_with, linked, message_page
-from tests.conftest import FIXTURES, mbox_source, write_config
+from tests.archive_sites import FIRST, PUBLIC_INBOX_FIX, Epoch, answers_with, linked, message_page
+from tests.conftest import mbox_source, write_config
 from tests.httpserver import Site
 from transforms.mail import decode_message
 from transforms.mbox import Skipped
 from warehouse.db import query
 
-FIX = FIXTURES / "archives" / "public-inbox"
-FIRST = ("01-gmane-plain.eml", "02-qp-netperf.eml", "03-b64-unixbench.eml")
 LATER = "04-later-lmbench.eml"
 HTTP = "[http]\nrequests_per_second = 0\nretries = 0\ntimeout_s = 5\n"
-_ENV = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1",
-        "GIT_AUTHOR_NAME": "a", "GIT_AUTHOR_EMAIL": "a@example.org", "GIT_COMMITTER_NAME": "c",
-        "GIT_COMMITTER_EMAIL": "c@example.org"}
 
 
 @pytest.fixture(autouse=True)
 def registered(monkeypatch):
     monkeypatch.setitem(flows.archives.KINDS, KIND.name, KIND)
-
-
-class Epoch:
-    """A bare repo laid out like a public-inbox v2 epoch: each commit's tree is one file `m`."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        path.parent.mkdir(parents=True, exist_ok=True)
-        subprocess.run(["git", "init", "--bare", "-q", "-b", "master", str(path)], check=True, env=_ENV)
-
-    def git(self, *args: str, data: bytes | None = None) -> str:
-        return subprocess.run(["git", f"--git-dir={self.path}", *args], input=data, capture_output=True,
-                              check=True, env=_ENV).stdout.decode().strip()
-
-    def commit(self, files: dict[str, bytes]) -> str:
-        entries = b"".join(b"100644 blob %s\t%s\n" % (self.git("hash-object", "-w", "--stdin", data=body).encode(),
-                                                      name.encode()) for name, body in files.items())
-        tree = self.git("mktree", data=entries)
-        parent = subprocess.run(["git", f"--git-dir={self.path}", "rev-parse", "-q", "--verify", "refs/heads/master"],
-                                capture_output=True, env=_ENV).stdout.decode().strip()
-        commit = self.git("commit-tree", tree, "-m", "msg", *(["-p", parent] if parent else []))
-        self.git("update-ref", "refs/heads/master", commit)
-        return commit
-
-    def add(self, *names: str) -> None:
-        for name in names:
-            self.commit({"m": (FIX / name).read_bytes()})
 
 
 @pytest.fixture
@@ -119,7 +84,7 @@ def test_local_epoch_then_unchanged_then_one_new_commit(inbox, tmp_path):
 
 def test_oversized_and_removed_messages(inbox, tmp_path):
     inbox.commit({"m": b"Message-ID: <big@x>\n\n" + b"x" * 5000})
-    inbox.commit({"d": (FIX / FIRST[0]).read_bytes()})  # public-inbox removal: no `m` in the tree
+    inbox.commit({"d": (PUBLIC_INBOX_FIX / FIRST[0]).read_bytes()})  # public-inbox removal: no `m` in the tree
     source = _source(str(tmp_path / "kvm"), max_message_bytes=4000)
     _, items = _read(source, FetchContext(tmp_path / "raw"))
     assert len(items) == 4 and isinstance(items[3], Skipped) and "larger than 4000" in items[3].reason
@@ -156,7 +121,7 @@ def _publish(site: Site, epoch: Epoch, prefix: str) -> None:
 
 
 def _mboxrd(*names: str) -> bytes:
-    return b"".join(b"From mboxrd@z Thu Jan  1 00:00:00 1970\n" + (FIX / n).read_bytes() + b"\n" for n in names)
+    return b"".join(b"From mboxrd@z Thu Jan  1 00:00:00 1970\n" + (PUBLIC_INBOX_FIX / n).read_bytes() + b"\n" for n in names)
 
 
 def test_dumb_http_clone_then_fetch_and_threads(inbox, tmp_path):

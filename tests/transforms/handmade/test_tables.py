@@ -5,34 +5,9 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.sample_posts import CHANGE_ONLY, KERNBENCH
 from transforms.extract import extract_explained, extract_runs
 from transforms.rows import result_rows
-
-# https://lore.kernel.org/linux-security-module/202309220851.620EFFCC7C@keescook/
-CHANGE_ONLY = """\
-Here are the results of the relevant Unixbench system benchmarks with BPF LSM
-and SELinux enabled with default policies enabled with and without these
-patches.
-
-Benchmark                                               Delta(%): (+ is better)
-===============================================================================
-Execl Throughput                                             +1.9356
-File Write 1024 bufsize 2000 maxblocks                       +6.5953
-Pipe Throughput                                              +9.5499
-Pipe-based Context Switching                                 +3.0209
-Process Creation                                             +2.3246
-Shell Scripts (1 concurrent)                                 +1.4975
-System Call Overhead                                         +2.7815
-System Benchmarks Index Score (Partial Only):                +3.4859
-"""
-
-# https://lore.kernel.org/lkml/ (lkml 2003, "Re: gcc -O2 vs gcc -Os performance")
-KERNBENCH = """\
-Kernbench-2: (make -j N vmlinux, where N = 2 x num_cpus)
-                                   Elapsed        User      System         CPU
-          2.5.59-mjb3-gcc32-O2       45.86      564.75      110.91     1472.67
-          2.5.59-mjb3-gcc32-Os       45.74      563.96      111.06     1475.17
-"""
 
 # https://lore.kernel.org/lkml/ (2023, "Re: [PATCH v3 7/7] sched: Shard per-LLC shared runqueues")
 NORMALISED = """\

@@ -7,78 +7,33 @@ The expected numbers below are restated from the posts (as printed), not from th
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.transforms.parsers.bonnie_cases import (
+    FILES,
+    HERE,
+    IO,
+    _bench_wrap,
+    _by_run,
+    _cells,
+    _extracted,
+    _fixture,
+    _latency,
+    _rows,
+)
 from tests.transforms.parsers.damage import collapse, crlf, fuzz_text, quote, wrap
-from tests.transforms.parsers.fixtures_io import FIXTURES, expected_rows, fixture_body
+from tests.transforms.parsers.fixtures_io import expected_rows, fixture_body
 from transforms.extract import extract_runs
 from transforms.model import Segment
 from transforms.parsers import bonnie
 from transforms.quotes import segments
-from transforms.rows import result_rows
 from transforms.units import KNOWN_UNITS
 
-HERE = FIXTURES / "bonnie"
 SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-IO = ("seq_output_char", "seq_output_block", "seq_rewrite", "seq_input_char", "seq_input_block",
-      "random_seeks")  # fmt: skip
-FILES = ("seq_create", "seq_stat", "seq_delete", "random_create", "random_stat", "random_delete")
-
-
-def _fixture(name: str) -> str:
-    return fixture_body(HERE / f"{name}.txt")
-
-
-def _extracted(body: str) -> list:
-    return [er for er in extract_runs(body, "t") if er.parser.name == "bonnie"]
-
-
-def _rows(body: str) -> list[dict]:
-    return [r for r in result_rows(_extracted(body)) if r["benchmark"] == "bonnie"]
-
-
-def _by_run(body: str) -> list[tuple[str | None, str | None, bool, dict[str, float]]]:
-    """(system, repeat, quoted, {metric: value}) per ok run, in message order."""
-    out = []
-    for er in _extracted(body):
-        if er.run.status != "ok" or not er.run.results:
-            continue
-        repeats = {r.params.get("repeat") for r in er.run.results}
-        assert len(repeats) == 1
-        values = {r.metric: r.value for r in er.run.results}
-        assert len(values) == len(er.run.results), "a metric emitted twice in one run"
-        out.append((er.run.system, repeats.pop(), er.quoted, values))
-    return out
-
-
-def _cells(tests: tuple[str, ...], printed: str) -> dict[str, float]:
-    """`16092 36 9563 1 ...` as printed (rate, CPU pairs; `+++++`/`+++`/`_` = no value)."""
-    toks = printed.split()
-    assert len(toks) == 2 * len(tests)
-    out: dict[str, float] = {}
-    for k, test in enumerate(tests):
-        rate, cpu = toks[2 * k], toks[2 * k + 1]
-        if rate not in ("+++++", "_"):
-            out[test] = float(rate)
-        if cpu not in ("+++", "_"):
-            out[f"{test}_cpu"] = float(cpu)
-    return out
-
-
-def _latency(tests: tuple[str, ...], printed: str) -> dict[str, float]:
-    mult = {"us": 1.0, "ms": 1e3, "s": 1e6}
-    out = {}
-    for test, tok in zip(tests, printed.split(), strict=True):
-        if tok != "_":
-            n, unit = re.fullmatch(r"(\d+)(us|ms|s)", tok).groups()
-            out[f"{test}_latency"] = float(n) * mult[unit]
-    return out
 
 
 def test_version_labels_and_blank_lines_between_groups_of_rows():
@@ -503,13 +458,6 @@ def test_parse_is_pure_on_a_bare_segment():
 # measurement may be read twice.
 
 
-def _bench_wrap(text: str) -> str:
-    """The wrap transform of bench.extraction: lines over 76 columns broken at 72."""
-    from bench.extraction import wrap as bench_wrap
-
-    return bench_wrap(text)
-
-
 WRAPS = {
     "bench-wrap-72": (_bench_wrap, 0.70),  # (transform, recall it must keep)
     "damage-wrap-72": (lambda text: wrap(text, 72), 0.60),
@@ -573,15 +521,6 @@ def test_wrapped_fixtures_give_the_posted_values_or_none(how):
     print(f"{how}: recall {found_total}/{expected_total} = {recall:.3f} (quoted flag ignored)")
     assert not problems, problems[:5]
     assert recall >= floor
-
-
-def _pp_table(rows: str) -> str:
-    return (
-        "Version  1.03       ------Sequential Output------ --Sequential Input- --Random-\n"
-        "                    -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--\n"
-        "Machine        Size K/sec %CP K/sec %CP K/sec %CP K/sec %CP K/sec %CP  /sec %CP\n"
-        + rows
-    )
 
 
 def test_quoted_row_wrapped_out_of_its_quote_keeps_the_numbering():

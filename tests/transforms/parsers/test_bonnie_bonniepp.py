@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.transforms.parsers.test_bonnie import (
+from tests.transforms.parsers.bonnie_cases import (
     FILES,
     IO,
     _by_run,

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from tests.transforms.parsers.damage import bench_rows
-from tests.transforms.parsers.test_bonnie import (
+from tests.transforms.parsers.bonnie_cases import (
     FILES,
     IO,
     _bench_wrap,
@@ -15,6 +14,7 @@ from tests.transforms.parsers.test_bonnie import (
     _pp_table,
     _rows,
 )
+from tests.transforms.parsers.damage import bench_rows
 
 
 def test_bonnie_pp_103_text_and_csv_twins_are_one_run():

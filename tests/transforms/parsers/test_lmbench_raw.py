@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.transforms.parsers.fixtures_io import rows_of
-from tests.transforms.parsers.test_lmbench import _rows, _runs
+from tests.transforms.parsers.lmbench_cases import _rows, _runs
 
 
 def test_raw_results_file():

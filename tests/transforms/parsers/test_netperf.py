@@ -8,70 +8,35 @@ files), so these tests and the golden fixtures check each other.
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.transforms.parsers.damage import collapse, crlf, quote
-from tests.transforms.parsers.damage import wrap as rewrap
-from tests.transforms.parsers.fixtures_io import FIXTURES, fixture_body, rows_of
+from tests.transforms.parsers.fixtures_io import fixture_body
+from tests.transforms.parsers.netperf_cases import (
+    NETPERF,
+    assert_rows,
+    fixture_rows,
+    got,
+    np_rows,
+    np_runs,
+    ordered,
+    parse_text,
+    quoted,
+    rate,
+    row,
+    rr_cpu,
+    udp,
+    wrap,
+)
 from transforms.extract import extract_runs
 from transforms.model import Segment
 from transforms.parsers import netperf
 from transforms.quotes import segments
 
-NETPERF = FIXTURES / "netperf"
-
-
 # --------------------------------------------------------------------------- helpers
-
-
-def np_rows(text: str) -> list[dict[str, Any]]:
-    return [r for r in rows_of(text) if r["benchmark"] == "netperf"]
-
-
-def fixture_rows(name: str) -> list[dict[str, Any]]:
-    return np_rows(fixture_body(NETPERF / f"{name}.txt"))
-
-
-def np_runs(text: str) -> list:
-    return [er for er in extract_runs(text, "t") if er.parser.name == "netperf"]
-
-
-def row(
-    metric: str,
-    value: float,
-    unit: str,
-    system: str | None = None,
-    quoted: bool = False,
-    **params: str,
-):
-    return (system, metric, tuple(sorted(params.items())), value, unit, quoted)
-
-
-def ordered(items) -> list[tuple]:
-    return sorted(items, key=repr)
-
-
-def got(rows: list[dict[str, Any]]) -> list[tuple]:
-    return ordered(
-        (
-            r["system"],
-            r["metric"],
-            tuple(sorted(r["params"].items())),
-            r["value"],
-            r["unit"],
-            r["quoted"],
-        )
-        for r in rows
-    )
-
-
-def assert_rows(rows: list[dict[str, Any]], expected: list[tuple]) -> None:
-    assert all(r["alignment"] == "exact" and r["statistic"] == "value" for r in rows)
-    assert got(rows) == ordered(expected)
 
 
 def stream_cpu(
@@ -95,46 +60,10 @@ def stream_cpu(
     ]
 
 
-def rr_cpu(
-    test: str,
-    req: str,
-    resp: str,
-    rate: float,
-    cpu_l: float,
-    cpu_r: float,
-    sd_l: float,
-    sd_r: float,
-    quoted: bool = False,
-    system: str | None = None,
-) -> list[tuple]:
-    p = {"test": test, "size": req, "resp_size": resp}
-    return [
-        row("transaction_rate", rate, "trans/s", system, quoted=quoted, **p),
-        row("cpu_util_local", cpu_l, "%CPU", system, quoted=quoted, **p),
-        row("cpu_util_remote", cpu_r, "%CPU", system, quoted=quoted, **p),
-        row("service_demand_per_tran_local", sd_l, "us/Tr", system, quoted=quoted, **p),
-        row("service_demand_per_tran_remote", sd_r, "us/Tr", system, quoted=quoted, **p),
-    ]
-
-
 def rr(test: str, req: str, resp: str, rate: float, quoted: bool = False, system: str | None = None) -> tuple:
     return row(
         "transaction_rate", rate, "trans/s", system, quoted=quoted, test=test, size=req, resp_size=resp
     )
-
-
-def udp(
-    size: str,
-    send: float,
-    recv: float,
-    unit: str = "Mbit/s",
-    system: str | None = None,
-    test: str = "UDP_STREAM",
-) -> list[tuple]:
-    return [
-        row("throughput", send, unit, system, test=test, size=size, side="send"),
-        row("throughput", recv, unit, system, test=test, size=size, side="recv"),
-    ]
 
 
 def udp_cpu(
@@ -349,10 +278,6 @@ def test_iperf_like_lines_give_no_netperf_rows():
 # --------------------------------------------------------------------------- traps and edge cases
 
 
-def parse_text(text: str) -> list:
-    return [run for seg in segments(text) for run in netperf.parse(seg)]
-
-
 RR_BAND = """\
 MIGRATED TCP REQUEST/RESPONSE TEST from 0.0.0.0 (0.0.0.0) port 0 AF_INET to h () port 0 AF_INET : first burst 0
 Local /Remote
@@ -558,7 +483,6 @@ RR_TESTS = {
 
 sock = st.integers(1, 9_999_999)
 msg = st.integers(1, 999_999)
-rate = st.floats(0, 999_999, allow_nan=False)
 pct = st.floats(0, 100, allow_nan=False)
 sdv = st.floats(0, 9_999, allow_nan=False)
 secs = st.floats(0.01, 9_999, allow_nan=False)
@@ -678,15 +602,6 @@ def report(draw) -> tuple[str, list[tuple]]:
 def test_printf_report_round_trips_exactly(case):
     text, expected = case
     assert got(np_rows(text)) == ordered(expected)
-
-
-def wrap(text: str) -> str:
-    """netperf tables re-wrapped narrower than most mailers do, trailing blanks dropped first."""
-    return rewrap(text, 50, rstrip=True)
-
-
-def quoted(expected: list[tuple]) -> list[tuple]:
-    return ordered((*r[:5], True) for r in expected)
 
 
 @settings(max_examples=120, deadline=None)

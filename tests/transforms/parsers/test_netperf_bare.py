@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.transforms.parsers.test_netperf import (
+from tests.transforms.parsers.netperf_cases import (
     assert_rows,
     fixture_rows,
     np_runs,

@@ -6,7 +6,7 @@ import pytest
 
 from tests.transforms.parsers.damage import collapse, crlf, quote
 from tests.transforms.parsers.fixtures_io import fixture_body
-from tests.transforms.parsers.test_netperf import (
+from tests.transforms.parsers.netperf_cases import (
     NETPERF,
     assert_rows,
     fixture_rows,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.transforms.parsers.fixtures_io import fixture_body
-from tests.transforms.parsers.test_netperf import (
+from tests.transforms.parsers.netperf_cases import (
     NETPERF,
     assert_rows,
     fixture_rows,

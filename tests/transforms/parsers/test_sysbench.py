@@ -7,6 +7,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.sample_posts import SB10_SERIES
 from tests.transforms.parsers.damage import (
     DAMAGES,
     ROBUST,
@@ -277,31 +278,6 @@ def test_mail_damage_on_real_posts_keeps_the_rows(text, how):
 
 
 # --- interval reports, query counts, per-CPU runs ----------------------------------------------
-
-SB10_SERIES = """\
-sysbench 1.0.14 (using bundled LuaJIT 2.1.0-beta2)
-
-Running the test with following options:
-Number of threads: 8
-Report intermediate results every 1 second(s)
-
-Threads started!
-
-[ 1s ] thds: 8 tps: 2379.78 qps: 47704.52 (r/w/o: 33412.84/9524.13/4767.56) lat (ms,95%): 4.74 err/s: 0.00 reconn/s: 0.00
-[ 2s ] thds: 8 tps: 2580.37 qps: 51596.35 (r/w/o: 36119.15/10316.47/5160.74) lat (ms,95%): 4.18 err/s 1.20 reconn/s: 0.00
-SQL statistics:
-    queries performed:
-        read:                            575974
-        write:                           164564
-        other:                           82282
-        total:                           822820
-    transactions:                        41141  (2741.88 per sec.)
-    queries:                             822820 (54837.61 per sec.)
-
-General statistics:
-    total time:                          15.0036s
-    total number of events:              41141
-"""
 
 
 def test_v10_interval_reports_are_a_series_beside_the_summary():

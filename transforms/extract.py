@@ -12,7 +12,7 @@ from transforms.labelled import has_labels, unlabel, unlabel_text
 from transforms.leadin import fill_systems
 from transforms.logprefix import has_log_prefix
 from transforms.logprefix import strip_text as strip_log_text
-from transforms.model import Parser, Run, Segment
+from transforms.model import Parser, Result, Run, Segment
 from transforms.parsers import PARSERS, owner
 from transforms.parsers._common import names_system
 from transforms.platform import classify, legend
@@ -140,6 +140,12 @@ def _inner_captions(run: Run, seg: Segment) -> None:
             r.system = above[-1]
 
 
+def _row_key(run: Run, r: Result) -> tuple:
+    """What tells two rows apart, `repeat` aside."""
+    return (r.system or run.system, r.metric, r.statistic,
+            tuple(sorted((k, v) for k, v in r.params.items() if k != "repeat")))
+
+
 def _labelled_runs(parser: Parser, seg: Segment) -> list[Run]:
     """A parser's runs from lines behind labels (transforms.labelled), each label the system of
     the rows read from its line."""
@@ -155,14 +161,10 @@ def _labelled_runs(parser: Parser, seg: Segment) -> list[Run]:
         for r in run.results:
             if r.system is None and r.line in labels:
                 r.system = labels[r.line]
-            key = (r.system or run.system, r.metric, r.statistic,
-                   tuple(sorted((k, v) for k, v in r.params.items() if k != "repeat")))
-            seen[key] = seen.get(key, 0) + 1
+            seen[_row_key(run, r)] = seen.get(_row_key(run, r), 0) + 1
     for run in runs:  # the parser numbered repeats before the labels told the lines apart
         for r in run.results:
-            key = (r.system or run.system, r.metric, r.statistic,
-                   tuple(sorted((k, v) for k, v in r.params.items() if k != "repeat")))
-            if seen[key] == 1:
+            if seen[_row_key(run, r)] == 1:
                 r.params.pop("repeat", None)
     return runs
 

@@ -222,6 +222,12 @@ _COUNTER = re.compile(r"^(?:\[\w{1,8}\])?[A-Za-z][A-Za-z0-9]{0,30}(?:_[A-Za-z0-9
 _KEY_NUMBER = re.compile(r"^[^:\d]{1,40}:\s*+[-+]?\d")  # `patch:  50174±9.5%`: a row of a table above, no caption
 
 
+def _names_only(heads: list) -> bool:
+    """Column heads that are all names (a letter, no number, short, no rule): heads of systems."""
+    return all(re.search(r"[A-Za-z]", h.text) and read_number(h.text) is None and len(h.text) <= 40
+               and not RULE.match(h.text) for h in heads)
+
+
 def _distant_header(plain: list[str], start: int, ncols: int) -> list[str] | None:
     """Column heads written once over several captioned groups of rows (`2.6.12-rc6-RT   2.6.12-rc6`
     underlined, then `./hackbench 30` / `1st run:  6.139  5.110` ...): the systems of the columns.
@@ -236,8 +242,7 @@ def _distant_header(plain: list[str], start: int, ncols: int) -> list[str] | Non
         heads = split_wide(plain[k - 1])
         if len(rules) != ncols or len(heads) != ncols or not plain[k - 1].strip():
             continue
-        if all(re.search(r"[A-Za-z]", h.text) and read_number(h.text) is None and len(h.text) <= 40
-               and not RULE.match(h.text) for h in heads):
+        if _names_only(heads):
             return [h.text for h in heads]
     return None
 
@@ -262,8 +267,7 @@ def _section_header(plain: list[str], start: int, ncols: int) -> list[str] | Non
                     and not RULE.match(plain[j].strip())), "")
         if not re.search(r"\d", nxt):
             continue
-        if all(re.search(r"[A-Za-z]", h.text) and read_number(h.text) is None and len(h.text) <= 40
-               for h in heads):
+        if _names_only(heads):
             if any(metrics.any_metric(h.text) for h in heads):
                 return None  # heads of metrics (`Throughput  Latency`): that table is another shape
             return [h.text for h in heads]

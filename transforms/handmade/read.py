@@ -21,7 +21,7 @@ from transforms.handmade.summaries import BULLET_KV, read_summaries
 from transforms.handmade.tables import CHANGE_HEAD, STDEV_HEAD, Table, read_tables
 from transforms.model import Result, Run, Segment
 from transforms.parsers import metric_spec
-from transforms.parsers._common import system_label
+from transforms.parsers._common import naming_caption, system_label
 
 MAX_BLOCK_LINES = 600
 MAX_LINE = 1000  # a longer line is no table row, summary or sentence worth reading
@@ -170,7 +170,9 @@ def _read_block(seg: Segment, lo: int, block: list[str], plain: list[str], subje
             ex.benchmark, ex.evidence = att.benchmark, att.evidence
             caption = metrics.metric_in(att.benchmark, _line_above(plain[max(0, abs_lo - 3):abs_lo + span[0]],
                                                                    3 + span[0]))
-            results = [_result(att.benchmark, lo + k.line, k.key or caption, k.value, k.unit, k.system,
+            # lines with no label of their own are named by the caption above them (`and with the patch:`)
+            named = None if all(k.system for k in kvs) else naming_caption(seg.lines, lo + span[0], 0, seg.before)
+            results = [_result(att.benchmark, lo + k.line, k.key or caption, k.value, k.unit, k.system or named,
                                {**(commands.command_params(k.key, att.benchmark) or {}), **k.params}, "key_value")
                        for k in kvs]
             runs.append(_run(att.benchmark, results, lo + span[0], lo + span[1]))

@@ -40,11 +40,13 @@ _MEASURE_UNITS = frozenset({
 })  # fmt: skip
 
 
-# `Elapsed: 136.692s`, `IOPS=815, BW=102MiB/s`: one key and its number in a line of several
+# `Elapsed: 136.692s`, `IOPS=815, BW=102MiB/s`: one key and its number in a line of several (`IOS/call=32/31`
+# is a pair, not the number 32)
 _PAIR = re.compile(r"(?<![\w.])(?P<key>[A-Za-z][\w%/.-]{0,24}+(?: [A-Za-z][\w%/.-]{0,24}+)?)[:=][ \t]{0,8}+"
-                   r"(?P<num>[-+]?\d{1,12}+(?:,\d{3}){0,4}+(?:\.\d{1,12}+)?)(?P<unit>%|[A-Za-z/]{1,12}+)?(?![\w.])")
+                   r"(?P<num>[-+]?\d{1,12}+(?:,\d{3}){0,4}+(?:\.\d{1,12}+)?)(?P<unit>%|[A-Za-z/]{1,12}+)?(?![\w.]|/\d)")
 
 
+_BULLET_LEAD = re.compile(r"^[-*+•]\s{1,4}+")  # `- cdc_ncm.ko: TCP_RR: 740, UDP_RR: 750`
 _SCALE = {"k": 1e3, "K": 1e3, "M": 1e6}
 _DIRECTION = re.compile(r"(?i)^(?:read|write|rand ?read|rand ?write|randrw|rw|mixed|trim|seq ?read|seq ?write)$")
 _LEAD_ONE = re.compile(r"^\s{0,8}+[A-Za-z][^:=]{0,40}+:\s{2,}+$")
@@ -80,7 +82,7 @@ def _pairs(line: str) -> tuple[str | None, list[tuple[str, float, str | None]]] 
     gaps = [line[a.end():b.start()].strip(" \t,;") for a, b in zip(found, found[1:], strict=False)]
     if any(gaps):
         return None  # words between the pairs: a sentence, not a summary line
-    lead = line[: found[0].start()].strip().strip(">").strip().rstrip(":").strip()
+    lead = _BULLET_LEAD.sub("", line[: found[0].start()].strip().strip(">").strip()).rstrip(":").strip()
     if lead[:1] in ("[", "(", "#"):
         return None  # `[ 11s ] thds: 256 tps: ...`: a tool's interval line, not a summary
     if _DIRECTION.match(lead):  # `READ:  IOPS=2033k BW=8329MB/s`: what was measured, not a system

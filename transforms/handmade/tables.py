@@ -45,9 +45,11 @@ _UTIL_HEAD = re.compile(r"^(?:cpu|%\s?cpu|cpu\s?%|cpu\s?util\w*|util(?:i[sz]atio
 _HEAD_UNIT = re.compile(r"\(([^()]{1,20})\)\s*+$")
 _SYSTEM_WORD = re.compile(
     r"^(?:before|after|base(?:line)?|patch(?:ed|es|set)?|unpatched|vanilla|stock|default|orig(?:inal)?|old|new"
-    r"|mainline|upstream|tip|host|guest|native|bare[- ]?metal|dom0|domu|vm|kvm|xen|qemu|lxc|docker"
+    r"|mainline|upstream|tip|host|guest|native|bare[- ]?metal|dom0|domu"
+    r"|(?:vm|kvm|xen|qemu|lxc|docker)(?:[ +/-]{1,3}+[\w./+-]{1,20}+){0,3}+"  # `KVM upstream`, `KVM trunk+paravirt/cr3`
     r"|with(?:out)?\b[^:]{0,60}+|w/o?\b[^:]{0,60}+|\+\s*+patch[^:]{0,60}+|v?\d++\.\d++[\w.+-]*+|linux[\w.+-]*+"
     r"|\d\.\d++[\w.+-]*+)\s*+:?$", re.I)
+_PAIR_IN_LABEL = re.compile(r"[:=][ \t]{0,8}+[-+]?\d[\d.]{0,15}+[ \t]{0,4}+[,;]")
 _WORDS = re.compile(r"[\s_/=:-]+")
 _SIZE = re.compile(r"^\d+(?:\.\d+)?\s*[kKmMgG]?(?:i?[bB])?$")
 
@@ -537,7 +539,8 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
             n -= extra
     parsed = [(r, lab.rstrip(",;"), v) for r, lab, v in parsed
               if len(lab.split()) <= 8 and not (lab.endswith((".", ",")) and len(lab.split()) > 3)
-              and not lab.endswith("=") and not _CODE.search(lab) and not _SPREAD_ROW.match(lab)]
+              and not lab.endswith("=") and not _CODE.search(lab) and not _SPREAD_ROW.match(lab)
+              and not _PAIR_IN_LABEL.search(lab)]  # `cdc_ncm.ko: TCP_RR: 740, UDP_RR: 750`: a line of pairs
     cite = {lab.split(" ", 1)[0] for _, lab, _ in parsed}
     if len(cite) == 1 and _SUPERCITE.match(next(iter(cite))) and all(" " in lab for _, lab, _ in parsed):
         parsed = [(r, lab.split(" ", 1)[1].strip(), v) for r, lab, v in parsed]  # `rwhron> 2.4.17`

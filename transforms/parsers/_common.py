@@ -242,7 +242,8 @@ def number_repeated_runs(runs: Sequence[Run]) -> None:
 _NAMES_SYSTEM = re.compile(
     r"(?i)(?<![\w/.-])(?:(?:linux-?|kernel-?|v)?\d{1,3}\.\d{1,3}(?:\.\d{1,4}){0,2}(?:[-+~][\w.+~-]{1,30})?"
     r"|v\d{1,3}|(?:un)?patched|vanilla|baseline|stock|mainline|upstream|guest|host|bare[- ]metal|native"
-    r"|dom[0u]|kvm|xen|qemu|vmware|hyper-?v|virtualbox|before|after|with(?:out)?\s+(?:the\s+)?patch\w{0,5}"
+    r"|dom[0u]|kvm|xen|qemu|vmware|hyper-?v|virtualbox|before|after|previously|originally"
+    r"|with(?:out)?\s+(?:the\s+|this\s+|that\s+|my\s+|your\s+)?(?:patch\w{0,5}|fix(?:es)?|series|change[sd]?)"
     r"|(?:tip|linux-next|net-next|mm)(?:/[\w.-]{1,30}){0,3})(?![\w/-])"
 )
 # a tool's own banner or connection line names its version or peer, not the system measured
@@ -252,13 +253,17 @@ _DECORATED = re.compile(r"^\s*[*#=~]{3,}")  # `*********** stock 2.4.1 ...`: set
 _LABEL_REMARK = re.compile(r"^([^:()]{1,40}):\s+\(")
 _NUMERIC = re.compile(r"^[-+]?\d+(?:[.,]\d+)?%?$")  # `2.4.31` is a version, not a number
 _IPV4 = re.compile(r"(?<![\d.])(?:[1-9]\d|[12]\d\d)(?:\.\d{1,3}){3}(?![\d.])")
+_HERE = re.compile(r"(?i)^(?:here(?:'s|\s++is|\s++are)|this\s++is|these\s++are)\s++(?:(?:a|an|the|some|my)\s++)?+"
+                   r"(?:[\w-]{1,20}+\s++){0,2}?(?:runs?|results?|numbers?|one|output)\s++(?=(?:with|on|for|under|using)\s)")
+_CONJUNCTION = re.compile(r"(?i)^(?:and|but|then|now|so|while)\s++(?=\S)")
 _PREPOSITION = re.compile(r"(?i)^(?:under|on|in|running|using)\s+(?=\S)")
 _NAMING_REACH = 30  # lines above a printout searched for the line naming it
 
 
 def names_system(text: str) -> str | None:
     """The system a caption line names (`Under 2.4.21:` -> `2.4.21`), or None when it names none."""
-    core = text.strip().strip("#*=~").strip()
+    core = _CONJUNCTION.sub("", text.strip().strip("#*=~").strip())  # `and with the fix:`
+    core = _HERE.sub("", core)  # `here's one with the patch:`: the condition, not the lead-in
     if order_legend([core]):
         return None  # printouts named by their order, each its own system (leadin)
     colon = core.endswith(":")
@@ -343,6 +348,14 @@ def _is_prose(text: str) -> bool:
     return sum(w.strip(".,;:!?()'\"").isalpha() for w in words) >= 0.7 * len(words)
 
 
+def _wrapped(above: str, line: str) -> str:
+    """The sentence a caption line ends, when it began on the line above (the last sentence of it)."""
+    if not above or above.endswith((".", ":", "!", "?")):
+        return line
+    cut = max(above.rfind(". "), above.rfind("! "), above.rfind("? "))
+    return f"{above[cut + 2:] if cut >= 0 else above} {line}"
+
+
 def naming_caption(
     lines: Sequence[str], start: int, floor: int = 0, before: Sequence[str] = ()
 ) -> str | None:
@@ -361,6 +374,9 @@ def naming_caption(
             continue
         opens = k == 0 or not lines[k - 1].strip() or bool(_UNDERLINE.match(lines[k - 1].strip()))
         alone = text.endswith(":") or opens
+        if text.endswith(":") and not opens and (name := names_system(_wrapped(lines[k - 1].strip(), text))) \
+                and _CONDITION.match(name):
+            return name  # `... Here's a peak run with -git + pending 6.5` / `changes + pending 6.6 changes:`
         if alone and (name := names_system(text)):
             return name
         underlined = k + 1 < start and _UNDERLINE.match(lines[k + 1].strip())

@@ -123,3 +123,52 @@ def test_a_label_without_a_colon_alone_over_pair_lines_names_their_system():
                    ("Without RAID (writing to /dev/ram0)", "write", 6167000.0),
                    ("RAID1 (writing to /dev/md/test)", "read", 542000.0),
                    ("RAID1 (writing to /dev/md/test)", "write", 232000.0)}
+
+
+# https://lore.kernel.org/io-uring/cbf529c4-6fb7-40da-8b01-514a8e3e6f5c@kernel.dk/ (2023, t/io_uring peak runs)
+PEAK_RUNS = """\
+Wanted to run this through both the peak IOPS and networking testing,
+started with the former. Here's a peak run with -git + pending 6.5
+changes + pending 6.6 changes:
+
+IOPS=125.88M, BW=61.46GiB/s, IOS/call=32/31
+IOPS=125.39M, BW=61.23GiB/s, IOS/call=31/31
+
+and here's one with the patch:
+
+IOPS=121.69M, BW=59.42GiB/s, IOS/call=31/32
+IOPS=121.26M, BW=59.21GiB/s, IOS/call=32/32
+
+This is what I'm using:
+
+sudo t/io_uring -p1 -d128 -b512 -s32 -c32 -F1 -B1 -R0 -X1 -n24 -P1 /dev/nvme0n1
+"""
+
+
+def test_lines_without_a_label_are_named_by_the_caption_above_them():
+    rows = result_rows(extract_explained(PEAK_RUNS, "p", subject="Re: [PATCHv3] io_uring: set plug tags")[0])
+    got = {(r["system"], r["metric"], r["value"]) for r in rows}
+    assert got == {("with -git + pending 6.5 changes + pending 6.6 changes", "iops", 125880000.0),
+                   ("with -git + pending 6.5 changes + pending 6.6 changes", "bw_gib_s", 61.46),
+                   ("with -git + pending 6.5 changes + pending 6.6 changes", "iops", 125390000.0),
+                   ("with -git + pending 6.5 changes + pending 6.6 changes", "bw_gib_s", 61.23),
+                   ("with the patch", "iops", 121690000.0),
+                   ("with the patch", "bw_gib_s", 59.42),
+                   ("with the patch", "iops", 121260000.0),
+                   ("with the patch", "bw_gib_s", 59.21)}
+
+
+def test_a_pair_of_counts_is_no_number():
+    # `IOS/call=32/31`: submitted/completed per call, not the number 32
+    _, found = _pairs("IOPS=125.88M, BW=61.46GiB/s, IOS/call=32/31")
+    assert [k for k, _, _ in found] == ["IOPS", "BW"]
+
+
+def test_a_bullet_of_pairs_names_its_system_and_is_no_table_row():
+    # https://lore.kernel.org/netdev/20251017025404.1962110-4-yicongsrfy@163.com/ (2025, cdc_ncm vs ax88179_178a)
+    text = ("Average of three netperf runs: `netperf -t {TCP/UDP_RR} -H serverIP -l 120`\n"
+            "- cdc_ncm.ko: TCP_RR: 740, UDP_RR: 750\n- ax88179_178a.ko: TCP_RR: 8900, UDP_RR: 9200\n")
+    rows = result_rows(extract_explained(text, "n", subject="[PATCH] net: usb: cdc_ncm")[0])
+    assert {(r["benchmark"], r["system"], r["metric_label"], r["value"]) for r in rows} == {
+        ("netperf", "cdc_ncm.ko", "TCP_RR", 740.0), ("netperf", "cdc_ncm.ko", "UDP_RR", 750.0),
+        ("netperf", "ax88179_178a.ko", "TCP_RR", 8900.0), ("netperf", "ax88179_178a.ko", "UDP_RR", 9200.0)}

@@ -462,3 +462,23 @@ def test_thousands_of_iops_and_t_io_uring_as_fio_evidence():
     assert {r["benchmark"] for r in got} == {"fio"}
     assert sorted(r["value"] for r in got) == [553000.0, 553000.0, 633000.0, 635000.0, 793000.0, 801000.0]
     assert {r["unit"] for r in got} == {"IOPS"}  # `blocksize:4k` and `thread:1` are settings, no rows
+
+
+# https://lore.kernel.org/lkml/20070105215223.GA5361@elte.hu/ (2007, "[announce] [patch] KVM paravirtualization")
+KVM_ROWS = """\
+"hackbench 1" (utilizes 40 tasks, numbers in seconds, lower is better):
+
+ native:                       0.25
+ ----------------------------------
+ Qemu:                         7.8
+ KVM upstream:                 2.8
+ KVM trunk:                    0.55
+ KVM paravirt/cr3:             0.36
+"""
+
+
+def test_rows_named_for_a_hypervisor_and_its_variant_are_systems():
+    rows = result_rows(extract_explained(KVM_ROWS, "k", subject="[announce] [patch] KVM paravirtualization")[0])
+    assert {(r["benchmark"], r["system"], r["value"]) for r in rows} == {
+        ("hackbench", "native", 0.25), ("hackbench", "Qemu", 7.8), ("hackbench", "KVM upstream", 2.8),
+        ("hackbench", "KVM trunk", 0.55), ("hackbench", "KVM paravirt/cr3", 0.36)}

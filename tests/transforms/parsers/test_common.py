@@ -33,6 +33,10 @@ from transforms.parsers._common import (
         ("With LMh Support:", "With LMh Support"),
         # https://lore.kernel.org/lkml/ (2001, VIA and ACPI on 2.4.1): a heading set off by stars
         ("*********************** stock 2.4.1 with ACPI turned on.", "stock 2.4.1 with ACPI turned on"),
+        # https://lore.kernel.org/io-uring/ (2023, 2025, t/io_uring peak runs): a lead-in ending in a colon
+        ("and here's one with the patch:", "with the patch"),
+        ("and with the fix:", "with the fix"),
+        ("Tested on a box here, previously:", "previously"),
     ],
 )
 def test_a_caption_naming_what_was_measured(line, system):

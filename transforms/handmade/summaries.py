@@ -46,6 +46,7 @@ _PAIR = re.compile(r"(?<![\w.])(?P<key>[A-Za-z][\w%/.-]{0,24}+(?: [A-Za-z][\w%/.
                    r"(?P<num>[-+]?\d{1,12}+(?:,\d{3}){0,4}+(?:\.\d{1,12}+)?)(?P<unit>%|[A-Za-z/]{1,12}+)?(?![\w.]|/\d)")
 
 
+_SETTING_PAIR = re.compile(r"(?<![\w.])[A-Za-z][\w%/.-]{0,24}+=[^\s,;=]{1,24}+(?=[\s,;]|$)")  # `inflight=(75)`
 _BULLET_LEAD = re.compile(r"^[-*+•]\s{1,4}+")  # `- cdc_ncm.ko: TCP_RR: 740, UDP_RR: 750`
 _SCALE = {"k": 1e3, "K": 1e3, "M": 1e6}
 _DIRECTION = re.compile(r"(?i)^(?:read|write|rand ?read|rand ?write|randrw|rw|mixed|trim|seq ?read|seq ?write)$")
@@ -58,8 +59,10 @@ def _pairs(line: str) -> tuple[str | None, list[tuple[str, float, str | None]]] 
     if len(line) > 400 or line.count(":") + line.count("=") < 2:
         return None
     found = list(_PAIR.finditer(line))
-    if not found or len(found) < 2 and not _LEAD_ONE.match(line[: found[0].start()]):
+    if not found or len(found) < 2 and not _LEAD_ONE.match(line[: found[0].start()]) \
+            and len(_SETTING_PAIR.findall(line)) < 2:
         return None  # one pair counts only after a label of its own (`No randomization:  Simple syscall: ...`)
+        # or beside other `key=value` settings (`IOPS=3536512, IOS/call=32/31, inflight=(75)`)
     out: list[tuple[str, float, str | None]] = []
     for m in found:
         key = m.group("key").strip()
@@ -76,10 +79,15 @@ def _pairs(line: str) -> tuple[str | None, list[tuple[str, float, str | None]]] 
             return None  # `Size: 4GB`, `Rev: 3a`: not a measurement's unit
         if printed is None and (after := line[m.end():m.end() + 16].split()[:1]):
             u = unit_of(after[0])  # `Simple syscall: 0.0534 microseconds`: the unit after a blank
+        if printed is None and u is None and unit_of(key) == "IOPS":
+            u = "IOPS"  # `IOPS=3536512`: the key is the unit
         out.append((key, value, u))
     if not (label_votes([k for k, _, _ in out]) or any(u in _MEASURE_UNITS for _, _, u in out)):
         return None
-    gaps = [line[a.end():b.start()].strip(" \t,;") for a, b in zip(found, found[1:], strict=False)]
+    if any(u in _MEASURE_UNITS for _, _, u in out):  # `IOPS=3.5M, inflight=32`: a bare count beside
+        out = [(k, v, u) for k, v, u in out if u is not None or any_metric(k)]  # measurements is a setting
+    gaps = [_SETTING_PAIR.sub("", line[a.end():b.start()]).strip(" \t,;")
+            for a, b in zip(found, found[1:], strict=False)]  # settings between pairs are no words
     if any(gaps):
         return None  # words between the pairs: a sentence, not a summary line
     lead = _BULLET_LEAD.sub("", line[: found[0].start()].strip().strip(">").strip()).rstrip(":").strip()

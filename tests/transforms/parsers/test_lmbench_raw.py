@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.transforms.parsers.fixtures_io import rows_of
-from tests.transforms.parsers.lmbench_cases import _rows, _runs
+from tests.transforms.parsers.lmbench_cases import _lm, _rows, _runs
 
 
 def test_raw_results_file():
@@ -66,3 +66,15 @@ def test_retyped_raw_line_under_a_bare_version_line():
     text = "in\n2.6.10\n\nI got\nProcess fork+exit:164.8438 microseconds.\n\nin 2.6.11-rc2\nProcess fork+exit:183.8621 microseconds.\n"
     got = [(r["system"], r["metric"], r["value"]) for r in rows_of(text)]
     assert got == [("2.6.10", "fork_proc", 164.8438), ("2.6.11-rc2", "fork_proc", 183.8621)]
+
+
+def test_fifo_and_page_fault_lines_and_a_lat_fs_table_under_its_command_name():
+    # https://lore.kernel.org/lkml/20011010003636Z271005-760+23005@vger.kernel.org/ (2001, lmbench2 output)
+    text = ("Pipe latency: 7.9139 microseconds\nlat_fs (ext2)\n0k      1000    36770   123993\n"
+            "1k      1000    15526   74383\nFIFO latency: 8.0457 microseconds\n"
+            "Pagefaults on /something.avi: 13098 usecs\n")
+    got = {(r["metric"], r["params"].get("size"), r["value"], r["unit"]) for r in _lm(text)}
+    assert got == {("lat_pipe", None, 7.9139, "us"), ("file_create_rate", "0k", 36770.0, "/sec"),
+                   ("file_delete_rate", "0k", 123993.0, "/sec"), ("file_create_rate", "1k", 15526.0, "/sec"),
+                   ("file_delete_rate", "1k", 74383.0, "/sec"), ("lat_fifo", None, 8.0457, "us"),
+                   ("page_fault", None, 13098.0, "us")}

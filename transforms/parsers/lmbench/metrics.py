@@ -52,6 +52,7 @@ METRICS: dict[str, MetricSpec] = {
     # *Local* / *Remote* communication latencies
     "lat_ctxsw_2p_0k": _us(),
     "lat_pipe": _us(),
+    "lat_fifo": _us(),
     "lat_unix": _us(),
     "lat_udp": _us(),
     "lat_rpc_udp": _us(),
@@ -123,7 +124,7 @@ _PLAUSIBLE: dict[str, tuple[float, float]] = {
     "sh_proc": (100.0, 1e6),
     **{f"ctxsw_{p}p_{k}k": (0.01, 1e5) for p, k in _CTX_NAMED},
     "ctxsw": (0.01, 1e5),
-    **dict.fromkeys(("lat_ctxsw_2p_0k", "lat_pipe", "lat_unix", "lat_udp", "lat_rpc_udp", "lat_tcp",
+    **dict.fromkeys(("lat_ctxsw_2p_0k", "lat_pipe", "lat_fifo", "lat_unix", "lat_udp", "lat_rpc_udp", "lat_tcp",
                      "lat_rpc_tcp"), (0.1, 1e5)),
     "lat_tcp_conn": (1.0, 1e6),
     **dict.fromkeys(("file_create_0k", "file_delete_0k", "file_create_10k", "file_delete_10k"), (0.1, 1e6)),

@@ -30,9 +30,9 @@ _RAW_ATTR = re.compile(
 )
 _RAW_SCALAR = re.compile(
     r"^\s*(?P<label>[A-Za-z][^:]*?):\s*(?P<value>[-+]?\d+(?:\.\d*)?(?:[eE][-+]?\d+)?)\s+"
-    r"(?P<unit>microseconds|nanoseconds|MB/sec|KB/sec)\.?\s*$"  # re-typed: `fork+exit:164.8 microseconds.`
+    r"(?P<unit>microseconds|nanoseconds|usecs|MB/sec|KB/sec)\.?\s*$"  # re-typed: `fork+exit:164.8 microseconds.`
 )
-_RAW_UNITS = {"microseconds": "us", "nanoseconds": "ns", "MB/sec": "MB/s", "KB/sec": "KB/s"}
+_RAW_UNITS = {"microseconds": "us", "usecs": "us", "nanoseconds": "ns", "MB/sec": "MB/s", "KB/sec": "KB/s"}
 _RAW_NAMES = {
     "Simple syscall": "null_call",
     "Null syscall": "null_call",
@@ -45,6 +45,7 @@ _RAW_NAMES = {
     "Signal handler overhead": "sig_hndl",
     "Protection fault": "prot_fault",
     "Pipe latency": "lat_pipe",
+    "FIFO latency": "lat_fifo",
     "AF_UNIX sock stream latency": "lat_unix",
     "Process fork+exit": "fork_proc",
     "Process fork+execve": "exec_proc",
@@ -109,7 +110,7 @@ _PAIR = re.compile(r"^\s*(\d+(?:\.\d*)?)\s+(\d+(?:\.\d*)?)(?:\s+MB/sec)?\s*$")
 _CTX_HEAD = re.compile(r'^\s*"size=(\d+)k?\s+ovr=([\d.]+)\s*$')
 _CTX_ROW = re.compile(r"^\s*(\d+)\s+(\d+(?:\.\d*)?)\s*$")
 _STRIDE_HEAD = re.compile(r'^\s*"stride=(\d+)\s*$')
-_FS_HEAD = re.compile(r'^\s*"File system latency\s*$')
+_FS_HEAD = re.compile(r'^\s*(?:"File system latency|lat_fs(?: \(\w{1,12}\))?)\s*$')  # or `lat_fs (ext2)`
 _FS_ROW = re.compile(r"^\s*(\d+k)\s+(\d+)\s+(\d+(?:\.\d*)?)\s+(\d+(?:\.\d*)?)\s*$")
 _BW_MEM_CMD = re.compile(
     # at most 8 options (bw_mem has 3): a search then rescans only the few words after each `bw_mem`
@@ -138,7 +139,7 @@ def _raw_metric(label: str) -> tuple[str, dict[str, str]] | None:
     return None
 
 
-_RAW_LABEL_START = re.compile(r"^(?:Simple|Signal|Protection|Pipe|AF_UNIX|Process|Select|File|Mmap|Pagefaults"
+_RAW_LABEL_START = re.compile(r"^(?:Simple|Signal|Protection|Pipe|FIFO|AF_UNIX|Process|Select|File|Mmap|Pagefaults"
                               r"|UDP|TCP|RPC|Memory)")  # a raw result line's own label, not a caption
 _RAW_LINE_START = re.compile(rf"{_RAW_LABEL_START.pattern}|^(?:\d|\")")  # ... or a raw data line
 

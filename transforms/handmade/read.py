@@ -16,6 +16,7 @@ from transforms.handmade import commands, evidence, metrics
 from transforms.handmade.cells import RULE, read_number, split_wide
 from transforms.handmade.commands import read_commands
 from transforms.handmade.noise import hunk_lines, noise_block, noise_line
+from transforms.handmade.pairs import read_pairs
 from transforms.handmade.prose import read_prose
 from transforms.handmade.summaries import BULLET_KV, read_summaries
 from transforms.handmade.tables import CHANGE_HEAD, STDEV_HEAD, Table, read_tables
@@ -91,7 +92,9 @@ def read(segs: list[Segment], subject: str | None, claimed: dict[int, str],
     hunks = {k for k in hunk_lines(plain)}
     out: list[HandRun] = []
     for seg in segs:
-        for lo, hi in _blocks(seg, claimed, hunks):
+        pair_runs, pair_lines = _pair_tables(seg, plain, subject, explained)
+        out.extend(HandRun(seg, r) for r in pair_runs)
+        for lo, hi in _blocks(seg, {**claimed, **pair_lines}, hunks):
             block = [_NBSP.sub(" ", x) if len(x) <= MAX_LINE else "" for x in seg.lines[lo:hi]]
             if not any(_NUMBERISH.search(x) for x in block) or not any(_CANDIDATE.search(x) for x in block):
                 continue  # no line could be a table row, a key: value line or a sentence with results
@@ -116,6 +119,31 @@ def read(segs: list[Segment], subject: str | None, claimed: dict[int, str],
                 runs = kept
             out.extend(HandRun(seg, r) for r in runs)
     return out, explained
+
+
+def _pair_tables(seg: Segment, plain: list[str], subject: str | None, explained: list[Explained],
+                 ) -> tuple[list[Run], dict[int, str]]:
+    """Slash-pair tables of a segment (transforms.handmade.pairs), blank lines between rows and all,
+    and the absolute lines they hold (no other reader looks at them)."""
+    if "/" not in seg.text or "(" not in seg.text:
+        return [], {}
+    values, used = read_pairs([x if len(x) <= MAX_LINE else "" for x in seg.lines])
+    if not values:
+        return [], {}
+    span = (min(used), max(used) + 1)
+    att = evidence.attribute(plain, seg.offset + span[0], seg.offset + span[1], subject,
+                             metrics.label_votes([v.metric for v in values]))
+    ex = Explained(seg.offset + span[0], seg.offset + span[1], "hand_table (slash pairs)", quoted=seg.quoted,
+                   systems=sorted({v.system for v in values}))
+    explained.append(ex)
+    if att is None:
+        ex.outcome = "nothing: no benchmark evidence"
+        return [], {}
+    ex.benchmark, ex.evidence = att.benchmark, att.evidence
+    results = [_result(att.benchmark, v.line, v.metric, v.value, v.unit, v.system, v.params, "hand_table")
+               for v in values]
+    ex.rows, ex.outcome = len(results), f"{len(results)} rows"
+    return [_run(att.benchmark, results, span[0], span[1])], {seg.offset + k: att.benchmark for k in used}
 
 
 def _caption_system(lines: list[str], start: int, seg: Segment, lo: int) -> str | None:

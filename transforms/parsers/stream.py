@@ -68,6 +68,14 @@ _UNITS = {"mb/s": "MB/s", "gb/s": "GB/s", "kb/s": "KB/s"}
 _HPCC_BEGIN = re.compile(r"^\s*+Begin of (?P<s>StarSTREAM|SingleSTREAM) section\.")
 _HPCC_END = re.compile(r"^\s*+End of (?:StarSTREAM|SingleSTREAM) section\.")
 _HPCC_STAR = re.compile(rf"^\s*+(?P<stat>Minimum|Average|Maximum) (?P<fn>Copy|Scale|Add|Triad) GB/s\s++(?P<v>{_N})\s*$")
+# HPCC's closing summary: `StarSTREAM_Copy=5.22586` (the mean over the nodes), `SingleSTREAM_Copy=11.5032`
+_HPCC_SUMMARY = re.compile(rf"^\s*+(?P<s>StarSTREAM|SingleSTREAM)_(?P<fn>Copy|Scale|Add|Triad)=(?P<v>{_N})\s*$")
+# a Windows build's pipe table: `| Function | Avg (MB/s) | Best (MB/s) | Worst (MB/s) | Avg time | Min time | Max time |`
+_PIPE_HEAD = re.compile(r"^\s*+\|\s*+Function\s*+\|(?P<rest>(?:[^|\n]{1,30}+\|){3,8}+)\s*$", re.I)
+_PIPE_ROW = re.compile(rf"^\s*+\|\s*+(?P<fn>Copy|Scale|Add|Triad)\s*+\|(?P<rest>(?:\s*+{_N}\s*+\|){{3,8}}+)\s*$", re.I)
+# a column head of the pipe table -> (rate or time, statistic)
+_PIPE_COLS = {"avg (mb/s)": ("rate", "mean"), "best (mb/s)": ("rate", "value"), "worst (mb/s)": ("rate", "min"),
+              "avg time": ("time", "mean"), "min time": ("time", "min"), "max time": ("time", "max")}
 _HPCC_SINGLE = re.compile(rf"^\s*+Single STREAM (?P<fn>Copy|Scale|Add|Triad) GB/s\s++(?P<v>{_N})\s*$")
 _HPCC_STAT = {"Minimum": "min", "Average": "mean", "Maximum": "max"}
 
@@ -201,6 +209,56 @@ def _hpcc_runs(lines: Sequence[str], sections: Sequence[str | None]) -> list[Run
     return runs
 
 
+def _hpcc_summary_runs(lines: Sequence[str], read: set[str]) -> list[Run]:
+    """HPCC's `StarSTREAM_Copy=...` summary lines, for sections whose own lines were not read
+    (`read`): the same numbers, rounded, so never both."""
+    runs: dict[str, Run] = {}
+    for i, line in enumerate(lines):
+        m = _HPCC_SUMMARY.match(line)
+        value = parse_number(m.group("v")) if m else None
+        if m is None or value is None or m.group("s") in read:
+            continue
+        section = m.group("s")
+        run = runs.get(section)
+        if run is None:
+            run = runs[section] = Run(NAME, [], line_start=i, line_end=i + 1, attributes={"hpcc": section})
+        stat = "mean" if section == "StarSTREAM" else "value"
+        run.results.append(Result(_metric(m.group("fn")), f"{section}_{m.group('fn')}", value, "GB/s",
+                                  {"hpcc": section}, statistic=stat, line=i))
+        run.line_end = i + 1
+    return list(runs.values())
+
+
+def _pipe_runs(lines: Sequence[str]) -> list[Run]:
+    """A pipe table of rates and times (best, average and worst), one row per kernel."""
+    runs: list[Run] = []
+    heads: list[tuple[str, str] | None] | None = None
+    cur: Run | None = None
+    for i, line in enumerate(lines):
+        if h := _PIPE_HEAD.match(line):
+            heads = [_PIPE_COLS.get(c.strip().lower()) for c in h.group("rest").split("|")[:-1]]
+            cur = None
+            continue
+        m = _PIPE_ROW.match(line) if heads is not None else None
+        if m is None:
+            if heads is not None and line.strip() and not line.strip().startswith("|-"):
+                heads, cur = None, None
+            continue
+        cells = [parse_number(c.strip()) for c in m.group("rest").split("|")[:-1]]
+        if cur is None:
+            cur = Run(NAME, [], line_start=i, line_end=i + 1)
+            runs.append(cur)
+        metric, label = _metric(m.group("fn")), m.group("fn")
+        for head, value in zip(heads or [], cells, strict=False):
+            if head is None or value is None:
+                continue
+            kind, stat = head
+            cur.results.append(Result(metric if kind == "rate" else f"{metric}_time", label, value,
+                                      "MB/s" if kind == "rate" else "s", {}, statistic=stat, line=i))
+        cur.line_end = i + 1
+    return [r for r in runs if r.results]
+
+
 def parse(seg: Segment) -> list[Run]:
     """One run per STREAM table of the segment, and HPCC's STREAM summaries."""
     lines = seg.lines
@@ -256,7 +314,9 @@ def parse(seg: Segment) -> list[Run]:
         runs.append(run)
         prev_end = table.end
     number_repeated_runs(runs)
-    return runs + _hpcc_runs(lines, sections)
+    hpcc = _hpcc_runs(lines, sections)
+    read = {r.attributes["hpcc"] for r in hpcc}
+    return runs + hpcc + _hpcc_summary_runs(lines, read) + _pipe_runs(lines)
 
 
 def _table_top(lines: Sequence[str], table: _Table, floor: int) -> int:
@@ -282,7 +342,8 @@ def _failed_after(lines: Sequence[str], table: _Table) -> bool:
 
 
 # distinctive literals, one of which every block the parser reads contains (see Parser.keywords)
-KEYWORDS = ("triad:", "scale:", "copy:", *(f"{op} gb/s" for op in ("copy", "scale", "add", "triad")))
+KEYWORDS = ("triad:", "scale:", "copy:", *(f"{op} gb/s" for op in ("copy", "scale", "add", "triad")),
+            "stream_triad=", "| triad ")
 
 
 PARSER = Parser(
@@ -291,6 +352,8 @@ PARSER = Parser(
     signature=re.compile(
         rf"(?im)(?:Copy|Scale|Add|Sum|Triad):\s+{_N}\s+{_N}\s+{_N}\s+{_N}\s*$"
         rf"|^[^\S\n]*+(?:(?:Minimum|Average|Maximum)|Single STREAM) (?:Copy|Scale|Add|Triad) GB/s[^\S\n]++{_N}\s*$"
+        rf"|^[^\S\n]*+(?:Star|Single)STREAM_(?:Copy|Scale|Add|Triad)={_N}\s*$"
+        rf"|^[^\S\n]*+\|[^\S\n]*+Triad[^\S\n]*+\|[^\S\n]*+{_N}[^\S\n]*+\|"
     ),
     parse=parse,
     metrics=METRICS,

@@ -267,3 +267,23 @@ def test_hpcc_summary_lines_round_trip(values):
     rows = rows_of("\n".join(lines) + "\n")
     got = {(r["params"]["hpcc"], r["metric"], r["statistic"]): r["value"] for r in rows}
     assert got == want and len(rows) == len(want)
+
+
+def test_a_pipe_table_of_best_average_and_worst_rates_and_times():
+    # VirtualClient's STREAM 5.10 Windows example (fixture stream/v510_virtualclient_windows_markdown_table.txt)
+    rows = _rows(fixture_body(FIXTURES / "stream" / "v510_virtualclient_windows_markdown_table.txt"))
+    triad = {(r["metric"], r["statistic"]): r["value"] for r in rows if r["metric"].startswith("triad")}
+    assert triad == {("triad", "mean"): 43789.5, ("triad", "value"): 44512.3, ("triad", "min"): 42987.6,
+                     ("triad_time", "mean"): 0.164567, ("triad_time", "min"): 0.161234,
+                     ("triad_time", "max"): 0.16789}
+    assert len(rows) == 24
+
+
+def test_hpcc_summary_lines_only_when_the_sections_were_not_read():
+    # PerfKitBenchmarker's HPCC 1.4.2 summary (fixture stream/hpcc_142_pkb_summary_section.txt)
+    rows = _rows(fixture_body(FIXTURES / "stream" / "hpcc_142_pkb_summary_section.txt"))
+    assert {(r["params"]["hpcc"], r["metric"], r["statistic"], r["value"]) for r in rows if r["metric"] == "copy"} == {
+        ("StarSTREAM", "copy", "mean", 5.22586), ("SingleSTREAM", "copy", "value", 11.5032)}
+    both = ("Begin of SingleSTREAM section.\nSingle STREAM Copy GB/s 11.503200\nEnd of SingleSTREAM section.\n"
+            "SingleSTREAM_Copy=11.5032\n")
+    assert [(r["metric"], r["value"]) for r in _rows(both)] == [("copy", 11.5032)]

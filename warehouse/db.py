@@ -45,7 +45,7 @@ class WarehouseMissing(Exception):
 
 STORAGE_TABLE = "_listbench_storage"
 LAKE_TABLE = "_listbench_lake"
-LAYOUT = "3"  # bumped when the views file gains a table: existing files are rebuilt
+LAYOUT = "4"  # bumped when the views file gains a table: existing files are rebuilt
 
 
 def lake_location(lake_dir: Path | str) -> str:
@@ -95,23 +95,32 @@ def _file_list(files: list[str], schema_file: Path) -> str:
     return "[" + ", ".join("'" + guard.escape_glob(p).replace("'", "''") + "'" for p in paths) + "]"
 
 
-def files_sql(files: dict[str, list[str]], schema: Path) -> str:
-    """One scalar macro per lake table, `files_<table>()`: the list of its data files in the
-    snapshot (none given: its schema file only)."""
-    return "".join(f"CREATE OR REPLACE MACRO files_{name}() AS "
-                   f"{_file_list(files.get(name, []), Path(schema) / f'{name}.parquet')};\n" for name in TABLES)
+def files_sql(files: dict[str, list[str]], schema: Path, mixed: dict[str, list[str]] | None = None) -> str:
+    """Two scalar macros per lake table: `files_<table>()`, the snapshot's files of one committed
+    batch each, and `mixed_<table>()`, its files of several batches (warehouse.lake.Snapshot);
+    each list also names the table's schema file, so that it is never empty."""
+    out = []
+    for name in TABLES:
+        schema_file = Path(schema) / f"{name}.parquet"
+        out.append(f"CREATE OR REPLACE MACRO files_{name}() AS {_file_list(files.get(name, []), schema_file)};\n")
+        out.append(f"CREATE OR REPLACE MACRO mixed_{name}() AS "
+                   f"{_file_list((mixed or {}).get(name, []), schema_file)};\n")
+    return "".join(out)
 
 
 def snapshot_sql() -> str:
-    """One table macro per lake table, `snapshot_<table>()`: the schema's columns, in order, read
-    from the files `files_<table>()` names. The views read the lake through these."""
+    """One table macro per lake table, `snapshot_<table>()`: the schema's columns, in order, of
+    the rows of committed batches: every row of the files `files_<table>()` names, and the rows of
+    committed batches in the files `mixed_<table>()` names. The views read the lake through these."""
     from warehouse.schema import SCHEMAS
 
     out = []
     for name in TABLES:
         cols = ", ".join('"' + c.replace('"', '""') + '"' for c in SCHEMAS[name].names)
         out.append(f"CREATE OR REPLACE MACRO snapshot_{name}() AS TABLE SELECT {cols} "
-                   f"FROM read_parquet(files_{name}(), union_by_name = true);\n")
+                   f"FROM read_parquet(files_{name}(), union_by_name = true) UNION ALL SELECT {cols} "
+                   f"FROM read_parquet(mixed_{name}(), union_by_name = true) "
+                   f"WHERE batch_id IN (SELECT batch_id FROM {BATCHES_TABLE});\n")
     return "".join(out)
 
 
@@ -198,7 +207,7 @@ def refresh_views(db_path: Path, lake_dir: Path | str | Lake, storage_options: d
             con.register("_committed_ids", ids)
             con.execute(f"INSERT INTO {BATCHES_TABLE} SELECT batch_id FROM _committed_ids")
             con.unregister("_committed_ids")
-        con.execute(files_sql(snap.files, schema))
+        con.execute(files_sql(snap.files, schema, snap.mixed))
         con.execute("CHECKPOINT")
     finally:
         con.close()

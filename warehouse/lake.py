@@ -34,7 +34,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -100,8 +100,9 @@ class Snapshot:
     version: int  # of `batches`: the lake's version
     committed_at: datetime | None
     batches: frozenset[str]
-    files: dict[str, list[str]]
+    files: dict[str, list[str]]  # data files of committed batches only, one batch each: read as they are
     versions: dict[str, int]
+    mixed: dict[str, list[str]] = field(default_factory=dict)  # files of several batches (optimize): rows filtered
 
 
 def _props(meta: dict[str, str]) -> CommitProperties:
@@ -345,7 +346,7 @@ class Lake:
         ts = b.history(1)[0].get("timestamp") if as_of is not None else None
         when = datetime.fromtimestamp(ts / 1000, UTC) if ts else None
         batches = frozenset(committed_ids(b, self.options))
-        files, versions = {}, {}
+        files, versions, mixed = {}, {}, {}
         for name in TABLES:
             if as_of is None:
                 dt = self.table(name, update)
@@ -353,8 +354,35 @@ class Lake:
                 dt = DeltaTable(self.uri(name), storage_options=self.options)
                 with contextlib.suppress(Exception):  # a table created after `when` keeps version 0
                     dt.load_as_version(when if when else 0)
-            files[name], versions[name] = [self._file(u) for u in dt.file_uris()], dt.version()
-        return Snapshot(b.version(), when, batches, files, versions)
+            files[name], mixed[name] = self._visible_files(dt, batches)
+            versions[name] = dt.version()
+        return Snapshot(b.version(), when, batches, files, versions, mixed)
+
+    def _visible_files(self, dt: DeltaTable, batches: frozenset[str]) -> tuple[list[str], list[str]]:
+        """(files whose rows are all of one committed batch, files whose rows must be filtered).
+
+        A batch's appends are files of their own, and Delta's file statistics give each file's
+        lowest and highest batch id: a file of one batch is shown whole or not at all, so readers
+        need no row filter. Only files that optimize merged (several batches), or that have no
+        statistics, are filtered row by row."""
+        acts = pa.RecordBatchReader.from_stream(dt.get_add_actions(flatten=True)).read_all()
+        if not acts.num_rows:
+            return [], []
+        by_name = {unquote(u.rsplit("/", 1)[-1]): u for u in dt.file_uris()}  # tables are not partitioned
+        paths = acts.column("path").to_pylist()
+        has = "min.batch_id" in acts.column_names
+        lo = acts.column("min.batch_id").to_pylist() if has else [None] * len(paths)
+        hi = acts.column("max.batch_id").to_pylist() if has else [None] * len(paths)
+        clean: list[str] = []
+        mixed: list[str] = []
+        for path, a, b in zip(paths, lo, hi, strict=True):
+            name = self._file(by_name[unquote(path.rsplit("/", 1)[-1])])
+            if a is not None and a == b:
+                if a in batches:
+                    clean.append(name)
+            else:
+                mixed.append(name)
+        return clean, mixed
 
     # --- maintenance ----------------------------------------------------------------------
 

@@ -1,33 +1,26 @@
 -- Views over the Delta lake's current snapshot (warehouse.db.view_sql). Each lake table T is read
--- through the table macro snapshot_T(): T's schema columns, in order, from the files the scalar
--- macro files_T() lists, T's data files in the snapshot plus an empty file with T's current
--- schema (columns newer than a file read as NULL). _listbench_batches holds the batches
--- committed in the snapshot, and only their rows are shown (a batch in flight or left by a crash
--- stays invisible).
+-- through the table macro snapshot_T(): T's schema columns, in order, of the rows of committed
+-- batches only (a batch in flight or left by a crash stays invisible): the files the scalar macro
+-- files_T() lists hold one committed batch each and are read whole; the files mixed_T() lists
+-- (merged by optimize) are filtered by _listbench_batches, the batches committed in the
+-- snapshot. Both lists also name an empty file with T's current schema (columns newer than a
+-- file read as NULL).
 CREATE OR REPLACE VIEW lake_messages AS
-  SELECT * FROM snapshot_messages()
-  WHERE batch_id IN (SELECT batch_id FROM _listbench_batches);
+  SELECT * FROM snapshot_messages();
 CREATE OR REPLACE VIEW memberships AS
-  SELECT * FROM snapshot_memberships()
-  WHERE batch_id IN (SELECT batch_id FROM _listbench_batches);
+  SELECT * FROM snapshot_memberships();
 CREATE OR REPLACE VIEW message_bodies AS
-  SELECT * FROM snapshot_message_bodies()
-  WHERE batch_id IN (SELECT batch_id FROM _listbench_batches);
+  SELECT * FROM snapshot_message_bodies();
 CREATE OR REPLACE VIEW extractions AS
-  SELECT * FROM snapshot_extractions()
-  WHERE batch_id IN (SELECT batch_id FROM _listbench_batches);
+  SELECT * FROM snapshot_extractions();
 CREATE OR REPLACE VIEW all_runs AS
-  SELECT * FROM snapshot_runs()
-  WHERE batch_id IN (SELECT batch_id FROM _listbench_batches);
+  SELECT * FROM snapshot_runs();
 CREATE OR REPLACE VIEW all_results AS
-  SELECT * FROM snapshot_results()
-  WHERE batch_id IN (SELECT batch_id FROM _listbench_batches);
+  SELECT * FROM snapshot_results();
 CREATE OR REPLACE VIEW quarantine AS
-  SELECT * FROM snapshot_quarantine()
-  WHERE batch_id IN (SELECT batch_id FROM _listbench_batches);
+  SELECT * FROM snapshot_quarantine();
 CREATE OR REPLACE VIEW archives AS
-  SELECT * FROM snapshot_archives()
-  WHERE batch_id IN (SELECT batch_id FROM _listbench_batches);
+  SELECT * FROM snapshot_archives();
 
 -- the newest extraction of each message is the one users see (re-extraction swaps it atomically);
 -- runs and results of other batches drop out in the join, so they need no batch filter of their own

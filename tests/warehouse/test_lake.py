@@ -211,3 +211,26 @@ def test_two_writer_processes_race_on_a_local_lake_and_a_reader_never_sees_half_
     assert int(out.decode()) > 2  # the reader saw the lake grow, batch by batch
     _check_race(lake, n)
     print(f"\nlocal: two writers x {n} commits: {stats}")
+
+
+def test_a_file_of_one_committed_batch_is_read_whole_and_merged_files_are_filtered(tmp_path):
+    """Delta's file statistics give each file's batch ids: a file of one committed batch needs no
+    row filter, one of an uncommitted batch is left out, and a file optimize merged from several
+    batches (one of them uncommitted) shows only the committed batches' rows."""
+    lake = Lake(tmp_path / "lake").open()
+    lake.commit("b1", {"messages": to_table("messages", [_msg("a")])})
+    lake.commit("b2", {"messages": to_table("messages", [_msg("b")])})
+    lake._append("messages", to_table("messages", [{**_msg("c"), "batch_id": "b3"}]), {"batch": "b3"})  # no batch row
+    snap = lake.snapshot()
+    assert len(snap.files["messages"]) == 2 and snap.mixed["messages"] == []
+    db = tmp_path / "w.duckdb"
+    refresh_views(db, lake, snap=snap)
+    assert query(db, "SELECT message_id FROM lake_messages ORDER BY 1")[1] == [("a",), ("b",)]
+    lake.compact("messages")
+    snap = lake.snapshot()
+    assert snap.files["messages"] == [] and len(snap.mixed["messages"]) == 1
+    refresh_views(db, lake, snap=snap)
+    assert query(db, "SELECT message_id FROM lake_messages ORDER BY 1")[1] == [("a",), ("b",)]
+    lake.commit("b4", {"messages": to_table("messages", [_msg("d")])})
+    refresh_views(db, lake)
+    assert query(db, "SELECT message_id FROM lake_messages ORDER BY 1")[1] == [("a",), ("b",), ("d",)]

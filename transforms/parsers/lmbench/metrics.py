@@ -29,6 +29,8 @@ _OPS = {
 }
 
 METRICS: dict[str, MetricSpec] = {
+    # the clock lmbench's `mhz` helper measured, printed in the summary's Mhz columns
+    "cpu_mhz": MetricSpec("MHz", None, 1.0, 1e5),
     # Processor, Processes (and the raw lat_syscall / lat_proc / lat_sig lines)
     "null_call": _us(),
     "null_io": _us(),

@@ -220,6 +220,12 @@ def _emit_row(run: Run, t: _Table, row: _Row, params: dict[str, str]) -> None:
             continue
         if col.role == _A:
             run.attributes.setdefault(col.key, tok)
+            if col.key == "mhz" and v > 0 and row.alignment == EXACT \
+                    and not any(r.metric == "cpu_mhz" for r in run.results):
+                # the clock lmbench measured (the same number in every section): one row per run,
+                # from a row whose cells were placed exactly
+                run.results.append(Result("cpu_mhz", col.label, v, "MHz", dict(params),
+                                          alignment=row.alignment, line=row.line))
         elif col.role == _M and t.unit is not None and METRICS[col.key].unit == t.unit:
             run.results.append(
                 Result(

@@ -12,9 +12,9 @@ Everything is read cell by cell with anchored, bounded patterns.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from transforms.handmade.cells import RULE, read_number, split_wide
+from transforms.handmade.summaries import KeyValue
 
 MAX_ROWS = 200
 # `IOPs Rand Read (before/after)`, `BW (base / patched)`: a metric over two systems
@@ -24,19 +24,10 @@ _HEAD = re.compile(r"^(?P<metric>[^()/]{1,60}?)\s{0,4}+\(\s{0,2}+(?P<a>[^()/]{1,
 _CELL = re.compile(r"^(?P<a>\d{1,12}+(?:\.\d{1,12}+)?[A-Za-z%]{0,6}+)/(?P<b>\d{1,12}+(?:\.\d{1,12}+)?[A-Za-z%]{0,6}+)$")
 
 
-@dataclass(slots=True)
-class PairValue:
-    line: int  # index into the block's lines
-    value: float
-    unit: str | None
-    metric: str
-    system: str
-    params: dict[str, str] = field(default_factory=dict)
 
-
-def read_pairs(lines: list[str]) -> tuple[list[PairValue], set[int]]:
+def read_pairs(lines: list[str]) -> tuple[list[KeyValue], set[int]]:
     """Values of every slash-pair table in a block, and the lines the tables hold."""
-    out: list[PairValue] = []
+    out: list[KeyValue] = []
     used: set[int] = set()
     i = 0
     while i < len(lines):
@@ -58,8 +49,8 @@ def read_pairs(lines: list[str]) -> tuple[list[PairValue], set[int]]:
 
 
 def _rows(lines: list[str], start: int, heads: list, pairs: list, first: str | None
-          ) -> tuple[list[PairValue], set[int]]:
-    out: list[PairValue] = []
+          ) -> tuple[list[KeyValue], set[int]]:
+    out: list[KeyValue] = []
     rows: set[int] = set()
     for j in range(start, min(len(lines), start + MAX_ROWS)):
         text = lines[j]
@@ -78,8 +69,8 @@ def _rows(lines: list[str], start: int, heads: list, pairs: list, first: str | N
                 if got is None or got[0] != "abs":
                     continue
                 params = {_param_name(first): label} if label is not None and first is not None else {}
-                out.append(PairValue(j, got[1], got[2], head.group("metric").strip(), head.group(side).strip(),
-                                     params))
+                out.append(KeyValue(j, got[1], got[2], head.group("metric").strip(), head.group(side).strip(),
+                                    params))  # key: the metric the column names
         rows.add(j)
     return out, rows
 

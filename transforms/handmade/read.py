@@ -132,7 +132,7 @@ def _pair_tables(seg: Segment, plain: list[str], subject: str | None, explained:
         return [], {}
     span = (min(used), max(used) + 1)
     att = evidence.attribute(plain, seg.offset + span[0], seg.offset + span[1], subject,
-                             metrics.label_votes([v.metric for v in values]))
+                             metrics.label_votes([v.key for v in values]))
     ex = Explained(seg.offset + span[0], seg.offset + span[1], "hand_table (slash pairs)", quoted=seg.quoted,
                    systems=sorted({v.system for v in values}))
     explained.append(ex)
@@ -140,7 +140,7 @@ def _pair_tables(seg: Segment, plain: list[str], subject: str | None, explained:
         ex.outcome = "nothing: no benchmark evidence"
         return [], {}
     ex.benchmark, ex.evidence = att.benchmark, att.evidence
-    results = [_result(att.benchmark, v.line, v.metric, v.value, v.unit, v.system, v.params, "hand_table")
+    results = [_result(att.benchmark, v.line, v.key, v.value, v.unit, v.system, v.params, "hand_table")
                for v in values]
     ex.rows, ex.outcome = len(results), f"{len(results)} rows"
     return [_run(att.benchmark, results, span[0], span[1])], {seg.offset + k: att.benchmark for k in used}

@@ -49,6 +49,6 @@ def test_random_lines_never_raise_and_every_value_is_printed(lines):
     values, used = read_pairs(lines)
     for v in values:
         assert v.line in used
-        assert v.system and v.metric
+        assert v.system and v.key
         text = lines[v.line]
         assert f"{v.value:g}".split(".")[0] in text

@@ -59,10 +59,11 @@ def _pairs(line: str) -> tuple[str | None, list[tuple[str, float, str | None]]] 
     if len(line) > 400 or line.count(":") + line.count("=") < 2:
         return None
     found = list(_PAIR.finditer(line))
+    # one pair counts only after a label of its own (`No randomization:  Simple syscall: ...`) or
+    # beside other `key=value` settings (`IOPS=3536512, IOS/call=32/31, inflight=(75)`)
     if not found or len(found) < 2 and not _LEAD_ONE.match(line[: found[0].start()]) \
             and len(_SETTING_PAIR.findall(line)) < 2:
-        return None  # one pair counts only after a label of its own (`No randomization:  Simple syscall: ...`)
-        # or beside other `key=value` settings (`IOPS=3536512, IOS/call=32/31, inflight=(75)`)
+        return None
     out: list[tuple[str, float, str | None]] = []
     for m in found:
         key = m.group("key").strip()

@@ -84,7 +84,7 @@ def test_local_archives_have_no_link(tmp_path):
     plain_ingest(cfg)
     cols, rows = query(tmp_path / "data" / "listbench.duckdb",
                        "SELECT count(*), count(url) FROM benchmark_results")
-    assert rows[0][0] == 567 and rows[0][1] == 0
+    assert rows[0][0] == 574 and rows[0][1] == 0
 
 
 # ---------------------------------------------------------------- pipermail article pages

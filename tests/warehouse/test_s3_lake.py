@@ -153,7 +153,7 @@ def test_plain_ingest_into_s3_then_sql_and_rerun_adds_nothing(tmp_path, s3):
     assert first["failed"] == 0
     assert [u["messages_added"] for u in first["units"]] == [5, 0]
     counts = _sql_counts(cfg_path)
-    assert counts[:3] == [5, 567, 10] and counts[3] == 2
+    assert counts[:3] == [5, 574, 10] and counts[3] == 2
     keys = _keys(s3, "plain")
     assert any(k.startswith("plain/lake/results/_delta_log/") for k in keys)
     assert any(k.startswith("plain/lake/batches/_delta_log/") for k in keys)
@@ -162,7 +162,7 @@ def test_plain_ingest_into_s3_then_sql_and_rerun_adds_nothing(tmp_path, s3):
 
     second = plain_ingest(cfg_path)
     assert [u["status"] for u in second["units"]] == ["unchanged", "unchanged"]
-    assert _sql_counts(cfg_path) == [5, 567, 10, 4]
+    assert _sql_counts(cfg_path) == [5, 574, 10, 4]
 
 
 def test_prefect_flow_into_s3(tmp_path, s3, prefect_api):
@@ -171,7 +171,7 @@ def test_prefect_flow_into_s3(tmp_path, s3, prefect_api):
     cfg = load_config(_config(tmp_path, s3, "flow"))
     result = run_ingest(cfg)
     assert result["failed"] == 0
-    assert _sql_counts(cfg.path)[:3] == [5, 567, 10]
+    assert _sql_counts(cfg.path)[:3] == [5, 574, 10]
 
 
 def test_two_writer_processes_race_on_s3(tmp_path, s3):
@@ -211,6 +211,6 @@ def test_sigkill_mid_commit_on_s3_then_rerun_has_no_loss_and_no_duplicates(tmp_p
     assert lake.read("messages").num_rows == (5 if point == "commit:published" else 0)  # the batch whole or not
     plain_ingest(cfg_path)
     counts = _sql_counts(cfg_path)
-    assert counts[:3] == [5, 567, 10]
+    assert counts[:3] == [5, 574, 10]
     plain_ingest(cfg_path)
-    assert _sql_counts(cfg_path)[:3] == [5, 567, 10]
+    assert _sql_counts(cfg_path)[:3] == [5, 574, 10]

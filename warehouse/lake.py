@@ -365,17 +365,10 @@ class Lake:
         lowest and highest batch id: a file of one batch is shown whole or not at all, so readers
         need no row filter. Only files that optimize merged (several batches), or that have no
         statistics, are filtered row by row."""
-        acts = pa.RecordBatchReader.from_stream(dt.get_add_actions(flatten=True)).read_all()
-        if not acts.num_rows:
-            return [], []
         by_name = {unquote(u.rsplit("/", 1)[-1]): u for u in dt.file_uris()}  # tables are not partitioned
-        paths = acts.column("path").to_pylist()
-        has = "min.batch_id" in acts.column_names
-        lo = acts.column("min.batch_id").to_pylist() if has else [None] * len(paths)
-        hi = acts.column("max.batch_id").to_pylist() if has else [None] * len(paths)
         clean: list[str] = []
         mixed: list[str] = []
-        for path, a, b in zip(paths, lo, hi, strict=True):
+        for path, _, a, b in file_batches(dt):
             name = self._file(by_name[unquote(path.rsplit("/", 1)[-1])])
             if a is not None and a == b:
                 if a in batches:
@@ -496,20 +489,26 @@ def table_filesystem(dt: DeltaTable, options: dict[str, str] | None = None) -> p
     return pa_fs.PyFileSystem(DeltaStorageHandler(uri, options))
 
 
-def committed_ids(dt: DeltaTable, options: dict[str, str] | None = None) -> set[str]:
-    """The batch ids in a version of `batches`. Each commit adds a one-row file whose id the
-    log's file statistics already hold; a file of several rows (optimize, migration) is read
-    once per process. So a commit does not open every small file of the table."""
+def file_batches(dt: DeltaTable) -> list[tuple[str, int, str | None, str | None]]:
+    """(path, rows, lowest batch id, highest batch id) of each data file, from the Delta log's
+    file statistics alone (no data file is opened)."""
     # read as a stream: `pa.table` of a foreign table imports pandas to ask whether it is a frame
     acts = pa.RecordBatchReader.from_stream(dt.get_add_actions(flatten=True)).read_all()
     if not acts.num_rows:
-        return set()
+        return []
     paths, rows = acts.column("path").to_pylist(), acts.column("num_records").to_pylist()
     has_stats = "min.batch_id" in acts.column_names
     lo = acts.column("min.batch_id").to_pylist() if has_stats else [None] * len(paths)
     hi = acts.column("max.batch_id").to_pylist() if has_stats else [None] * len(paths)
+    return list(zip(paths, rows, lo, hi, strict=True))
+
+
+def committed_ids(dt: DeltaTable, options: dict[str, str] | None = None) -> set[str]:
+    """The batch ids in a version of `batches`. Each commit adds a one-row file whose id the
+    log's file statistics already hold; a file of several rows (optimize, migration) is read
+    once per process. So a commit does not open every small file of the table."""
     out: set[str] = set()
-    for path, n, a, b in zip(paths, rows, lo, hi, strict=True):
+    for path, n, a, b in file_batches(dt):
         if n == 0:
             continue
         if n == 1 and a is not None and a == b:

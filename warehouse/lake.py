@@ -339,8 +339,11 @@ class Lake:
             b = self.table(BATCHES, update)
         else:
             b = DeltaTable(self.uri(BATCHES), storage_options=self.options)
+            point = as_of if isinstance(as_of, int) else _version_at(b, as_of)
             try:
-                b.load_as_version(as_of)
+                if point is None:
+                    raise LakeError("no commit at or before that time")
+                b.load_as_version(point)
             except Exception as exc:
                 raise LakeError(f"the lake has no version {as_of}: {str(exc).splitlines()[0]}") from None
         ts = b.history(1)[0].get("timestamp") if as_of is not None else None
@@ -352,8 +355,9 @@ class Lake:
                 dt = self.table(name, update)
             else:
                 dt = DeltaTable(self.uri(name), storage_options=self.options)
+                v = _version_at(dt, when) if when else None
                 with contextlib.suppress(Exception):  # a table created after `when` keeps version 0
-                    dt.load_as_version(when if when else 0)
+                    dt.load_as_version(v if v is not None else 0)
             files[name], mixed[name] = self._visible_files(dt, batches)
             versions[name] = dt.version()
         return Snapshot(b.version(), when, batches, files, versions, mixed)
@@ -535,6 +539,16 @@ def _retrying(op: Callable[[], Any]) -> Any:
                 raise
             time.sleep(random.uniform(0.005, 0.05) * min(attempt + 1, 10))
     return None
+
+
+def _version_at(dt: DeltaTable, when: datetime) -> int | None:
+    """The table's last version committed at or before `when`, by the commit timestamps the log
+    records (the ones `history` prints). Delta's own time travel by datetime compares log files'
+    modification times, which trail those timestamps by the write's duration: a point read off
+    `history` could fall just before the commit it names."""
+    ms = when.timestamp() * 1000
+    done = [h["version"] for h in dt.history() if h.get("timestamp") is not None and h["timestamp"] <= ms]
+    return max(done) if done else None
 
 
 def _ts(ms: int) -> datetime:

@@ -164,6 +164,27 @@ def test_time_travel_by_version_and_by_time(tmp_path):
         lake.snapshot(99)
 
 
+def test_time_travel_to_a_commit_time_history_printed_finds_that_commit(tmp_path):
+    """A commit's log file is written after its timestamp is taken: on a slow disk its
+    modification time is later. The time `history` prints must still name that commit."""
+    import os
+
+    lake = Lake(tmp_path / "lake").open()
+    lake.commit("b1", {"messages": to_table("messages", [_msg("a")])})
+    lake.commit("b2", {"messages": to_table("messages", [_msg("b")])})
+    for log in (tmp_path / "lake").glob("*/_delta_log/*.json"):  # every write took 2 s
+        st = log.stat()
+        os.utime(log, ns=(st.st_atime_ns, st.st_mtime_ns + 2_000_000_000))
+    db = tmp_path / "w.duckdb"
+    hist = [h for h in lake.history() if h["command"] == "ingest" or h["batch"]]
+    assert [h["batch"] for h in hist] == ["b2", "b1"]
+    for h, want in zip(hist, (2, 1), strict=True):
+        for point in (h["version"], h["at"]):
+            snap = refresh_views(db, lake, as_of=point)
+            assert snap.version == h["version"]
+            assert query(db, "SELECT count(*) FROM messages")[1] == [(want,)]
+
+
 def test_vacuum_keeps_every_file_the_current_snapshot_needs(tmp_path):
     lake = Lake(tmp_path / "lake").open()
     for i in range(4):

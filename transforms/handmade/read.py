@@ -9,8 +9,9 @@ it became rows or nothing, is returned as `Explained` records for `listbench ext
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from transforms.handmade import commands, evidence, metrics
 from transforms.handmade.cells import RULE, read_number, split_wide
@@ -131,19 +132,33 @@ def _pair_tables(seg: Segment, plain: list[str], subject: str | None, explained:
     if not values:
         return [], {}
     span = (min(used), max(used) + 1)
-    att = evidence.attribute(plain, seg.offset + span[0], seg.offset + span[1], subject,
-                             metrics.label_votes([v.key for v in values]))
-    ex = Explained(seg.offset + span[0], seg.offset + span[1], "hand_table (slash pairs)", quoted=seg.quoted,
-                   systems=sorted({v.system for v in values}))
+    run = _attributed_run(seg, plain, subject, explained, span, "hand_table (slash pairs)",
+                          sorted({v.system for v in values}), metrics.label_votes([v.key for v in values]),
+                          lambda bench: [_result(bench, v.line, v.key, v.value, v.unit, v.system, v.params,
+                                                 "hand_table") for v in values])
+    if run is None:
+        return [], {}
+    return [run], {seg.offset + k: run.benchmark for k in used}
+
+
+def _attributed_run(seg: Segment, plain: list[str], subject: str | None, explained: list[Explained],
+                    span: tuple[int, int], taken_for: str, systems: list[str], votes: Any,
+                    build: Callable[[str], list[Result]], reach: int | None = None) -> Run | None:
+    """The values on the segment's lines `span` as one run of the benchmark the nearest evidence
+    names (`build` makes their results for it), or None without evidence; either way recorded
+    for `--explain`. Summaries, prose and slash pairs are attributed alike."""
+    lo, hi = seg.offset + span[0], seg.offset + span[1]
+    extra = {} if reach is None else {"reach": reach}
+    att = evidence.attribute(plain, lo, hi, subject, votes, **extra)
+    ex = Explained(lo, hi, taken_for, quoted=seg.quoted, systems=systems)
     explained.append(ex)
     if att is None:
         ex.outcome = "nothing: no benchmark evidence"
-        return [], {}
+        return None
     ex.benchmark, ex.evidence = att.benchmark, att.evidence
-    results = [_result(att.benchmark, v.line, v.key, v.value, v.unit, v.system, v.params, "hand_table")
-               for v in values]
+    results = build(att.benchmark)
     ex.rows, ex.outcome = len(results), f"{len(results)} rows"
-    return [_run(att.benchmark, results, span[0], span[1])], {seg.offset + k: att.benchmark for k in used}
+    return _run(att.benchmark, results, span[0], span[1])
 
 
 def _caption_system(lines: list[str], start: int, seg: Segment, lo: int) -> str | None:
@@ -188,41 +203,30 @@ def _read_block(seg: Segment, lo: int, block: list[str], plain: list[str], subje
     kvs, labels = read_summaries(block, taken)
     if kvs:
         span = (min(k.line for k in kvs), max(k.line for k in kvs) + 1)
-        att = evidence.attribute(plain, abs_lo + span[0], abs_lo + span[1], subject,
-                                 metrics.label_votes([k.key for k in kvs]))
-        ex = Explained(abs_lo + span[0], abs_lo + span[1], "key_value summary", quoted=seg.quoted,
-                       systems=sorted({k.system for k in kvs if k.system}))
-        if att is None:
-            ex.outcome = "nothing: no benchmark evidence"
-        else:
-            ex.benchmark, ex.evidence = att.benchmark, att.evidence
-            caption = metrics.metric_in(att.benchmark, _line_above(plain[max(0, abs_lo - 3):abs_lo + span[0]],
-                                                                   3 + span[0]))
+
+        def summary(bench: str) -> list[Result]:
+            caption = metrics.metric_in(bench, _line_above(plain[max(0, abs_lo - 3):abs_lo + span[0]], 3 + span[0]))
             # lines with no label of their own are named by the caption above them (`and with the patch:`)
             named = None if all(k.system for k in kvs) else naming_caption(seg.lines, lo + span[0], 0, seg.before)
-            results = [_result(att.benchmark, lo + k.line, k.key or caption, k.value, k.unit, k.system or named,
-                               {**(commands.command_params(k.key, att.benchmark) or {}), **k.params}, "key_value")
-                       for k in kvs]
-            runs.append(_run(att.benchmark, results, lo + span[0], lo + span[1]))
-            ex.rows, ex.outcome = len(results), f"{len(results)} rows"
-        explained.append(ex)
+            return [_result(bench, lo + k.line, k.key or caption, k.value, k.unit, k.system or named,
+                            {**(commands.command_params(k.key, bench) or {}), **k.params}, "key_value") for k in kvs]
+
+        run = _attributed_run(seg, plain, subject, explained, (lo + span[0], lo + span[1]), "key_value summary",
+                              sorted({k.system for k in kvs if k.system}), metrics.label_votes([k.key for k in kvs]),
+                              summary)
+        runs.extend([run] if run else [])
         taken.update(k.line for k in kvs)
         taken.update(labels)
     prose = read_prose(block, taken)
     for line in sorted({p.line for p in prose}):
         vals = [p for p in prose if p.line == line]
-        att = evidence.attribute(plain, abs_lo + line, abs_lo + line + 1, subject, None, reach=15)
-        ex = Explained(abs_lo + line, abs_lo + line + 1, "prose", quoted=seg.quoted,
-                       systems=[p.system for p in vals if p.system])
-        if att is None:
-            ex.outcome = "nothing: no benchmark evidence"
-        else:
-            ex.benchmark, ex.evidence = att.benchmark, att.evidence
-            results = [_result(att.benchmark, lo + line, p.label, p.value, p.unit or p.scale, p.system,
-                               {"when": p.when} if p.when else {}, "prose") for p in vals]
-            runs.append(_run(att.benchmark, results, lo + line, lo + line + 1))
-            ex.rows, ex.outcome = len(results), f"{len(results)} rows"
-        explained.append(ex)
+        run = _attributed_run(seg, plain, subject, explained, (lo + line, lo + line + 1), "prose",
+                              [p.system for p in vals if p.system], None,
+                              lambda bench, vals=vals, line=line: [
+                                  _result(bench, lo + line, p.label, p.value, p.unit or p.scale, p.system,
+                                          {"when": p.when} if p.when else {}, "prose") for p in vals],
+                              reach=15)
+        runs.extend([run] if run else [])
     return runs
 
 

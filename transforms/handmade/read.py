@@ -161,6 +161,12 @@ def _attributed_run(seg: Segment, plain: list[str], subject: str | None, explain
     return _run(att.benchmark, results, span[0], span[1])
 
 
+# `Kernel version: 2.5.34`, `Host: dual Opteron`, `Guest kernel: 5.10`: a key naming what ran, then its name
+_SYSTEM_KEY = re.compile(r"(?i)^[^\S\n]*+(?:(?:guest|host)[^\S\n]++)?+(?:kernel(?:[^\S\n]++(?:version|release))?+|linux"
+                         r"|system|config(?:uration)?+|host|machine|setup|platform|guest|vm)[^\S\n]*+:[^\S\n]*+"
+                         r"(\S[^\n]{0,40}?)[^\S\n]*+$")
+
+
 def _caption_system(lines: list[str], start: int, seg: Segment, lo: int) -> str | None:
     """A label line standing just above a table (`2.6.24-rc3:`, `guest:`)."""
     k = start - 1
@@ -169,6 +175,8 @@ def _caption_system(lines: list[str], start: int, seg: Segment, lo: int) -> str 
         above = seg.lines[max(0, lo - 3):lo]
         cands = [x for x in above if x.strip()]
     for text in reversed(cands[-1:]):
+        if m := _SYSTEM_KEY.match(text):
+            return m.group(1)  # `Kernel version: 2.4.19`: the value names the system
         label = system_label(text.strip())
         if label and not evidence.benchmarks_in(label) and len(label.split()) <= 4:
             return label
@@ -197,7 +205,7 @@ def _read_block(seg: Segment, lo: int, block: list[str], plain: list[str], subje
     table_lines = ["" if _bare_command(x) else x for x in block] if rows_like else block
     for t in read_tables(table_lines) if rows_like else ():
         taken.update(range(t.start, t.end))
-        table_runs, ex = _table_run(seg, lo, block, t, plain, subject)
+        table_runs, ex = _table_run(seg, lo, block, t, plain, subject, explained)
         explained.append(ex)
         runs.extend(table_runs)
     kvs, labels = read_summaries(block, taken)
@@ -352,6 +360,7 @@ _SYMBOL = re.compile(r"^[._]{0,3}[a-z][a-z0-9]{0,40}(?:[_.][a-z0-9]{1,40}){1,8}$
 
 
 def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[str], subject: str | None,
+               earlier: list[Explained] = (),  # type: ignore[assignment]
                ) -> tuple[list[Run], Explained]:
     abs_lo = seg.offset + lo
     layout = "change_table" if t.change else "key_value" if t.kind == "key_value" else "hand_table"
@@ -407,7 +416,7 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
         ex.outcome = "nothing: signed numbers without a %, a ratio or a change header are no changes"
         return [], ex
     series = bench == "lmbench" and (t.caption or "").startswith('"')  # lmbench's own `"title` format
-    if not (near or has_unit or mapped or votes.get(bench) or t.change or series):
+    if not (near or has_unit or mapped or votes.get(bench) or t.change or series or _sibling(t, bench, plain, earlier)):
         ex.outcome = f"nothing: {bench} named at a distance, but no unit or {bench} metric in the table"
         return [], ex
     caption_sys = _caption_system(block, t.start, seg, lo)
@@ -428,7 +437,7 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
         caption_metric = (above.strip('"') if series else None) or metrics.metric_in(bench, above) or (
             None if t.group else metrics.metric_in(
                 bench, " ".join(x.strip(" #*") for x in plain[max(0, abs_lo + t.start - 8):abs_lo + t.start])))
-        if caption_metric is None and above and above != caption_sys and len(above.split()) <= 5 \
+        if caption_metric is None and above and not (caption_sys and caption_sys in above) and len(above.split()) <= 5 \
                 and not _GENERIC_CAPTION.match(above) and not _KEY_NUMBER.match(above):
             caption_metric = above.rstrip(":").strip('"')  # `hackbench -g $group`: what was measured
     if any(v.system is not None and not re.search(r"[A-Za-z]", v.system) and not _VERSION.match(v.system)
@@ -465,6 +474,24 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
     for v, r in zip(t.values, results, strict=True):
         by_bench.setdefault(row_bench.get(v.row) or col_bench.get(v.label or "") or bench, []).append(r)
     return [_run(b, rs, lo + t.start, lo + t.end, caption=t.caption) for b, rs in by_bench.items()], ex
+
+
+_CAPTION_KEY = re.compile(r"^[^\S\n]*+([A-Za-z][\w .-]{0,30}+):")
+
+
+def _sibling(t: Table, bench: str, plain: list[str], earlier: list[Explained]) -> bool:
+    """One of a series of tables under captions with the same key (`Kernel version: 2.4.19`, then
+    `Kernel version: 2.5.34` ...): read as the first of them was, however far the tool was named."""
+    m = _CAPTION_KEY.match(t.caption or "")
+    if m is None:
+        return False
+    key = m.group(1).strip().lower()
+    for e in earlier:
+        if e.rows and e.benchmark == bench and e.taken_for.startswith("hand_table") and e.line_start > 0:
+            above = _CAPTION_KEY.match(plain[e.line_start - 1])
+            if above and above.group(1).strip().lower() == key:
+                return True
+    return False
 
 
 def _col_benchmarks(t: Table, bench: str) -> dict[str, str | None]:

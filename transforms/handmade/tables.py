@@ -312,6 +312,11 @@ def _upper_heads(lines: list[str], h: int, header: list[Cell]) -> list[Cell] | N
     return upper
 
 
+# `Kernel version: report%2.4.19`: a label, a colon and one name; over rows of bare numbers it is the
+# caption of the series, not the heads of its columns
+_ONE_NAME_CAPTION = re.compile(r"^[^\S\n]*+[A-Za-z][\w ./()-]{0,40}+:[^\S\n]*+[^\s:]{1,40}+[^\S\n]*+$")
+
+
 _DASH_RUNS = re.compile(r"(?<!-)-{2,}+[^-\s](?:[^-]|-(?!-)){0,60}+-{2,}+")  # from a run's first dash
 
 
@@ -463,6 +468,8 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
         if all(c.kind in ("chg", "miss") for _, _, v in parsed for c in v[fewest:]):
             parsed = [(r, lab, v[:fewest]) for r, lab, v in parsed]
             n = fewest
+    if h is not None and not pipe and all(not lab for _, lab, _ in parsed) and _ONE_NAME_CAPTION.match(lines[h]):
+        h = None  # `Kernel version: 2.4.19` over rows of numbers names what they ran on: a caption
     if len(rows) < 2 and (h is None or n < 2 or len(_header_cells(lines[h], n, pipe)) < n):
         return None  # one row makes a table only under a header naming each of its columns
     header = _header_cells(lines[h], n, pipe) if h is not None else []

@@ -158,3 +158,45 @@ def test_column_heads_written_once_over_captioned_groups_name_every_group():
     # the command says how it ran: the value is hackbench's headline, the label keeps the command
     assert {(r["metric"], r["metric_label"]) for r in rows} == {("time", "./hackbench 30"), ("time", "./hackbench 100")}
     assert len(rows) == 12
+
+
+# https://lore.kernel.org/lkml/20030305093632.2454.qmail@linuxmail.org/ ("[BENCHMARK] dbench based"):
+# its opening and the first three of its fourteen captioned series, as posted
+DBENCH_SERIES = """\
+Hi all,
+here are the results of a test based on dbench.
+It runs dbench N three times and evaluate the average.
+
+Something happened between 2.5.59 and 2.5.61.
+
+Kernel version: report%2.4.19
+2 \t 46.6689
+8 \t 25.5343
+16 \t 20.7133
+24 \t 16.2473
+32 \t 14.2351
+
+Kernel version: report%2.5.34
+2 \t 28.675
+8 \t 26.7106
+16 \t 21.0888
+24 \t 13.9644
+32 \t 12.6921
+
+Kernel version: report%2.5.41
+2 \t 31.0127
+8 \t 32.0934
+16 \t 29.3058
+24 \t 20.291
+32 \t 19.157
+"""
+
+
+def test_captioned_series_of_bare_numbers_are_read_each_under_its_kernel():
+    """`Kernel version: X` is a caption naming the system, not a header; the series after the
+    first are read like it although the tool was named lines above."""
+    rows = result_rows(extract_explained(DBENCH_SERIES, "d", subject="[BENCHMARK] dbench based")[0])
+    got = {(r["system"], r["params"].get("size"), r["value"]) for r in rows}
+    assert len(rows) == 15 and {r["benchmark"] for r in rows} == {"dbench"}
+    assert {("report%2.4.19", "2", 46.6689), ("report%2.5.34", "32", 12.6921), ("report%2.5.41", "8", 32.0934)} <= got
+    assert {r["metric"] for r in rows} == {"throughput"}  # never the caption

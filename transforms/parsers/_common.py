@@ -92,7 +92,14 @@ def generic_label(text: str) -> bool:
     that names no configuration (only the tool and generic words), or a sentence cut mid-way."""
     words = [w.strip("()[],;:'\"").lower() for w in text.split()]
     words = [w for w in words if w]
+    if len(words) >= 2 and words[0] in _TOOL_NAMES and all(_ARGUMENT.fullmatch(w) for w in words[1:]):
+        return True  # `dbench 16`, `tbench -t 60 192`: a command line, what ran, not on what
     return bool(words) and (all(w in _GENERIC_WORDS for w in words) or words[-1] in _OPEN_END)
+
+
+_TOOL_NAMES = frozenset({"netperf", "iperf", "iperf3", "fio", "dbench", "tbench", "bonnie", "bonnie++", "lmbench",
+                         "unixbench", "hackbench", "kernbench", "sysbench", "stream", "dd", "hdparm"})
+_ARGUMENT = re.compile(r"-{1,2}[\w=.,/-]{0,30}|\d[\w.,]{0,12}|[\w.-]{1,20}=[\w.,/-]{1,30}")  # `16`, `-t`, `bs=1M`
 
 
 def number_repeated_results(runs: list[Run]) -> None:

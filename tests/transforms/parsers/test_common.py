@@ -167,12 +167,14 @@ def test_lines_alone_above_a_printout_that_name_no_system(above):
 
 
 @pytest.mark.parametrize("label", ["dbench summaries", "The hdparm results", "The performance has been measured with",
-                                   "fio output", "Here are the numbers"])
+                                   "fio output", "Here are the numbers", "dbench 16", "tbench -t 60 192",
+                                   "dd bs=1M count=1000"])
 def test_generic_or_unfinished_labels_name_no_system(label):
     assert generic_label(label) and system_label(label + ":") is None
 
 
-@pytest.mark.parametrize("label", ["zone reclaiming on", "Full", "tso off", "kernel 2.4.10-pre14 + preempt patch"])
+@pytest.mark.parametrize("label", ["zone reclaiming on", "Full", "tso off", "kernel 2.4.10-pre14 + preempt patch",
+                                   "dbench on ext3", "fio 3.19 patched"])
 def test_configuration_labels_are_not_generic(label):
     assert not generic_label(label)
 
@@ -197,3 +199,31 @@ def test_netperf_data_lines_below_the_first_keep_its_caption():
 @pytest.mark.parametrize("above", ["UDP", "Sequential read", "Server side", "Run 2", "64 threads", "Average"])
 def test_a_lone_line_naming_what_a_test_ran_names_no_system(above):
     assert lone_caption(["", above, "", "TCP STREAM TEST from 0.0.0.0"], 3) is None
+
+
+# https://lore.kernel.org/lkml/998877465.801.19.camel@phantasy/ (2001, preempt-kernel patch), lines as posted
+PREEMPT_DBENCH = """\
+Some benchmarks:
+
+kernel 2.4.8-ac12 (nonpreempt):
+dbench 16:
+Throughput 12.9453 MB/sec (NB=16.1816 MB/sec  129.453 MBit/sec)
+dbench 1:
+Throughput 76.0099 MB/sec (NB=95.0123 MB/sec  760.099 MBit/sec)
+kernel compile (make dep clean bzImage):
+7:35.51 (386.34s user, 23.41s system)
+
+kernel 2.4.8-ac12 with preemptible kernel patch:
+dbench 16:
+Throughput 13.3579 MB/sec (NB=16.6974 MB/sec  133.579 MBit/sec)
+"""
+
+
+def test_a_command_caption_leaves_the_system_to_the_caption_above_it():
+    from transforms.extract import extract_explained
+    from transforms.rows import result_rows
+
+    rows = result_rows(extract_explained(PREEMPT_DBENCH, "p")[0])
+    got = {(r["system"], r["value"]) for r in rows if r["metric"] == "throughput"}
+    assert got == {("kernel 2.4.8-ac12 (nonpreempt)", 12.9453), ("kernel 2.4.8-ac12 (nonpreempt)", 76.0099),
+                   ("kernel 2.4.8-ac12 with preemptible kernel patch", 13.3579)}

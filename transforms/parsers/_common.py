@@ -41,6 +41,7 @@ _CAPTION_STOP = re.compile(
 _LIST = re.compile(r"^(?:\d+[.)]\s+|\d+\)|[-*+]\s+)")
 _BULLET = re.compile(r"^(?:\d+[.)]\s+|\d+\)|[-*+]\s+|#+\s*)")
 _LABEL = re.compile(r"^(?=.*[A-Za-z])(?=.*\d)[\w.+/=-]{3,40}$")  # one token: `linux-2.4.10-pre12`
+_ENUMERATED = re.compile(r"^\(?\d{1,2}[.)][^\S\n]++(?=\S)")  # `1) 2.2.17`, `(2) under migration`: an item's label
 _RULE = re.compile(r"^(?:[`~=_*#-] ?){3,}$")  # ```, ====, - - - -
 
 
@@ -216,7 +217,7 @@ def caption_above(
                 top -= 1
             if standalone(top):
                 return True, " ".join(x.strip() for x in lines[top:k + 1])
-        if k is not None and not (standalone(k) or s[:1] in "#*-"):
+        if k is not None and not (standalone(k) or s[:1] in "#*-" or _ENUMERATED.match(s)):
             return True, None
         return True, _clean_caption(s, underlined)
     return False, None
@@ -269,7 +270,7 @@ _NAMING_REACH = 30  # lines above a printout searched for the line naming it
 
 def names_system(text: str) -> str | None:
     """The system a caption line names (`Under 2.4.21:` -> `2.4.21`), or None when it names none."""
-    core = _CONJUNCTION.sub("", text.strip().strip("#*=~").strip())  # `and with the fix:`
+    core = _CONJUNCTION.sub("", _ENUMERATED.sub("", text.strip().strip("#*=~").strip()))  # `and with the fix:`
     core = _HERE.sub("", core)  # `here's one with the patch:`: the condition, not the lead-in
     if order_legend([core]):
         return None  # printouts named by their order, each its own system (leadin)

@@ -82,6 +82,7 @@ _FACTOR = {
 _TOLERANCE = 0.1  # dd rounds its rate to two or three digits
 
 _DEVICE = re.compile(r"^\s*(?P<dev>/dev/\S+?):\s*$")
+_DEVICE_TIMING = re.compile(r"^\s*(?P<dev>/dev/[^\s:]{1,60}):[^\S\n]*+(?P<timing>Timing\s[^\n]*)$")
 _TIMING = re.compile(r"^\s*Timing\s+(?P<kind>O_DIRECT cached|O_DIRECT disk|buffer-cache|cached|buffered disk)"
                      r"\s+reads:(?P<rest>.*)$", re.I)  # fmt: skip
 _TIMING_VALUES = re.compile(
@@ -225,11 +226,15 @@ def _hdparm_runs(lines: Sequence[str], before: Sequence[str]) -> list[Run]:
     device: str | None = None
     device_line = -1
     run: Run | None = None
+    named_of: dict[int, str] = {}  # runs whose system a caption named
     floor = 0
     for i, line in enumerate(lines):
         if m := _DEVICE.match(line):
             device, device_line, run = m.group("dev"), i, None
             continue
+        if m := _DEVICE_TIMING.match(line):  # `/dev/hda1: Timing buffered disk reads: ...` on one line
+            device, device_line, run = m.group("dev"), i, None
+            line = m.group("timing")
         if _SUSPICIOUS.search(line) and run is not None:
             run.notes.append(line.strip())
             continue
@@ -257,6 +262,10 @@ def _hdparm_runs(lines: Sequence[str], before: Sequence[str]) -> list[Run]:
                 named = (names_system(run.caption) if run.caption else None) or naming_caption(
                     lines, top, 0, before
                 )
+                if named is None and runs and runs[-1].line_end == top:
+                    named = named_of.get(id(runs[-1]))  # the next device of one listing
+                if named:
+                    named_of[id(run)] = named
                 run.system = printout_system(named, {"device": device}, params)
                 run.attributes["device"] = device
             runs.append(run)

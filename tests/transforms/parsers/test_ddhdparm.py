@@ -312,3 +312,16 @@ def test_a_dotted_heading_over_a_console_line_names_the_dd_run():
     got = {(r["system"], r["metric"], r["value"]) for r in result_rows(extract_explained(text, "d")[0])}
     assert got == {("mmc-hs400-enhanced-strobe disabled", "throughput", 262.0),
                    ("mmc-hs400-enhanced-strobe disabled", "elapsed", 3.0)}
+
+
+def test_device_and_timing_on_one_line_under_numbered_captions():
+    # https://lore.kernel.org/lkml/200101241034.CAA03629@cx518206-b.irvn1.occa.home.com/ (2001), quoted lines as posted
+    from transforms.extract import extract_explained
+    from transforms.rows import result_rows
+
+    text = ("> hdparm -t /dev/hda1 /dev/hda3\n> 1) 2.2.17\n"
+            "> /dev/hda1: Timing buffered disk reads:  64 MB in  4.76 seconds = 13.45 MB/sec\n"
+            "> /dev/hda3: Timing buffered disk reads:  64 MB in  4.57 seconds = 14.00 MB/sec\n> \n> 2) 2.4 w/apm\n"
+            "> /dev/hda1: Timing buffered disk reads:  64 MB in 16.03 seconds =  3.99 MB/sec\n")
+    got = {(r["system"], r["params"]["device"], r["value"]) for r in result_rows(extract_explained(text, "h")[0])}
+    assert got == {("2.2.17", "/dev/hda1", 13.45), ("2.2.17", "/dev/hda3", 14.0), ("2.4 w/apm", "/dev/hda1", 3.99)}

@@ -147,7 +147,7 @@ _CAPTION_STOPWORDS = frozenset(
 _TOOL_COMMAND = re.compile(r"^(?:[$#%]\s{1,4})?(?:\./|/[\w./-]{0,60}/)?(?:kernbench|hackbench|[dt]bench|netperf|iperf3?"
                            r"|fio|sysbench|bonnie\+{0,2}|hdparm|lat_\w{1,12}|bw_\w{1,12})\s+-")
 _CONSOLE = re.compile(r"^(?:<\d>)?\[\s{0,12}\d{1,10}\.\d{1,9}\]")  # `[    7.175053] mmc2: ...`: the kernel's log
-_SETTING = re.compile(r"^[A-Za-z][\w.-]{0,30}=[\w.,+-]{1,30}$")
+_SETTING = re.compile(r"^[A-Za-z][\w.-]{0,30}+ ?= ?[\w.,+-]{1,30}$")  # `cpusched=staircase`, `DCHE = 0b`
 _ELISION = re.compile(r"^(?:\[\s*\.{2,}\s*\]|\.{3,}|\[snip\w*\]|<snip\w*>)$", re.I)  # `[..]`: lines left out
 
 
@@ -404,7 +404,7 @@ _TOOL_WORD = re.compile(r"(?i)\b(?:netperf|iperf3?|fio|[dt]bench|bonnie\+*|lmben
                         r"|sysbench|stream|dd|hdparm|benchmarks?|results?|output|numbers|tests?)\b")
 
 
-_LONE = re.compile(r"^(?=[^.]*[A-Za-z0-9])[A-Za-z0-9][\w.+/()&,' -]{0,39}$", re.ASCII)  # `slab`, `RAID-0 (4 disks)`
+_LONE = re.compile(r"^(?=[^.]*[A-Za-z0-9])[A-Za-z0-9][\w.+/()&,' =-]{0,39}$", re.ASCII)  # `slab`, `RAID-0 (4 disks)`, `DCHE = 0b`
 
 
 _DASHED_HEADING = re.compile(r"^-{2,6}+ (?=[^-]*[A-Za-z])([^-\s](?:[^-]|-(?!-)){0,40}?) -{2,6}+$")  # `-- RAID-0 --`
@@ -436,11 +436,23 @@ def lone_caption(lines: Sequence[str], start: int, skip: Callable[[str], bool] |
             return " ".join(heads) if k < 0 or not lines[k].strip() else None
         alone = k == 0 or not lines[k - 1].strip() or bool(_UNDERLINE.match(lines[k - 1].strip()))
         core = _clean_caption(text, False) if alone else None
+        if core is not None and _SETTING.match(core) and _configuration_setting(core):
+            return core  # `DCHE = 0b`: the setting the printout below was measured with
         if core is None or len(core.split()) > 4 or not _LONE.match(core) or _MARKUP.match(text) \
                 or _TOOL_WORD.search(core) or _CAPTION_STOP.search(core) or _TEST_WORD.search(core):
             return None
         return core
     return None
+
+
+_RUN_PARAMETER = frozenset({"iodepth", "numjobs", "runtime", "duration", "count", "mtu", "len", "length", "ioengine",
+                            "rw", "n", "c", "t", "p", "l", "i", "w", "m", "s", "b"})
+
+
+def _configuration_setting(core: str) -> bool:
+    """`DCHE = 0b`, `read_latency=8192` name a configuration; `threads=4`, `bs=4k` how the test ran."""
+    key = core.split("=", 1)[0].strip().lower()
+    return key not in _RUN_PARAMETER and not _TEST_WORD.search(key)
 
 
 def caption_system(seg: Segment, start: int) -> str | None:

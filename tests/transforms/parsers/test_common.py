@@ -227,3 +227,12 @@ def test_a_command_caption_leaves_the_system_to_the_caption_above_it():
     got = {(r["system"], r["value"]) for r in rows if r["metric"] == "throughput"}
     assert got == {("kernel 2.4.8-ac12 (nonpreempt)", 12.9453), ("kernel 2.4.8-ac12 (nonpreempt)", 76.0099),
                    ("kernel 2.4.8-ac12 with preemptible kernel patch", 13.3579)}
+
+
+def test_a_setting_alone_above_a_printout_names_its_configuration():
+    # https://lore.kernel.org/netdev/20210422075501.20207-3-mohammad.athari.ismail@intel.com/, as posted
+    banner = "[  5] local 169.254.1.162 port 42123 connected to 169.254.244.142 port 5201"
+    assert lone_caption(["", "DCHE = 0b", banner], 2) == "DCHE = 0b"
+    assert lone_caption(["", "read_latency=8192", banner], 2) == "read_latency=8192"
+    for how in ("threads = 4", "bs=4k", "iodepth=32", "numjobs = 8"):  # how the test ran, not on what
+        assert lone_caption(["", how, banner], 2) is None

@@ -338,8 +338,9 @@ def _heading(text: str) -> str | None:
     if _MARKUP.match(text):
         return None
     core = text.strip("#*=~ ").rstrip(":").strip()
-    if not core or len(core.split()) > 5 or core.endswith((".", ",", "?", "!")) or "=" in core:
-        return None
+    if not core or len(core.split()) > 5 or core.endswith((".", ",", "?", "!")) or "=" in core and not (
+            _SETTING.match(core) and _configuration_setting(core)):
+        return None  # a setting heads a section only when it names a configuration (`read_latency = 8192`)
     if _CAPTION_STOP.search(core + ":") or core.lower() in _CAPTION_STOPWORDS or generic_label(core):
         return None
     return core

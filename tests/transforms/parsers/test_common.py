@@ -236,3 +236,12 @@ def test_a_setting_alone_above_a_printout_names_its_configuration():
     assert lone_caption(["", "read_latency=8192", banner], 2) == "read_latency=8192"
     for how in ("threads = 4", "bs=4k", "iodepth=32", "numjobs = 8"):  # how the test ran, not on what
         assert lone_caption(["", how, banner], 2) is None
+
+
+def test_an_underlined_setting_heads_the_printouts_of_its_section():
+    # https://lore.kernel.org/lkml/20011120023240.B1509@earthlink.net/ (2001, dbench under two elevator read latencies), lines as posted
+    lines = ["read_latency = 8192", "-------------------", "/usr/share/man/man3\t\t\treal    30m48.908s", "",
+             "# /home/dbench$ ./dbench 50 completes",
+             "Throughput 1.91472 MB/sec (NB=2.39339 MB/sec  19.1472 MBit/sec)  50 procs"]
+    assert naming_caption(lines, 5) == "read_latency = 8192"
+    assert naming_caption(["threads = 4", "-----------", "", "Throughput 1.9 MB/sec  4 procs"], 3) is None

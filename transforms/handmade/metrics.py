@@ -265,6 +265,8 @@ def unit(token: str) -> str | None:
     t = token.strip().strip("()[],;:")
     if not t or len(t) > 16:
         return None
+    if t.lower().endswith("/second"):
+        t = t[:-3]  # `MB/second` is `MB/sec`
     low = t.lower()
     if _MB_CASE.match(t) and t[1] == "b" and low not in ("kbps",):
         # lower-case b: bits by the book (`Mb/s`), but posters write `Mb/sec` for dbench's MB/sec

@@ -157,13 +157,25 @@ def _grid(lines: list[str], pipe: bool) -> list[list[Cell] | None]:
             for ln in lines]
 
 
+_NOTE = re.compile(r"^[a-z][a-z-]{2,15}$")
+
+
 def _values_tail(row: list[Cell]) -> tuple[list[Cell], list[Cell]]:
     """(label cells, value cells): value cells are the trailing numbers, missing marks and changes."""
     k = len(row)
     if k >= 3 and row[-1].kind == "label" and row[-2].kind == "abs" and row[-3].kind in ("abs", "chg") \
             and _is_param_name(row[-1].text):
         k -= 2  # `... 179.243 MB/sec 16 procs`: a parameter typed after the values
-    end = k
+    elif k >= 2 and row[-1].kind == "label" and row[-2].kind == "abs" and _NOTE.match(row[-1].text) \
+            and row[-1].start - row[-2].end <= 2 and not _is_param_name(row[-1].text):
+        lab, vals = _trailing(row, k - 1)
+        if lab and all(c.kind == "label" for c in lab):
+            return lab, vals  # `2.5.59-mm2   841.02 badrun`: a word of comment right after the value
+    return _trailing(row, k)
+
+
+def _trailing(row: list[Cell], end: int) -> tuple[list[Cell], list[Cell]]:
+    k = end
     while k > 0 and row[k - 1].kind in ("abs", "chg", "miss"):
         k -= 1
     return row[:k], row[k:end]

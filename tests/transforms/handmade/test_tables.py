@@ -482,3 +482,30 @@ def test_rows_named_for_a_hypervisor_and_its_variant_are_systems():
     assert {(r["benchmark"], r["system"], r["value"]) for r in rows} == {
         ("hackbench", "native", 0.25), ("hackbench", "Qemu", 7.8), ("hackbench", "KVM upstream", 2.8),
         ("hackbench", "KVM trunk", 0.55), ("hackbench", "KVM paravirt/cr3", 0.36)}
+
+
+# https://lore.kernel.org/lkml/20030309181833.GA3168@rushmore/ (tbench 192 on 2.5 kernels), lines as posted
+TBENCH_BADRUN = """\
+The kernel's labeled "badrun" had this behaviour.
+There has been no problem running tbench 64 on this machine.
+
+2.5.54-mm3                      112.54 MB/second
+2.5.55                          120.79
+2.5.59-mm2                      841.02 badrun
+2.5.59-mm5                      117.93
+"""
+
+
+def test_a_word_of_comment_after_a_value_and_a_unit_spelled_out_per_second():
+    rows = result_rows(extract_explained(TBENCH_BADRUN, "t")[0])
+    got = {(r["system"], r["value"], r["unit"]) for r in rows}
+    assert got == {("2.5.54-mm3", 112.54, "MB/s"), ("2.5.55", 120.79, "MB/s"), ("2.5.59-mm2", 841.02, "MB/s"),
+                   ("2.5.59-mm5", 117.93, "MB/s")}
+    assert {r["benchmark"] for r in rows} == {"tbench"}
+
+
+def test_a_caption_with_numbers_and_words_after_them_is_no_row():
+    # https://lore.kernel.org/lkml/Pine.LNX.4.21.0101040016580.839-100000@freak.distro.conectiva/, as posted
+    text = ("And here are some dbench numbers:\n\n12 clients / 64M ram\nwithout the patch: 10.04 Mb/s  \n"
+            "with the patch: 14.47 Mb/s\n")
+    assert sorted(r["value"] for r in result_rows(extract_explained(text, "d")[0])) == [10.04, 14.47]

@@ -333,6 +333,14 @@ def _labelled(core: str) -> str | None:
     return None
 
 
+def _item_label(text: str) -> str | None:
+    """The label of a numbered case standing alone above a printout: short, no sentence or question."""
+    core = text.strip().rstrip(":").strip()
+    if not core or len(core.split()) > 12 or len(core) > 100 or core.endswith((".", "?", "!", ",")):
+        return None
+    return None if generic_label(core) or _CAPTION_STOP.search(core + ":") else core
+
+
 def _heading(text: str) -> str | None:
     """`bzImage_cgroups_preempt:` over a `-----` rule: a short label, not a generic title."""
     if _MARKUP.match(text):
@@ -388,6 +396,8 @@ def naming_caption(
             return name  # `... Here's a peak run with -git + pending 6.5` / `changes + pending 6.6 changes:`
         if alone and (name := names_system(text)):
             return name
+        if alone and (item := _ENUMERATED.match(text)) and (name := _item_label(text[item.end():])):
+            return name  # `(2) under task migration w/o setting move_charge_at_immigrate`: a numbered case
         underlined = k + 1 < start and _UNDERLINE.match(lines[k + 1].strip())
         if underlined and (k == 0 or not lines[k - 1].strip()) and (name := _heading(text)):
             return name  # an underlined heading names the configuration below it

@@ -399,7 +399,7 @@ class _Reader:
             block = _Block(first, start + 1, rep.system, rep.caption, rep.version, dict(rep.attributes))
         else:
             caption = _caption(self.lines, start, self.seg.before)
-            system = _system_name(caption) if caption else None
+            system = (_system_name(caption) if caption else None) or naming_caption(self.lines, start, 0, self.seg.before)
             block = _Block(start, start + 1, system, caption, None, {})
         block.copies = self.pending_copies or self.command_copies
         self.pending_copies = None

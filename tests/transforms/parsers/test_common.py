@@ -245,3 +245,13 @@ def test_an_underlined_setting_heads_the_printouts_of_its_section():
              "Throughput 1.91472 MB/sec (NB=2.39339 MB/sec  19.1472 MBit/sec)  50 procs"]
     assert naming_caption(lines, 5) == "read_latency = 8192"
     assert naming_caption(["threads = 4", "-----------", "", "Throughput 1.9 MB/sec  4 procs"], 3) is None
+
+
+def test_a_numbered_case_alone_above_a_printout_names_it():
+    # https://lore.kernel.org/linux-mm/20091207153448.55e11607.nishimura@mxp.nes.nec.co.jp/, lines as posted
+    lines = ["(1) no task migration(run on /01)", "",
+             "Execl Throughput                                192.7 lps   (29.9 s, 2 samples)",
+             "Process Creation                                475.5 lps   (30.0 s, 2 samples)", "",
+             "Execl Throughput                                191.2 lps   (29.9 s, 2 samples)"]
+    assert naming_caption(lines, 2) == naming_caption(lines, 5) == "no task migration(run on /01)"
+    assert naming_caption(["1. How is fork()/exit() affected by this move ?", "", lines[2]], 2) is None

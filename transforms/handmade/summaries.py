@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from transforms.handmade.cells import cells
+from transforms.handmade.cells import Cell, cells
 from transforms.handmade.commands import command_of
 from transforms.handmade.metrics import any_metric, label_votes, norm
 from transforms.handmade.metrics import unit as unit_of
@@ -109,6 +109,21 @@ class KeyValue:
     params: dict[str, str] = field(default_factory=dict)
 
 
+_LABEL_KEYS = frozenset({"host", "machine"})  # `host:` alone over its lines is a system, `host: box1` is not
+
+
+def _outside_asides(rest: list[Cell]) -> list[Cell]:
+    """The cells after a value that stand outside parentheses (`(stdev:186 IOPS/s)` is an aside)."""
+    out: list[Cell] = []
+    depth = 0
+    for c in rest:
+        opened = c.text.count("(") - c.text.count(")")
+        if depth == 0 and not c.text.startswith("("):
+            out.append(c)
+        depth = max(0, depth + opened)
+    return out
+
+
 def read_summaries(lines: list[str], taken: set[int]) -> tuple[list[KeyValue], list[int]]:
     """Key: value lines of a block (lines in `taken` belong to tables): values and label lines used."""
     out: list[KeyValue] = []
@@ -135,7 +150,7 @@ def read_summaries(lines: list[str], taken: set[int]) -> tuple[list[KeyValue], l
             m and text.endswith(":") and len(text) <= 24
         ) or heads_pairs:  # `Without RAID (writing to /dev/ram0)` over `READ: IOPS=... BW=...`
             label = m.group("label").strip()
-            if label and norm(label) not in _STOP_KEYS and len(label.split()) <= 5:
+            if label and (norm(label) not in _STOP_KEYS or norm(label) in _LABEL_KEYS) and len(label.split()) <= 5:
                 system = label
                 used_labels.append(i)
             continue
@@ -164,9 +179,11 @@ def read_summaries(lines: list[str], taken: set[int]) -> tuple[list[KeyValue], l
         rest = cells(kv.group("rest"))
         if not rest or rest[0].kind != "abs" or rest[0].value is None:
             continue
-        if any(c.kind == "label" and not c.text.startswith("(") for c in rest[1:3]) and rest[0].unit is None:
-            continue  # `key: 12 of them were ...` is prose
+        if any(c.kind == "label" for c in _outside_asides(rest[1:])[:2]) and rest[0].unit is None:
+            continue  # `key: 12 of them were ...` is prose; `IOPS :147,182  (stdev:186 IOPS/s)` is not
         u = rest[0].unit
+        if u is None and unit_of(key) == "IOPS":
+            u = "IOPS"  # `IOPS : 147,182`: the key is the unit
         params: dict[str, str] = {}
         run = _RUN_KEY.match(key)
         if run:

@@ -196,3 +196,30 @@ def test_one_measurement_among_settings_is_a_summary_line():
     assert {(r["benchmark"], r["system"], r["metric"], r["value"], r["unit"]) for r in rows} == {
         ("fio", "Old behavior", "iops", 3536512.0, "IOPS"), ("fio", "Old behavior", "iops", 3541888.0, "IOPS"),
         ("fio", "Turning it on", "iops", 3533824.0, "IOPS"), ("fio", "Turning it on", "iops", 3541408.0, "IOPS")}
+
+
+# https://lore.kernel.org/linux-nvme/20190502114801.23116-1-mlevitsk@redhat.com/, lines as posted
+NVME_MDEV = """\
+The fio (with the spdk plugin)was running at queue depth 1.
+
+** The results for non interrupt test **
+
+host:
+\tBW   :574.93 MiB/s  (stdev:0.73 Mib/s)
+\tIOPS :147,182  (stdev:186 IOPS/s)
+\tSLAT :0.113 us  (stdev:0.055 us)
+
+mdev/direct:
+
+\tBW   :535.99 MiB/s  (stdev:2.62 Mib/s)
+\tIOPS :137,214  (stdev:670 IOPS/s)
+\tLAT  :7.038 us  (stdev:6.892 us)
+"""
+
+
+def test_labelled_summaries_with_stdev_asides_and_a_label_set_off_by_a_blank_line():
+    rows = result_rows(extract_explained(NVME_MDEV, "n", subject="[PATCH v2 00/10] RFC: NVME MDEV")[0])
+    got = {(r["system"], r["metric_label"], r["value"], r["unit"]) for r in rows}
+    assert got == {("host", "BW", 574.93, "MiB/s"), ("host", "IOPS", 147182.0, "IOPS"), ("host", "SLAT", 0.113, "us"),
+                   ("mdev/direct", "BW", 535.99, "MiB/s"), ("mdev/direct", "IOPS", 137214.0, "IOPS"),
+                   ("mdev/direct", "LAT", 7.038, "us")}  # never a stdev

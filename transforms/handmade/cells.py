@@ -148,6 +148,11 @@ def cells(line: str) -> list[Cell]:
                 c.value, c.unit, c.end = float(Decimal(str(c.value)) * _MULTIPLIER[u]), unit(toks[i][0]), toks[i][2]
                 i += 1
                 continue
+            if u is None and i < len(toks) and out[-1].kind == "abs" and toks[i][0] in _SCALE \
+                    and toks[i][1] - e <= 2:
+                out[-1].unit, out[-1].end = _SCALE[toks[i][0]], toks[i][2]  # `220 k`: the scale, set apart
+                i += 1
+                continue
             if u is None and i < len(toks) and out[-1].kind == "abs":
                 nxt = unit(toks[i][0])
                 if nxt is not None and nxt != "x":

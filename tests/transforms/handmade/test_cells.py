@@ -37,3 +37,10 @@ def test_a_spread_glued_to_its_value_is_dropped():
     assert _read("base:   42382±19.8%") == [("label", "base:", None), ("abs", "42382", None)]
     assert _read("patch:  112470±0.1% +12.2%") == [("label", "patch:", None), ("abs", "112470", None),
                                                    ("chg", "+12.2%", "%")]
+
+
+def test_a_scale_letter_set_apart_from_its_number():
+    # https://lore.kernel.org/linux-nvme/cover.1561381826.git.zhangweiping@didiglobal.com/, rows as posted
+    row = cells("fio-3:\t\t220 k\t\t66  k")
+    assert [(c.kind, c.value, c.unit) for c in row] == [("label", None, None), ("abs", 220.0, "k"), ("abs", 66.0, "k")]
+    assert [c.kind for c in cells("Total   12    K9 board")] == ["label", "abs", "label"]

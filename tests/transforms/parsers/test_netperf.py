@@ -625,3 +625,16 @@ def test_segment_direct_parse_reports_line_numbers():
     seg = Segment(fixture_body(NETPERF / "netdev_2022_rr_cpu.txt").split("\n"))
     runs = netperf.parse(seg)
     assert [seg.lines[r.results[0].line].split()[5] for r in runs] == ["6591.45", "8383.95"]
+
+
+def test_classic_rows_each_named_by_the_poster():
+    # https://lore.kernel.org/lkml/Pine.LNX.4.30.0105260239260.1953-100000@cola.teststation.com/, quoted as posted
+    from transforms.extract import extract_explained
+    from transforms.rows import result_rows
+
+    text = ("> Netperf is a pretty good idea.\n> \n>              Recv   Send    Send\n"
+            ">              Socket Socket  Message  Elapsed\n>              Size   Size    Size     Time     Throughput\n"
+            ">              bytes  bytes   bytes    secs.    10^6bits/sec\n> \n"
+            "> To alpha     87380  16384  16384    10.02      39.25   \n> x86 local    87380  16384  16384    9.99      559.46\n")
+    got = {(r["system"], r["metric"], r["value"], r["unit"]) for r in result_rows(extract_explained(text, "n")[0])}
+    assert got == {("To alpha", "throughput", 39.25, "Mbit/s"), ("x86 local", "throughput", 559.46, "Mbit/s")}

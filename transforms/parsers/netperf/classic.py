@@ -272,6 +272,15 @@ def _read_records(
             out.append((rec, label))
             j = rec.end
             continue
+        want = len(layout.line1)
+        if not layout.line2 and want < len(toks) <= want + 4 and _is_numeric(toks[-want:]) \
+                and not any(_is_numeric([t]) for t in toks[:-want]):
+            # `To alpha     87380  16384  16384    10.02      39.25`: the poster named each line
+            rec = _read_record([*norm[:k], " ".join(toks[-want:]), *norm[k + 1:]], k, layout)
+            if rec is not None:
+                out.append((rec, " ".join(toks[:-want])))
+                j = rec.end
+                continue
         m = _LABEL.match(norm[k])
         nxt = _next_nonblank(norm, k + 1, 1)
         if m and nxt is not None and _is_numeric(_tokens(norm[nxt])):

@@ -55,10 +55,18 @@ def noise_line(line: str) -> bool:
     return bool(m and len(m.group(1).split()) >= 3)
 
 
+# `aqa     : 1f001f`, `cap: 0x2078030fff`: a register or id read out in hex (a digit and a letter a-f)
+_HEX_LINE = re.compile(r"^[^\S\n]*+\w[\w .-]{0,30}+:[^\S\n]*+(?:0x)?+(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{4,}+"
+                       r"[^\S\n]*+$", re.M)
+
+
 def noise_block(text: str) -> str | None:
     """Why a block is not benchmark output (a short name), or None."""
     m = _BLOCK.search(text)
-    return m.group(0).strip() if m else None
+    if m:
+        return m.group(0).strip()
+    hexes = _HEX_LINE.findall(text)
+    return f"register dump ({' '.join(hexes[0].split())})" if len(hexes) >= 2 else None
 
 
 def hunk_lines(lines: list[str]) -> set[int]:

@@ -700,6 +700,11 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
                     name, val = head_params[hd]  # type: ignore[misc]
                     params[name] = val
                     metric_label = None
+            elif label_name and row_votes == 0 and _JOB_LABEL.match(label) and (
+                    any_metric(label_name) or _IO_TEST.match(label_name)):
+                # `Randread 4K  RR  WRR` over `fio-1:  220 k  395 k`: the corner names the test, rows the jobs
+                metric_label, params["job"] = label_name, label.rstrip(":")
+                system = _system_or_metric(hd)[0]
             else:
                 metric_label = label or None
                 system, extra = _system_or_metric(hd)
@@ -722,6 +727,8 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
     return t
 
 
+_JOB_LABEL = re.compile(r"^[A-Za-z][\w.]{0,20}[-_]\d{1,3}:?$")  # `fio-1`, `job_2`, `vm-3`
+_IO_TEST = re.compile(r"(?i)^(?:rand|seq(?:uential)?\s*)?(?:read|write|rw|randrw|mixed)\b")
 _RUN_LABEL = re.compile(r"^(?P<sys>.{1,40}?)[-_ #](?P<n>\d{1,2})$")
 
 

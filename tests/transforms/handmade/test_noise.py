@@ -3,7 +3,7 @@
 from pathlib import Path
 
 from transforms.extract import extract_explained
-from transforms.handmade.noise import noise_line
+from transforms.handmade.noise import noise_block, noise_line
 from transforms.rows import result_rows
 
 # https://lkml.iu.edu/ (2001, OSDL STP UnixBench thread): the signature under the results
@@ -79,3 +79,10 @@ def test_diskstats_and_driver_counters_under_a_fio_hang_give_no_rows():
     assert "cat /proc/diskstats" in text and "[a]request_count" in text
     assert noise_line("252       0 vda 1843140071 0 14745120568 712568645 0 0 0 0 0 3117947 712568645 0 0 0 0 0 0")
     assert result_rows(extract_explained(text, "c")[0]) == []
+
+
+def test_a_register_dump_is_no_table():
+    # https://lore.kernel.org/linux-nvme/cover.1561381826.git.zhangweiping@didiglobal.com/, as posted
+    dump = "cap     : 2078030fff\nversion : 10200\nintms   : 0\ncc      : 460801\naqa     : 1f001f\n"
+    assert noise_block(dump) == "register dump (cap : 2078030fff)"
+    assert noise_block("fio-1:  220 k  395 k\nBW  : 574.93 MiB/s\nlat : 7.038 us\n") is None

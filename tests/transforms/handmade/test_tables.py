@@ -509,3 +509,21 @@ def test_a_caption_with_numbers_and_words_after_them_is_no_row():
     text = ("And here are some dbench numbers:\n\n12 clients / 64M ram\nwithout the patch: 10.04 Mb/s  \n"
             "with the patch: 14.47 Mb/s\n")
     assert sorted(r["value"] for r in result_rows(extract_explained(text, "d")[0])) == [10.04, 14.47]
+
+
+# https://lore.kernel.org/linux-nvme/cover.1561381826.git.zhangweiping@didiglobal.com/, lines as posted
+WRR = """\
+fio --bs=4k --ioengine=libaio --iodepth=32 --filename=/dev/nvme0n1 --direct=1 --
+
+Randread 4K\tRR\t\tWRR
+-------------------------------------------------------
+fio-1:\t\t220 k\t\t395 k
+fio-2:\t\t220 k\t\t197 k
+"""
+
+
+def test_the_corner_head_names_the_test_and_rows_of_jobs_are_its_params():
+    rows = result_rows(extract_explained(WRR, "w")[0])
+    got = {(r["system"], r["metric_label"], r["params"].get("job"), r["value"]) for r in rows}
+    assert got == {("RR", "Randread 4K", "fio-1", 220.0), ("WRR", "Randread 4K", "fio-1", 395.0),
+                   ("RR", "Randread 4K", "fio-2", 220.0), ("WRR", "Randread 4K", "fio-2", 197.0)}

@@ -12,29 +12,24 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.transforms.parsers.damage import (
     DAMAGES,
-    MUTATION,
     assert_damage_keeps_rows,
-    assert_sane,
     damage_cases,
-    fuzz_text,
-    mutate,
 )
-from tests.transforms.parsers.fixtures_io import FIXTURES, fixture_body, rows_of
+from tests.transforms.parsers.fixtures_io import fixture_body, rows_of
+from tests.transforms.parsers.helpers import Golden, fuzz_tests, property_settings
 from transforms.extract import extract_runs
 from transforms.parsers.fio import PARSER
 
-DIR = FIXTURES / "fio"
-BODIES = [fixture_body(p) for p in sorted(DIR.glob("*.txt"))]
-SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-
-def rows(name: str) -> list[dict]:
-    return [r for r in rows_of(fixture_body(DIR / f"{name}.txt")) if r["benchmark"] == "fio"]
+GOLDEN = Golden("fio", ("fio",))
+DIR = GOLDEN.dir
+BODIES = GOLDEN.bodies()
+SETTINGS = property_settings(60)
+rows = GOLDEN.fixture_rows
 
 
 def pick(found: list[dict], metric: str, **params: str) -> list[dict]:
@@ -155,16 +150,9 @@ FRAGMENTS = [
 ]  # fmt: skip
 
 
-@SETTINGS
-@given(fuzz_text(FRAGMENTS))
-def test_random_text_never_raises(text):
-    assert_sane(PARSER, text)
-
-
-@SETTINGS
-@given(st.sampled_from(BODIES), st.lists(MUTATION, max_size=8))
-def test_mutated_fixtures_never_raise(body, ops):
-    assert_sane(PARSER, mutate(body, ops))
+test_random_text_never_raises, test_mutated_fixtures_never_raise = fuzz_tests(
+    PARSER, FRAGMENTS, BODIES, SETTINGS
+)
 
 
 # --- (b) round trip from fio's formats -------------------------------------------------------------

@@ -16,16 +16,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.transforms.parsers.damage import (
+    DAMAGES,
     MUTATION,
     ROBUST,
+    assert_damage_keeps_rows,
     assert_no_parser_error,
     assert_ok_or_unparsed,
     assert_sane,
     bench_rows,
+    damage_cases,
     fuzz_text,
     mutate,
     parser_runs,
@@ -82,6 +86,11 @@ class Golden:
         return parser_runs(body, self.parser or self.folder)
 
 
+def metric_rows(found: list[dict[str, Any]], metric: str, **params: str) -> list[dict[str, Any]]:
+    """Rows of `metric` whose params include these (a parser adds params a test need not name)."""
+    return [r for r in found if r["metric"] == metric and all(r["params"].get(k) == v for k, v in params.items())]
+
+
 def fuzz_tests(
     parser: Parser, fragments: Sequence[str], bodies: Sequence[str], conf: settings
 ) -> tuple[PropertyTest, PropertyTest]:
@@ -100,6 +109,26 @@ def fuzz_tests(
         assert_sane(parser, mutate(body, ops))
 
     return test_random_text_never_raises, test_mutated_fixtures_never_raise
+
+
+def damage_tests(
+    reports: st.SearchStrategy[tuple[str, Any]], directory: Path, conf: settings
+) -> tuple[PropertyTest, PropertyTest]:
+    """`test_synthetic_report_survives_mail_damage` and `test_fixture_survives_mail_damage`:
+    a report the tool could print (`reports` draws (text, expected) pairs) and every fixture of
+    `directory` give the same rows quoted, with CRLF line ends or with blanks collapsed."""
+
+    @conf
+    @given(reports, st.sampled_from(DAMAGES))
+    def test_synthetic_report_survives_mail_damage(report: tuple[str, Any], how: str) -> None:
+        text, _ = report
+        assert_damage_keeps_rows(text, how)
+
+    @pytest.mark.parametrize(("path", "how"), damage_cases(directory))
+    def test_fixture_survives_mail_damage(path: Path, how: str) -> None:
+        assert_damage_keeps_rows(fixture_body(path), how)
+
+    return test_synthetic_report_survives_mail_damage, test_fixture_survives_mail_damage
 
 
 def robust_tests(

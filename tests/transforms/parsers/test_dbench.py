@@ -14,25 +14,22 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.transforms.parsers.damage import (
-    DAMAGES,
-    assert_damage_keeps_rows,
-    damage_cases,
+from tests.transforms.parsers.fixtures_io import rows_of
+from tests.transforms.parsers.helpers import (
+    Golden,
+    damage_tests,
+    fuzz_tests,
+    metric_rows,
+    property_settings,
 )
-from tests.transforms.parsers.fixtures_io import fixture_body, rows_of
-from tests.transforms.parsers.helpers import Golden, fuzz_tests, property_settings
 from transforms.extract import extract_runs
 from transforms.parsers.dbench import PARSER
 
 GOLDEN = Golden("dbench", ("dbench", "tbench"))
 DIR = GOLDEN.dir
-BODIES = GOLDEN.bodies()
 SETTINGS = property_settings(80)
 rows = GOLDEN.fixture_rows
-
-
-def pick(found: list[dict], metric: str, **params: str) -> list[dict]:
-    return [r for r in found if r["metric"] == metric and all(r["params"].get(k) == v for k, v in params.items())]
+pick = metric_rows
 
 
 # --- real fixtures ---------------------------------------------------------------------------------
@@ -108,7 +105,7 @@ def test_tbench_is_marked_as_tbench():
     assert {r["params"]["tool"] for r in found} == {"tbench"}
     assert {r["benchmark"] for r in found} == {"tbench"}  # tbench is scored as a benchmark of its own
     assert [r["system"] for r in pick(found, "throughput")] == ["default scheduler", "sched_mc/smt=1", "coreidle/ondemand"]
-    runs = extract_runs(fixture_body(DIR / "coreidle_tbench_turbostat.txt"), "m")
+    runs = extract_runs(GOLDEN.body("coreidle_tbench_turbostat"), "m")
     assert {er.run.attributes["tool"] for er in runs if er.parser.name == "dbench"} == {"tbench"}
 
 
@@ -170,7 +167,7 @@ FRAGMENTS = [
 
 
 test_random_text_never_raises, test_mutated_fixtures_never_raise = fuzz_tests(
-    PARSER, FRAGMENTS, BODIES, SETTINGS
+    PARSER, FRAGMENTS, GOLDEN.bodies(), SETTINGS
 )
 
 
@@ -241,13 +238,6 @@ def test_report_round_trips(report):
 # --- (c) mail damage ------------------------------------------------------------------------------
 
 
-@SETTINGS
-@given(st.one_of(dbench4_report(), dbench1_listing()), st.sampled_from(DAMAGES))
-def test_synthetic_report_survives_mail_damage(report, how):
-    text, _ = report
-    assert_damage_keeps_rows(text, how)
-
-
-@pytest.mark.parametrize(("path", "how"), damage_cases(DIR))
-def test_fixture_survives_mail_damage(path, how):
-    assert_damage_keeps_rows(fixture_body(path), how)
+test_synthetic_report_survives_mail_damage, test_fixture_survives_mail_damage = damage_tests(
+    st.one_of(dbench4_report(), dbench1_listing()), DIR, SETTINGS
+)

@@ -15,25 +15,22 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.transforms.parsers.damage import (
-    DAMAGES,
-    assert_damage_keeps_rows,
-    damage_cases,
+from tests.transforms.parsers.fixtures_io import rows_of
+from tests.transforms.parsers.helpers import (
+    Golden,
+    damage_tests,
+    fuzz_tests,
+    metric_rows,
+    property_settings,
 )
-from tests.transforms.parsers.fixtures_io import fixture_body, rows_of
-from tests.transforms.parsers.helpers import Golden, fuzz_tests, property_settings
 from transforms.extract import extract_runs
 from transforms.parsers.fio import PARSER
 
 GOLDEN = Golden("fio", ("fio",))
 DIR = GOLDEN.dir
-BODIES = GOLDEN.bodies()
 SETTINGS = property_settings(60)
 rows = GOLDEN.fixture_rows
-
-
-def pick(found: list[dict], metric: str, **params: str) -> list[dict]:
-    return [r for r in found if r["metric"] == metric and all(r["params"].get(k) == v for k, v in params.items())]
+pick = metric_rows
 
 
 def value(found: list[dict], metric: str, **params: str) -> float:
@@ -151,7 +148,7 @@ FRAGMENTS = [
 
 
 test_random_text_never_raises, test_mutated_fixtures_never_raise = fuzz_tests(
-    PARSER, FRAGMENTS, BODIES, SETTINGS
+    PARSER, FRAGMENTS, GOLDEN.bodies(), SETTINGS
 )
 
 
@@ -279,16 +276,9 @@ def test_report_round_trips(report):
 # --- (c) mail damage ------------------------------------------------------------------------------
 
 
-@SETTINGS
-@given(st.one_of(fio3_report(), fio2_report(), terse_v3_line()), st.sampled_from(DAMAGES))
-def test_synthetic_report_survives_mail_damage(report, how):
-    text, _ = report
-    assert_damage_keeps_rows(text, how)
-
-
-@pytest.mark.parametrize(("path", "how"), damage_cases(DIR))
-def test_fixture_survives_mail_damage(path, how):
-    assert_damage_keeps_rows(fixture_body(path), how)
+test_synthetic_report_survives_mail_damage, test_fixture_survives_mail_damage = damage_tests(
+    st.one_of(fio3_report(), fio2_report(), terse_v3_line()), DIR, SETTINGS
+)
 
 
 def test_one_command_then_reports_under_captions_of_their_own():

@@ -12,18 +12,17 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.transforms.parsers.damage import (
-    DAMAGES,
-    assert_damage_keeps_rows,
-    damage_cases,
+from tests.transforms.parsers.fixtures_io import rows_of
+from tests.transforms.parsers.helpers import (
+    Golden,
+    damage_tests,
+    fuzz_tests,
+    property_settings,
 )
-from tests.transforms.parsers.fixtures_io import fixture_body, rows_of
-from tests.transforms.parsers.helpers import Golden, fuzz_tests, property_settings
 from transforms.parsers.hackbench import PARSER
 
 GOLDEN = Golden("hackbench", ("hackbench",))
 DIR = GOLDEN.dir
-BODIES = GOLDEN.bodies()
 SETTINGS = property_settings(80)
 rows = GOLDEN.fixture_rows
 
@@ -142,7 +141,7 @@ FRAGMENTS = [
 
 
 test_random_text_never_raises, test_mutated_fixtures_never_raise = fuzz_tests(
-    PARSER, FRAGMENTS, BODIES, SETTINGS
+    PARSER, FRAGMENTS, GOLDEN.bodies(), SETTINGS
 )
 
 
@@ -215,13 +214,6 @@ def test_report_round_trips(report):
 # --- (c) mail damage ------------------------------------------------------------------------------
 
 
-@SETTINGS
-@given(st.one_of(classic_runs(), rt_tests_runs(), perf_runs()), st.sampled_from(DAMAGES))
-def test_synthetic_report_survives_mail_damage(report, how):
-    text, _ = report
-    assert_damage_keeps_rows(text, how)
-
-
-@pytest.mark.parametrize(("path", "how"), damage_cases(DIR))
-def test_fixture_survives_mail_damage(path, how):
-    assert_damage_keeps_rows(fixture_body(path), how)
+test_synthetic_report_survives_mail_damage, test_fixture_survives_mail_damage = damage_tests(
+    st.one_of(classic_runs(), rt_tests_runs(), perf_runs()), DIR, SETTINGS
+)

@@ -14,19 +14,19 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.transforms.parsers.damage import (
-    DAMAGES,
-    assert_damage_keeps_rows,
-    damage_cases,
+from tests.transforms.parsers.fixtures_io import rows_of
+from tests.transforms.parsers.helpers import (
+    Golden,
+    damage_tests,
+    fuzz_tests,
+    metric_rows,
+    property_settings,
 )
-from tests.transforms.parsers.fixtures_io import fixture_body, rows_of
-from tests.transforms.parsers.helpers import Golden, fuzz_tests, property_settings
 from transforms.extract import extract_runs
 from transforms.parsers.iperf import PARSER
 
 GOLDEN = Golden("iperf", ("iperf",))
 DIR = GOLDEN.dir
-BODIES = GOLDEN.bodies()
 SETTINGS = property_settings(80)
 all_rows = GOLDEN.fixture_rows
 
@@ -41,7 +41,7 @@ def series(name: str) -> list[dict]:
 
 
 def pick(found: list[dict], metric: str = "throughput", **params: str) -> list[dict]:
-    return [r for r in found if r["metric"] == metric and all(r["params"].get(k) == v for k, v in params.items())]
+    return metric_rows(found, metric, **params)
 
 
 # --- real fixtures: the cells that are easy to get wrong ----------------------------------------
@@ -175,7 +175,7 @@ def test_negative_fixtures_give_no_rows(name):
 
 
 def test_interval_only_paste_is_flagged_unparsed_not_guessed():
-    runs = extract_runs(fixture_body(DIR / "neg_interval_rows_only.txt"), "m")
+    runs = extract_runs(GOLDEN.body("neg_interval_rows_only"), "m")
     assert [er.run.status for er in runs] == ["unparsed"]
     assert "no summary" in (runs[0].run.reason or "")
 
@@ -192,7 +192,7 @@ FRAGMENTS = [
 
 
 test_random_text_never_raises, test_mutated_fixtures_never_raise = fuzz_tests(
-    PARSER, FRAGMENTS, BODIES, SETTINGS
+    PARSER, FRAGMENTS, GOLDEN.bodies(), SETTINGS
 )
 
 
@@ -301,13 +301,6 @@ def test_iperf3_report_round_trips(report):
 # --- (c) mail damage: quoting, CRLF, collapsed spaces ---------------------------------------------
 
 
-@SETTINGS
-@given(st.one_of(iperf2_report(), iperf3_report()), st.sampled_from(DAMAGES))
-def test_synthetic_report_survives_mail_damage(report, how):
-    text, _ = report
-    assert_damage_keeps_rows(text, how)
-
-
-@pytest.mark.parametrize(("path", "how"), damage_cases(DIR))
-def test_fixture_survives_mail_damage(path, how):
-    assert_damage_keeps_rows(fixture_body(path), how)
+test_synthetic_report_survives_mail_damage, test_fixture_survives_mail_damage = damage_tests(
+    st.one_of(iperf2_report(), iperf3_report()), DIR, SETTINGS
+)

@@ -38,13 +38,6 @@ def kinds(monkeypatch):
     register(monkeypatch)
 
 
-@pytest.fixture(scope="module")
-def server():
-    s = Site().start()
-    yield s
-    s.stop()
-
-
 @pytest.fixture
 def site(server):
     s = fresh(server)

@@ -27,20 +27,12 @@ from tests.archive_sites import (
     remember,
 )
 from tests.conftest import mbox_source, write_config
-from tests.httpserver import Site
 from warehouse.db import query
 
 
 @pytest.fixture(autouse=True)
 def kinds(monkeypatch):
     register(monkeypatch)
-
-
-@pytest.fixture(scope="module")
-def server():
-    s = Site().start()
-    yield s
-    s.stop()
 
 
 @pytest.fixture

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests.archive_sites import register
 from tests.httpserver import Site
 
 
@@ -16,3 +17,10 @@ def server() -> Iterator[Site]:
     s = Site().start()
     yield s
     s.stop()
+
+
+@pytest.fixture
+def registered_kinds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pipermail, hyperkitty and maildir kinds known to the pipeline for one test (the modules
+    that test them name this fixture in their `pytestmark`)."""
+    register(monkeypatch)

@@ -27,15 +27,11 @@ from tests.archive_sites import (
     hyperkitty_site,
     linked,
     message_page,
-    register,
     remember,
 )
 from tests.httpserver import Site
 
-
-@pytest.fixture(autouse=True)
-def kinds(monkeypatch):
-    register(monkeypatch)
+pytestmark = pytest.mark.usefixtures("registered_kinds")
 
 
 @pytest.fixture

@@ -23,16 +23,12 @@ from tests.archive_sites import (
     drain,
     fresh,
     pipermail_site,
-    register,
     remember,
 )
 from tests.conftest import mbox_source, write_config
 from warehouse.db import query
 
-
-@pytest.fixture(autouse=True)
-def kinds(monkeypatch):
-    register(monkeypatch)
+pytestmark = pytest.mark.usefixtures("registered_kinds")
 
 
 @pytest.fixture

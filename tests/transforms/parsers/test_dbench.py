@@ -1,9 +1,8 @@
 """dbench/tbench parser: the tricky cells of the real fixtures, then properties.
 
-Properties: (a) random text and mutated fixtures never make the parser or the driver
-raise; (b) summaries and op tables printed from dbench's printf formats round-trip
-exactly; (c) the same report quoted with "> ", with CRLF line ends or with runs of
-spaces collapsed gives the same rows.
+Properties: summaries and op tables printed from dbench's printf formats round-trip
+exactly; never raising on random or mutated text and keeping its rows under mail damage
+come from `helpers.fuzz_tests` and `helpers.damage_tests`.
 """
 
 from __future__ import annotations

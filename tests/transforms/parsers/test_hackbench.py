@@ -1,9 +1,8 @@
 """hackbench parser: the tricky cells of the real fixtures, then properties.
 
-Properties: (a) random text and mutated fixtures never make the parser or the driver
-raise; (b) runs printed from classic / rt-tests / perf formats round-trip exactly;
-(c) the same report quoted with "> ", with CRLF line ends or with runs of spaces
-collapsed gives the same rows.
+Properties: runs printed from the classic, rt-tests and perf formats round-trip exactly;
+the shared never-raise and mail-damage properties come from `helpers.fuzz_tests` and
+`helpers.damage_tests`.
 """
 
 from __future__ import annotations

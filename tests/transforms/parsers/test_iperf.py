@@ -1,9 +1,8 @@
 """iperf parser: the tricky cells of the real fixtures, then properties.
 
-Properties: (a) random text and mutated fixtures never make the parser or the driver
-raise; (b) reports printed from iperf's own row formats round-trip exactly; (c) the
-same report quoted with "> ", with CRLF line ends or with runs of spaces collapsed
-gives the same rows.
+Properties: reports printed from iperf's own row formats round-trip exactly; the parser
+never raises on random or mutated text (`helpers.fuzz_tests`) and keeps its rows when the
+report is quoted, CRLF-ended or has its blanks collapsed (`helpers.damage_tests`).
 """
 
 from __future__ import annotations

@@ -91,6 +91,17 @@ def metric_rows(found: list[dict[str, Any]], metric: str, **params: str) -> list
     return [r for r in found if r["metric"] == metric and all(r["params"].get(k) == v for k, v in params.items())]
 
 
+def negatives_test(directory: Path, rows: Callable[[str], list[dict[str, Any]]]) -> PropertyTest:
+    """`test_negative_fixtures_give_no_rows`: every `neg_*` fixture of `directory` (a post that
+    looks like the format but holds no result) gives no row as `rows` reads a fixture by name."""
+
+    @pytest.mark.parametrize("name", [p.stem for p in sorted(directory.glob("neg_*.txt"))])
+    def test_negative_fixtures_give_no_rows(name: str) -> None:
+        assert rows(name) == []
+
+    return test_negative_fixtures_give_no_rows
+
+
 def fuzz_tests(
     parser: Parser, fragments: Sequence[str], bodies: Sequence[str], conf: settings
 ) -> tuple[PropertyTest, PropertyTest]:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -19,6 +18,7 @@ from tests.transforms.parsers.helpers import (
     damage_tests,
     fuzz_tests,
     metric_rows,
+    negatives_test,
     property_settings,
 )
 from transforms.extract import extract_runs
@@ -138,9 +138,7 @@ def test_a_remark_after_the_summary_is_not_a_number_of_it():
     assert rows_of("Throughput 22.6915 MB/sec 16 procs 7\n") == []
 
 
-@pytest.mark.parametrize("name", [p.stem for p in sorted(DIR.glob("neg_*.txt"))])
-def test_negative_fixtures_give_no_rows(name):
-    assert rows(name) == []
+test_negative_fixtures_give_no_rows = negatives_test(DIR, rows)
 
 
 def test_zero_client_run_is_unparsed():

@@ -10,7 +10,6 @@ from __future__ import annotations
 from decimal import Decimal
 from pathlib import Path
 
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -20,6 +19,7 @@ from tests.transforms.parsers.helpers import (
     damage_tests,
     fuzz_tests,
     metric_rows,
+    negatives_test,
     property_settings,
 )
 from transforms.extract import extract_runs
@@ -124,9 +124,7 @@ def test_same_job_name_twice_is_two_instances():
     }  # fmt: skip
 
 
-@pytest.mark.parametrize("name", [p.stem for p in sorted(DIR.glob("neg_*.txt"))])
-def test_negative_fixtures_give_no_rows(name):
-    assert rows(name) == []
+test_negative_fixtures_give_no_rows = negatives_test(DIR, rows)
 
 
 def test_short_terse_line_is_unparsed_not_guessed():

@@ -7,7 +7,6 @@ the shared never-raise and mail-damage properties come from `helpers.fuzz_tests`
 
 from __future__ import annotations
 
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -16,6 +15,7 @@ from tests.transforms.parsers.helpers import (
     Golden,
     damage_tests,
     fuzz_tests,
+    negatives_test,
     property_settings,
 )
 from transforms.parsers.hackbench import PARSER
@@ -78,9 +78,7 @@ def test_perf_banner_without_command():
     assert row["value"] == 0.055 and "ipc" not in row["params"]  # no command line: unknown
 
 
-@pytest.mark.parametrize("name", [p.stem for p in sorted(DIR.glob("neg_*.txt"))])
-def test_negative_fixtures_give_no_rows(name):
-    assert rows(name) == []
+test_negative_fixtures_give_no_rows = negatives_test(DIR, rows)
 
 
 def test_underlined_config_headings_name_the_systems_and_the_script_gives_params():

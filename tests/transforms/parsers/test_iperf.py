@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -19,6 +18,7 @@ from tests.transforms.parsers.helpers import (
     damage_tests,
     fuzz_tests,
     metric_rows,
+    negatives_test,
     property_settings,
 )
 from transforms.extract import extract_runs
@@ -168,9 +168,7 @@ def test_bidir_roles_and_udp_named_by_the_caption():
     assert [(r["params"]["repeat"], r["value"]) for r in rx] == [("1", 870.0), ("2", 946.0)]
 
 
-@pytest.mark.parametrize("name", [p.stem for p in sorted(DIR.glob("neg_*.txt"))])
-def test_negative_fixtures_give_no_rows(name):
-    assert rows(name) == []
+test_negative_fixtures_give_no_rows = negatives_test(DIR, rows)
 
 
 def test_interval_only_paste_is_flagged_unparsed_not_guessed():

@@ -39,7 +39,7 @@ def planted(i: int, mark: str) -> bytes:
 
 def poison_decoding(monkeypatch: pytest.MonkeyPatch, module: ModuleType, message_id: str) -> None:
     """Make `module.decode_message` raise RecursionError on message `<message_id>` only, as a
-    message too deeply nested for the email package does: the one bad message must cost only itself."""
+    message nested too deep for the email package does: one bad message must cost only itself."""
     real = module.decode_message
 
     def decode(raw: bytes, *a: Any, **kw: Any) -> Any:

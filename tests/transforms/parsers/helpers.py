@@ -44,7 +44,9 @@ PropertyTest = Callable[..., None]
 def property_settings(max_examples: int) -> settings:
     """Hypothesis settings of the parser property tests: only the number of examples differs
     from one module to the next (no deadline: the shared machine makes timings noisy)."""
-    return settings(max_examples=max_examples, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    return settings(
+        max_examples=max_examples, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +90,11 @@ class Golden:
 
 def metric_rows(found: list[dict[str, Any]], metric: str, **params: str) -> list[dict[str, Any]]:
     """Rows of `metric` whose params include these (a parser adds params a test need not name)."""
-    return [r for r in found if r["metric"] == metric and all(r["params"].get(k) == v for k, v in params.items())]
+    return [
+        r
+        for r in found
+        if r["metric"] == metric and all(r["params"].get(k) == v for k, v in params.items())
+    ]
 
 
 def negatives_test(directory: Path, rows: Callable[[str], list[dict[str, Any]]]) -> PropertyTest:
@@ -143,7 +149,10 @@ def damage_tests(
 
 
 def robust_tests(
-    runs: Callable[[str], list[Run]], texts: Sequence[str], inserts: Sequence[str], only: str | None = None
+    runs: Callable[[str], list[Run]],
+    texts: Sequence[str],
+    inserts: Sequence[str],
+    only: str | None = None,
 ) -> tuple[PropertyTest, PropertyTest]:
     """`test_random_text_never_raises` and `test_mutated_fixtures_never_raise` of a parser read
     through the driver: any text gives runs that are ok or unparsed, and fixtures with `inserts`
@@ -178,7 +187,9 @@ def json_values(keys: st.SearchStrategy[str]) -> st.SearchStrategy[Any]:
     the random documents reach deep into its reader)."""
     return st.recursive(
         JSON_SCALAR,
-        lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(keys, inner, max_size=6)),
+        lambda inner: st.one_of(
+            st.lists(inner, max_size=4), st.dictionaries(keys, inner, max_size=6)
+        ),
         max_leaves=40,
     )
 
@@ -208,7 +219,9 @@ def json_document_tests(
 
     @conf
     @given(st.sampled_from(docs), st.sampled_from(list(indents)), st.randoms(use_true_random=False))
-    def test_reserialised_document_gives_the_same_rows(doc: str, indent: int | str | None, rnd: random.Random) -> None:
+    def test_reserialised_document_gives_the_same_rows(
+        doc: str, indent: int | str | None, rnd: random.Random
+    ) -> None:
         again = json.dumps(reordered(json.loads(doc), rnd), indent=indent)
         assert canonical(rows_of(again)) == canonical(rows_of(doc))
 

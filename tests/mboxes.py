@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
 
 from tests.conftest import SEEDS_MBOX, mbox_source, write_config
 
@@ -31,6 +35,19 @@ def numbered_mbox(path, n: int, plant: dict[int, bytes]) -> list[str]:
 def planted(i: int, mark: str) -> bytes:
     return (f"From: x@test\nMessage-ID: <p{i}@test>\nSubject: planted\nDate: Tue, 5 Jun 2007 10:00:00 +0000\n\n"
             f"{mark}\n").encode()
+
+
+def poison_decoding(monkeypatch: pytest.MonkeyPatch, module: ModuleType, message_id: str) -> None:
+    """Make `module.decode_message` raise RecursionError on message `<message_id>` only, as a
+    message nested too deep for the email package does: one bad message must cost only itself."""
+    real = module.decode_message
+
+    def decode(raw: bytes, *a: Any, **kw: Any) -> Any:
+        if f"<{message_id}>".encode() in raw:
+            raise RecursionError("maximum recursion depth exceeded")
+        return real(raw, *a, **kw)
+
+    monkeypatch.setattr(module, "decode_message", decode)
 
 
 def _mbox(posts: list[tuple[str, str, str]]) -> str:

@@ -292,16 +292,16 @@ class _Automaton:
             item = self._single(body)
             if item is None and body and not negative:
                 item = self._single(body[:1])
-            if item is None:
-                return lambda prev, nxt: True
-            cs = self._charset(*item, flags)
-            if negative:
-                return lambda prev, nxt, cs=cs: nxt not in cs
-            return lambda prev, nxt, cs=cs: nxt in cs
-        item = self._single(body) or (self._single(body[-1:]) if body and not negative else None)
+        else:
+            item = self._single(body) or (self._single(body[-1:]) if body and not negative else None)
         if item is None:
             return lambda prev, nxt: True
         cs = self._charset(*item, flags)
+        # a lookahead tests the character after the position, a lookbehind the one before it
+        if direction == 1:
+            if negative:
+                return lambda prev, nxt, cs=cs: nxt not in cs
+            return lambda prev, nxt, cs=cs: nxt in cs
         if negative:
             return lambda prev, nxt, cs=cs: prev not in cs
         return lambda prev, nxt, cs=cs: prev in cs

@@ -9,7 +9,7 @@ import pytest
 
 from flows import extract_cmd
 from tests.conftest import SEEDS_MBOX, run_cli, seed_text
-from tests.mboxes import numbered_mbox, planted
+from tests.mboxes import numbered_mbox, planted, poison_decoding
 
 
 def test_a_gzip_bomb_stops_at_the_cap(tmp_path, monkeypatch):
@@ -30,14 +30,7 @@ def test_a_real_gzip_still_reads(tmp_path):
 
 
 def test_a_message_that_breaks_costs_only_itself(tmp_path, monkeypatch):
-    real = extract_cmd.decode_message
-
-    def decode(raw, *a, **kw):
-        if b"<p10@test>" in raw:
-            raise RecursionError("maximum recursion depth exceeded")
-        return real(raw, *a, **kw)
-
-    monkeypatch.setattr(extract_cmd, "decode_message", decode)
+    poison_decoding(monkeypatch, extract_cmd, "p10@test")
     path = tmp_path / "poison.mbox"
     numbered_mbox(path, 31, {})
     problems: list[str] = []

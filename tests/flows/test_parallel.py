@@ -12,7 +12,7 @@ from flows.archives.base import Fetched, Unit, sha256_file
 from flows.config import Source
 from flows.steps import Known, extract_unit
 from tests.conftest import ROOT
-from tests.mboxes import numbered_mbox, planted
+from tests.mboxes import numbered_mbox, planted, poison_decoding
 
 GEN = ROOT.parent / "shared" / "tools" / "gen_corpus.py"
 
@@ -106,14 +106,7 @@ def test_a_message_whose_extraction_raises_costs_no_neighbour(tmp_path, plant, w
 def test_an_undecodable_message_is_recorded_with_its_raw_bytes(tmp_path, monkeypatch):
     from flows import parallel
 
-    real = parallel.decode_message
-
-    def decode(raw, *a, **kw):
-        if b"<p7@test>" in raw:
-            raise RecursionError("maximum recursion depth exceeded")
-        return real(raw, *a, **kw)
-
-    monkeypatch.setattr(parallel, "decode_message", decode)
+    poison_decoding(monkeypatch, parallel, "p7@test")
     path = tmp_path / "undecodable.mbox"
     ids = numbered_mbox(path, 12, {})
     work = extract(path, 1, message_timeout_s=0)  # inline: the patch applies

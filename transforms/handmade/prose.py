@@ -169,6 +169,17 @@ def arrows(i: int, line: str) -> list[ProseValue]:
     return out
 
 
+def _cued(i: int, line: str) -> list[ProseValue]:
+    """What the first of the arrow, `from ... to` and `is` readings finds in a line, each tried
+    only when its cue word is there (in that order: an arrow line may also say `from`)."""
+    for cue, read in ((_ARROW_WORD, arrows), (_FROM_WORD, from_to), (_IS_WORD, _is_pairs)):
+        if cue.search(line):
+            found = read(i, line)
+            if found:
+                return found
+    return []
+
+
 def read_prose(lines: list[str], taken: set[int]) -> list[ProseValue]:
     from transforms.handmade.metrics import unit
 
@@ -176,21 +187,10 @@ def read_prose(lines: list[str], taken: set[int]) -> list[ProseValue]:
     for i, line in enumerate(lines):
         if i in taken or len(line) > 400 or not _DIGIT.search(line):
             continue
-        if _ARROW_WORD.search(line):
-            found = arrows(i, line)
-            if found:
-                out.extend(found)
-                continue
-        if _FROM_WORD.search(line):
-            found = from_to(i, line)
-            if found:
-                out.extend(found)
-                continue
-        if _IS_WORD.search(line):
-            found = _is_pairs(i, line)
-            if found:
-                out.extend(found)
-                continue
+        found = _cued(i, line)
+        if found:
+            out.extend(found)
+            continue
         colon = ":" in line
         if not colon and not _BA_WORD.search(line):
             continue

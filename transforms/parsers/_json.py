@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from transforms.model import Run
+from transforms.model import Result, Run
 
 MAX_DOC = 4_000_000  # characters: a fio json+ report of many jobs stays well below
 MAX_REPAIRS = 32  # wrapped string lines rejoined per document
@@ -190,6 +190,39 @@ def text_of(value: Any) -> str | None:
     if n is None:
         return None
     return format(n.normalize(), "f") if n == n.to_integral_value() else format(n, "f")
+
+
+class DocumentResults:
+    """The results read out of one document, and notes on what was skipped: a value that is not a
+    finite number is named in a note, never guessed at. The fio and iperf3 JSON readers both add
+    their rows this way."""
+
+    def __init__(self, doc: Document) -> None:
+        self.line = doc.start
+        self.results: list[Result] = []
+        self.notes: list[str] = []
+
+    def add(
+        self,
+        metric: str,
+        label: str,
+        value: Any,
+        unit: str,
+        params: dict[str, str],
+        factor: Decimal = Decimal(1),
+    ) -> None:
+        n = number(value)
+        out = to_float(n, factor) if n is not None else None
+        if out is None:
+            self.notes.append(f"{label}: not a number ({str(value)[:20]!r}), skipped")
+            return
+        self.results.append(Result(metric, label, out, unit, dict(params), line=self.line))
+
+
+def note_rejoined(run: Run, doc: Document) -> None:
+    """Say on the run when mail-wrapped lines inside the document's strings were rejoined."""
+    if doc.rejoined:
+        run.notes.append(f"{doc.rejoined} line breaks inside JSON strings rejoined (mail wrapping)")
 
 
 def document_runs(

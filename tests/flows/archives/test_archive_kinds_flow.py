@@ -15,7 +15,6 @@ from tests.archive_sites import (
     hyperkitty_site,
     make_maildir,
     pipermail_site,
-    register,
 )
 from tests.conftest import mbox_source, write_config
 from tests.httpserver import Site
@@ -24,9 +23,7 @@ from warehouse.db import query
 TABLES = ("messages", "runs", "benchmark_results", "quarantine")
 
 
-@pytest.fixture(autouse=True)
-def kinds(monkeypatch):
-    register(monkeypatch)
+pytestmark = pytest.mark.usefixtures("registered_kinds")
 
 
 @pytest.fixture

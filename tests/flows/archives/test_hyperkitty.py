@@ -27,22 +27,11 @@ from tests.archive_sites import (
     hyperkitty_site,
     linked,
     message_page,
-    register,
     remember,
 )
 from tests.httpserver import Site
 
-
-@pytest.fixture(autouse=True)
-def kinds(monkeypatch):
-    register(monkeypatch)
-
-
-@pytest.fixture(scope="module")
-def server():
-    s = Site().start()
-    yield s
-    s.stop()
+pytestmark = pytest.mark.usefixtures("registered_kinds")
 
 
 @pytest.fixture

@@ -26,13 +26,6 @@ from transforms.pages.hypermail import body_text, parse_page
 NETPERF_ROW = " 87380  16384  16384    10.01     941.23"
 
 
-@pytest.fixture(scope="module")
-def server():
-    s = Site().start()
-    yield s
-    s.stop()
-
-
 @pytest.fixture
 def site(server):
     return hypermail_site(fresh(server))

@@ -30,13 +30,6 @@ from warehouse.db import query
 SEED_ID = "4672A5C1.2030406@us.ib.com"
 
 
-@pytest.fixture(scope="module")
-def server():
-    s = Site().start()
-    yield s
-    s.stop()
-
-
 @pytest.fixture
 def site(server):
     return mail_archive_site(fresh(server))

@@ -10,16 +10,14 @@ import pytest
 from flows.archives.base import FetchContext, UnitError
 from flows.archives.maildir import KIND, batch_tag, batches
 from flows.config import Source, load_config
-from tests.archive_sites import MAILDIR_FILES, drain, make_maildir, register, remember
+from tests.archive_sites import MAILDIR_FILES, drain, make_maildir, remember
 from tests.conftest import mbox_source, write_config
 from warehouse.db import query
 
 KEYS = ["cur/head", "new/head", ".Archive/cur/head"]
 
 
-@pytest.fixture(autouse=True)
-def kinds(monkeypatch):
-    register(monkeypatch)
+pytestmark = pytest.mark.usefixtures("registered_kinds")
 
 
 @pytest.fixture

@@ -31,13 +31,6 @@ from warehouse.db import query
 NETPERF_ROW = " 87380  16384  16384    10.01     941.23"
 
 
-@pytest.fixture(scope="module")
-def server():
-    s = Site().start()
-    yield s
-    s.stop()
-
-
 @pytest.fixture
 def site(server):
     return marc_site(fresh(server))

@@ -23,24 +23,12 @@ from tests.archive_sites import (
     drain,
     fresh,
     pipermail_site,
-    register,
     remember,
 )
 from tests.conftest import mbox_source, write_config
-from tests.httpserver import Site
 from warehouse.db import query
 
-
-@pytest.fixture(autouse=True)
-def kinds(monkeypatch):
-    register(monkeypatch)
-
-
-@pytest.fixture(scope="module")
-def server():
-    s = Site().start()
-    yield s
-    s.stop()
+pytestmark = pytest.mark.usefixtures("registered_kinds")
 
 
 @pytest.fixture

@@ -83,13 +83,16 @@ def test_same_rows_under_other_spacing(gap, tabs, quote):
 
 
 # https://lore.kernel.org/linux-mm/ (2009, "Re: [PATCH 2.6.28 1/2] memory: improve find_vma")
-SLASHED = """\
+# the legend and first figure of one linux-mm post, shared by the two excerpts of it below
+_LEGEND = """\
 I ran an lmbench test on the 2.6.28 kernel and on the same kernel
 after applying the patch.  Here's a portion of the results with the
 format of
 test : standard kernel / kernel after patch
 
 Simple syscall: 0.7419 / 0.4244 microseconds
+"""
+SLASHED = _LEGEND + """\
 Simple read: 1.2071 / 0.7270 microseconds
 Pipe latency: 6.0052 / 5.6193 microseconds
 """
@@ -305,14 +308,7 @@ def test_with_groups_keeps_every_column_and_its_own_head(groups, heads):
 
 # https://lore.kernel.org/linux-mm/8c5a844a0901221500m7af8ff45v169b6523ad9d7ad3@mail.gmail.com/, excerpt:
 # lmbench's `"mappings` series re-typed with both kernels' values on each line, under a legend
-SERIES_UNDER_LEGEND = """\
-I ran an lmbench test on the 2.6.28 kernel and on the same kernel
-after applying the patch.  Here's a portion of the results with the
-format of
-test : standard kernel / kernel after patch
-
-Simple syscall: 0.7419 / 0.4244 microseconds
-
+SERIES_UNDER_LEGEND = _LEGEND + """
 "mappings
 0.524288 9.989 / 7.411
 1.048576 14 / 12

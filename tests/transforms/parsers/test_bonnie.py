@@ -27,13 +27,14 @@ from tests.transforms.parsers.bonnie_cases import (
 )
 from tests.transforms.parsers.damage import collapse, crlf, fuzz_text, quote, wrap
 from tests.transforms.parsers.fixtures_io import expected_rows, fixture_body
+from tests.transforms.parsers.helpers import property_settings
 from transforms.extract import extract_runs
 from transforms.model import Segment
 from transforms.parsers import bonnie
 from transforms.quotes import segments
 from transforms.units import KNOWN_UNITS
 
-SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = property_settings(120)
 
 
 def test_version_labels_and_blank_lines_between_groups_of_rows():

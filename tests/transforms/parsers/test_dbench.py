@@ -1,43 +1,34 @@
 """dbench/tbench parser: the tricky cells of the real fixtures, then properties.
 
-Properties: (a) random text and mutated fixtures never make the parser or the driver
-raise; (b) summaries and op tables printed from dbench's printf formats round-trip
-exactly; (c) the same report quoted with "> ", with CRLF line ends or with runs of
-spaces collapsed gives the same rows.
+Properties: summaries and op tables printed from dbench's printf formats round-trip
+exactly; never raising on random or mutated text and keeping its rows under mail damage
+come from `helpers.fuzz_tests` and `helpers.damage_tests`.
 """
 
 from __future__ import annotations
 
 import re
 
-import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.transforms.parsers.damage import (
-    DAMAGES,
-    MUTATION,
-    assert_damage_keeps_rows,
-    assert_sane,
-    damage_cases,
-    fuzz_text,
-    mutate,
+from tests.transforms.parsers.fixtures_io import rows_of
+from tests.transforms.parsers.helpers import (
+    Golden,
+    damage_tests,
+    fuzz_tests,
+    metric_rows,
+    negatives_test,
+    property_settings,
 )
-from tests.transforms.parsers.fixtures_io import FIXTURES, fixture_body, rows_of
 from transforms.extract import extract_runs
 from transforms.parsers.dbench import PARSER
 
-DIR = FIXTURES / "dbench"
-BODIES = [fixture_body(p) for p in sorted(DIR.glob("*.txt"))]
-SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-
-def rows(name: str) -> list[dict]:
-    return [r for r in rows_of(fixture_body(DIR / f"{name}.txt")) if r["benchmark"] in ("dbench", "tbench")]
-
-
-def pick(found: list[dict], metric: str, **params: str) -> list[dict]:
-    return [r for r in found if r["metric"] == metric and all(r["params"].get(k) == v for k, v in params.items())]
+GOLDEN = Golden("dbench", ("dbench", "tbench"))
+DIR = GOLDEN.dir
+SETTINGS = property_settings(80)
+rows = GOLDEN.fixture_rows
+pick = metric_rows
 
 
 # --- real fixtures ---------------------------------------------------------------------------------
@@ -113,7 +104,7 @@ def test_tbench_is_marked_as_tbench():
     assert {r["params"]["tool"] for r in found} == {"tbench"}
     assert {r["benchmark"] for r in found} == {"tbench"}  # tbench is scored as a benchmark of its own
     assert [r["system"] for r in pick(found, "throughput")] == ["default scheduler", "sched_mc/smt=1", "coreidle/ondemand"]
-    runs = extract_runs(fixture_body(DIR / "coreidle_tbench_turbostat.txt"), "m")
+    runs = extract_runs(GOLDEN.body("coreidle_tbench_turbostat"), "m")
     assert {er.run.attributes["tool"] for er in runs if er.parser.name == "dbench"} == {"tbench"}
 
 
@@ -147,9 +138,7 @@ def test_a_remark_after_the_summary_is_not_a_number_of_it():
     assert rows_of("Throughput 22.6915 MB/sec 16 procs 7\n") == []
 
 
-@pytest.mark.parametrize("name", [p.stem for p in sorted(DIR.glob("neg_*.txt"))])
-def test_negative_fixtures_give_no_rows(name):
-    assert rows(name) == []
+test_negative_fixtures_give_no_rows = negatives_test(DIR, rows)
 
 
 def test_zero_client_run_is_unparsed():
@@ -174,16 +163,9 @@ FRAGMENTS = [
 ]  # fmt: skip
 
 
-@SETTINGS
-@given(fuzz_text(FRAGMENTS))
-def test_random_text_never_raises(text):
-    assert_sane(PARSER, text)
-
-
-@SETTINGS
-@given(st.sampled_from(BODIES), st.lists(MUTATION, max_size=8))
-def test_mutated_fixtures_never_raise(body, ops):
-    assert_sane(PARSER, mutate(body, ops))
+test_random_text_never_raises, test_mutated_fixtures_never_raise = fuzz_tests(
+    PARSER, FRAGMENTS, GOLDEN.bodies(), SETTINGS
+)
 
 
 # --- (b) round trip from dbench's printf formats ---------------------------------------------------
@@ -253,13 +235,6 @@ def test_report_round_trips(report):
 # --- (c) mail damage ------------------------------------------------------------------------------
 
 
-@SETTINGS
-@given(st.one_of(dbench4_report(), dbench1_listing()), st.sampled_from(DAMAGES))
-def test_synthetic_report_survives_mail_damage(report, how):
-    text, _ = report
-    assert_damage_keeps_rows(text, how)
-
-
-@pytest.mark.parametrize(("path", "how"), damage_cases(DIR))
-def test_fixture_survives_mail_damage(path, how):
-    assert_damage_keeps_rows(fixture_body(path), how)
+test_synthetic_report_survives_mail_damage, test_fixture_survives_mail_damage = damage_tests(
+    st.one_of(dbench4_report(), dbench1_listing()), DIR, SETTINGS
+)

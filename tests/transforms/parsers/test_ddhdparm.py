@@ -10,38 +10,25 @@ from hypothesis import strategies as st
 from tests.transforms.parsers.damage import (
     CANON_KEYS,
     DAMAGES,
-    ROBUST,
-    assert_no_parser_error,
-    assert_ok_or_unparsed,
-    bench_rows,
     canon,
     damaged,
     one,
     pad_bare_quotes,
-    parser_runs,
-    spliced,
 )
-from tests.transforms.parsers.fixtures_io import FIXTURES, fixture_body
+from tests.transforms.parsers.helpers import Golden, robust_tests
 from transforms.parsers import ddhdparm
 from transforms.units import KNOWN_UNITS
 
-HERE = FIXTURES / "ddhdparm"
+GOLDEN = Golden("ddhdparm", ("dd", "hdparm"))
+_runs, _fixture = GOLDEN.runs, GOLDEN.body
 
 
 def _rows(body: str, benchmark: str | None = None) -> list[dict]:
-    rows = bench_rows(body, "dd", "hdparm")
+    rows = GOLDEN.rows(body)
     return [r for r in rows if benchmark is None or r["benchmark"] == benchmark]
 
 
-def _runs(body: str) -> list:
-    return parser_runs(body, "ddhdparm")
-
-
 _KEYS = ("benchmark", *CANON_KEYS)  # dd and hdparm rows of one post are told apart
-
-
-def _fixture(name: str) -> str:
-    return fixture_body(HERE / f"{name}.txt")
 
 
 # --- dd ---------------------------------------------------------------------------------------
@@ -186,19 +173,10 @@ def test_metric_registry_units_are_known_and_emits_declared():
 
 # --- properties -------------------------------------------------------------------------------
 
-FIXTURE_TEXTS = [fixture_body(p) for p in sorted(HERE.glob("*.txt"))]
-
-
-@ROBUST
-@given(st.text(max_size=400))
-def test_random_text_never_raises(text):
-    assert_ok_or_unparsed(_runs(text))
-
-
-@ROBUST
-@given(spliced(FIXTURE_TEXTS, ["", " ", ",", "x", "(", ")", "MB/s", "\n", "/dev/sdz:", "0"]))  # fmt: skip
-def test_mutated_fixtures_never_raise(text):
-    assert_no_parser_error(text)
+FIXTURE_TEXTS = GOLDEN.bodies()
+test_random_text_never_raises, test_mutated_fixtures_never_raise = robust_tests(
+    _runs, FIXTURE_TEXTS, ["", " ", ",", "x", "(", ")", "MB/s", "\n", "/dev/sdz:", "0"]
+)  # fmt: skip
 
 
 def _si(bps: float) -> str:

@@ -1,9 +1,8 @@
 """fio parser: the tricky cells of the real fixtures, then properties.
 
-Properties: (a) random text and mutated fixtures never make the parser or the driver
-raise; (b) reports printed from fio's own formats (2.x, 3.x, terse v3) round-trip
-exactly; (c) the same report quoted with "> ", with CRLF line ends or with runs of
-spaces collapsed gives the same rows.
+Properties: reports printed from fio's own formats (2.x, 3.x, terse v3) round-trip exactly;
+never raising on random or mutated text and keeping its rows under mail damage come from
+`helpers.fuzz_tests` and `helpers.damage_tests`.
 """
 
 from __future__ import annotations
@@ -11,34 +10,26 @@ from __future__ import annotations
 from decimal import Decimal
 from pathlib import Path
 
-import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.transforms.parsers.damage import (
-    DAMAGES,
-    MUTATION,
-    assert_damage_keeps_rows,
-    assert_sane,
-    damage_cases,
-    fuzz_text,
-    mutate,
+from tests.transforms.parsers.fixtures_io import rows_of
+from tests.transforms.parsers.helpers import (
+    Golden,
+    damage_tests,
+    fuzz_tests,
+    metric_rows,
+    negatives_test,
+    property_settings,
 )
-from tests.transforms.parsers.fixtures_io import FIXTURES, fixture_body, rows_of
 from transforms.extract import extract_runs
 from transforms.parsers.fio import PARSER
 
-DIR = FIXTURES / "fio"
-BODIES = [fixture_body(p) for p in sorted(DIR.glob("*.txt"))]
-SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-
-def rows(name: str) -> list[dict]:
-    return [r for r in rows_of(fixture_body(DIR / f"{name}.txt")) if r["benchmark"] == "fio"]
-
-
-def pick(found: list[dict], metric: str, **params: str) -> list[dict]:
-    return [r for r in found if r["metric"] == metric and all(r["params"].get(k) == v for k, v in params.items())]
+GOLDEN = Golden("fio", ("fio",))
+DIR = GOLDEN.dir
+SETTINGS = property_settings(60)
+rows = GOLDEN.fixture_rows
+pick = metric_rows
 
 
 def value(found: list[dict], metric: str, **params: str) -> float:
@@ -133,9 +124,7 @@ def test_same_job_name_twice_is_two_instances():
     }  # fmt: skip
 
 
-@pytest.mark.parametrize("name", [p.stem for p in sorted(DIR.glob("neg_*.txt"))])
-def test_negative_fixtures_give_no_rows(name):
-    assert rows(name) == []
+test_negative_fixtures_give_no_rows = negatives_test(DIR, rows)
 
 
 def test_short_terse_line_is_unparsed_not_guessed():
@@ -155,16 +144,9 @@ FRAGMENTS = [
 ]  # fmt: skip
 
 
-@SETTINGS
-@given(fuzz_text(FRAGMENTS))
-def test_random_text_never_raises(text):
-    assert_sane(PARSER, text)
-
-
-@SETTINGS
-@given(st.sampled_from(BODIES), st.lists(MUTATION, max_size=8))
-def test_mutated_fixtures_never_raise(body, ops):
-    assert_sane(PARSER, mutate(body, ops))
+test_random_text_never_raises, test_mutated_fixtures_never_raise = fuzz_tests(
+    PARSER, FRAGMENTS, GOLDEN.bodies(), SETTINGS
+)
 
 
 # --- (b) round trip from fio's formats -------------------------------------------------------------
@@ -291,16 +273,9 @@ def test_report_round_trips(report):
 # --- (c) mail damage ------------------------------------------------------------------------------
 
 
-@SETTINGS
-@given(st.one_of(fio3_report(), fio2_report(), terse_v3_line()), st.sampled_from(DAMAGES))
-def test_synthetic_report_survives_mail_damage(report, how):
-    text, _ = report
-    assert_damage_keeps_rows(text, how)
-
-
-@pytest.mark.parametrize(("path", "how"), damage_cases(DIR))
-def test_fixture_survives_mail_damage(path, how):
-    assert_damage_keeps_rows(fixture_body(path), how)
+test_synthetic_report_survives_mail_damage, test_fixture_survives_mail_damage = damage_tests(
+    st.one_of(fio3_report(), fio2_report(), terse_v3_line()), DIR, SETTINGS
+)
 
 
 def test_one_command_then_reports_under_captions_of_their_own():

@@ -9,14 +9,13 @@ each document.
 from __future__ import annotations
 
 import json
-import random
-from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.transforms.parsers.damage import assert_sane
 from tests.transforms.parsers.fixtures_io import FIXTURES, canonical, fixture_body, rows_of
+from tests.transforms.parsers.helpers import json_document_tests, json_values, property_settings
 from transforms.extract import extract_runs
 from transforms.parsers.fio import PARSER
 from transforms.parsers.fio.json import JSON_METRICS
@@ -35,7 +34,7 @@ def _first_document(body: str) -> str:
 
 
 DOCS = [_first_document(fixture_body(p)) for p in JSON_CASES]
-SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = property_settings(40)
 
 
 def rows(name: str) -> list[dict]:
@@ -243,23 +242,12 @@ def test_text_and_json_of_one_run_give_the_same_rows(both):
 
 # --- properties ------------------------------------------------------------------------------------
 
-_SCALAR = st.one_of(
-    st.none(),
-    st.booleans(),
-    st.integers(-(10**20), 10**20),
-    st.floats(allow_nan=False),
-    st.text(max_size=8),
-)
 _KEYS = st.sampled_from(
     ["fio version", "jobs", "jobname", "read", "write", "trim", "bw", "iops", "runtime", "clat_ns", "clat",
      "lat", "percentile", "mean", "min", "max", "stddev", "99.000000", "0.00", "job options", "global options",
      "group_reporting", "numjobs", "bs", "disk_util", "name", "util", "usr_cpu", "x"]
 )  # fmt: skip
-JSONISH = st.recursive(
-    _SCALAR,
-    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(_KEYS, inner, max_size=6)),
-    max_leaves=40,
-)
+JSONISH = json_values(_KEYS)
 
 
 @SETTINGS
@@ -270,29 +258,9 @@ def test_random_json_never_raises(doc, version):
     assert_sane(PARSER, "$ fio --output-format=json x.fio\n" + json.dumps(doc))
 
 
-@SETTINGS
-@given(st.sampled_from(DOCS), st.floats(0, 1), st.sampled_from(["", "\n", "\n}\n", "\n{\n"]))
-def test_truncated_documents_never_raise(doc, where, tail):
-    assert_sane(PARSER, doc[: int(len(doc) * where)] + tail)
-
-
-def _reordered(value: Any, rnd: random.Random) -> Any:
-    if isinstance(value, dict):
-        items = list(value.items())
-        rnd.shuffle(items)
-        return {k: _reordered(v, rnd) for k, v in items}
-    if isinstance(value, list):
-        return [_reordered(v, rnd) for v in value]
-    return value
-
-
-@SETTINGS
-@given(
-    st.sampled_from(DOCS), st.sampled_from([None, 0, 1, 4, "\t"]), st.randoms(use_true_random=False)
+test_truncated_documents_never_raise, test_reserialised_document_gives_the_same_rows = (
+    json_document_tests(PARSER, DOCS, [None, 0, 1, 4, "\t"], SETTINGS)
 )
-def test_reserialised_document_gives_the_same_rows(doc, indent, rnd):
-    again = json.dumps(_reordered(json.loads(doc), rnd), indent=indent)
-    assert canonical(rows_of(again)) == canonical(rows_of(doc))
 
 
 def test_lkp_instances_one_document_each_numbered_in_order():

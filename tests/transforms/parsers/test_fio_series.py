@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.transforms.parsers.damage import assert_sane
@@ -26,6 +26,7 @@ from tests.transforms.parsers.fixtures_io import (
     fixture_body,
     rows_of,
 )
+from tests.transforms.parsers.helpers import property_settings
 from transforms.extract import extract_runs
 from transforms.model import Result, Run
 from transforms.parsers.fio import PARSER
@@ -34,7 +35,7 @@ from transforms.parsers.fio.series import CLOCK_SLACK, Clock, follows, mark_seri
 BODY = fixture_body(FIXTURES / "fio" / "fio31_vps_comparison_write_read.txt")
 READ = BODY[BODY.index("myjob: (groupid=0, jobs=1): err= 0: pid=21485") : BODY.rindex("util=100.00%") + 13]
 WRITE = BODY[BODY.index("myjob: (groupid=0, jobs=1): err= 0: pid=21461") : BODY.index("util=100.00%") + 13]
-SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = property_settings(40)
 
 
 def report(stamp: str, msec: int, iops: int, pid: str = "21485") -> str:

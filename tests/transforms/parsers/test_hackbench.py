@@ -1,36 +1,29 @@
 """hackbench parser: the tricky cells of the real fixtures, then properties.
 
-Properties: (a) random text and mutated fixtures never make the parser or the driver
-raise; (b) runs printed from classic / rt-tests / perf formats round-trip exactly;
-(c) the same report quoted with "> ", with CRLF line ends or with runs of spaces
-collapsed gives the same rows.
+Properties: runs printed from the classic, rt-tests and perf formats round-trip exactly;
+the shared never-raise and mail-damage properties come from `helpers.fuzz_tests` and
+`helpers.damage_tests`.
 """
 
 from __future__ import annotations
 
-import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.transforms.parsers.damage import (
-    DAMAGES,
-    MUTATION,
-    assert_damage_keeps_rows,
-    assert_sane,
-    damage_cases,
-    fuzz_text,
-    mutate,
+from tests.transforms.parsers.fixtures_io import rows_of
+from tests.transforms.parsers.helpers import (
+    Golden,
+    damage_tests,
+    fuzz_tests,
+    negatives_test,
+    property_settings,
 )
-from tests.transforms.parsers.fixtures_io import FIXTURES, fixture_body, rows_of
 from transforms.parsers.hackbench import PARSER
 
-DIR = FIXTURES / "hackbench"
-BODIES = [fixture_body(p) for p in sorted(DIR.glob("*.txt"))]
-SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-
-def rows(name: str) -> list[dict]:
-    return [r for r in rows_of(fixture_body(DIR / f"{name}.txt")) if r["benchmark"] == "hackbench"]
+GOLDEN = Golden("hackbench", ("hackbench",))
+DIR = GOLDEN.dir
+SETTINGS = property_settings(80)
+rows = GOLDEN.fixture_rows
 
 
 # --- real fixtures ---------------------------------------------------------------------------------
@@ -85,9 +78,7 @@ def test_perf_banner_without_command():
     assert row["value"] == 0.055 and "ipc" not in row["params"]  # no command line: unknown
 
 
-@pytest.mark.parametrize("name", [p.stem for p in sorted(DIR.glob("neg_*.txt"))])
-def test_negative_fixtures_give_no_rows(name):
-    assert rows(name) == []
+test_negative_fixtures_give_no_rows = negatives_test(DIR, rows)
 
 
 def test_underlined_config_headings_name_the_systems_and_the_script_gives_params():
@@ -146,16 +137,9 @@ FRAGMENTS = [
 ]  # fmt: skip
 
 
-@SETTINGS
-@given(fuzz_text(FRAGMENTS))
-def test_random_text_never_raises(text):
-    assert_sane(PARSER, text)
-
-
-@SETTINGS
-@given(st.sampled_from(BODIES), st.lists(MUTATION, max_size=8))
-def test_mutated_fixtures_never_raise(body, ops):
-    assert_sane(PARSER, mutate(body, ops))
+test_random_text_never_raises, test_mutated_fixtures_never_raise = fuzz_tests(
+    PARSER, FRAGMENTS, GOLDEN.bodies(), SETTINGS
+)
 
 
 # --- (b) round trip from the three tools' printf formats -------------------------------------------
@@ -227,13 +211,6 @@ def test_report_round_trips(report):
 # --- (c) mail damage ------------------------------------------------------------------------------
 
 
-@SETTINGS
-@given(st.one_of(classic_runs(), rt_tests_runs(), perf_runs()), st.sampled_from(DAMAGES))
-def test_synthetic_report_survives_mail_damage(report, how):
-    text, _ = report
-    assert_damage_keeps_rows(text, how)
-
-
-@pytest.mark.parametrize(("path", "how"), damage_cases(DIR))
-def test_fixture_survives_mail_damage(path, how):
-    assert_damage_keeps_rows(fixture_body(path), how)
+test_synthetic_report_survives_mail_damage, test_fixture_survives_mail_damage = damage_tests(
+    st.one_of(classic_runs(), rt_tests_runs(), perf_runs()), DIR, SETTINGS
+)

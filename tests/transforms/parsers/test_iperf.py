@@ -1,39 +1,33 @@
 """iperf parser: the tricky cells of the real fixtures, then properties.
 
-Properties: (a) random text and mutated fixtures never make the parser or the driver
-raise; (b) reports printed from iperf's own row formats round-trip exactly; (c) the
-same report quoted with "> ", with CRLF line ends or with runs of spaces collapsed
-gives the same rows.
+Properties: reports printed from iperf's own row formats round-trip exactly; the parser
+never raises on random or mutated text (`helpers.fuzz_tests`) and keeps its rows when the
+report is quoted, CRLF-ended or has its blanks collapsed (`helpers.damage_tests`).
 """
 
 from __future__ import annotations
 
 from decimal import Decimal
 
-import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.transforms.parsers.damage import (
-    DAMAGES,
-    MUTATION,
-    assert_damage_keeps_rows,
-    assert_sane,
-    damage_cases,
-    fuzz_text,
-    mutate,
+from tests.transforms.parsers.fixtures_io import rows_of
+from tests.transforms.parsers.helpers import (
+    Golden,
+    damage_tests,
+    fuzz_tests,
+    metric_rows,
+    negatives_test,
+    property_settings,
 )
-from tests.transforms.parsers.fixtures_io import FIXTURES, fixture_body, rows_of
 from transforms.extract import extract_runs
 from transforms.parsers.iperf import PARSER
 
-DIR = FIXTURES / "iperf"
-BODIES = [fixture_body(p) for p in sorted(DIR.glob("*.txt"))]
-SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-
-def all_rows(name: str) -> list[dict]:
-    return [r for r in rows_of(fixture_body(DIR / f"{name}.txt")) if r["benchmark"] == "iperf"]
+GOLDEN = Golden("iperf", ("iperf",))
+DIR = GOLDEN.dir
+SETTINGS = property_settings(80)
+all_rows = GOLDEN.fixture_rows
 
 
 def rows(name: str) -> list[dict]:
@@ -46,7 +40,7 @@ def series(name: str) -> list[dict]:
 
 
 def pick(found: list[dict], metric: str = "throughput", **params: str) -> list[dict]:
-    return [r for r in found if r["metric"] == metric and all(r["params"].get(k) == v for k, v in params.items())]
+    return metric_rows(found, metric, **params)
 
 
 # --- real fixtures: the cells that are easy to get wrong ----------------------------------------
@@ -174,13 +168,11 @@ def test_bidir_roles_and_udp_named_by_the_caption():
     assert [(r["params"]["repeat"], r["value"]) for r in rx] == [("1", 870.0), ("2", 946.0)]
 
 
-@pytest.mark.parametrize("name", [p.stem for p in sorted(DIR.glob("neg_*.txt"))])
-def test_negative_fixtures_give_no_rows(name):
-    assert rows(name) == []
+test_negative_fixtures_give_no_rows = negatives_test(DIR, rows)
 
 
 def test_interval_only_paste_is_flagged_unparsed_not_guessed():
-    runs = extract_runs(fixture_body(DIR / "neg_interval_rows_only.txt"), "m")
+    runs = extract_runs(GOLDEN.body("neg_interval_rows_only"), "m")
     assert [er.run.status for er in runs] == ["unparsed"]
     assert "no summary" in (runs[0].run.reason or "")
 
@@ -196,16 +188,9 @@ FRAGMENTS = [
 ]  # fmt: skip
 
 
-@SETTINGS
-@given(fuzz_text(FRAGMENTS))
-def test_random_text_never_raises(text):
-    assert_sane(PARSER, text)
-
-
-@SETTINGS
-@given(st.sampled_from(BODIES), st.lists(MUTATION, max_size=8))
-def test_mutated_fixtures_never_raise(body, ops):
-    assert_sane(PARSER, mutate(body, ops))
+test_random_text_never_raises, test_mutated_fixtures_never_raise = fuzz_tests(
+    PARSER, FRAGMENTS, GOLDEN.bodies(), SETTINGS
+)
 
 
 # --- (b) round trip from iperf's printf formats ----------------------------------------------------
@@ -313,13 +298,6 @@ def test_iperf3_report_round_trips(report):
 # --- (c) mail damage: quoting, CRLF, collapsed spaces ---------------------------------------------
 
 
-@SETTINGS
-@given(st.one_of(iperf2_report(), iperf3_report()), st.sampled_from(DAMAGES))
-def test_synthetic_report_survives_mail_damage(report, how):
-    text, _ = report
-    assert_damage_keeps_rows(text, how)
-
-
-@pytest.mark.parametrize(("path", "how"), damage_cases(DIR))
-def test_fixture_survives_mail_damage(path, how):
-    assert_damage_keeps_rows(fixture_body(path), how)
+test_synthetic_report_survives_mail_damage, test_fixture_survives_mail_damage = damage_tests(
+    st.one_of(iperf2_report(), iperf3_report()), DIR, SETTINGS
+)

@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import copy
 import json
-import random
-from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.transforms.parsers.damage import assert_sane
 from tests.transforms.parsers.fixtures_io import FIXTURES, canonical, fixture_body, rows_of
+from tests.transforms.parsers.helpers import json_document_tests, json_values, property_settings
 from transforms.extract import extract_runs
 from transforms.parsers.iperf import PARSER
 
@@ -24,7 +23,7 @@ TCP = fixture_body(DIR / "json_iperf39_cloudpilot_tcp.txt")
 POST = fixture_body(DIR / "json_iperf313_selfhealing_udp_text_and_json.txt")
 UDP = POST[POST.index("{") : POST.rindex("}") + 1]
 DOCS = [TCP, UDP]
-SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = property_settings(40)
 
 
 def iperf_runs(text: str) -> list:
@@ -185,24 +184,13 @@ def test_intervals_are_the_series_without_the_omitted_warmup():
 
 # --- properties ------------------------------------------------------------------------------------
 
-_SCALAR = st.one_of(
-    st.none(),
-    st.booleans(),
-    st.integers(-(10**20), 10**20),
-    st.floats(allow_nan=False),
-    st.text(max_size=8),
-)
 _KEYS = st.sampled_from(
     ["start", "end", "intervals", "test_start", "protocol", "num_streams", "reverse", "version", "streams",
      "sender", "receiver", "udp", "socket", "bits_per_second", "jitter_ms", "lost_packets", "packets",
      "lost_percent", "retransmits", "sum_sent", "sum_received", "sum", "cpu_utilization_percent",
      "host_total", "remote_total", "error", "x"]
 )  # fmt: skip
-JSONISH = st.recursive(
-    _SCALAR,
-    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(_KEYS, inner, max_size=6)),
-    max_leaves=40,
-)
+JSONISH = json_values(_KEYS)
 
 
 @SETTINGS
@@ -213,29 +201,9 @@ def test_random_json_never_raises(doc):
     assert_sane(PARSER, '"test_start":\n' + json.dumps(doc))
 
 
-@SETTINGS
-@given(st.sampled_from(DOCS), st.floats(0, 1), st.sampled_from(["", "\n", "\n}\n", "\n{\n"]))
-def test_truncated_documents_never_raise(doc, where, tail):
-    assert_sane(PARSER, doc[: int(len(doc) * where)] + tail)
-
-
-def _reordered(value: Any, rnd: random.Random) -> Any:
-    if isinstance(value, dict):
-        items = list(value.items())
-        rnd.shuffle(items)
-        return {k: _reordered(v, rnd) for k, v in items}
-    if isinstance(value, list):
-        return [_reordered(v, rnd) for v in value]
-    return value
-
-
-@SETTINGS
-@given(
-    st.sampled_from(DOCS), st.sampled_from([None, 0, 2, "\t"]), st.randoms(use_true_random=False)
+test_truncated_documents_never_raise, test_reserialised_document_gives_the_same_rows = (
+    json_document_tests(PARSER, DOCS, [None, 0, 2, "\t"], SETTINGS)
 )
-def test_reserialised_document_gives_the_same_rows(doc, indent, rnd):
-    again = json.dumps(_reordered(json.loads(doc), rnd), indent=indent)
-    assert canonical(rows_of(again)) == canonical(rows_of(doc))
 
 
 def test_lkp_tab_indented_documents():

@@ -7,33 +7,16 @@ from hypothesis import strategies as st
 
 from tests.transforms.parsers.damage import (
     DAMAGES,
-    ROBUST,
-    assert_no_parser_error,
-    assert_ok_or_unparsed,
-    bench_rows,
     canon,
     damaged,
     one,
-    parser_runs,
-    spliced,
 )
-from tests.transforms.parsers.fixtures_io import FIXTURES, fixture_body
+from tests.transforms.parsers.helpers import Golden, robust_tests
 from transforms.parsers import kernbench
 from transforms.units import KNOWN_UNITS
 
-HERE = FIXTURES / "kernbench"
-
-
-def _rows(body: str) -> list[dict]:
-    return bench_rows(body, "kernbench")
-
-
-def _runs(body: str) -> list:
-    return parser_runs(body, "kernbench")
-
-
-def _fixture(name: str) -> str:
-    return fixture_body(HERE / f"{name}.txt")
+GOLDEN = Golden("kernbench", ("kernbench",))
+_rows, _runs, _fixture = GOLDEN.rows, GOLDEN.runs, GOLDEN.body
 
 
 # --- real posts -------------------------------------------------------------------------------
@@ -204,19 +187,10 @@ def test_metric_registry_units_are_known():
 
 # --- properties -------------------------------------------------------------------------------
 
-FIXTURE_TEXTS = [fixture_body(p) for p in sorted(HERE.glob("*.txt"))]
-
-
-@ROBUST
-@given(st.text(max_size=400))
-def test_random_text_never_raises(text):
-    assert_ok_or_unparsed(_runs(text))
-
-
-@ROBUST
-@given(spliced(FIXTURE_TEXTS, ["", " ", "\t", "x", "(", ")", "%", "-", "\n", "1e9", "Average Half load -j 2 Run"]))  # fmt: skip
-def test_mutated_fixtures_never_raise(text):
-    assert_no_parser_error(text, only="kernbench")
+FIXTURE_TEXTS = GOLDEN.bodies()
+test_random_text_never_raises, test_mutated_fixtures_never_raise = robust_tests(
+    _runs, FIXTURE_TEXTS, ["", " ", "\t", "x", "(", ")", "%", "-", "\n", "1e9", "Average Half load -j 2 Run"], only="kernbench"
+)  # fmt: skip
 
 
 _VALUE = st.decimals(min_value=0, max_value=10**7, places=3, allow_nan=False, allow_infinity=False)

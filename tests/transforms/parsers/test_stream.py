@@ -9,33 +9,16 @@ from hypothesis import strategies as st
 
 from tests.transforms.parsers.damage import (
     DAMAGES,
-    ROBUST,
-    assert_no_parser_error,
-    assert_ok_or_unparsed,
-    bench_rows,
     canon,
     damaged,
     one,
-    parser_runs,
-    spliced,
 )
-from tests.transforms.parsers.fixtures_io import FIXTURES, fixture_body
+from tests.transforms.parsers.helpers import Golden, robust_tests
 from transforms.parsers import stream
 from transforms.units import KNOWN_UNITS
 
-HERE = FIXTURES / "stream"
-
-
-def _rows(body: str) -> list[dict]:
-    return bench_rows(body, "stream")
-
-
-def _runs(body: str) -> list:
-    return parser_runs(body, "stream")
-
-
-def _fixture(name: str) -> str:
-    return fixture_body(HERE / f"{name}.txt")
+GOLDEN = Golden("stream", ("stream",))
+_rows, _runs, _fixture = GOLDEN.rows, GOLDEN.runs, GOLDEN.body
 
 
 # --- real posts -------------------------------------------------------------------------------
@@ -141,19 +124,10 @@ def test_metric_registry_units_are_known():
 
 # --- properties -------------------------------------------------------------------------------
 
-FIXTURE_TEXTS = [fixture_body(p) for p in sorted(HERE.glob("*.txt"))]
-
-
-@ROBUST
-@given(st.text(max_size=400))
-def test_random_text_never_raises(text):
-    assert_ok_or_unparsed(_runs(text))
-
-
-@ROBUST
-@given(spliced(FIXTURE_TEXTS, ["", " ", ":", "x", "Triad:", "\n", "1.5", "Failed Validation", "Rate (GB/s)"]))  # fmt: skip
-def test_mutated_fixtures_never_raise(text):
-    assert_no_parser_error(text)
+FIXTURE_TEXTS = GOLDEN.bodies()
+test_random_text_never_raises, test_mutated_fixtures_never_raise = robust_tests(
+    _runs, FIXTURE_TEXTS, ["", " ", ":", "x", "Triad:", "\n", "1.5", "Failed Validation", "Rate (GB/s)"]
+)  # fmt: skip
 
 
 _TIME = st.floats(min_value=0, max_value=1000, allow_nan=False, allow_infinity=False)
@@ -271,7 +245,7 @@ def test_hpcc_summary_lines_round_trip(values):
 
 def test_a_pipe_table_of_best_average_and_worst_rates_and_times():
     # VirtualClient's STREAM 5.10 Windows example (fixture stream/v510_virtualclient_windows_markdown_table.txt)
-    rows = _rows(fixture_body(FIXTURES / "stream" / "v510_virtualclient_windows_markdown_table.txt"))
+    rows = _rows(_fixture("v510_virtualclient_windows_markdown_table"))
     triad = {(r["metric"], r["statistic"]): r["value"] for r in rows if r["metric"].startswith("triad")}
     assert triad == {("triad", "mean"): 43789.5, ("triad", "value"): 44512.3, ("triad", "min"): 42987.6,
                      ("triad_time", "mean"): 0.164567, ("triad_time", "min"): 0.161234,
@@ -281,7 +255,7 @@ def test_a_pipe_table_of_best_average_and_worst_rates_and_times():
 
 def test_hpcc_summary_lines_only_when_the_sections_were_not_read():
     # PerfKitBenchmarker's HPCC 1.4.2 summary (fixture stream/hpcc_142_pkb_summary_section.txt)
-    rows = _rows(fixture_body(FIXTURES / "stream" / "hpcc_142_pkb_summary_section.txt"))
+    rows = _rows(_fixture("hpcc_142_pkb_summary_section"))
     assert {(r["params"]["hpcc"], r["metric"], r["statistic"], r["value"]) for r in rows if r["metric"] == "copy"} == {
         ("StarSTREAM", "copy", "mean", 5.22586), ("SingleSTREAM", "copy", "value", 11.5032)}
     both = ("Begin of SingleSTREAM section.\nSingle STREAM Copy GB/s 11.503200\nEnd of SingleSTREAM section.\n"

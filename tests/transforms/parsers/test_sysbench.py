@@ -10,39 +10,22 @@ from hypothesis import strategies as st
 from tests.sample_posts import SB10_SERIES
 from tests.transforms.parsers.damage import (
     DAMAGES,
-    ROBUST,
-    assert_no_parser_error,
-    assert_ok_or_unparsed,
-    bench_rows,
     canon,
     damaged,
     one,
     pad_bare_quotes,
-    parser_runs,
-    spliced,
 )
-from tests.transforms.parsers.fixtures_io import FIXTURES, fixture_body
+from tests.transforms.parsers.helpers import Golden, robust_tests
 from transforms.parsers import sysbench
 from transforms.units import KNOWN_UNITS
 
-HERE = FIXTURES / "sysbench"
-
-
-def _rows(body: str) -> list[dict]:
-    return bench_rows(body, "sysbench")
-
-
-def _runs(body: str) -> list:
-    return parser_runs(body, "sysbench")
+GOLDEN = Golden("sysbench", ("sysbench",))
+_rows, _runs, _fixture = GOLDEN.rows, GOLDEN.runs, GOLDEN.body
 
 
 def _one(rows, **where) -> dict:
     """sysbench rows carry more params than a test names: match the named ones."""
     return one(rows, params_subset=True, **where)
-
-
-def _fixture(name: str) -> str:
-    return fixture_body(HERE / f"{name}.txt")
 
 
 # --- real posts -------------------------------------------------------------------------------
@@ -184,19 +167,10 @@ def test_metric_registry_units_are_known():
 
 # --- properties -------------------------------------------------------------------------------
 
-FIXTURE_TEXTS = [fixture_body(p) for p in sorted(HERE.glob("*.txt"))]
-
-
-@ROBUST
-@given(st.text(max_size=400))
-def test_random_text_never_raises(text):
-    assert_ok_or_unparsed(_runs(text))
-
-
-@ROBUST
-@given(spliced(FIXTURE_TEXTS, ["", " ", ":", "x", "(", "/", "ms", "\n", "sysbench 1.0.1", "min:"]))  # fmt: skip
-def test_mutated_fixtures_never_raise(text):
-    assert_no_parser_error(text)
+FIXTURE_TEXTS = GOLDEN.bodies()
+test_random_text_never_raises, test_mutated_fixtures_never_raise = robust_tests(
+    _runs, FIXTURE_TEXTS, ["", " ", ":", "x", "(", "/", "ms", "\n", "sysbench 1.0.1", "min:"]
+)  # fmt: skip
 
 
 _F = st.floats(min_value=0, max_value=1e7, allow_nan=False, allow_infinity=False)

@@ -40,16 +40,17 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from transforms.model import MetricSpec, Result, Run, Segment
+from transforms.model import MetricSpec, Run, Segment
 from transforms.parsers._common import nearest_caption, system_label
 from transforms.parsers._json import (
     Document,
+    DocumentResults,
     document_runs,
+    note_rejoined,
     number,
     obj,
     seq,
     text_of,
-    to_float,
 )
 from transforms.parsers.fio.series import Clock, mark_series
 from transforms.parsers.fio.text import _bs, _percentile
@@ -106,30 +107,12 @@ def _flag(options: dict[str, Any], key: str) -> bool:
     return text_of(options.get(key)) in ("1", "true")
 
 
-class _Doc:
+class _Doc(DocumentResults):
     """Results of one fio JSON document."""
 
     def __init__(self, doc: Document) -> None:
+        super().__init__(doc)
         self.doc = doc
-        self.results: list[Result] = []
-        self.notes: list[str] = []
-        self.line = doc.start
-
-    def add(
-        self,
-        metric: str,
-        label: str,
-        value: Any,
-        unit: str,
-        params: dict[str, str],
-        factor: Decimal = Decimal(1),
-    ) -> None:
-        n = number(value)
-        out = to_float(n, factor) if n is not None else None
-        if out is None:
-            self.notes.append(f"{label}: not a number ({str(value)[:20]!r}), skipped")
-            return
-        self.results.append(Result(metric, label, out, unit, dict(params), line=self.line))
 
     def add_stat(self, metric: str, label: str, value: Any, unit: str, params: dict[str, str], stat: str) -> None:
         before = len(self.results)
@@ -254,10 +237,7 @@ def _run(seg: Segment, found: Document) -> Run:
         notes=doc.notes,
     )
     run.attributes["format"] = "json"
-    if found.rejoined:
-        run.notes.append(
-            f"{found.rejoined} line breaks inside JSON strings rejoined (mail wrapping)"
-        )
+    note_rejoined(run, found)
     if not run.results:
         run.status, run.reason = "unparsed", "fio JSON document without a job that moved data"
     return run

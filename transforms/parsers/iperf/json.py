@@ -30,16 +30,17 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from transforms.model import MetricSpec, Result, Run, Segment
+from transforms.model import MetricSpec, Run, Segment
 from transforms.parsers._common import nearest_caption, system_label
 from transforms.parsers._json import (
     Document,
+    DocumentResults,
     document_runs,
+    note_rejoined,
     number,
     obj,
     seq,
     text_of,
-    to_float,
 )
 
 NAME = "iperf"
@@ -63,28 +64,10 @@ def _looks_iperf3(text: str) -> bool:
     return '"test_start"' in text or '"sum_sent"' in text or '"connecting_to"' in text
 
 
-class _Doc:
+class _Doc(DocumentResults):
     def __init__(self, doc: Document) -> None:
+        super().__init__(doc)
         self.value = doc.value
-        self.line = doc.start
-        self.results: list[Result] = []
-        self.notes: list[str] = []
-
-    def add(
-        self,
-        metric: str,
-        label: str,
-        value: Any,
-        unit: str,
-        params: dict[str, str],
-        factor: Decimal = Decimal(1),
-    ) -> None:
-        n = number(value)
-        out = to_float(n, factor) if n is not None else None
-        if out is None:
-            self.notes.append(f"{label}: not a number ({str(value)[:20]!r}), skipped")
-            return
-        self.results.append(Result(metric, label, out, unit, dict(params), line=self.line))
 
     def entry(self, label: str, e: dict[str, Any], params: dict[str, str], udp: bool) -> None:
         """One summary entry: a stream's sender/receiver/udp part or a sum."""
@@ -202,10 +185,7 @@ def _run(seg: Segment, found: Document) -> Run:
         notes=d.notes,
     )
     run.attributes.update({"variant": "iperf3", "format": "json"})
-    if found.rejoined:
-        run.notes.append(
-            f"{found.rejoined} line breaks inside JSON strings rejoined (mail wrapping)"
-        )
+    note_rejoined(run, found)
     for key in ("blksize", "duration"):
         value = text_of(test.get(key))
         if value is not None:

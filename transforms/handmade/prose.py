@@ -169,10 +169,38 @@ def arrows(i: int, line: str) -> list[ProseValue]:
     return out
 
 
+_TOOLS = r"(?:hdparm|dd|fio|iperf3?|netperf|[dt]bench|bonnie\+{0,2}|hackbench|kernbench|sysbench|lmbench|unixbench)"
+_COMMAND = _TOOLS + r"(?:\s++-{1,2}[\w=]{1,12}+){0,3}+"  # `hdparm -tT`, `dd`, `fio --rw=read`
+_VALUE = rf"{_ABOUT}(?P<num>{_NUM})\s?(?P<unit>[A-Za-z/%µ]{{1,12}}+)"
+_TOOL_SAYS = re.compile(  # `Hdparm -tT gives 38mb/s in 2.4.31`, `dd reports 92 MB/s`
+    rf"(?i)\b(?P<cmd>{_COMMAND})\s(?:gives?|gave|reports?|reported|shows?|showed|says?|said|returns?|returned"
+    rf"|measures?|measured)\s(?:me\s|us\s)?{_VALUE}(?:\s(?:in|on|under|with)\s(?P<sys>v?\d[\w.-]{{1,30}}))?")
+_SAID_BY = re.compile(  # `about 18 MB/sec according to hdparm -t`, `58MB/s with hdparm -t`
+    rf"(?i){_VALUE}\s(?:(?:as\s)?(?:according\sto|with|from|by|using|per|in)\s)(?:the\s)?(?P<cmd>{_COMMAND})\b")
+_TOOL_CUE = re.compile(r"(?i)\b" + _TOOLS + r"\b")
+
+
+def tool_says(i: int, line: str) -> list[ProseValue]:
+    """One value a sentence gives as a tool's answer, the tool named beside it (its command is the
+    metric): `hdparm -t gives 38mb/s`, `18 MB/sec according to hdparm -t`."""
+    from transforms.handmade.metrics import unit
+
+    out: list[ProseValue] = []
+    for rx in (_TOOL_SAYS, _SAID_BY):
+        for m in rx.finditer(line):
+            u = unit(m.group("unit"))
+            if u is None or u in ("%", "x"):
+                continue
+            system = m.groupdict().get("sys")
+            out.append(ProseValue(i, float(m.group("num").replace(",", "")), u, system,
+                                  " ".join(m.group("cmd").split())))
+    return out
+
+
 def _cued(i: int, line: str) -> list[ProseValue]:
-    """What the first of the arrow, `from ... to` and `is` readings finds in a line, each tried
-    only when its cue word is there (in that order: an arrow line may also say `from`)."""
-    for cue, read in ((_ARROW_WORD, arrows), (_FROM_WORD, from_to), (_IS_WORD, _is_pairs)):
+    """What the first of the arrow, `from ... to`, `is` and tool-says readings finds in a line, each
+    tried only when its cue word is there (in that order: an arrow line may also say `from`)."""
+    for cue, read in ((_ARROW_WORD, arrows), (_FROM_WORD, from_to), (_IS_WORD, _is_pairs), (_TOOL_CUE, tool_says)):
         if cue.search(line):
             found = read(i, line)
             if found:
@@ -180,14 +208,28 @@ def _cued(i: int, line: str) -> list[ProseValue]:
     return []
 
 
+def _continued(lines: list[str], i: int, taken: set[int]) -> str | None:
+    """The next line when line `i` is wrapped text that goes on there (no sentence end between)."""
+    line, k = lines[i].rstrip(), i + 1
+    if k >= len(lines) or k in taken or not lines[k].strip() or len(line) < 40 or len(lines[k]) > 400 \
+            or line.endswith((".", "!", "?", ":")):
+        return None
+    return lines[k].strip()
+
+
 def read_prose(lines: list[str], taken: set[int]) -> list[ProseValue]:
     from transforms.handmade.metrics import unit
 
     out: list[ProseValue] = []
+    joined: set[int] = set()  # lines whose values a reading of the line above took
     for i, line in enumerate(lines):
-        if i in taken or len(line) > 400 or not _DIGIT.search(line):
+        if i in taken or i in joined or len(line) > 400 or not _DIGIT.search(line):
             continue
         found = _cued(i, line)
+        if not found and (nxt := _continued(lines, i, taken)) is not None:
+            found = _cued(i, f"{line.rstrip()} {nxt}")  # `goes from 1124MiB/s to` / `1263.14MiB/s.`
+            if found:
+                joined.add(i + 1)
         if found:
             out.extend(found)
             continue

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from transforms.extract import extract_explained
-from transforms.handmade.prose import arrows, from_to
+from transforms.handmade.prose import arrows, from_to, read_prose, tool_says
 from transforms.rows import result_rows
 
 # https://lore.kernel.org/lkml/ (2019, "[RFC PATCH v2 00/17] Core scheduling v2" thread), excerpt
@@ -76,3 +76,22 @@ def test_an_arrow_gives_the_value_before_and_after():
 def test_arrows_never_raise(line):
     for p in arrows(0, line):
         assert p.when in ("before", "after", None)
+
+
+def test_a_tool_named_beside_its_one_value():
+    # https://lore.kernel.org/lkml/200507041530.SAA02324@raad.intranet/, as posted
+    got = tool_says(0, "Hdparm -tT gives 38mb/s in 2.4.31")
+    assert [(v.value, v.unit, v.system, v.label) for v in got] == [(38.0, "Mb/s", "2.4.31", "Hdparm -tT")]
+    # https://lore.kernel.org/lkml/200512060005.04556.rjw@sisk.pl/, as quoted
+    got = tool_says(0, "> good for about 18 MB/sec according to hdparm -t.")
+    assert [(v.value, v.unit, v.system, v.label) for v in got] == [(18.0, "MB/s", None, "hdparm -t")]
+    assert tool_says(0, "ATA100 suggests a maximum throughput of 100 MB/s. What should I expect?") == []
+    rows = result_rows(extract_explained("Hdparm -tT gives 38mb/s in 2.4.31\n", "h")[0])
+    assert [(r["benchmark"], r["system"], r["value"], r["unit"]) for r in rows] == [("hdparm", "2.4.31", 38.0, "MB/s")]
+
+
+def test_a_sentence_wrapped_over_two_lines_is_read_once():
+    # https://lore.kernel.org/virtualization/20250221170626.261687-1-eperezma@redhat.com/, as posted
+    lines = ["After applying these patches, fio read test goes from 1124MiB/s to", "1263.14MiB/s.", ""]
+    got = read_prose(lines, set())
+    assert [(v.line, v.value, v.unit, v.when) for v in got] == [(0, 1124.0, "MiB/s", "before"), (0, 1263.14, "MiB/s", "after")]

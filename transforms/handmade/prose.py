@@ -171,7 +171,7 @@ def arrows(i: int, line: str) -> list[ProseValue]:
 
 _TOOLS = r"(?:hdparm|dd|fio|iperf3?|netperf|[dt]bench|bonnie\+{0,2}|hackbench|kernbench|sysbench|lmbench|unixbench)"
 _COMMAND = _TOOLS + r"(?:\s++-{1,2}[\w=]{1,12}+){0,3}+"  # `hdparm -tT`, `dd`, `fio --rw=read`
-_VALUE = rf"{_ABOUT}(?P<num>{_NUM})\s?(?P<unit>[A-Za-z/%µ]{{1,12}}+)"
+_VALUE = rf"{_ABOUT}(?<![\d.,])(?P<num>{_NUM})\s?(?P<unit>[A-Za-z/%µ]{{1,12}}+)"
 _TOOL_SAYS = re.compile(  # `Hdparm -tT gives 38mb/s in 2.4.31`, `dd reports 92 MB/s`
     rf"(?i)\b(?P<cmd>{_COMMAND})\s(?:gives?|gave|reports?|reported|shows?|showed|says?|said|returns?|returned"
     rf"|measures?|measured)\s(?:me\s|us\s)?{_VALUE}(?:\s(?:in|on|under|with)\s(?P<sys>v?\d[\w.-]{{1,30}}))?")

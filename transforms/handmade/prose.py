@@ -74,13 +74,23 @@ def _is_pairs(i: int, line: str) -> list[ProseValue]:
     return found if len(found) >= 2 else []
 
 
+# `Transmit speed (TX): Improved from 299Mbps to 440Mbps`: the key names what changed
+_KEY_FROM_TO = re.compile(
+    r"(?i)^[^\S\n]*+(?:[-*][^\S\n]++)?+(?P<subj>[A-Za-z][^:\n]{0,40}?)[^\S\n]*+:[^\S\n]*+"
+    r"(?:(?:improved|increased|decreased|dropped|reduced|went|goes|changed|regressed|rose|fell|grew)[^\S\n]++)?+"
+    rf"from\s{_ABOUT}(?P<a>{_NUM})(?P<sa>[kKMG](?![A-Za-z]))?\s?(?P<ua>[A-Za-z/%µ]{{1,12}}+)?"
+    rf"\s(?:to|->)\s{_ABOUT}(?P<b>{_NUM})(?P<sb>[kKMG](?![A-Za-z]))?\s?(?P<ub>[A-Za-z/%µ]{{1,12}}+)?"
+)
+
+
 def from_to(i: int, line: str) -> list[ProseValue]:
     """`<metric> went from <a> to <b>`: two values, before and after (params `when`); a
     `with the patch` in the sentence names the system of the second."""
     from transforms.handmade.metrics import any_metric, unit
 
     out: list[ProseValue] = []
-    for m in _FROM_TO.finditer(line):
+    keyed = _KEY_FROM_TO.match(line)
+    for m in [keyed] if keyed else _FROM_TO.finditer(line):
         ua = unit(m.group("ua")) if m.group("ua") else None
         ub = unit(m.group("ub")) if m.group("ub") else None
         if "%" in (ua, ub):

@@ -95,3 +95,10 @@ def test_a_sentence_wrapped_over_two_lines_is_read_once():
     lines = ["After applying these patches, fio read test goes from 1124MiB/s to", "1263.14MiB/s.", ""]
     got = read_prose(lines, set())
     assert [(v.line, v.value, v.unit, v.when) for v in got] == [(0, 1124.0, "MiB/s", "before"), (0, 1263.14, "MiB/s", "after")]
+
+
+def test_a_key_then_from_to():
+    # https://lore.kernel.org/linux-usb/20230518204947.3770236-1-Frank.Li@nxp.com/, one line as posted
+    got = from_to(0, "Transmit speed (TX): Improved from 299Mbps to 440Mbps")
+    assert [(v.label, v.value, v.unit, v.when) for v in got] == [
+        ("Transmit speed (TX)", 299.0, "Mb/s", "before"), ("Transmit speed (TX)", 440.0, "Mb/s", "after")]  # bits for iperf

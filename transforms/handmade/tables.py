@@ -49,6 +49,7 @@ _SYSTEM_WORD = re.compile(
     r"|(?:vm|kvm|xen|qemu|lxc|docker)(?:[ +/-]{1,3}+[\w./+-]{1,20}+){0,3}+"  # `KVM upstream`, `KVM trunk+paravirt/cr3`
     r"|with(?:out)?\b[^:]{0,60}+|w/o?\b[^:]{0,60}+|\+\s*+patch[^:]{0,60}+|v?\d++\.\d++[\w.+-]*+|linux[\w.+-]*+"
     r"|\d\.\d++[\w.+-]*+)\s*+:?$", re.I)
+_BULLETED = re.compile(r"^[-*•][ \t]++")
 _PAIR_IN_LABEL = re.compile(r"[:=][ \t]{0,8}+[-+]?\d[\d.]{0,15}+[ \t]{0,4}+[,;]")
 _WORDS = re.compile(r"[\s_/=:-]+")
 _SIZE = re.compile(r"^\d+(?:\.\d+)?\s*[kKmMgG]?(?:i?[bB])?$")
@@ -560,6 +561,9 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
               if len(lab.split()) <= 8 and not (lab.endswith((".", ",")) and len(lab.split()) > 3)
               and not lab.endswith("=") and not _CODE.search(lab) and not _SPREAD_ROW.match(lab)
               and not _PAIR_IN_LABEL.search(lab)]  # `cdc_ncm.ko: TCP_RR: 740, UDP_RR: 750`: a line of pairs
+    bulleted = bool(parsed) and all(_BULLETED.match(lab) for _, lab, _ in parsed)
+    if bulleted:  # `- MAC1000 - 950 Mbps` / `- XGMAC: 9.22 Gbps`: a list, each item named
+        parsed = [(r, _BULLETED.sub("", lab).rstrip(" -:").strip(), v) for r, lab, v in parsed]
     cite = {lab.split(" ", 1)[0] for _, lab, _ in parsed}
     if len(cite) == 1 and _SUPERCITE.match(next(iter(cite))) and all(" " in lab for _, lab, _ in parsed):
         parsed = [(r, lab.split(" ", 1)[1].strip(), v) for r, lab, v in parsed]  # `rwhron> 2.4.17`
@@ -638,6 +642,8 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
         t.orientation = "rows=params"
     elif cols_are_params:
         t.orientation = "rows=systems"  # `1 cpu   16 cpus`: the columns are parameter values
+    elif bulleted and row_votes == 0 and n == 1 and not header:
+        t.orientation = "rows=systems"  # a list of items, one value each, none a metric: the systems
     elif row_labels and sum(bool(_SYSTEM_WORD.match(lab)) for lab in row_labels) * 2 >= len(row_labels) \
             and row_votes == 0:
         t.orientation = "rows=systems"  # `Before 102 Mbits/sec` / `After 279 Mbits/sec`

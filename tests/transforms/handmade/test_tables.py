@@ -523,3 +523,12 @@ def test_the_corner_head_names_the_test_and_rows_of_jobs_are_its_params():
     got = {(r["system"], r["metric_label"], r["params"].get("job"), r["value"]) for r in rows}
     assert got == {("RR", "Randread 4K", "fio-1", 220.0), ("WRR", "Randread 4K", "fio-1", 395.0),
                    ("RR", "Randread 4K", "fio-2", 220.0), ("WRR", "Randread 4K", "fio-2", 197.0)}
+
+
+def test_a_bulleted_list_of_items_each_with_one_value_names_the_systems():
+    # https://lore.kernel.org/linux-arm-kernel/1b254bb7fc6044c5e6e2fdd9e00088d1d13a808b.1562149883.git.joabreu@synopsys.com/
+    text = ("This commit introduces support for Page Pool API and uses it in all RX\n"
+            "queues. With this change, we get more stable troughput and some increase\nof banwidth with iperf:\n"
+            "\t- MAC1000 - 950 Mbps\n\t- XGMAC: 9.22 Gbps\n")
+    got = {(r["system"], r["value"], r["unit"]) for r in result_rows(extract_explained(text, "s")[0])}
+    assert got == {("MAC1000", 950.0, "Mbit/s"), ("XGMAC", 9.22, "Gbit/s")}

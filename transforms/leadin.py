@@ -5,8 +5,8 @@ line of its own: `Here is a single dd on my laptop with 4G memory, kernel 2.6.30
 2.6.12-rc6 below`. When one kernel release (and only one) is named in that lead-in paragraph, it is
 the system of the rows below it that have none. Failing that, a post that names one release in
 all its text (subject included), written as a release (`kernel 2.6.30`, `v5.15`, `2.6.24-rc3`: a
-bare `2.1.0` is as often a tool's or library's version), measured that release; so did a post
-whose subject names one release, whatever else its text names. Otherwise nothing is guessed.
+bare `2.1.0` is as often a tool's or library's version), measured that release. Two releases
+named: nothing is guessed.
 """
 
 from __future__ import annotations
@@ -112,8 +112,6 @@ def fill_systems(found: Sequence[tuple[Run, Segment]], body: str, subject: str |
             if whole is None:
                 text = f"{subject or ''}\n{body}"
                 whole = releases(text, strong=True) if len(releases(text)) == 1 else []
-                if not whole and len(titled := releases(subject or "")) == 1:
-                    whole = titled  # `2.4.10-ac10-preempt lmbench output`: the subject says what ran
             named = whole
         if len(named) == 1:
             run.system = named[0]

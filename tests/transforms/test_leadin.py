@@ -45,32 +45,6 @@ def test_two_releases_named_guess_nothing():
     assert {r["system"] for r in result_rows(extract_explained(text, "d")[0])} == {None}
 
 
-# https://lore.kernel.org/lkml/20011010003636Z271005-760+23005@vger.kernel.org/ (subject
-# "2.4.10-ac10-preempt lmbench output."): its opening (one sentence cut) and three lines of output
-LMBENCH_POST = """\
-I'm very pleased so far with ac10 with the preempt patch.  Much better than
-2.4.9-ac18-preempt, which is what i was using.  I'm just going to put up some
-output from lmbench to see if anyone who is running the non-preempt version
-is seeing better or worse timings and scores.
-
-ftp://ftp.bitmover.com/lmbench/LMbench2.tgz
-(top of README says lmbench 2alpha8)
-compiled without any changes to the Makefile (gcc 2.95.4)
-
-Simple syscall: 0.3226 microseconds
-Simple read: 0.8185 microseconds
-Simple write: 0.5791 microseconds
-"""
-
-
-def test_the_one_release_a_subject_names_is_the_system_when_the_text_names_two():
-    subject = "2.4.10-ac10-preempt lmbench output."
-    rows = result_rows(extract_explained(LMBENCH_POST, "l", subject=subject)[0])
-    assert {(r["system"], r["value"]) for r in rows} >= {("2.4.10-ac10-preempt", 0.3226), ("2.4.10-ac10-preempt", 0.5791)}
-    rows = result_rows(extract_explained(LMBENCH_POST, "l", subject="lmbench: 2.4.10-ac10 vs 2.4.9-ac18")[0])
-    assert {r["system"] for r in rows} == {None}  # two releases in the subject: nothing guessed
-
-
 @settings(max_examples=200, deadline=None)
 @given(st.text(alphabet=st.sampled_from(list("0123456789.-kernlux vrcm\n")), max_size=400))
 def test_releases_never_raise_and_are_named_in_the_text(text):

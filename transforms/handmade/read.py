@@ -167,19 +167,6 @@ _SYSTEM_KEY = re.compile(r"(?i)^[^\S\n]*+(?:(?:guest|host)[^\S\n]++)?+(?:kernel(
                          r"(\S[^\n]{0,40}?)[^\S\n]*+$")
 
 
-def _label_over(lines: list[str], start: int) -> str | None:
-    """`mdev/direct:` alone, a blank line, then its `BW : 535.99 MiB/s` lines: the label of the lines."""
-    k = start - 1
-    while k >= 0 and start - k <= 3 and not lines[k].strip():
-        k -= 1
-    if k < 0 or k == start - 1:
-        return None  # a label right above is the summary reader's own
-    text = lines[k].strip()
-    if not text.endswith(":") or len(text.split()) > 5 or text[:1].isdigit() or k > 0 and lines[k - 1].strip():
-        return None  # a label stands alone; `changes + pending 6.6 changes:` ends a wrapped sentence
-    return system_label(text)
-
-
 def _caption_system(lines: list[str], start: int, seg: Segment, lo: int) -> str | None:
     """A label line standing just above a table (`2.6.24-rc3:`, `guest:`)."""
     k = start - 1
@@ -228,8 +215,7 @@ def _read_block(seg: Segment, lo: int, block: list[str], plain: list[str], subje
         def summary(bench: str) -> list[Result]:
             caption = metrics.metric_in(bench, _line_above(plain[max(0, abs_lo - 3):abs_lo + span[0]], 3 + span[0]))
             # lines with no label of their own are named by the caption above them (`and with the patch:`)
-            named = None if all(k.system for k in kvs) else (
-                _label_over(seg.lines, lo + span[0]) or naming_caption(seg.lines, lo + span[0], 0, seg.before))
+            named = None if all(k.system for k in kvs) else naming_caption(seg.lines, lo + span[0], 0, seg.before)
             return [_result(bench, lo + k.line, k.key or caption, k.value, k.unit, k.system or named,
                             {**(commands.command_params(k.key, bench) or {}), **k.params}, "key_value") for k in kvs]
 

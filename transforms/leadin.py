@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 from transforms.model import Run, Segment
 from transforms.shell import is_prompted
+from transforms.tools import names_pattern
 
 # a kernel release as posters write it: `2.6.30`, `2.4.0-test9`, `5.12-rc1`, `v6.6`, `linux-2.6.24`,
 # `kernel 4.19`; a two-part number counts only with `kernel`/`linux`/`v` or an -rc/-mm suffix
@@ -25,8 +26,8 @@ _RELEASE = re.compile(
     r"(?P<suffix>-(?:rc|mm|pre|test|ac|git|next)[\w.-]{0,20})?(?![\w.]*\d)"
 )
 # a tool's own version (`fio-3.19`, `iperf 3.1.3`, `version 1.03`) is no release of the system
-_TOOL_BEFORE = re.compile(r"(?i)(?:fio|iperf3?|netperf|bonnie\+*|dbench|sysbench|stream|lmbench|unixbench|gcc"
-                          r"|version|ver\.?|release|v\.)[\s-]{0,2}$")
+_TOOL_BEFORE = re.compile(r"(?i)(?:" + names_pattern(without=("tbench", "hackbench", "kernbench", "dd", "hdparm"))
+                          + r"|gcc|version|ver\.?|release|v\.)[\s-]{0,2}$")
 _LEAD_REACH = 10  # lines above a printout searched for its lead-in paragraph
 _MAX_TEXT = 200_000
 

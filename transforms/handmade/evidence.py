@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 import ahocorasick_rs
 
+from transforms.tools import names_pattern
+
 # literal (lower case) -> benchmark; a literal must stand as a word to count
 _LITERALS: dict[str, str] = {
     "unixbench": "unixbench", "unix bench": "unixbench", "byte unix": "unixbench",
@@ -113,8 +115,7 @@ def has_evidence(body: str, subject: str | None) -> bool:
 
 # ----------------------------------------------------------------------------- attribution
 
-_COMMAND = re.compile(r"(?:^|[$#>]\s*|\./|/)(?P<tool>netperf|iperf3?|fio|dbench|tbench|hackbench|sysbench"
-                      r"|kernbench|bonnie\+\+|bonnie|hdparm|lmbench|unixbench|stream)\b(?=\s|$)", re.I)
+_COMMAND = re.compile(r"(?:^|[$#>]\s*|\./|/)(?P<tool>" + names_pattern(without=("dd",)) + r")\b(?=\s|$)", re.I)
 
 
 @dataclass(frozen=True, slots=True)

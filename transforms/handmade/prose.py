@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 
 from transforms.handmade.cells import cells
+from transforms.tools import names_pattern
 
 _BEFORE_AFTER = re.compile(
     r"\b(?P<a>before|without(?: the)? patch(?:es)?|unpatched|vanilla|baseline|base)\s*+[:=]?\s*+"
@@ -179,7 +180,7 @@ def arrows(i: int, line: str) -> list[ProseValue]:
     return out
 
 
-_TOOLS = r"(?:hdparm|dd|fio|iperf3?|netperf|[dt]bench|bonnie\+{0,2}|hackbench|kernbench|sysbench|lmbench|unixbench)"
+_TOOLS = names_pattern(without=("stream",))
 _COMMAND = _TOOLS + r"(?:\s++-{1,2}[\w=]{1,12}+){0,3}+"  # `hdparm -tT`, `dd`, `fio --rw=read`
 _VALUE = rf"{_ABOUT}(?<![\d.,])(?P<num>{_NUM})\s?(?P<unit>[A-Za-z/%µ]{{1,12}}+)"
 _TOOL_SAYS = re.compile(  # `Hdparm -tT gives 38mb/s in 2.4.31`, `dd reports 92 MB/s`

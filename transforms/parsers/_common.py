@@ -29,6 +29,7 @@ from decimal import Decimal, InvalidOperation
 from transforms.leadin import order_legend
 from transforms.model import Result, Run, Segment
 from transforms.shell import is_prompted
+from transforms.tools import TOOLS, names_pattern
 
 # --- nearest caption line and the system label it names ------------------------------------------
 
@@ -77,8 +78,7 @@ def system_label(caption: str | None) -> str | None:
     return text
 
 
-_TOOL_NAMES = frozenset({"netperf", "iperf", "iperf3", "fio", "dbench", "tbench", "bonnie", "bonnie++", "lmbench",
-                         "unixbench", "hackbench", "kernbench", "sysbench", "stream", "dd", "hdparm"})
+_TOOL_NAMES = frozenset(TOOLS)
 _GENERIC_WORDS = _TOOL_NAMES | frozenset({
     "the", "my", "our", "some", "here", "are", "is", "below", "following", "results",
     "result", "numbers", "number", "output", "outputs", "summary", "summaries", "data", "benchmark",
@@ -143,8 +143,9 @@ _CAPTION_STOPWORDS = frozenset(
 
 
 # `./kernbench -M -o 128`, `$ hackbench 10`: the command that printed the block, between it and its caption
-_TOOL_COMMAND = re.compile(r"^(?:[$#%]\s{1,4})?(?:\./|/[\w./-]{0,60}/)?(?:kernbench|hackbench|[dt]bench|netperf|iperf3?"
-                           r"|fio|sysbench|bonnie\+{0,2}|hdparm|lat_\w{1,12}|bw_\w{1,12})\s+-")
+_TOOL_COMMAND = re.compile(r"^(?:[$#%]\s{1,4})?(?:\./|/[\w./-]{0,60}/)?(?:"
+                           + names_pattern(without=("lmbench", "unixbench", "stream", "dd"))
+                           + r"|lat_\w{1,12}|bw_\w{1,12})\s+-")
 _CONSOLE = re.compile(r"^(?:<\d>)?\[\s{0,12}\d{1,10}\.\d{1,9}\]")  # `[    7.175053] mmc2: ...`: the kernel's log
 _SETTING = re.compile(r"^[A-Za-z][\w.-]{0,30}+ ?= ?[\w.,+-]{1,30}$")  # `cpusched=staircase`, `DCHE = 0b`
 _ELISION = re.compile(r"^(?:\[\s*\.{2,}\s*\]|\.{3,}|\[snip\w*\]|<snip\w*>)$", re.I)  # `[..]`: lines left out
@@ -421,8 +422,7 @@ def naming_caption(
     return None
 
 
-_TOOL_WORD = re.compile(r"(?i)\b(?:netperf|iperf3?|fio|[dt]bench|bonnie\+*|lmbench|unixbench|hackbench|kernbench"
-                        r"|sysbench|stream|dd|hdparm|benchmarks?|results?|output|numbers|tests?)\b")
+_TOOL_WORD = re.compile(r"(?i)\b(?:" + names_pattern() + r"|benchmarks?|results?|output|numbers|tests?)\b")
 
 
 _LONE = re.compile(r"^(?=[^.]*[A-Za-z0-9])[A-Za-z0-9][\w.+/()&,' =-]{0,39}$", re.ASCII)  # `slab`, `RAID-0 (4 disks)`, `DCHE = 0b`

@@ -29,14 +29,17 @@ _IS = re.compile(
 )
 _NUM = r"(?:\d{1,3}(?:,\d{3})++(?:\.\d++)?|\d++(?:\.\d++)?)"
 _ABOUT = r"(?:(?:about|around|roughly|approx\.?|~)\s?)?"
+# `from <a> to <b>` (or `->`), each with its scale and unit: what both from-to readings read
+_CHANGE = (
+    rf"from\s{_ABOUT}(?P<a>{_NUM})(?P<sa>[kKMG](?![A-Za-z]))?\s?(?P<ua>[A-Za-z/%µ]{{1,12}}+)?"
+    rf"\s(?:to|->)\s{_ABOUT}(?P<b>{_NUM})(?P<sb>[kKMG](?![A-Za-z]))?\s?(?P<ub>[A-Za-z/%µ]{{1,12}}+)?"
+)
 # `the latency is reduced from 93.78ms to 28.36ms`, `throughput went from 1234 MB/s to 1500 MB/s`
 _FROM_TO = re.compile(
     r"(?P<subj>[A-Za-z][\w/%-]{1,30}+)(?:\s(?:has|have|had|is|was|were|are|got|gets|been|being)){0,2}"
     r"\s(?:went|goes|go|dropped|drops|drop|increased|increases|improved|improves|reduced|decreased"
     r"|decreases|rose|rises|fell|falls|grew|grows|jumped|jumps|changed|changes|regressed|regresses"
-    r"|moved|moves|climbed|climbs|slowed|sped|up|down)(?:\s(?:up|down))?"
-    rf"\sfrom\s{_ABOUT}(?P<a>{_NUM})(?P<sa>[kKMG](?![A-Za-z]))?\s?(?P<ua>[A-Za-z/%µ]{{1,12}}+)?"
-    rf"\s(?:to|->)\s{_ABOUT}(?P<b>{_NUM})(?P<sb>[kKMG](?![A-Za-z]))?\s?(?P<ub>[A-Za-z/%µ]{{1,12}}+)?"
+    r"|moved|moves|climbed|climbs|slowed|sped|up|down)(?:\s(?:up|down))?\s" + _CHANGE
 )
 _FROM_WORD = re.compile(r"\bfrom\b")
 _WITH_PATCH = re.compile(r"\b(?P<sys>with(?:out)? (?:the |this |these |my )?(?:patch(?:es|set)?|series|change|fix))\b",
@@ -79,8 +82,7 @@ def _is_pairs(i: int, line: str) -> list[ProseValue]:
 _KEY_FROM_TO = re.compile(
     r"(?i)^[^\S\n]*+(?:[-*][^\S\n]++)?+(?P<subj>[A-Za-z][^:\n]{0,40}?)[^\S\n]*+:[^\S\n]*+"
     r"(?:(?:improved|increased|decreased|dropped|reduced|went|goes|changed|regressed|rose|fell|grew)[^\S\n]++)?+"
-    rf"from\s{_ABOUT}(?P<a>{_NUM})(?P<sa>[kKMG](?![A-Za-z]))?\s?(?P<ua>[A-Za-z/%µ]{{1,12}}+)?"
-    rf"\s(?:to|->)\s{_ABOUT}(?P<b>{_NUM})(?P<sb>[kKMG](?![A-Za-z]))?\s?(?P<ub>[A-Za-z/%µ]{{1,12}}+)?"
+    + _CHANGE
 )
 
 

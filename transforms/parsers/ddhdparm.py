@@ -93,6 +93,10 @@ _HDPARM_METRIC = {"cached": "cached_reads", "buffer-cache": "cached_reads", "buf
 _HDPARM_UNIT = {"k": "KiB/s", "m": "MiB/s", "g": "GiB/s"}
 _HDPARM_SETTING = re.compile(r"^\s*(?:setting\s+\S.*|[\w/ .-]{1,30}=\s*\S.*)$")
 _SUSPICIOUS = re.compile(r"suspicious results", re.I)
+# `HDIO_DRIVE_CMD(null) (wait for flush complete) failed: Inappropriate` (+ `ioctl for device` when a
+# mailer wrapped it): hdparm's complaint between two timings of one device, not the end of its block
+_DIAGNOSTIC = re.compile(r"^\s*HDIO_\w{1,30}(?:\(\w{1,30}\))?[^\n]{0,80}?\bfailed:")
+_WRAPPED_TAIL = re.compile(r"^\s*[a-z][a-z ]{0,40}$")
 
 # command lines and tool chatter between a caption and the output it labels
 # `dd ... if=`: the word, then an operand after it, as two searches (one pattern with `.*` between
@@ -228,7 +232,13 @@ def _hdparm_runs(lines: Sequence[str], before: Sequence[str]) -> list[Run]:
     run: Run | None = None
     named_of: dict[int, str] = {}  # runs whose system a caption named
     floor = 0
+    diagnostic = -2
     for i, line in enumerate(lines):
+        if device is not None and (_DIAGNOSTIC.match(line) or i == diagnostic + 1 and _WRAPPED_TAIL.match(line)):
+            diagnostic = i if _DIAGNOSTIC.match(line) else -2
+            if run is not None:
+                run.line_end = i + 1
+            continue
         if m := _DEVICE.match(line):
             device, device_line, run = m.group("dev"), i, None
             continue
@@ -259,11 +269,10 @@ def _hdparm_runs(lines: Sequence[str], before: Sequence[str]) -> list[Run]:
                 run.system = run.caption
             else:
                 # the device is a parameter; a caption naming a kernel or a patch is the system
-                named = (names_system(run.caption) if run.caption else None) or naming_caption(
-                    lines, top, 0, before
-                )
-                if named is None and runs and runs[-1].line_end == top:
+                named = names_system(run.caption) if run.caption else None
+                if named is None and runs and not any(x.strip() for x in lines[runs[-1].line_end:top]):
                     named = named_of.get(id(runs[-1]))  # the next device of one listing
+                named = named or naming_caption(lines, top, 0, before)
                 if named:
                     named_of[id(run)] = named
                 run.system = printout_system(named, {"device": device}, params)

@@ -303,3 +303,22 @@ def test_device_and_timing_on_one_line_under_numbered_captions():
             "> /dev/hda1: Timing buffered disk reads:  64 MB in 16.03 seconds =  3.99 MB/sec\n")
     got = {(r["system"], r["params"]["device"], r["value"]) for r in result_rows(extract_explained(text, "h")[0])}
     assert got == {("2.2.17", "/dev/hda1", 13.45), ("2.2.17", "/dev/hda3", 14.0), ("2.4 w/apm", "/dev/hda1", 3.99)}
+
+
+def test_a_failed_ioctl_between_two_timings_keeps_the_device_and_its_caption():
+    # https://lore.kernel.org/lkml/425E9902.8000804@interia.pl/ (2005, sil3112 under three live CDs), lines as posted
+    from transforms.extract import extract_explained
+    from transforms.rows import result_rows
+
+    failed = ("HDIO_DRIVE_CMD(null) (wait for flush complete) failed: Inappropriate\n"
+              "ioctl for device\n")
+    text = ("Kernel 2.6.11, Knoppix 3.8.1:\n\n# hdparm -Tt /dev/sda /dev/sdb\n\n"
+            "/dev/sda:\n  Timing cached reads:   1188 MB in  2.00 seconds = 592.61 MB/sec\n" + failed
+            + "  Timing buffered disk reads:   50 MB in  3.09 seconds =  16.19 MB/sec\n" + failed
+            + "\n/dev/sdb:\n  Timing cached reads:   1176 MB in  2.00 seconds = 586.92 MB/sec\n" + failed
+            + "  Timing buffered disk reads:   54 MB in  3.19 seconds =  16.94 MB/sec\n" + failed)
+    got = {(r["system"], r["params"].get("device"), r["metric"], r["value"])
+           for r in result_rows(extract_explained(text, "s")[0])}
+    k = "Kernel 2.6.11, Knoppix 3.8.1"
+    assert got == {(k, "/dev/sda", "cached_reads", 592.61), (k, "/dev/sda", "buffered_disk_reads", 16.19),
+                   (k, "/dev/sdb", "cached_reads", 586.92), (k, "/dev/sdb", "buffered_disk_reads", 16.94)}

@@ -48,7 +48,7 @@ _DONE = re.compile(
     r"|Reading intelligently)\.\.\.\s*done:\s*(?P<kb>\d+)\s*kB/s\s+(?P<cpu>\d+(?:\.\d+)?)\s*%CPU"
 )
 _B1_CHATTER = re.compile(
-    r"\s*(?:Seeker \d|start 'em|\.\.\.\s*$|(?:Writing|Rewriting|Reading)\b.*\.\.\.)"
+    r"\s*(?:Seeker \d|start 'em|'em\.\.\.|\.\.\.\s*$|(?:Writing|Rewriting|Reading)\b.*\.\.\.)"
     r"|.*(?:Sequential Output|-Per Char-|Sequential Input)"
 )
 _B1_SEEKERS = re.compile(r"\s*Seeker \d\.\.\.")

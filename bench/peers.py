@@ -7,7 +7,7 @@ Command (from the repo root):
 
 Corpus: the golden fixtures (tests/fixtures/parsers/<benchmark>/<case>.txt) that carry a
 `<case>.peer.jsonl` beside them: the values the peer's own parser expects from that same output,
-transcribed from the peer's test files (lkp-tests `spec/fixtures/stats/*.yaml`,
+transcribed from the peer's test files (lkp-tests `spec/fixtures/stats/*.yaml`, `spec/stats/*.yaml`,
 PerfKitBenchmarker `tests/*_test.py`, VirtualClient `*.UnitTests`), one object a line:
 
     {"peer": "lkp-tests", "key": "tcp.sender.bps", "value": 2348790246.45, "unit": "bit/s",

@@ -7,7 +7,7 @@ Command (from the repo root):
 
 Corpus: the golden fixtures (tests/fixtures/parsers/<benchmark>/<case>.txt) that carry a
 `<case>.peer.jsonl` beside them: the values the peer's own parser expects from that same output,
-transcribed from the peer's test files (lkp-tests `spec/fixtures/stats/*.yaml`,
+transcribed from the peer's test files (lkp-tests `spec/fixtures/stats/*.yaml`, `spec/stats/*.yaml`,
 PerfKitBenchmarker `tests/*_test.py`, VirtualClient `*.UnitTests`), one object a line:
 
     {"peer": "lkp-tests", "key": "tcp.sender.bps", "value": 2348790246.45, "unit": "bit/s",
@@ -18,8 +18,10 @@ instances or documents, a 0 filler for a protocol that was not run): such values
 apart, never counted. An expected value is *found* when a row extracted from the fixture
 carries it: the same number, or the same quantity in another unit within 0.5%
 (`bench.real_corpus.value_match`: bit/s vs Mbit/s, ns vs us, MB/s vs KiB/s), in the metric
-`metric` names (our name for the peer's quantity; any metric when absent). Whether the row also
-has the right params is the golden files' job (tests/transforms/parsers/test_fixtures.py).
+`metric` names (our name for the peer's quantity; any metric when absent). A value the peer
+reports that our rows keep as a parameter (`"param": "clients"`: dbench's `128 clients`) is
+found when a row carries that parameter with that number. Whether the row also has the right
+params is the golden files' job (tests/transforms/parsers/test_fixtures.py).
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ class Expected:
     unit: str | None
     printed: bool
     metric: str | None = None  # our metric for the peer's quantity (None: any)
+    param: str | None = None  # the value is a run parameter our rows keep in `params` under this key
 
 
 def peer_cases(root: Path = FIXTURES) -> list[Path]:
@@ -64,7 +67,8 @@ def expected_of(path: Path) -> list[Expected]:
         if line.strip():
             d = json.loads(line)
             out.append(Expected(case, path.parent.name, d["peer"], d["key"], float(d["value"]),
-                                d.get("unit"), bool(d.get("printed", True)), d.get("metric")))
+                                d.get("unit"), bool(d.get("printed", True)), d.get("metric"),
+                                d.get("param")))
     return out
 
 
@@ -74,8 +78,17 @@ def all_rows(body: str) -> list[dict[str, Any]]:
 
 
 def found(e: Expected, rows: Sequence[dict[str, Any]]) -> bool:
-    return any(value_match(e.value, e.unit, float(r["value"]), r.get("unit"))
-               for r in rows if e.metric is None or r["metric"] == e.metric)
+    rows = [r for r in rows if e.metric is None or r["metric"] == e.metric]
+    if e.param is not None:
+        return any(_number(r.get("params", {}).get(e.param)) == e.value for r in rows)
+    return any(value_match(e.value, e.unit, float(r["value"]), r.get("unit")) for r in rows)
+
+
+def _number(text: str | None) -> float | None:
+    try:
+        return float(text) if text is not None else None
+    except ValueError:
+        return None
 
 
 @dataclass(slots=True)

@@ -38,3 +38,13 @@ def test_measure_counts_printed_values_and_lists_what_is_missed(tmp_path):
     t = by_bench["iperf"]
     assert (t.expected, t.found, t.computed) == (2, 1, 1)
     assert [m.key for m in misses] == ["rtt"] and by_peer["p"].found == 1
+
+
+def test_a_value_our_rows_keep_as_a_parameter_is_found_in_the_params():
+    path = FIXTURES / "dbench" / "lkp_tbench4_32_clients_localhost.txt"
+    (e,) = [x for x in expected_of(path) if x.key == "clients"]
+    assert e.param == "clients" and e.value == 32
+    row = {"metric": "throughput", "value": 3789.19, "unit": "MB/s", "params": {"clients": "32", "procs": "32"}}
+    assert found(e, [row])
+    assert not found(e, [{**row, "value": 32.0, "params": {"clients": "16"}}])  # a value 32 is no client count
+    assert not found(e, [{**row, "metric": "max_latency"}])

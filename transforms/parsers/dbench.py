@@ -73,8 +73,10 @@ KNOWN_OPS = frozenset(
     + ("Qfsinfo", "Sfileinfo", "Find", "WriteX", "ReadX", "LockX", "UnlockX", "Flush")
 )
 PROGRESS = re.compile(rf"^\s*\d+\s+(?:\d+\s+{_N}\s*MB/sec\s+(?:warmup|execute|cleanup)|cleanup\s+\d+\s+sec)")
+# tbench_srv, sharing the terminal, prints one `^` per accepted connection: a run of them may
+# precede the client's launch line (`^^^...^127 of 128 processes prepared for launch`)
 CHATTER = re.compile(
-    r"^\s*(?:Running for \d+ seconds|\d+ of \d+ processes prepared|releasing clients|Releasing clients"
+    r"^\s*+\^*+(?:Running for \d+ seconds|\d+ of \d+ processes prepared|releasing clients|Releasing clients"
     r"|Waiting for child processes|Per client results:|\+ |dbench version|tbench version)"
 )
 PER_CLIENT = re.compile(r"^\s*Client (?P<n>\d+) did \d+ lines and \d+ bytes")  # --per-client-results
@@ -320,6 +322,12 @@ def _named_tbench(seg: Segment, start: int) -> bool:
     return bool(_TBENCH_WORD.search(text)) and not _DBENCH_WORD.search(text)
 
 
+def _own_line_aside(system: str | None) -> str | None:
+    """An op table's ruled header (`Operation  Count  AvgLat  MaxLat` over `-----`) reads like an
+    underlined heading; it is the output of the run above, never what names the next one."""
+    return None if system is not None and OP_HEADER.match(system) else system
+
+
 def _run_for(seg: Segment, block: _Block) -> Run:
     caption = nearest_caption(seg, block.start)
     if block.tool is None and _named_tbench(seg, block.start):
@@ -328,7 +336,7 @@ def _run_for(seg: Segment, block: _Block) -> Run:
         benchmark="tbench" if block.tool == "tbench" else NAME,  # tbench is a benchmark of its own
         results=block.results + block.ops,
         tool_version=block.version,
-        system=caption_system(seg, block.start),
+        system=_own_line_aside(caption_system(seg, block.start)),
         caption=caption,
         line_start=block.start,
         line_end=max(block.end, block.start + 1),

@@ -108,6 +108,26 @@ def test_tbench_is_marked_as_tbench():
     assert {er.run.attributes["tool"] for er in runs if er.parser.name == "dbench"} == {"tbench"}
 
 
+def test_tbench_srv_connection_marks_before_the_launch_line_are_chatter():
+    # weishan18/lkp-tests spec/stats/tbench/01: tbench_srv, on the same terminal, prints one `^` per
+    # accepted connection in front of the client's launch lines; the run is still tbench's
+    head = ["2023-10-30 16:04:30 tbench -t 30 128 127.0.0.1",
+            "dbench version 4.00 - Copyright Andrew Tridgell 1999-2004", "",
+            "Running for 30 seconds with load '/usr/local/share/client.txt' and minimum warmup 6 secs",
+            "^" * 127 + "127 of 128 processes prepared for launch   0 sec",
+            "^128 of 128 processes prepared for launch   0 sec", "releasing clients",
+            " 128     33330  24986.66 MB/sec  warmup   1 sec  latency 8.313 ms",
+            " 128  cleanup  30 sec", "   0  cleanup  30 sec", "",
+            "Throughput 23775.4 MB/sec  128 clients  128 procs  max_latency=8.632 ms"]
+    found = GOLDEN.rows("\n".join(head))
+    assert [(r["benchmark"], r["metric"], r["value"], r["params"]["tool"]) for r in found] == [
+        ("tbench", "throughput", 23775.4, "tbench"), ("tbench", "max_latency", 8.632, "tbench")]
+    found = rows("lkp_tbench4_two_runs_caret_noise")
+    assert {r["benchmark"] for r in found} == {"tbench"}
+    assert [(r["value"], r["params"]["repeat"], r["system"]) for r in pick(found, "throughput")] == [
+        (23775.4, "1", None), (20853.0, "2", None)]  # the first run's op table names no system
+
+
 def test_a_label_before_the_summary_is_its_system():
     # lkml 2003-09, "Re: 2.6.0-test5-mm1" (Con Kolivas): one tbench line per kernel
     text = ("tbench 192\n\n2.6.0-test5:\tThroughput 224.949 MB/sec 192 procs\n"

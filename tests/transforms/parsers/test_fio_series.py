@@ -104,6 +104,93 @@ def test_series_survive_progress_lines_and_disk_stats_between_reports():
     assert [r["params"].get("interval_end") for r in found if r["metric"] == "iops"] == ["100.001", "200.001", None]
 
 
+# --- stonewalled groups ---------------------------------------------------------------------------
+# The job file `[write]` then `[read]` with `stonewall`, run with --status-interval=200: the write job
+# (the real pid 21461 report) runs from 05:15:45 and ends at 05:21:27 after 341.704 s; the read job
+# (pid 21485) starts then, as group 1, and ends 300.002 s later. fio's normal output leaves out a job
+# that has done no I/O yet, and a finished job stands still in the dumps after it ended.
+W_JOB, W_GROUP = WRITE.split("\n\nRun status group 0 (all jobs):\n")
+R_JOB, R_GROUP = READ.split("\n\nRun status group 0 (all jobs):\n")
+W_GROUP, R_GROUP = W_GROUP.split("\n\n")[0], R_GROUP.split("\n\n")[0]
+DISK = WRITE[WRITE.index("Disk stats") :]
+
+
+def write_job(stamp: str, msec: int, iops: int) -> tuple[str, str]:
+    job = W_JOB.replace("05:21:27", stamp).replace("(4096MiB/341704msec)", f"(4096MiB/{msec}msec)")
+    return job.replace("IOPS=3068", f"IOPS={iops}"), W_GROUP.replace("run=341704-341704", f"run={msec}-{msec}")
+
+
+def read_job(stamp: str, msec: int, iops: int) -> tuple[str, str]:
+    job = R_JOB.replace("05:28:47", stamp).replace("(3598MiB/300002msec)", f"(3598MiB/{msec}msec)")
+    job = job.replace("IOPS=3070", f"IOPS={iops}").replace("(groupid=0,", "(groupid=1,")
+    return job, R_GROUP.replace("run=300002-300002", f"run={msec}-{msec}")
+
+
+def dump(*jobs: tuple[str, str]) -> str:
+    """One report: the jobs that have done I/O, then every group's status (an idle group: no line)."""
+    groups = [g for _, g in jobs] + [""] * (2 - len(jobs))
+    status = [f"Run status group {k} (all jobs):" + (f"\n{g}" if g else "") for k, g in enumerate(groups)]
+    return "\n\n".join([*(j for j, _ in jobs), *status, DISK])
+
+
+STONEWALL = [
+    dump(write_job("05:19:05", 200001, 3050)),
+    dump(write_job("05:22:25", 341704, 3068), read_job("05:22:25", 58001, 3058)),
+    dump(write_job("05:25:45", 341704, 3068), read_job("05:25:45", 258001, 3069)),
+    dump(write_job("05:26:27", 341704, 3068), read_job("05:26:27", 300002, 3070)),
+]
+
+
+def rows_by(rows: list[dict], metric: str) -> list[tuple]:
+    return [(r["params"]["direction"], r["statistic"], r["params"].get("interval_end"), r["value"])
+            for r in rows if r["metric"] == metric]  # fmt: skip
+
+
+def test_stonewalled_groups_joining_dump_by_dump_are_one_series():
+    found = rows_of("\n".join(STONEWALL))
+    # each job's rows end at its own runtime; the write job, finished at 341.704 s, is not repeated
+    assert rows_by(found, "iops") == [
+        ("write", "interval", "200.001", 3050.0),
+        ("write", "interval", "341.704", 3068.0),
+        ("read", "interval", "58.001", 3058.0),
+        ("read", "interval", "258.001", 3069.0),
+        ("write", "value", None, 3068.0),
+        ("read", "value", None, 3070.0),
+    ]
+    assert rows_by(found, "aggregate_bandwidth") == [  # each group at its own `run=`
+        ("write", "interval", "200.001", 11264.0),
+        ("write", "interval", "341.704", 11264.0),
+        ("read", "interval", "58.001", 11264.0),
+        ("read", "interval", "258.001", 11264.0),
+        ("write", "value", None, 11264.0),
+        ("read", "value", None, 11264.0),
+    ]
+    # every other row of a step is its job's report, as a paste of that dump alone reads it
+    alone = [rows_of(d) for d in STONEWALL]
+    assert [len(a) for a in alone] == [32, 64, 64, 64]
+    writes = [r for r in alone[2] if r["params"]["direction"] == "write"]
+    steps = (as_interval(alone[0], "200.001") + as_interval(alone[1][:31], "341.704")
+             + as_interval(alone[1][31:62], "58.001") + as_interval(alone[1][62:63], "341.704")
+             + as_interval(alone[1][63:], "58.001")
+             + as_interval([r for r in alone[2] if r not in writes], "258.001"))  # fmt: skip
+    assert canonical(found) == canonical(steps + alone[3])
+    assert not any("repeat" in r["params"] for r in found)
+    notes = [n for run in fio_runs("\n".join(STONEWALL)) for n in run.notes]
+    assert "finished since the previous report, not repeated: group 0, myjob" in notes
+
+
+def test_a_job_joining_from_another_process_or_too_early_is_no_step():
+    # the read job's pid is another process's: two invocations, no series
+    other = [STONEWALL[0], STONEWALL[1].replace("pid=21461", "pid=30000")]
+    assert {r["statistic"] for r in rows_of("\n".join(other))} == {"value"}
+    # a job new to the next report that ran longer than the wall clock between them
+    early = [STONEWALL[0], dump(write_job("05:22:25", 341704, 3068), read_job("05:22:25", 203001, 3058))]
+    assert {r["statistic"] for r in rows_of("\n".join(early))} == {"value"}
+    # a job that ran on longer than the wall clock
+    fast = [STONEWALL[0], dump(write_job("05:20:05", 341704, 3068))]
+    assert {r["statistic"] for r in rows_of("\n".join(fast))} == {"value"}
+
+
 # --- the shared rule ------------------------------------------------------------------------------
 
 

@@ -26,13 +26,18 @@ line `name: (g=0): rw=..., bs=..., ioengine=..., iodepth=...` or the `fio --rw= 
 command line), `instance` (1..N when one invocation prints the same job name twice,
 as numjobs without group_reporting does), `repeat` (same key in several runs).
 
-`--status-interval=N` prints the whole report every N seconds, cumulative since the start,
-before the final one. Consecutive reports of the same jobs (name and pid of each
-`(groupid=...)` header) whose longest runtime grows by what their header dates grow are one
-series (`series`, the rule the JSON output uses): every report but the last gives its rows with
-statistic `interval` and params `interval_start` = `0`, `interval_end` = that runtime in seconds
-(`100.001`); the last report gives the summary rows a paste of it alone gives. Headers without
-pid and date (fio 1.x), terse lines and hand-averaged pastes are never a series.
+`--status-interval=N` prints the whole report every N seconds (stat.c
+`__show_running_run_stats` calls the same `__show_run_stats` as the end of the run: job
+sections, group status, disk stats), cumulative since the start, before the final one. Each
+`(groupid=...)` header names its job's process (pid) and the time it was printed; each job's
+runtime (`(3598MiB/100001msec)`, 2.x `runt=`) and each group's (`run=...-100001msec`, 2.x
+`maxt=`) say how long it had run. Consecutive reports of one process whose runtimes grow with
+their header dates are one series (`series`): every report but the last gives its rows with
+statistic `interval` and params `interval_start` = `0`, `interval_end` = the runtime of the row's
+job (or group) in seconds (`100.001`); the last report gives the summary rows a paste of it alone
+gives. Stonewalled groups join the dumps as they start; a finished job stands still and is not
+repeated. Headers without pid and date (fio 1.x), terse lines and hand-averaged pastes are never a
+series.
 
 Hand-averaged pastes (fractional `iops=63528.9` or `runt=8274.4msec` where fio prints
 integers, or "average" in the lines just above) keep their values with

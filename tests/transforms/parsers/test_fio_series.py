@@ -1,14 +1,18 @@
 """fio `--status-interval` series (transforms.parsers.fio.series), in the normal text output.
 
 The JSON output's series are tested in test_fio_json.py. No public post or page holding a real
-text series was found, so the series here are printed from a real report: the fio 3.1
-`time_based`, `runtime=300` read report of fixture fio31_vps_comparison_write_read, as
-`--status-interval=100` prints it after 100 and 200 seconds and at the end. The same header
-(job, pid), the same layout and numbers, with the header date, the runtimes and the IOPS moved
-as the dumps move them.
+text series was found, so the series here are printed from real reports, as fio's stat.c prints a
+dump (`__show_running_run_stats` calls `__show_run_stats`: the whole report, cumulative): the fio
+3.1 `time_based`, `runtime=300` read report of fixture fio31_vps_comparison_write_read, as
+`--status-interval=100` prints it after 100 and 200 seconds and at the end (in code here, and as
+the golden fixture fio31_status_interval_read_series); and that fixture's write and read reports as
+one stonewalled job file prints them, the read job joining the dumps once it has started. The
+same headers (job, pid), layout and numbers, with the header dates, the runtimes and the IOPS
+moved as the dumps move them.
 
-Properties: report blocks in any order, repeated, cut short anywhere and mixed with other output
-never make the parser raise; one block alone never gives interval rows.
+Properties: report blocks in any order, repeated, cut short anywhere and mixed with other output,
+and the golden series cut short or missing lines, never make the parser raise nor give a step that
+ends at a runtime the text does not print; one block alone never gives interval rows.
 """
 
 from __future__ import annotations
@@ -102,6 +106,64 @@ def test_series_survive_progress_lines_and_disk_stats_between_reports():
     progress = "Jobs: 1 (f=1): [R(1)][33.7%][r=11.7MiB/s,w=0KiB/s][r=3001,w=0 IOPS][eta 03m:19s]"
     found = rows_of(f"\n{progress}\n".join(SERIES))
     assert [r["params"].get("interval_end") for r in found if r["metric"] == "iops"] == ["100.001", "200.001", None]
+
+
+# --- the golden series ----------------------------------------------------------------------------
+# fio31_status_interval_read_series: the real read report as --status-interval=100 prints it, the dumps
+# after 100.001 s and 200.001 s, then the final report (its Source line says how it was made).
+GOLDEN = FIXTURES / "fio" / "fio31_status_interval_read_series.txt"
+GOLDEN_BODY = fixture_body(GOLDEN)
+GOLDEN_LINES = GOLDEN_BODY.splitlines()
+
+
+def test_golden_series_reads_each_dump_at_its_printed_runtime():
+    found = rows_of(GOLDEN_BODY)
+    assert canonical(found) == canonical(expected_rows(GOLDEN))
+    read_lines = [ln for ln in GOLDEN_LINES if ln.startswith("   read: IOPS=")]
+    assert read_lines == [
+        "   read: IOPS=3062, BW=11.0MiB/s (12.5MB/s)(1196MiB/100001msec)",
+        "   read: IOPS=3068, BW=11.0MiB/s (12.6MB/s)(2397MiB/200001msec)",
+        "   read: IOPS=3070, BW=11.0MiB/s (12.6MB/s)(3598MiB/300002msec)",
+    ]
+    assert rows_by(found, "iops") == [
+        ("read", "interval", "100.001", 3062.0),
+        ("read", "interval", "200.001", 3068.0),
+        ("read", "value", None, 3070.0),
+    ]
+    assert [ln.split("run=")[1] for ln in GOLDEN_LINES if "run=" in ln] == [
+        "100001-100001msec", "200001-200001msec", "300002-300002msec"]  # fmt: skip
+    assert rows_by(found, "aggregate_bandwidth") == [
+        ("read", "interval", "100.001", 11264.0),
+        ("read", "interval", "200.001", 11264.0),
+        ("read", "value", None, 11264.0),
+    ]
+    assert all(r["params"]["interval_start"] == "0" for r in found if r["statistic"] == "interval")
+
+
+def test_golden_final_report_alone_gives_the_hand_checked_summary():
+    desc = next(ln for ln in GOLDEN_LINES if ln.startswith("myjob: (g=0)"))  # the job's parameters
+    final = desc + "\n" + GOLDEN_BODY[GOLDEN_BODY.rindex("myjob: (groupid=0") :]
+    summary = [r for r in expected_rows(FIXTURES / "fio" / "fio31_vps_comparison_write_read.txt")
+               if r["params"]["direction"] == "read"]  # fmt: skip
+    assert canonical(rows_of(final)) == canonical(summary)
+    assert canonical([r for r in rows_of(GOLDEN_BODY) if r["statistic"] == "value"]) == canonical(summary)
+
+
+RUNTIMES = {"100.001", "200.001", "300.002"}
+
+
+@SETTINGS
+@given(st.integers(1, len(GOLDEN_LINES)), st.sets(st.integers(0, len(GOLDEN_LINES) - 1), max_size=6))
+def test_golden_cut_short_or_missing_lines_never_raises_nor_invents_a_step(cut, dropped):
+    lines = [ln for k, ln in enumerate(GOLDEN_LINES[:cut]) if k not in dropped]
+    text = "\n".join(lines)
+    assert_sane(PARSER, text)
+    runs = fio_runs(text)
+    if runs:  # the last report read is never a step of a series: nothing follows it
+        assert all(r.statistic != "interval" for r in runs[-1].results)
+    for r in rows_of(text):
+        if r["statistic"] == "interval":  # a step ends at a runtime the text prints
+            assert r["params"]["interval_end"] in RUNTIMES
 
 
 # --- stonewalled groups ---------------------------------------------------------------------------

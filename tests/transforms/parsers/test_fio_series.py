@@ -253,6 +253,37 @@ def test_a_job_joining_from_another_process_or_too_early_is_no_step():
     assert {r["statistic"] for r in rows_of("\n".join(fast))} == {"value"}
 
 
+# --- fio 2.x ----------------------------------------------------------------------------------------
+# The randrw report of fixture fio2_randrw_two_runs_blog (fio 2.x, pid 11744, 30.019 s), as
+# --status-interval=10 prints it: `runt=` per direction, `mint=`/`maxt=` per group.
+BODY2 = fixture_body(FIXTURES / "fio" / "fio2_randrw_two_runs_blog.txt")
+RANDRW = BODY2[BODY2.index("randrwtest: (groupid=0") : BODY2.index("util=96.96%") + 11]
+
+
+def report2(stamp: str, msec: int, read_iops: int, write_iops: int) -> str:
+    out = RANDRW.replace("14:27:28", stamp).replace("runt= 30019msec", f"runt= {msec}msec")
+    out = out.replace("mint=30019msec, maxt=30019msec", f"mint={msec}msec, maxt={msec}msec")
+    return out.replace("iops=566,", f"iops={read_iops},").replace("iops=2260,", f"iops={write_iops},")
+
+
+def test_fio2_series_reads_runt_and_maxt():
+    found = rows_of("\n".join([report2("14:27:08", 10001, 571, 2282), report2("14:27:18", 20002, 568, 2271), RANDRW]))
+    assert rows_by(found, "iops") == [
+        ("read", "interval", "10.001", 571.0), ("write", "interval", "10.001", 2282.0),
+        ("read", "interval", "20.002", 568.0), ("write", "interval", "20.002", 2271.0),
+        ("read", "value", None, 566.0), ("write", "value", None, 2260.0),
+    ]  # fmt: skip
+    assert [(d, s, e) for d, s, e, _ in rows_by(found, "aggregate_bandwidth")] == [
+        ("read", "interval", "10.001"), ("write", "interval", "10.001"),
+        ("read", "interval", "20.002"), ("write", "interval", "20.002"),
+        ("read", "value", None), ("write", "value", None),
+    ]  # fmt: skip
+    # the group rows end at the group's `maxt=` (set apart from `runt=` here to show which one counts)
+    dumps = [report2("14:27:08", 10001, 571, 2282).replace("maxt=10001msec", "maxt=10003msec"), RANDRW]
+    assert {r["params"].get("interval_end") for r in rows_of("\n".join(dumps))
+            if r["metric"] == "aggregate_bandwidth"} == {"10.003", None}  # fmt: skip
+
+
 # --- the shared rule ------------------------------------------------------------------------------
 
 

@@ -248,6 +248,11 @@ def test_a_job_joining_from_another_process_or_too_early_is_no_step():
     # a job new to the next report that ran longer than the wall clock between them
     early = [STONEWALL[0], dump(write_job("05:22:25", 341704, 3068), read_job("05:22:25", 203001, 3058))]
     assert {r["statistic"] for r in rows_of("\n".join(early))} == {"value"}
+    # the same pid again (a container) for a second invocation, minutes later, with one more job:
+    # the first run's job stands still, so nothing ran on into the next report
+    again = [dump(write_job("05:21:27", 341704, 3068)),
+             dump(write_job("05:26:27", 341704, 3068), read_job("05:26:27", 58001, 3058))]  # fmt: skip
+    assert {r["statistic"] for r in rows_of("\n".join(again))} == {"value"}
     # a job that ran on longer than the wall clock
     fast = [STONEWALL[0], dump(write_job("05:20:05", 341704, 3068))]
     assert {r["statistic"] for r in rows_of("\n".join(fast))} == {"value"}

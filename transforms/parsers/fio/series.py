@@ -15,11 +15,11 @@ job had run (its own runtime), so a text clock carries `runtimes` per job. fio's
 leaves out a job that has done no I/O yet (stat.c `show_thread_status_normal`), so with stonewalled
 groups each dump names more jobs than the one before, and a job that has finished stands still
 (since fio 3.30; before, its runtime kept growing with the wall clock). Two text reports are then
-one series when every job of the first is still there, none ran on longer than the wall clock, every
-job new to the second started since, and the process ran on: a job's runtime grew with the wall
-clock, or a new job started (the next group). Each row's `interval_end` is its own job's runtime
-(the longest for the group rows), and a job that stood still since the previous dump of the series
-gives no rows again: they would repeat the ones it gave then.
+one series when every job of the first is still there, none ran on longer than the wall clock,
+every job new to the second started since, and the process ran on: a job's runtime grew with the
+wall clock, or a job ran on and a new one started (the next group). Each row's `interval_end` is
+its own job's runtime (the longest for the group rows), and a job that stood still since the
+previous dump of the series gives no rows again: they would repeat the ones it gave then.
 """
 
 from __future__ import annotations
@@ -53,7 +53,10 @@ def _jobs_follow(prev: Mapping[str, Decimal], cur: Mapping[str, Decimal], wall: 
         return False
     if any(r > wall + CLOCK_SLACK for r in started):
         return False
-    return any(abs(d - wall) <= CLOCK_SLACK for d in grew) or bool(started)
+    running = any(abs(d - wall) <= CLOCK_SLACK for d in grew)
+    # the next group started: the one before ran on into this interval (a container reusing a
+    # pid for a second invocation would show the first run standing still)
+    return running or (bool(started) and any(d > 0 for d in grew))
 
 
 def follows(prev: Clock, cur: Clock) -> bool:

@@ -14,12 +14,13 @@ The text output also says, per job, which process printed it (the header's pid) 
 job had run (its own runtime), so a text clock carries `runtimes` per job. fio's normal output
 leaves out a job that has done no I/O yet (stat.c `show_thread_status_normal`), so with stonewalled
 groups each dump names more jobs than the one before, and a job that has finished stands still
-(since fio 3.30; before, its runtime kept growing with the wall clock). Two text reports are then
-one series when every job of the first is still there, none ran on longer than the wall clock,
-every job new to the second started since, and the process ran on: a job's runtime grew with the
-wall clock, or a job ran on and a new one started (the next group). Each row's `interval_end` is
-its own job's runtime (the longest for the group rows), and a job that stood still since the
-previous dump of the series gives no rows again: they would repeat the ones it gave then.
+(since fio's 2022 fix "Handle finished jobs when using status-interval"; before it, its runtime
+kept growing with the wall clock). Two text reports are then one series when every job of the first
+is still there, none ran on longer than the wall clock, every job new to the second started since,
+and the process ran on: a job's runtime grew with the wall clock, or a job ran on and a new one
+started (the next group). Each row's `interval_end` is its own job's runtime (its group's longest,
+`run=`, for the group rows), and a job that stood still since the previous dump of the series gives
+no rows again: they would repeat the ones it gave then.
 """
 
 from __future__ import annotations

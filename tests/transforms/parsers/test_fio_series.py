@@ -12,7 +12,8 @@ moved as the dumps move them.
 
 Properties: report blocks in any order, repeated, cut short anywhere and mixed with other output,
 and the golden series cut short or missing lines, never make the parser raise nor give a step that
-ends at a runtime the text does not print; one block alone never gives interval rows.
+ends at a runtime the text does not print; stonewalled dumps in any order or cut short never give
+the same step twice; one block alone never gives interval rows.
 """
 
 from __future__ import annotations
@@ -351,3 +352,16 @@ def test_one_block_gives_no_interval_rows(parts):
     assert_sane(PARSER, text)
     assert not [r for r in rows_of(text) if r["statistic"] == "interval"]
     assert not [r for run in fio_runs(text) for r in run.results if r.statistic == "interval"]
+
+
+STONEWALL_RUNTIMES = {"200.001", "341.704", "58.001", "258.001", "300.002"}
+
+
+@SETTINGS
+@given(st.lists(st.tuples(st.integers(0, len(STONEWALL) - 1), st.integers(1, 80)), min_size=1, max_size=5))
+def test_stonewalled_dumps_in_any_order_or_cut_short_never_repeat_a_step(picks):
+    text = "\n".join("\n".join(STONEWALL[k].splitlines()[:cut]) for k, cut in sorted(picks))
+    assert_sane(PARSER, text)
+    steps = [r for r in rows_of(text) if r["statistic"] == "interval"]
+    assert {r["params"]["interval_end"] for r in steps} <= STONEWALL_RUNTIMES
+    assert len(canonical(steps)) == len(set(canonical(steps)))  # no step read twice

@@ -26,13 +26,18 @@ line `name: (g=0): rw=..., bs=..., ioengine=..., iodepth=...` or the `fio --rw= 
 command line), `instance` (1..N when one invocation prints the same job name twice,
 as numjobs without group_reporting does), `repeat` (same key in several runs).
 
-`--status-interval=N` prints the whole report every N seconds, cumulative since the start,
-before the final one. Consecutive reports of the same jobs (name and pid of each
-`(groupid=...)` header) whose longest runtime grows by what their header dates grow are one
-series (`series`, the rule the JSON output uses): every report but the last gives its rows with
-statistic `interval` and params `interval_start` = `0`, `interval_end` = that runtime in seconds
-(`100.001`); the last report gives the summary rows a paste of it alone gives. Headers without
-pid and date (fio 1.x), terse lines and hand-averaged pastes are never a series.
+`--status-interval=N` prints the whole report every N seconds (stat.c
+`__show_running_run_stats` calls the same `__show_run_stats` as the end of the run: job
+sections, group status, disk stats), cumulative since the start, before the final one. Each
+`(groupid=...)` header names its job's process (pid) and the time it was printed; each job's
+runtime (`(3598MiB/100001msec)`, 2.x `runt=`) and each group's (`run=...-100001msec`, 2.x
+`maxt=`) say how long it had run. Consecutive reports of one process whose runtimes grow with
+their header dates are one series (`series`): every report but the last gives its rows with
+statistic `interval` and params `interval_start` = `0`, `interval_end` = the runtime of the row's
+job (or group) in seconds (`100.001`); the last report gives the summary rows a paste of it alone
+gives. Stonewalled groups join the dumps as they start; a finished job stands still and is not
+repeated. Headers without pid and date (fio 1.x), terse lines and hand-averaged pastes are never a
+series.
 
 Hand-averaged pastes (fractional `iops=63528.9` or `runt=8274.4msec` where fio prints
 integers, or "average" in the lines just above) keep their values with
@@ -49,6 +54,7 @@ from __future__ import annotations
 
 import html
 import re
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from decimal import Decimal
@@ -112,6 +118,8 @@ PCT_ROW = re.compile(r"^\s*\|")
 PCT_ITEM = re.compile(rf"(?<!\d)(?P<p>{_N})th\s*+=\s*+\[\s*+(?P<v>{_N}[KMG]?)\s*+\]")
 GROUP_HEAD = re.compile(r"^\s*Run status group (?P<gid>\d+) \(all jobs\)\s*:")
 GROUP2 = re.compile(rf"^\s*(?P<dir>READ|WRITE|TRIM|MIXED)\s*:\s*io=[^,]*,\s*aggrb=\s*(?P<bw>{_N})\s*(?P<unit>[KMGTP]?B)/s")
+# the group's longest runtime: 3.x `run=341704-341704msec`, 2.x `maxt=300002msec`
+GROUP_RUN = re.compile(r"\brun=\s*+\d{1,12}+-(?P<run>\d{1,12}+)msec|\bmaxt=\s*+(?P<maxt>\d{1,12}+)msec")
 GROUP3 = re.compile(rf"^\s*(?P<dir>READ|WRITE|TRIM|MIXED)\s*:\s*bw=\s*(?P<bw>{_N})\s*(?P<unit>[KMGTP]iB|[kMGTP]B|B)/s")
 TERSE = re.compile(r"^\s*(?P<ver>[345]);(?P<fv>(?:fio-)?\d[^;]*);(?P<job>[^;]*);(?P<gid>\d+);(?P<err>\d+);")
 VERSION = re.compile(r"^\s*+fio[- ](?P<v>\d+\.\d++[\w.-]*+)\s*$")
@@ -208,6 +216,9 @@ class _FioRun:
     stamp: Decimal | None = None
     clockless: bool = False  # a job header without pid and date
     runtime_ms: Decimal | None = None
+    head_lines: list[tuple[int, str]] = field(default_factory=list)  # (line, name/pid) of each header
+    job_ms: dict[str, Decimal] = field(default_factory=dict)  # name/pid -> that job's longest runtime
+    group_ms: dict[str, Decimal] = field(default_factory=dict)  # `group N` -> its longest runtime
 
 
 _CLIENT = re.compile(r"^\s*<[^>\s]+>\s?")  # `fio --client=host` prefixes every line with `<host> `
@@ -248,6 +259,7 @@ class _Reader:
         self.group: str | None = None
         self.lead: int | None = None  # first command/description/version line of the next run
         self.version: str | None = None  # `fio-3.1` printed before the next job section
+        self.head: str | None = None  # name/pid of the current job section, when its header has them
 
     # run bookkeeping
     def _open(self, i: int, kind: str = "normal") -> _FioRun:
@@ -257,6 +269,7 @@ class _Reader:
             self.run = _FioRun(start=self.lead if self.lead is not None else i, kind=kind)
             self.lead = None
             self.job = self.direction = self.pct = None
+            self.head = None
         return self.run
 
     def close(self, i: int) -> None:
@@ -314,27 +327,35 @@ class _Reader:
         self.direction = None
         shared = {k: v for k, v in self.job.items() if k in ("rw", "bs", "ioengine", "iodepth")}
         run.group_params.setdefault(m["gid"], []).append(shared)
-        self._clock(run, name, JOB_CLOCK.match(line, m.end()))
+        self.head = self._clock(run, i, name, JOB_CLOCK.match(line, m.end()))
 
     @staticmethod
-    def _clock(run: _FioRun, name: str, clock: re.Match[str] | None) -> None:
-        """A job header's pid and print date: what tells a `--status-interval` series apart."""
+    def _clock(run: _FioRun, i: int, name: str, clock: re.Match[str] | None) -> str | None:
+        """A job header's pid and print date: what tells a `--status-interval` series apart.
+        Returns the job's identity (name and pid), None when the header has no clock."""
         year = int(clock["y"]) if clock is not None else 0
         if clock is None or year < 1:
             run.clockless = True
-            return
-        run.heads.add(f"{name}\x00{clock['pid']}")
+            return None
+        head = f"{name}\x00{clock['pid']}"
+        run.heads.add(head)
+        run.head_lines.append((i, head))
         month = datetime(year, _MONTHS.index(clock["mon"]) + 1, 1, tzinfo=UTC)
         # day and time as offsets, not datetime fields: a `Feb 31` fio never prints costs nothing
         day, h, mi, sec = (int(clock[k]) for k in ("day", "h", "m", "s"))
         stamp = Decimal(int(month.timestamp()) + (day - 1) * 86400 + h * 3600 + mi * 60 + sec)
         run.stamp = stamp if run.stamp is None else max(run.stamp, stamp)
+        return head
 
     def _runtime(self, msec: str) -> None:
-        """The longest runtime of a report's directions: how long its jobs had run."""
+        """The longest runtime of a report's directions (how long its jobs had run), and of the
+        current job's."""
         run, ms = self.run, Decimal(msec)
-        if run is not None:
-            run.runtime_ms = ms if run.runtime_ms is None else max(run.runtime_ms, ms)
+        if run is None:
+            return
+        run.runtime_ms = ms if run.runtime_ms is None else max(run.runtime_ms, ms)
+        if self.job is not None and self.head is not None:
+            run.job_ms[self.head] = max(ms, run.job_ms.get(self.head, ms))
 
     def _direction_params(self, i: int, direction: str) -> dict[str, str]:
         run = self._open(i)
@@ -402,7 +423,7 @@ class _Reader:
         self.job = self.direction = None
         run.closed = True
 
-    def _group_line(self, i: int, m: re.Match[str], table: dict[str, Decimal], label: str) -> None:
+    def _group_line(self, i: int, m: re.Match[str], line: str, table: dict[str, Decimal], label: str) -> None:
         run = self.run if self.run is not None else self._open(i)
         params = dict(self.cmd)
         jobs = run.group_params.get(self.group or "", [])
@@ -413,12 +434,15 @@ class _Reader:
             params["group"] = self.group
         self._add(i, "aggregate_bandwidth", label, _scaled(m["bw"], table[m["unit"]]), "KiB/s", params)
         run.closed = True
+        if self.group is not None and (found := GROUP_RUN.search(line, m.end())) is not None:
+            ms, key = Decimal(found["run"] or found["maxt"]), _group_key(self.group)
+            run.group_ms[key] = max(ms, run.group_ms.get(key, ms))
 
     def _group2(self, i: int, m: re.Match[str], line: str) -> None:
-        self._group_line(i, m, _BW2, "aggrb")
+        self._group_line(i, m, line, _BW2, "aggrb")
 
     def _group3(self, i: int, m: re.Match[str], line: str) -> None:
-        self._group_line(i, m, _BW3, "bw")
+        self._group_line(i, m, line, _BW3, "bw")
 
     # terse
     def _terse(self, i: int, m: re.Match[str], line: str) -> None:
@@ -511,12 +535,30 @@ def parse(seg: Segment) -> list[Run]:
 
 
 def _report_clock(fr: _FioRun) -> Clock | None:
-    """A normal-output report's clock: every job header dated, a runtime read, fio's own numbers."""
+    """A normal-output report's clock: every job header dated, a runtime read, fio's own numbers;
+    per job (name and pid) its own runtime, and which job each row belongs to."""
     if fr.kind != "normal" or fr.clockless or fr.averaged:
         return None
     if fr.stamp is None or fr.runtime_ms is None:
         return None
-    return Clock(frozenset(fr.heads), fr.stamp, fr.runtime_ms / 1000)
+    if set(fr.job_ms) != fr.heads:  # a job section without a runtime: the report's clock only
+        return Clock(frozenset(fr.heads), fr.stamp, fr.runtime_ms / 1000)
+    runtimes = {key: ms / 1000 for key, ms in (fr.job_ms | fr.group_ms).items()}
+    starts = [line for line, _ in fr.head_lines]
+    owners: list[str | None] = []
+    for r in fr.results:
+        k = bisect_right(starts, r.line) - 1
+        if "job" in r.params:
+            owners.append(fr.head_lines[k][1] if k >= 0 else None)
+        else:
+            group = _group_key(r.params.get("group", ""))
+            owners.append(group if group in fr.group_ms else None)
+    return Clock(frozenset(fr.heads), fr.stamp, fr.runtime_ms / 1000, runtimes, tuple(owners))
+
+
+def _group_key(gid: str) -> str:
+    """A group's key among a report's job identities (`name\\x00pid`): never a job's."""
+    return f"group {gid}\x00"
 
 
 # distinctive literals, one of which every block the parser reads contains (see Parser.keywords)

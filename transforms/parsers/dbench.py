@@ -76,8 +76,10 @@ PROGRESS = re.compile(rf"^\s*\d+\s+(?:\d+\s+{_N}\s*MB/sec\s+(?:warmup|execute|cl
 # tbench_srv, sharing the terminal, prints one `^` per accepted connection: a run of them may
 # precede the client's launch line (`^^^...^127 of 128 processes prepared for launch`)
 CHATTER = re.compile(
-    r"^\s*+\^*+(?:Running for \d+ seconds|\d+ of \d+ processes prepared|releasing clients|Releasing clients"
-    r"|Waiting for child processes|Per client results:|\+ |dbench version|tbench version)"
+    r"^\s*+(?:\^++\s*+$|\^*+(?:Running for \d+ seconds|\d+ of \d+ processes prepared|releasing clients"
+    r"|Releasing clients|Waiting for child processes|Per client results:|\+ |dbench version|tbench version"
+    r"|\d+ of \d+\s*+$|processes prepared for launch|minimum warmup \d+ secs?\s*+$))"
+    # (a line of marks alone and the last three: the banner and the marks, wrapped by a mailer)
 )
 PER_CLIENT = re.compile(r"^\s*Client (?P<n>\d+) did \d+ lines and \d+ bytes")  # --per-client-results
 # `time` output: `1.2s user ... system ... cpu ... total`, one search per word in order (a single

@@ -258,3 +258,14 @@ def test_report_round_trips(report):
 test_synthetic_report_survives_mail_damage, test_fixture_survives_mail_damage = damage_tests(
     st.one_of(dbench4_report(), dbench1_listing()), DIR, SETTINGS
 )
+
+
+def test_tbench_banner_and_marks_wrapped_by_a_mailer_stay_chatter():
+    # the same lkp-tests log (weishan18/lkp-tests spec/stats/tbench/01) after a mailer's 72-column wrap
+    from bench.extraction import wrap
+
+    text = GOLDEN.body("lkp_tbench4_two_runs_caret_noise")
+    assert "\nminimum warmup 6 secs\n" in wrap(text) and "\nprocesses prepared for launch" in wrap(text)
+    key = lambda r: (r["benchmark"], r["metric"], tuple(sorted(r["params"].items())), r["value"])  # noqa: E731
+    assert sorted(map(key, GOLDEN.rows(wrap(text)))) == sorted(map(key, GOLDEN.rows(text)))
+    assert {r["benchmark"] for r in GOLDEN.rows(wrap(text))} == {"tbench"}

@@ -28,7 +28,8 @@ _BLOCK = re.compile(
     r"|\b(?:[ER]AX|[ER]BX|[ER]CX|[ER]IP|[ER]SP|CR[0-4]):\s*+(?:[0-9a-f]{4}:)?[0-9a-f]{8}"  # an oops' registers
     r"|^[^\S\n]*+(?:Arch|CPUs|Model name|CPU family|Stepping|BogoMIPS|Thread\(s\) per core):"  # the machine
     r"|\bANSI SCSI revision\b|\bVendor:[^\S\n]++\S[^\n]{0,40}+Model:"  # a SCSI device listing
-    r"|^[^\S\n]*+(?:raiddev|nr-raid-disks|persistent-superblock|chunk-size|nr-spare-disks)\b",  # raidtab
+    r"|^[^\S\n]*+(?:raiddev|nr-raid-disks|persistent-superblock|chunk-size|nr-spare-disks)\b"  # raidtab
+    r"|^[^\S\n]*+cpu[^\S\n]++\d++[^\S\n]++(?:hot|cold):[^\S\n]*+low\b|\boom-killer:|\bMem-Info:",  # an OOM report
     re.I | re.M,
 )
 

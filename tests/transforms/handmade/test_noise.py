@@ -86,3 +86,14 @@ def test_a_register_dump_is_no_table():
     dump = "cap     : 2078030fff\nversion : 10200\nintms   : 0\ncc      : 460801\naqa     : 1f001f\n"
     assert noise_block(dump) == "register dump (cap : 2078030fff)"
     assert noise_block("fio-1:  220 k  395 k\nBW  : 574.93 MiB/s\nlat : 7.038 us\n") is None
+
+
+# https://lore.kernel.org/lkml/1099062582.22115.54.camel@thomas/ (2004, OOM kills while hackbench runs)
+OOM = Path(__file__).parents[2] / "fixtures/real/negative/w_lkml_2004_neg_oom_log_hackbench_celeron.txt"
+
+
+def test_an_oom_report_under_a_hackbench_run_gives_no_rows():
+    body = OOM.read_text(encoding="utf-8").split("\n", 1)[1]
+    assert "cpu 0 hot: low 2, high 6, batch 1" in body
+    assert noise_block("DMA per-cpu:\ncpu 0 hot: low 2, high 6, batch 1\ncpu 0 cold: low 0, high 2, batch 1\n")
+    assert result_rows(extract_explained(body, "o")[0]) == []

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from transforms.model import Run, Segment
 from transforms.shell import is_prompted
-from transforms.tools import names_pattern
+from transforms.tools import TOOLS, names_pattern
 
 # a kernel release as posters write it: `2.6.30`, `2.4.0-test9`, `5.12-rc1`, `v6.6`, `linux-2.6.24`,
 # `kernel 4.19`; a two-part number counts only with `kernel`/`linux`/`v` or an -rc/-mm suffix
@@ -101,9 +101,128 @@ def _fill_in_order(found: Sequence[tuple[Run, Segment]]) -> None:
             run.system = names[i % len(names)]
 
 
+_LEAD_CHARS = 160  # a lead-in naming one printout is a line or two, not a paragraph of discussion
+_OPENER = re.compile(r"(?i)^(?:(?:and|but|then|now|so|also|finally|next)\b[\s,]*+)++")
+_QUOTING = re.compile(r"(?i)\b(?:wrote|writes|said)\s*+:?\s*+$")
+_FENCE = re.compile(r"`{3,}+\w*+|(?<!\S)[-=_~*#]{3,}+(?!\S)")  # code fences and underlines: markup
+_BULLET = re.compile(r"^[-*+\u2022][^\S\n]++")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s++(?=[A-Z])")
+_TOOL_WORDS = frozenset(TOOLS) | {"bonnie++"}
+_FILLER = frozenset({
+    "when", "while", "running", "run", "runs", "ran", "i", "we", "you", "get", "got", "gets", "the", "following",
+    "follows", "this", "these", "that", "is", "are", "was", "were", "what", "here", "results", "result", "output",
+    "numbers", "with", "a", "an", "of", "on", "for", "my", "our", "see", "saw", "as", "and", "it", "gives",
+    "gave", "below", "shows", "showed", "some", "test", "tests", "benchmark", "benchmarks", "again", "too",
+})  # fmt: skip
+
+
+def _lead_caption(seg: Segment, run: Run) -> str | None:
+    """The line or two right above a printout that say what it measured (`Now after clients did
+    some streaming IO:`), cleaned of the words that only join it to the text before."""
+    from transforms.parsers._common import (  # (the parsers' helpers import this module)
+        _SETTING,
+        _configuration_setting,
+        generic_label,
+    )
+
+    text = lead_in(seg.lines, run.line_start)
+    if not text and not any(x.strip() for x in seg.lines[:run.line_start]) and seg.before:
+        text = seg.before[-1].strip()  # a quoted printout under a lead-in of the reply (or v.v.)
+        if not _sentence_like(text):
+            return None  # the lines before are another printout, not a sentence leading into this one
+        if len(seg.before) > 1 and not seg.before[-2].rstrip().endswith((".", "!", "?", ":")) \
+                and _sentence_like(seg.before[-2]):
+            text = f"{seg.before[-2].strip()} {text}"  # the lead-in's first line, wrapped
+    text = " ".join(_FENCE.sub(" ", text or "").split())
+    if not text or len(text) > _LEAD_CHARS or _QUOTING.search(text) or is_prompted(text):
+        return None
+    core = _SENTENCE_END.split(text.rstrip(":. "))[-1]  # `Hi. This is what I get with a Maxtor:`
+    core = _BULLET.sub("", _OPENER.sub("", core)).rstrip(":. ").strip()
+    if _SETTING.match(core) and not _configuration_setting(core):
+        return None  # `iodepth=64`: how the test ran, not on what
+    if not core or generic_label(core) or not _wordy(core):
+        return None  # a label (`graviton2`) or a sentence; not a log line or another printout's tail
+    words = {w.strip("()[],;:'\"").lower() for w in core.split()} - {""}
+    says = {w for w in words if w not in _TOOL_WORDS and w not in _FILLER and not w.startswith("-")}
+    return core if says else None  # `When running hdparm -tT I get the following`: says nothing
+
+
+def _row_keys(run: Run) -> set[tuple]:
+    return {(r.metric, r.statistic, tuple(sorted((k, v) for k, v in r.params.items() if k != "repeat")))
+            for r in run.results}
+
+
+# a log line's clock, a printout's reading (`23775.4 MB/sec`), a command (`iperf3 -c 10.1.1.2 -u`)
+# (and `time`'s `168.08user 46.05system`, a CSV record, a shell prompt's command)
+_NOT_CAPTION = re.compile(r"\d:\d\d:\d\d|\d\s*+[KMGT]?(?:B|bits?)/s(?:ec)?\b|^(?:" + names_pattern() + r")\s++-"
+                          r"|\d(?:user|system|elapsed)\b|,[^,\s]{0,40}+,[^,\s]{0,40}+,[^,\s]{0,40}+,|^[\w/~.@:-]{0,40}+\s?[$#]\s")
+
+
+def _wordy(text: str) -> bool:
+    """No log line, reading or command: what a poster writes above a printout to name it."""
+    return not _NOT_CAPTION.search(text)
+
+
+def _sentence_like(text: str) -> bool:
+    words = text.split()
+    return bool(words) and sum(w.strip(",.:;()'\"").isalpha() for w in words) >= 0.6 * len(words)
+
+
+def _printed_by(seg: Segment, run: Run, name: str) -> bool:
+    """`name` is one the tool printed: already a parameter of the rows (a device, a host), or on a
+    line of the printout (bonnie's machine column), not on a caption line of its own; a kernel
+    release the tool reports (lmbench's banner) is the system itself."""
+    if releases(name):
+        return False  # a kernel the tool reports it ran on (lmbench's banner) is the system itself
+    if any(name in r.params.values() for r in run.results):
+        return True
+    lines = seg.lines[run.line_start:max(run.line_end, run.line_start + 1)]
+    return any(name in line and line.strip().rstrip(":").strip() != name for line in lines)
+
+
+def _fill_by_lead_ins(found: Sequence[tuple[Run, Segment]]) -> None:
+    """Printouts of one benchmark that nothing tells apart (no system, or only a host or machine
+    name the tool printed in each of them alike), each under a lead-in of its own: the lead-ins
+    are the systems they compare, and the printed name becomes a parameter."""
+    groups: dict[tuple[str, str | None], list[tuple[Run, Segment]]] = {}
+    captions: dict[int, str | None] = {}
+    for run, seg in found:
+        if run.status == "ok" and run.results and all(r.system in (None, run.system) for r in run.results):
+            groups.setdefault((run.benchmark, run.system), []).append((run, seg))
+            captions[id(run)] = _lead_caption(seg, run)
+    # one printout under one lead-in that names several systems itself (bonnie rows `NPTL`,
+    # `LinuxThreads`): those names are what it compares, and the lead-in is no system
+    printout_names: dict[tuple[str, int, str], set[str | None]] = {}
+    for run, seg in found:
+        if (name := captions.get(id(run))) is not None:
+            printout_names.setdefault((run.benchmark, id(seg), name), set()).add(run.system)
+    for (benchmark, shared), members in groups.items():
+        if len(members) < 2 or shared is not None and not all(_printed_by(s, r, shared) for r, s in members):
+            continue
+        keys = [_row_keys(run) for run, _ in members]
+        common = set.intersection(*keys)
+        if any(2 * len(common) < len(k) for k in keys):
+            continue  # the printouts measured different things (threads, sizes): their rows differ
+        names = [captions[id(run)] for run, _ in members]
+        if any(n is None for n in names) or len({n.lower() for n in names if n}) < len(names):
+            continue
+        if any(len(printout_names[(benchmark, id(seg), n)]) > 1 for (_, seg), n in zip(members, names, strict=True)
+               if n is not None):
+            continue
+        key = "machine" if benchmark == "bonnie" else "host"
+        for (run, _), name in zip(members, names, strict=True):
+            run.system = name
+            for r in run.results:
+                r.system = None
+                r.params.pop("repeat", None)  # it only told the unnamed printouts apart
+                if shared is not None and shared not in r.params.values():
+                    r.params.setdefault(key, shared)
+
+
 def fill_systems(found: Sequence[tuple[Run, Segment]], body: str, subject: str | None) -> None:
     """Give runs whose rows name no system the release their lead-in (or the whole post) names."""
     _fill_in_order(found)
+    _fill_by_lead_ins(found)
     whole: list[str] | None = None
     for run, seg in found:
         if run.status != "ok" or run.system or any(r.system for r in run.results):

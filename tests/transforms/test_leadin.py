@@ -96,3 +96,78 @@ def test_order_legend_never_raises_and_names_words_of_the_line(text):
     if found is not None:
         line, names = found
         assert all(n in text.split("\n")[line] for n in names)
+
+
+def _systems(text: str) -> list[tuple[str | None, str | None, float]]:
+    rows = result_rows(extract_explained(text, "l")[0])
+    return [(r["system"], r["params"].get("machine") or r["params"].get("host"), r["value"]) for r in rows]
+
+
+# https://lore.kernel.org/lkml/20190916125022.10754-1-narmstrong@baylibre.com/ (2019), the lines as
+# posted: two bonnie++ printouts told apart only by the line above each
+VIM3 = """\
+For indication, here is a bonnie++ run as ext4 formatted on the VIM3:
+     ------Sequential Output------ --Sequential Input- --Random-
+     -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--
+Size K/sec %CP K/sec %CP K/sec %CP K/sec %CP K/sec %CP /sec %CP
+  4G 93865  99 312837  96 194487  23 102808  97 415501 21 +++++ +++
+
+and the S905D3 VIM3L version:
+     ------Sequential Output------ --Sequential Input- --Random-
+     -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--
+Size K/sec %CP K/sec %CP K/sec %CP K/sec %CP K/sec %CP  /sec %CP
+  4G 52144  95 71766  21 47302  10 57078  98 415469  44 +++++ +++
+"""
+
+
+def test_printouts_nothing_else_tells_apart_take_the_lead_in_above_each():
+    got = {(s, v) for s, _, v in _systems(VIM3) if v in (93865.0, 52144.0)}
+    assert got == {("For indication, here is a bonnie++ run as ext4 formatted on the VIM3", 93865.0),
+                   ("the S905D3 VIM3L version", 52144.0)}
+    assert all("repeat" not in r["params"] for r in result_rows(extract_explained(VIM3, "l")[0]))
+
+
+# https://lore.kernel.org/linux-mm/51E998E0.10207@itwm.fraunhofer.de/ (2013, hash directories): one machine
+# (`fslab3`, printed in each table) measured under conditions the lines above the quotes name
+FSLAB = """\
+Entirely cached hash directories (16384), which are populated with about
+16 million files, so 1000 files per hash-dir.
+
+> Version  1.96       ------Sequential Create------ --------Random Create--------
+> fslab3              -Create-- --Read--- -Delete-- -Create-- --Read--- -Delete--
+> files:max:min        /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP
+>            60:32:32  1702  14  2025  12  1332   4  1873  16  2047  13  1266   3
+> Latency              3874ms    6645ms    8659ms     505ms    7257ms    9627ms
+
+
+Now after clients did some streaming IO:
+
+> Version  1.96       ------Sequential Create------ --------Random Create--------
+> fslab3              -Create-- --Read--- -Delete-- -Create-- --Read--- -Delete--
+> files:max:min        /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP
+>            60:32:32   541   4  2343  16  2103   6   586   5  1947  13  1603   4
+> Latency               190ms     166ms    3459ms    6762ms    6518ms    9185ms
+"""
+
+
+def test_a_machine_name_each_printout_repeats_becomes_a_parameter_under_named_lead_ins():
+    got = {(s, m, v) for s, m, v in _systems(FSLAB) if v in (1702.0, 541.0)}
+    assert got == {("Entirely cached hash directories (16384), which are populated with about 16 million files, "
+                    "so 1000 files per hash-dir", "fslab3", 1702.0),
+                   ("after clients did some streaming IO", "fslab3", 541.0)}
+
+
+def test_machines_a_printout_compares_and_runs_of_other_sizes_keep_their_names():
+    # https://lore.kernel.org/lkml/20031104221904.GE30612@ti19.telemetry-investments.com/ (2003): the rows
+    # name the systems (the second table is the same one under another lead-in)
+    nptl = ("On Fedora 0.95, Pentium M 1.6GHz, 2.4.22-1.2115.nptl:\n\n"
+            "Version  1.03       ------Sequential Output------ --Sequential Input- --Random-\n"
+            "                    -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--\n"
+            "Machine        Size K/sec %CP K/sec %CP K/sec %CP K/sec %CP K/sec %CP  /sec %CP\n"
+            "NPTL           100M 13070 100 +++++ +++ 14141   4 13099 100 +++++ +++ +++++ +++\n"
+            "LinuxThreads   100M 25957 100 +++++ +++ 20037   5 26777  99 +++++ +++ +++++ +++\n")
+    text = nptl + "\nAnd again on my laptop:\n\n" + nptl.split("\n\n", 1)[1]
+    assert {s for s, _, _ in _systems(text)} == {"NPTL", "LinuxThreads"}
+    # two runs of different sizes are different measurements, not the same one under two names
+    sizes = VIM3.replace("  4G 52144", " 8G 52144")
+    assert {s for s, _, v in _systems(sizes) if v in (93865.0, 52144.0)} == {None}

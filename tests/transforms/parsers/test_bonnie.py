@@ -48,10 +48,16 @@ def test_version_labels_and_blank_lines_between_groups_of_rows():
 # --- the seed post (Bonnie 1.4, xen-users 2007) -------------------------------------------------
 
 
+# seed_004's lead-ins above the three runs of machine `Ubuntu` (the systems they compare)
+DOM0 = "Machine: Ubuntu - Dom0 Test Disk: Same DomU disk, /dev/mapper/os-pardus but mounted on /mnt in Dom0 after DomU is shut down"
+TEST_DISK_D = "Test Disk: /dev/mapper/os-data mounted on /d with a lot of free disk space"
+TEST_DISK_NATIVE = "Test Disk: Native partition, no RAID, /dev/sdb2 mounted on /mnt (lower results due to non-RAID)"
+
+
 def test_seed_ubuntu_run_with_glued_fields_has_every_value_once():
     runs = _by_run(_fixture("seed_004"))
     system, repeat, quoted, values = runs[1]
-    assert (system, repeat, quoted) == ("Ubuntu", "1", False)
+    assert (system, repeat, quoted) == (DOM0, None, False)
     # `93.1158724` is 93.1 %CPU then 158724 K/sec, `70.4107393` is 70.4 then 107393.
     assert values == {
         "seq_output_char": 65001.0, "seq_output_char_cpu": 93.1,
@@ -61,8 +67,8 @@ def test_seed_ubuntu_run_with_glued_fields_has_every_value_once():
         "seq_input_block": 107393.0, "seq_input_block_cpu": 3.4,
         "random_seeks": 290.5, "random_seeks_cpu": 0.1,
     }  # fmt: skip
-    rows = [r for r in _rows(_fixture("seed_004")) if r["system"] == "Ubuntu" and not r["quoted"]]
-    ubuntu1 = [r for r in rows if r["params"] == {"file_size_mb": "1500", "repeat": "1"}]
+    rows = [r for r in _rows(_fixture("seed_004")) if r["system"] == DOM0 and not r["quoted"]]
+    ubuntu1 = [r for r in rows if r["params"] == {"file_size_mb": "1500", "machine": "Ubuntu"}]
     units = {r["metric"]: r["unit"] for r in ubuntu1}
     assert units["seq_output_block"] == "K/sec" and units["seq_output_block_cpu"] == "%CPU"
     assert units["random_seeks"] == "/sec"
@@ -71,14 +77,16 @@ def test_seed_ubuntu_run_with_glued_fields_has_every_value_once():
 
 def test_seed_four_runs_systems_quoting_and_attributes():
     ers = _extracted(_fixture("seed_004"))
+    # the three runs of machine `Ubuntu` are told apart by the test disk each names above it
     assert [(er.run.system, er.quoted) for er in ers] == [
-        ("Pardus", True), ("Ubuntu", False), ("Ubuntu", True), ("Ubuntu", False)]  # fmt: skip
+        ("Pardus", True), (DOM0, False), (TEST_DISK_D, True), (TEST_DISK_NATIVE, False)]  # fmt: skip
+    assert {r["params"].get("machine") for r in _rows(_fixture("seed_004")) if r["system"] != "Pardus"} == {"Ubuntu"}
     assert [er.run.attributes["dir"] for er in ers] == ["/tmp", "/mnt/tmp/", "/d", "/mnt"]
     assert all(er.run.attributes["size_arg"] == "1500" for er in ers)
     assert all(er.run.attributes["file_size_bytes"] == "1572864000" for er in ers)
     assert all(er.run.attributes["progress_lines"] == "agree" for er in ers)
-    # Pardus is measured once (no repeat); the three Ubuntu runs are numbered across segments
-    assert {r["params"].get("repeat") for r in _rows(_fixture("seed_004")) if r["system"] == "Pardus"} == {None}
+    # each configuration is measured once: no repeat
+    assert {r["params"].get("repeat") for r in _rows(_fixture("seed_004"))} == {None}
     pardus = _by_run(_fixture("seed_004"))[0][3]
     assert (pardus["seq_output_char"], pardus["seq_rewrite"], pardus["random_seeks"]) == (74270, 43062, 221.2)
     ubuntu3 = _by_run(_fixture("seed_004"))[3][3]
@@ -86,9 +94,6 @@ def test_seed_four_runs_systems_quoting_and_attributes():
         108945, 51561, 0.9)  # fmt: skip
 
 
-def test_seed_ubuntu_runs_numbered_across_the_message():
-    repeats = [rep for system, rep, _q, _v in _by_run(_fixture("seed_004")) if system == "Ubuntu"]
-    assert repeats == ["1", "2", "3"]
 
 
 # --- Bonnie 1.x variants -----------------------------------------------------------------------

@@ -138,7 +138,11 @@ def test_netdev_2022_rr_cpu():
 def test_lkml_2022_udp_rr_wrapped_command_and_banner():
     assert_rows(
         fixture_rows("lkml_2022_udp_rr_wrapped"),
-        [rr("UDP_RR", "1", "1", v) for v in (95965.18, 58709.17, 146460.80)],
+        # three printouts told apart only by the bullet above each: those name the systems
+        [rr("UDP_RR", "1", "1", v, system=s) for v, s in (
+            (95965.18, "netperf in gVisor with the syscall fast path"),
+            (58709.17, "netperf in gVisor without syscall fast path"),
+            (146460.80, "netperf executed on the host without gVisor"))],
     )
 
 

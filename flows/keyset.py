@@ -67,6 +67,20 @@ class KeySet:
         self._merge()
         return len(self._sorted)
 
+    def __bool__(self) -> bool:  # without the merge `len` does
+        return bool(len(self._sorted) or self._recent)
+
+    def packed(self) -> bytes:
+        """Every digest, sorted, end to end (16 bytes each): what `extend` reads back."""
+        self._merge()
+        return self._sorted.tobytes()
+
+    def extend(self, packed: bytes) -> None:
+        """Add digests given end to end (a block of `packed`, or of digests joined), at once."""
+        if packed:
+            self._merge()
+            self._sorted = np.union1d(self._sorted, np.frombuffer(packed, dtype=DTYPE))
+
     def digests(self) -> frozenset[bytes]:
         """Every key's digest (to compare two sets)."""
         self._merge()

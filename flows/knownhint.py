@@ -48,11 +48,13 @@ class DigestLog:
     """The parent's side: the append-only digests file behind the hints of one `Known`.
 
     Removed when its `Known` goes (or the process exits); a killed run leaves a file in the
-    temporary folder, never anything in the lake."""
+    temporary folder, never anything in the lake. In a `folder` other machines may read (a
+    shared mount) each write is synced, so a reader there sees it."""
 
     def __init__(self, initial: bytes, folder: str | None = None) -> None:
         fd, self.path = tempfile.mkstemp(prefix="listbench-known-", suffix=".digests", dir=folder)
         self._file = os.fdopen(fd, "wb")
+        self._sync = folder is not None
         self._pending: list[bytes] = []
         self.size = 0
         self._finalizer = weakref.finalize(self, _remove, self._file, self.path)
@@ -70,7 +72,9 @@ class DigestLog:
 
     def _write(self, block: bytes) -> None:
         self._file.write(block)
-        self._file.flush()  # workers read it through the page cache: no fsync needed
+        self._file.flush()  # workers on this machine read it through the page cache
+        if self._sync:
+            os.fsync(self._file.fileno())
         self.size += len(block)
 
     def close(self) -> None:

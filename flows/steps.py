@@ -191,13 +191,15 @@ MAX_SKIPPED_REASONS = 100  # reasons kept per unit for the summary (the count is
 
 
 def extract_parts(fetched: Fetched, source: Source, known: Known, workers: int | None = None,
-                  part_messages: int | None = None, part_rows: int | None = None) -> Iterator[UnitWork]:
+                  part_messages: int | None = None, part_rows: int | None = None,
+                  hint: KnownHint | None = None) -> Iterator[UnitWork]:
     """Decode and extract one fetched unit part by part (no validation, no writes).
 
     Messages are decoded and extracted in batches on worker processes (flows.parallel), each
     within the source's time budget; rows of messages already in the lake are dropped here,
     keeping only a new list membership. The workers are told which ids `known` holds as each
-    batch is sent, and do not extract those (flows.knownhint); `_accept` still decides. A part ends once it holds `part_messages` messages
+    batch is sent, and do not extract those (flows.knownhint); `_accept` still decides. `hint`
+    is told to them instead where `known` is not what decides (a Dask worker's; flows.runners). A part ends once it holds `part_messages` messages
     read or `part_rows` result rows (the source's limits; 0 = no bound), and is handed out
     before the next batch is taken in: a unit's rows are never all in memory. Each part has a
     batch id of its own; the last part is flagged (it carries the ledger row).
@@ -224,7 +226,8 @@ def extract_parts(fetched: Fetched, source: Source, known: Known, workers: int |
             max_depth=limits.max_mime_depth,
             batch_messages=min(BATCH_MESSAGES, max_messages) if max_messages else BATCH_MESSAGES,
             list_name=source.name, unit=unit.key, archive_url=mail_url(unit), batch_id=work.batch_id,
-            now=datetime.now(UTC), permalink=permalink_base(source), known=known.hint,
+            now=datetime.now(UTC), permalink=permalink_base(source),
+            known=known.hint if hint is None else lambda shared: hint,
         )
         links = fetched.extra.get("links")  # article pages of archives that number them (pipermail)
         for ids, rec in batches:
@@ -260,10 +263,11 @@ def _keep_first(skipped: list[Skipped], stats: UnitStats, slack: int = MAX_SKIPP
         stats.skipped += len(skipped)
 
 
-def extract_unit(fetched: Fetched, source: Source, known: Known, workers: int | None = None) -> UnitWork:
+def extract_unit(fetched: Fetched, source: Source, known: Known, workers: int | None = None,
+                 hint: KnownHint | None = None) -> UnitWork:
     """The whole unit as one part (`extract_parts` without a bound): for callers that want all
     its rows at once (tests, small units)."""
-    return next(extract_parts(fetched, source, known, workers, part_messages=0, part_rows=0))
+    return next(extract_parts(fetched, source, known, workers, part_messages=0, part_rows=0, hint=hint))
 
 
 def _accept(into: Records, ids: list[str], rec: Records, source: Source, unit: Unit, batch_id: str,

@@ -93,6 +93,40 @@ def test_worker_parts_spilled_then_reconciled_equal_in_process_parts(tmp_path):
     assert (dist_known.message_ids, dist_known.memberships) == (seq_known.message_ids, seq_known.memberships)
 
 
+def test_a_worker_told_the_known_ids_extracts_only_the_new_ones_and_reconciles_the_same(tmp_path):
+    import pickle
+
+    from tests.mboxes import numbered_mbox
+
+    path = tmp_path / "s.mbox"
+    ids = numbered_mbox(path, 44, {})  # a unit that grew: p0..p39 in the lake, p40 (results) new
+    source = Source("s", "mbox", str(path), options={"part_messages": 8})
+    fetched = kind_for("mbox").fetch(Unit("s", "s.mbox", str(path)), source, FetchContext(raw_dir=tmp_path / "raw"))
+    known0 = steps.Known(ids[:40], [(m, "s") for m in ids[:30]] + [(m, "other-list") for m in ids[30:40]])
+
+    seq_known = copy.deepcopy(known0)
+    sequential = list(steps.extract_parts(fetched, source, seq_known))
+    with runners.spill_dir(tmp_path / "data") as spill:
+        dist_known = copy.deepcopy(known0)
+        hint = dist_known.hint(True, spill)
+        assert hint is not None and Path(hint.path).parent == Path(spill)
+        last = runners.extract_on_worker(fetched, source, spill, hint)
+        worker = [pickle.loads(Path(f).read_bytes())[2] for f in last.spilled] + [last.records]
+        # every message came back with its message and membership rows; only p40 was extracted
+        assert [r["message_id"] for rec in worker for r in rec.messages] == ids
+        assert [r["message_id"] for rec in worker for r in rec.memberships] == ids
+        assert {r["message_id"] for rec in worker for r in rec.runs + rec.extractions} == {"p40@test"}
+        distributed = list(runners.parts_of(last, dist_known, "s"))
+
+    assert [(w.part, w.last) for w in distributed] == [(w.part, w.last) for w in sequential]
+    for s, d in zip(sequential, distributed, strict=True):
+        assert _norm(d.records) == _norm(s.records)
+    assert distributed[-1].stats.messages_added == sequential[-1].stats.messages_added == 4
+    joined = {r["message_id"] for w in distributed for r in w.records.memberships}
+    assert joined == set(ids[30:])  # the known messages of another list gain list "s"
+    assert (dist_known.message_ids, dist_known.memberships) == (seq_known.message_ids, seq_known.memberships)
+
+
 def test_runner_choice_errors_are_one_line():
     with pytest.raises(runners.RunnerError, match="unknown task runner"):
         runners.check_runner("ray")

@@ -193,3 +193,19 @@ def test_dask_local_cluster_gives_the_same_warehouse(tmp_path, prefect_api):
     again = run_ingest(cfg_dask, task_runner="dask")  # a re-run on Dask adds nothing either
     assert [u["status"] for u in again["units"]] == ["unchanged", "unchanged"]
     assert _rows(cfg_dask, RESULT_SQL) == res_a
+
+    # the mirror grows by one post: its known messages are hinted to the worker, the rows agree
+    first = SEEDS_MBOX.read_bytes().split(b"\nFrom ")[0]
+    envelope, rest = first.split(b"\n", 1)
+    for cfg in (cfg_default, cfg_dask):
+        with open(cfg.data_dir.parent / "mirror.mbox", "ab") as f:
+            f.write(envelope + b"\nMessage-ID: <grown@listbench.test>\n" + rest.rstrip(b"\n") + b"\n\n")
+    a2, b2 = run_ingest(cfg_default), run_ingest(cfg_dask, task_runner="dask")
+    assert [(u["status"], u["messages"], u["messages_added"]) for u in b2["units"]] == \
+           [(u["status"], u["messages"], u["messages_added"]) for u in a2["units"]] == \
+           [("unchanged", 0, 0), ("ok", 6, 1)]
+    assert _rows(cfg_dask, RESULT_SQL) == _rows(cfg_default, RESULT_SQL)
+    assert _rows(cfg_dask, "SELECT count(*) FROM runs WHERE message_id = 'grown@listbench.test'") > [(0,)]
+    for sql in ("SELECT message_id, list_name, unit FROM memberships", "SELECT run_id, message_id FROM runs"):
+        assert _rows(cfg_dask, sql) == _rows(cfg_default, sql), sql
+    assert list((cfg_dask.data_dir / "spill").iterdir()) == []  # the digests file went with the folder

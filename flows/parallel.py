@@ -174,20 +174,20 @@ def _on_stop(args: tuple[Any, ...], kw: dict[str, Any], k: int, phase: int, why:
 def decode_parallel(items: Iterable[Any], workers: int, skipped: list[Skipped], *, budget_s: float = 0.0,
                     max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES, max_depth: int = MAX_MIME_DEPTH,
                     batch_messages: int = BATCH_MESSAGES,
-                    known: Callable[[bool], KnownHint | None] | None = None,
+                    known_hint: Callable[[bool], KnownHint | None] | None = None,
                     **kw: Any) -> Iterator[tuple[list[str], Records]]:
     """(message ids, rows) per batch, in archive order. With a budget (seconds per message)
     the batches run on worker processes even for workers <= 1 (flows.workers says why);
     without one and workers <= 1 they run inline. Skipped messages end up in `skipped`, and
     those nobody recorded yet get quarantine rows in a last batch. A batch holds at most
     `batch_messages` messages (a unit committed in small parts asks for smaller batches).
-    `known(shared)` gives each batch, as it is sent, the ids whose extraction it may skip
+    `known_hint(shared)` gives each batch, as it is sent, the ids whose extraction it may skip
     (`shared`: for another process); asked once the batches before it were handed out and
     accepted as far as the read-ahead lets."""
     set_aside: list[Skipped] = []
     pool = wk.pool(workers) if budget_s > 0 or workers > 1 else None
     tasks = (((batch,), {**kw, "indices": indices, "max_depth": max_depth,
-                         "known": None if known is None else known(pool is not None)})
+                         "known": None if known_hint is None else known_hint(pool is not None)})
              for batch, indices in _batches(items, set_aside, max_message_bytes, max(1, batch_messages)))
     if pool is not None:
         results = pool.map(decode_batch, tasks, budget_s, lambda *a: _on_stop(*a, budget=budget_s), 2 * max(1, workers))

@@ -199,10 +199,11 @@ def extract_parts(fetched: Fetched, source: Source, known: Known, workers: int |
     within the source's time budget; rows of messages already in the lake are dropped here,
     keeping only a new list membership. The workers are told which ids `known` holds as each
     batch is sent, and do not extract those (flows.knownhint); `_accept` still decides. `hint`
-    is told to them instead where `known` is not what decides (a Dask worker's; flows.runners). A part ends once it holds `part_messages` messages
-    read or `part_rows` result rows (the source's limits; 0 = no bound), and is handed out
-    before the next batch is taken in: a unit's rows are never all in memory. Each part has a
-    batch id of its own; the last part is flagged (it carries the ledger row).
+    is told to them instead where `known` is not what decides (a Dask worker's; flows.runners).
+    A part ends once it holds `part_messages` messages read or `part_rows` result rows (the
+    source's limits; 0 = no bound), and is handed out before the next batch is taken in: a
+    unit's rows are never all in memory. Each part has a batch id of its own; the last part is
+    flagged (it carries the ledger row).
     """
     unit = fetched.unit
     stats = UnitStats(source=source.name, unit=unit.key, status=fetched.status, error=fetched.error)
@@ -227,7 +228,7 @@ def extract_parts(fetched: Fetched, source: Source, known: Known, workers: int |
             batch_messages=min(BATCH_MESSAGES, max_messages) if max_messages else BATCH_MESSAGES,
             list_name=source.name, unit=unit.key, archive_url=mail_url(unit), batch_id=work.batch_id,
             now=datetime.now(UTC), permalink=permalink_base(source),
-            known=known.hint if hint is None else lambda shared: hint,
+            known_hint=known.hint if hint is None else lambda shared: hint,
         )
         links = fetched.extra.get("links")  # article pages of archives that number them (pipermail)
         for ids, rec in batches:

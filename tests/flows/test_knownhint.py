@@ -65,7 +65,7 @@ def test_a_worker_process_decodes_known_messages_but_does_not_extract_them(tmp_p
     ids = numbered_mbox(tmp_path / "s.mbox", 20, {})  # p0 and p10 have results
     known = Known(ids[:10], [(m, "s") for m in ids[:10]])
     items = list(split_mbox([(tmp_path / "s.mbox").read_bytes()]))
-    batches = list(decode_parallel(items, 1, [], budget_s=30, batch_messages=8, known=known.hint,
+    batches = list(decode_parallel(items, 1, [], budget_s=30, batch_messages=8, known_hint=known.hint,
                                    list_name="s", unit="s.mbox", archive_url=None, batch_id="b",
                                    now=datetime.now(UTC)))
     got = [mid for batch_ids, _ in batches for mid in batch_ids]

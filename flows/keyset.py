@@ -76,12 +76,25 @@ class KeySet:
         return self._sorted.tobytes()
 
     def extend(self, packed: bytes) -> None:
-        """Add digests given end to end (a block of `packed`, or of digests joined), at once."""
-        if packed:
+        """Add digests given end to end (a block of `packed`, or of digests joined). A `packed`
+        block into an empty set is taken as it is; a small one goes to the recent keys (a merge
+        sorts the whole array: not once per block)."""
+        block = np.frombuffer(packed, dtype=DTYPE)
+        if not len(self._sorted) and not self._recent and _ascending(block):
+            self._sorted = block
+        elif len(block) < MERGE_AT:
+            for d in block.tolist():
+                self.add(d)
+        else:
             self._merge()
-            self._sorted = np.union1d(self._sorted, np.frombuffer(packed, dtype=DTYPE))
+            self._sorted = np.union1d(self._sorted, block)
 
     def digests(self) -> frozenset[bytes]:
         """Every key's digest (to compare two sets)."""
         self._merge()
         return frozenset(self._sorted.tolist())
+
+
+def _ascending(a: np.ndarray) -> bool:
+    """Strictly: sorted and without repeats, as a KeySet's array is."""
+    return len(a) < 2 or bool((a[1:] > a[:-1]).all())

@@ -81,24 +81,40 @@ print(json.dumps({"n": len(items), "split": split, "cpu": time.process_time() - 
 
 
 GROWN_OWN = r"""
-import json, sys, time
-from flows import steps
+import json, os, sys, time
+from flows import parallel, steps, workers as wk
 from flows.archives import kind_for
 from flows.archives.base import FetchContext
 from flows.config import Source, load_config
 from warehouse.lake import Lake
-cfg = load_config(sys.argv[1])
-known = steps.Known.load(Lake(cfg.lake_dir))
-known.accept([], "bench")  # the lake's keys are read before the clock starts
-source = Source("bench", "mbox", sys.argv[2], options={"message_timeout_s": 0})  # inline: no worker process
-ctx = FetchContext(raw_dir=cfg.raw_dir)
-unit, = kind_for("mbox").units(source, ctx)
-fetched = kind_for("mbox").fetch(unit, source, ctx)
-c0, w0 = time.process_time(), time.perf_counter()
-work = steps.extract_unit(fetched, source, known, workers=1)
-print(json.dumps({"cpu": time.process_time() - c0, "wall": time.perf_counter() - w0,
-                  "messages": work.stats.messages, "added": work.stats.messages_added,
-                  "rows": len(work.records.results)}))
+
+def workers_cpu(pool):  # CPU seconds of the pool's worker processes so far (Linux /proc)
+    tick = os.sysconf("SC_CLK_TCK")
+    return sum(sum(map(int, open(f"/proc/{w.proc.pid}/stat").read().rsplit(")", 1)[1].split()[11:13])) / tick
+               for w in pool.workers)
+
+def main():
+    cfg, n = load_config(sys.argv[1]), int(sys.argv[3])
+    known = steps.Known.load(Lake(cfg.lake_dir))
+    known.accept([], "bench")  # the lake's keys are read before the clock starts
+    # one worker: inline (no budget); more: the worker processes, started and warmed up first
+    source = Source("bench", "mbox", sys.argv[2], options={"message_timeout_s": 0 if n == 1 else 10})
+    ctx = FetchContext(raw_dir=cfg.raw_dir)
+    unit, = kind_for("mbox").units(source, ctx)
+    fetched = kind_for("mbox").fetch(unit, source, ctx)
+    pool = wk.pool(n) if n > 1 else None
+    if pool is not None:
+        list(pool.map(parallel.ready, [((), {})] * n, 0.0, lambda *a: ((), {}), n))
+    before = workers_cpu(pool) if pool is not None else 0.0
+    c0, w0 = time.process_time(), time.perf_counter()
+    work = steps.extract_unit(fetched, source, known, workers=n)
+    cpu, wall = time.process_time() - c0, time.perf_counter() - w0
+    print(json.dumps({"cpu": cpu, "workers": workers_cpu(pool) - before if pool is not None else 0.0,
+                      "wall": wall, "messages": work.stats.messages, "added": work.stats.messages_added,
+                      "rows": len(work.records.results)}))
+
+if __name__ == "__main__":
+    main()
 """
 
 
@@ -120,11 +136,16 @@ def grown_rerun(mbox: Path, fraction: float) -> None:
         print(f"\n[grown unit] first run: {first['messages']} messages, {first['messages_added']} added, "
               f"CPU {LAST_CPU[0]:.2f} s (with its workers)")
         unit.write_bytes(data)
-        _, _, out = measure(GROWN_OWN, str(cfg), str(unit))
-        d = json.loads(out.strip().splitlines()[-1])
-        print(f"  own work, one process, the grown unit against the lake's keys: decode+extract+rows "
-              f"{d['cpu']:.2f} CPU-s (wall {d['wall']:.2f} s); {d['messages']} messages, {d['added']} new, "
-              f"{d['rows']} rows kept")
+        script = tmp / "grown_own.py"  # a file: the worker processes (spawned) import it again
+        script.write_text(GROWN_OWN, encoding="utf-8")
+        for n in (1, 2):
+            _, _, out = measure(f"import runpy, sys; runpy.run_path({str(script)!r}, run_name='__main__')",
+                                str(cfg), str(unit), str(n))
+            d = json.loads(out.strip().splitlines()[-1])
+            how = "one process" if n == 1 else f"{n} worker processes"
+            print(f"  own work, {how}, the grown unit against the lake's keys: decode+extract+rows "
+                  f"{d['cpu'] + d['workers']:.2f} CPU-s (parent {d['cpu']:.2f}, workers {d['workers']:.2f}; "
+                  f"wall {d['wall']:.2f} s); {d['messages']} messages, {d['added']} new, {d['rows']} rows kept")
         wall, _, out = measure(INGEST, str(cfg))
         res = json.loads(out.strip().splitlines()[-1])
         u = res["units"][0]

@@ -20,9 +20,11 @@ from __future__ import annotations
 
 import os
 import tempfile
+import time
 import weakref
 from contextlib import suppress
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from flows.keyset import DIGEST, KeySet, digest
@@ -48,11 +50,14 @@ class DigestLog:
     """The parent's side: the append-only digests file behind the hints of one `Known`.
 
     Removed when its `Known` goes (or the process exits); a killed run leaves a file in the
-    temporary folder, never anything in the lake. In a `folder` other machines may read (a
-    shared mount) each write is synced, so a reader there sees it."""
+    temporary folder, never anything in the lake, and the next log there removes files a day
+    old (one still in use then only stops hinting: its workers extract, the parent decides).
+    In a `folder` other machines may read (a shared mount) each write is synced, so a reader
+    there sees it."""
 
     def __init__(self, initial: bytes, folder: str | None = None) -> None:
-        fd, self.path = tempfile.mkstemp(prefix="listbench-known-", suffix=".digests", dir=folder)
+        _sweep(Path(folder or tempfile.gettempdir()))
+        fd, self.path = tempfile.mkstemp(prefix=PREFIX, suffix=SUFFIX, dir=folder)
         self._file = os.fdopen(fd, "wb")
         self._sync = folder is not None
         self._pending: list[bytes] = []
@@ -79,6 +84,17 @@ class DigestLog:
 
     def close(self) -> None:
         self._finalizer()
+
+
+PREFIX, SUFFIX = "listbench-known-", ".digests"
+KEEP_S = 86400.0  # a digests file untouched this long was left by a killed run
+
+
+def _sweep(folder: Path) -> None:
+    for old in folder.glob(f"{PREFIX}*{SUFFIX}"):
+        with suppress(OSError):
+            if time.time() - old.stat().st_mtime > KEEP_S:
+                old.unlink()
 
 
 def _remove(file: Any, path: str) -> None:

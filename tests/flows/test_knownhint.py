@@ -30,6 +30,16 @@ def test_a_hint_sees_what_was_known_when_it_was_made():
     assert not KnownHint(log.path, 4 * 16).known("x")  # a file gone: no hint, the parent decides
 
 
+def test_a_new_log_removes_files_a_killed_run_left_a_day_ago(tmp_path):
+    left, recent = tmp_path / "listbench-known-old.digests", tmp_path / "listbench-known-new.digests"
+    for f in (left, recent):
+        f.write_bytes(digest("a"))
+    os.utime(left, (0, 0))
+    log = DigestLog(b"", str(tmp_path))
+    assert not left.exists() and recent.exists() and os.path.exists(log.path)
+    log.close()
+
+
 def test_the_file_is_read_once_then_only_its_new_end(monkeypatch):
     log = DigestLog(b"".join(digest(f"m{i}") for i in range(1000)))
     hint = pickle.loads(pickle.dumps(log.hint()))

@@ -14,7 +14,9 @@ Prints messages/s, MB/s, peak RSS, CPU seconds, time per stage (from the flow's 
 ratio ingest/baseline (< 1 means faster than the baseline), the no-change ratio rerun/ingest and
 the prefilter's pass rate. `--rss-messages 1000000` also ingests a generated corpus of that size
 (in a temporary directory, removed after) for msg/s and peak RSS per GB; `--rss-mbox FILE` does
-only that, for a given mbox.
+only that, for a given mbox. `--grown 0.01` does only this: ingest the corpus without its last 1%
+of messages, then time the work on the grown unit: in one process against the lake's keys (own
+work, CPU seconds) and as a re-run of the flow (wall, CPU with its workers, stages).
 """
 
 from __future__ import annotations
@@ -76,6 +78,82 @@ for i in range(0, len(items), 400):
 print(json.dumps({"n": len(items), "split": split, "cpu": time.process_time() - c0,
                   "wall": time.perf_counter() - w0, "rows": rows}))
 """
+
+
+GROWN_OWN = r"""
+import json, os, sys, time
+from flows import parallel, steps, workers as wk
+from flows.archives import kind_for
+from flows.archives.base import FetchContext
+from flows.config import Source, load_config
+from warehouse.lake import Lake
+
+def workers_cpu(pool):  # CPU seconds of the pool's worker processes so far (Linux /proc)
+    tick = os.sysconf("SC_CLK_TCK")
+    return sum(sum(map(int, open(f"/proc/{w.proc.pid}/stat").read().rsplit(")", 1)[1].split()[11:13])) / tick
+               for w in pool.workers)
+
+def main():
+    cfg, n = load_config(sys.argv[1]), int(sys.argv[3])
+    known = steps.Known.load(Lake(cfg.lake_dir))
+    known.accept([], "bench")  # the lake's keys are read before the clock starts
+    # one worker: inline (no budget); more: the worker processes, started and warmed up first
+    source = Source("bench", "mbox", sys.argv[2], options={"message_timeout_s": 0 if n == 1 else 10})
+    ctx = FetchContext(raw_dir=cfg.raw_dir)
+    unit, = kind_for("mbox").units(source, ctx)
+    fetched = kind_for("mbox").fetch(unit, source, ctx)
+    pool = wk.pool(n) if n > 1 else None
+    if pool is not None:
+        list(pool.map(parallel.ready, [((), {})] * n, 0.0, lambda *a: ((), {}), n))
+    before = workers_cpu(pool) if pool is not None else 0.0
+    c0, w0 = time.process_time(), time.perf_counter()
+    work = steps.extract_unit(fetched, source, known, workers=n)
+    cpu, wall = time.process_time() - c0, time.perf_counter() - w0
+    print(json.dumps({"cpu": cpu, "workers": workers_cpu(pool) - before if pool is not None else 0.0,
+                      "wall": wall, "messages": work.stats.messages, "added": work.stats.messages_added,
+                      "rows": len(work.records.results)}))
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+def grown_rerun(mbox: Path, fraction: float) -> None:
+    """A unit that grew since the last run (the current month of a list): the corpus less its
+    last `fraction` of messages ingested, then the whole corpus under the same unit."""
+    import re
+
+    data = mbox.read_bytes()
+    starts = [m.start() for m in re.finditer(rb"^From \S+ ", data, re.MULTILINE)]
+    keep = len(starts) - max(1, round(len(starts) * fraction))
+    tmp = Path(tempfile.mkdtemp(prefix="listbench-grown-"))
+    try:
+        unit = tmp / "unit.mbox"
+        unit.write_bytes(data[:starts[keep]])
+        cfg = config(tmp, str(unit), "grown")
+        _, _, out = measure(INGEST, str(cfg))
+        first = json.loads(out.strip().splitlines()[-1])["units"][0]
+        print(f"\n[grown unit] first run: {first['messages']} messages, {first['messages_added']} added, "
+              f"CPU {LAST_CPU[0]:.2f} s (with its workers)")
+        unit.write_bytes(data)
+        script = tmp / "grown_own.py"  # a file: the worker processes (spawned) import it again
+        script.write_text(GROWN_OWN, encoding="utf-8")
+        for n in (1, 2):
+            _, _, out = measure(f"import runpy, sys; runpy.run_path({str(script)!r}, run_name='__main__')",
+                                str(cfg), str(unit), str(n))
+            d = json.loads(out.strip().splitlines()[-1])
+            how = "one process" if n == 1 else f"{n} worker processes"
+            print(f"  own work, {how}, the grown unit against the lake's keys: decode+extract+rows "
+                  f"{d['cpu'] + d['workers']:.2f} CPU-s (parent {d['cpu']:.2f}, workers {d['workers']:.2f}; "
+                  f"wall {d['wall']:.2f} s); {d['messages']} messages, {d['added']} new, {d['rows']} rows kept")
+        wall, _, out = measure(INGEST, str(cfg))
+        res = json.loads(out.strip().splitlines()[-1])
+        u = res["units"][0]
+        print(f"  flow re-run (fresh process, ephemeral API): wall {wall:.2f} s, CPU {LAST_CPU[0]:.2f} s (with its "
+              f"workers); decode+extract {res['seconds'].get('decode+extract', 0.0):.2f} s; {u['messages']} messages, "
+              f"{u['messages_added']} added, {u['results']} rows, status {u['status']}")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def own_work(mbox: Path) -> None:
@@ -246,7 +324,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rss-mbox", type=Path,
                     help="only ingest this mbox (e.g. a big generated one kept from an earlier run) for msg/s "
                          "and peak RSS per GB, and stop")
+    ap.add_argument("--grown", type=float, default=0.0,
+                    help="only time a re-run after the unit grew by this fraction of its messages (e.g. "
+                         "0.01): own work in one process and the flow, and stop")
     args = ap.parse_args(argv)
+    if args.grown:
+        mbox = corpus(args.messages, args.fraction, args.seed)
+        print(f"command: python -m bench.ingest --messages {args.messages} --fraction {args.fraction} "
+              f"--seed {args.seed} --grown {args.grown}")
+        grown_rerun(mbox, args.grown)
+        return 0
     if args.rss_mbox:
         rss_of(args.rss_mbox)
         return 0

@@ -67,7 +67,34 @@ class KeySet:
         self._merge()
         return len(self._sorted)
 
+    def __bool__(self) -> bool:  # without the merge `len` does
+        return bool(len(self._sorted) or self._recent)
+
+    def packed(self) -> bytes:
+        """Every digest, sorted, end to end (16 bytes each): what `extend` reads back."""
+        self._merge()
+        return self._sorted.tobytes()
+
+    def extend(self, packed: bytes) -> None:
+        """Add digests given end to end (a block of `packed`, or of digests joined). A `packed`
+        block into an empty set is taken as it is; a small one goes to the recent keys (a merge
+        sorts the whole array: not once per block)."""
+        block = np.frombuffer(packed, dtype=DTYPE)
+        if not len(self._sorted) and not self._recent and _ascending(block):
+            self._sorted = block
+        elif len(block) < MERGE_AT:
+            for d in block.tolist():
+                self.add(d)
+        else:
+            self._merge()
+            self._sorted = np.union1d(self._sorted, block)
+
     def digests(self) -> frozenset[bytes]:
         """Every key's digest (to compare two sets)."""
         self._merge()
         return frozenset(self._sorted.tolist())
+
+
+def _ascending(a: np.ndarray) -> bool:
+    """Strictly: sorted and without repeats, as a KeySet's array is."""
+    return len(a) < 2 or bool((a[1:] > a[:-1]).all())

@@ -14,15 +14,16 @@ the reason and its place in the unit) and the other messages load.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from flows import workers as wk
+from flows.knownhint import KnownHint
 from transforms.mail import MAX_MIME_DEPTH, Mail, decode_message, raw_mail
 from transforms.mbox import DEFAULT_MAX_MESSAGE_BYTES, Skipped
-from transforms.records import Records, add_mail, add_skipped, add_unreadable
+from transforms.records import Records, add_known, add_mail, add_skipped, add_unreadable
 
 BATCH_MESSAGES = 400
 BATCH_BYTES = 4 * 1024 * 1024
@@ -55,9 +56,11 @@ def _size(item: bytes | Mail) -> int:
 def decode_batch(items: list[bytes | Mail | Stopped], list_name: str, unit: str, archive_url: str | None,
                  batch_id: str, now: datetime, indices: list[int] | None = None,
                  max_depth: int = MAX_MIME_DEPTH,
-                 permalink: tuple[str | None, str | None] = (None, None)) -> tuple[list[str], Records, list[Skipped]]:
+                 permalink: tuple[str | None, str | None] = (None, None),
+                 known: KnownHint | None = None) -> tuple[list[str], Records, list[Skipped]]:
     """Worker side: every message of the batch to rows (first copy of a repeated id only);
-    a message that fails is recorded instead (see module doc), never raised."""
+    a message that fails is recorded instead (see module doc), never raised. A message whose
+    id `known` holds is decoded but not extracted (flows.knownhint): its rows would be dropped."""
     rec = Records()
     ids: list[str] = []
     seen: set[str] = set()
@@ -82,7 +85,10 @@ def decode_batch(items: list[bytes | Mail | Stopped], list_name: str, unit: str,
                                    size=_size(item), **where)
                     skipped.append(Skipped(index, f"undecodable: {reason}", _size(item)))
             else:
-                if mail.message_id not in seen:
+                if mail.message_id not in seen and known is not None and known.known(mail.message_id):
+                    add_known(rec, mail, list_name=list_name, unit=unit, archive_url=archive_url,
+                              batch_id=batch_id, permalink=permalink)
+                elif mail.message_id not in seen:
                     wk.mark(k, EXTRACT)
                     lengths = [len(rows) for rows in rec.tables().values()]
                     try:
@@ -167,16 +173,22 @@ def _on_stop(args: tuple[Any, ...], kw: dict[str, Any], k: int, phase: int, why:
 
 def decode_parallel(items: Iterable[Any], workers: int, skipped: list[Skipped], *, budget_s: float = 0.0,
                     max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES, max_depth: int = MAX_MIME_DEPTH,
-                    batch_messages: int = BATCH_MESSAGES, **kw: Any) -> Iterator[tuple[list[str], Records]]:
+                    batch_messages: int = BATCH_MESSAGES,
+                    known_hint: Callable[[bool], KnownHint | None] | None = None,
+                    **kw: Any) -> Iterator[tuple[list[str], Records]]:
     """(message ids, rows) per batch, in archive order. With a budget (seconds per message)
     the batches run on worker processes even for workers <= 1 (flows.workers says why);
     without one and workers <= 1 they run inline. Skipped messages end up in `skipped`, and
     those nobody recorded yet get quarantine rows in a last batch. A batch holds at most
-    `batch_messages` messages (a unit committed in small parts asks for smaller batches)."""
+    `batch_messages` messages (a unit committed in small parts asks for smaller batches).
+    `known_hint(shared)` gives each batch, as it is sent, the ids whose extraction it may skip
+    (`shared`: for another process); asked once the batches before it were handed out and
+    accepted as far as the read-ahead lets."""
     set_aside: list[Skipped] = []
-    tasks = (((batch,), {**kw, "indices": indices, "max_depth": max_depth})
-             for batch, indices in _batches(items, set_aside, max_message_bytes, max(1, batch_messages)))
     pool = wk.pool(workers) if budget_s > 0 or workers > 1 else None
+    tasks = (((batch,), {**kw, "indices": indices, "max_depth": max_depth,
+                         "known": None if known_hint is None else known_hint(pool is not None)})
+             for batch, indices in _batches(items, set_aside, max_message_bytes, max(1, batch_messages)))
     if pool is not None:
         results = pool.map(decode_batch, tasks, budget_s, lambda *a: _on_stop(*a, budget=budget_s), 2 * max(1, workers))
     else:

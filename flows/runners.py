@@ -14,6 +14,14 @@ same rows as extracting in the flow process one unit after the other: a
 message already known keeps only a new list membership, and `Known` grows by
 each unit's messages before the next unit is reconciled.
 
+What a worker does get is a hint (flows.knownhint): the keys known when its
+unit was submitted, as a digests file in the run's spill folder (workers see
+it where they see the raw cache), read once per worker process. A message it
+names is decoded but not extracted: its message and membership rows come
+back, which is all `reconcile` keeps of a known message. Keys the units of the
+same chunk add are not in it (those units run at once): such a message is
+extracted there and dropped here, as before.
+
 A big unit is committed in parts there too (steps.extract_parts): the worker
 writes each part but the last to a file of the run's spill folder under the
 data dir instead of keeping it, and the flow process reads them back, reconciles
@@ -40,6 +48,7 @@ from typing import Any
 from flows import steps
 from flows.archives.base import Fetched
 from flows.config import Source
+from flows.knownhint import KnownHint
 
 RUNNERS = ("default", "dask")
 LOCAL_CLUSTER_WORKERS = 2
@@ -123,8 +132,10 @@ def is_distributed(task_runner: Any) -> bool:
 SPILL_KEEP_S = 86400.0  # a spill folder this old was left by a killed run
 
 
-def extract_on_worker(fetched: Fetched, source: Source, spill_dir: str | None = None) -> steps.UnitWork:
-    """Worker side: extract one unit against empty keys (see module doc); no nested process pool.
+def extract_on_worker(fetched: Fetched, source: Source, spill_dir: str | None = None,
+                      hint: KnownHint | None = None) -> steps.UnitWork:
+    """Worker side: extract one unit against empty keys (see module doc), the messages `hint`
+    names left unextracted; no nested process pool.
 
     Without `spill_dir` the unit comes back as one part. With it, only one part is held at a
     time: each part before the last is written to a file there (listed in the last part's
@@ -137,9 +148,9 @@ def extract_on_worker(fetched: Fetched, source: Source, spill_dir: str | None = 
             "put local_dir and local sources on storage every worker mounts at the same path"))
     known = steps.Known(set(), set())
     if spill_dir is None:
-        return steps.extract_unit(fetched, source, known, workers=1)
+        return steps.extract_unit(fetched, source, known, workers=1, hint=hint)
     spilled: list[str] = []
-    for work in steps.extract_parts(fetched, source, known, workers=1):
+    for work in steps.extract_parts(fetched, source, known, workers=1, hint=hint):
         if work.last:
             work.spilled = spilled
             return work

@@ -16,6 +16,7 @@ from flows.archives import kind_for, permalink_base
 from flows.archives.base import FetchContext, Fetched, Unit, UnitError
 from flows.config import Source
 from flows.keyset import KeySet, digest
+from flows.knownhint import DigestLog, KnownHint
 from transforms.mbox import Skipped
 from transforms.records import Records, add_membership
 from warehouse.lake import Lake, new_batch_id
@@ -31,7 +32,7 @@ class UnitStats:
     status: str
     messages: int = 0
     messages_added: int = 0
-    skipped: int = 0
+    skipped: int = 0  # messages whose work in this run failed (a known one's is decoding only)
     runs: int = 0
     results: int = 0
     quarantined: int = 0
@@ -49,13 +50,14 @@ class Known:
     reads the lake's message ids (they grow with the lake). They are held as digests
     (flows.keyset), ~32 bytes a message: a big unit's ids do not grow the run's memory much."""
 
-    __slots__ = ("_ids", "_memberships", "_lake")
+    __slots__ = ("_ids", "_memberships", "_lake", "_log")
 
     def __init__(self, message_ids: Iterable[str] | None = None,
                  memberships: Iterable[tuple[str, str]] | None = None, lake: Lake | None = None) -> None:
         self._ids = None if message_ids is None else KeySet(message_ids)
         self._memberships = None if memberships is None else KeySet(_pair(m, ln) for m, ln in memberships)
         self._lake = lake
+        self._log: DigestLog | None = None  # the digests file behind hints for other processes
 
     @classmethod
     def load(cls, lake: Lake) -> Known:
@@ -92,6 +94,20 @@ class Known:
     def __reduce__(self) -> tuple[Any, ...]:  # shipped loaded: a worker has no lake to read
         return (_known_of, self._keys())
 
+    def hint(self, shared: bool, folder: str | None = None) -> KnownHint | None:
+        """The message ids known now, for the workers of the next batch to skip extracting
+        (flows.knownhint): the keys themselves in this process, a digests file (in `folder`, or
+        the temporary one) for `shared` ones; None while nothing is known. Only a hint: which
+        messages are new is still decided here, by `accept`."""
+        ids = self._keys()[0]
+        if not shared:
+            return KnownHint(local=ids) if ids else None
+        if self._log is None:
+            if not ids:
+                return None
+            self._log = DigestLog(ids.packed(), folder)
+        return self._log.hint()
+
     def accept(self, ids: Iterable[str], list_name: str) -> tuple[set[str], set[str]]:
         """(messages new to the lake, whose rows load; known messages that only join `list_name`,
         a membership row each). The keys grow as if those rows were committed, so the next unit
@@ -113,6 +129,8 @@ class Known:
                 continue
             new.add(mid)
             known_ids.add(d)
+            if self._log is not None:
+                self._log.add(d)
             pairs.add(digest(_pair(mid, list_name)))
         return new, join
 
@@ -173,15 +191,19 @@ MAX_SKIPPED_REASONS = 100  # reasons kept per unit for the summary (the count is
 
 
 def extract_parts(fetched: Fetched, source: Source, known: Known, workers: int | None = None,
-                  part_messages: int | None = None, part_rows: int | None = None) -> Iterator[UnitWork]:
+                  part_messages: int | None = None, part_rows: int | None = None,
+                  hint: KnownHint | None = None) -> Iterator[UnitWork]:
     """Decode and extract one fetched unit part by part (no validation, no writes).
 
     Messages are decoded and extracted in batches on worker processes (flows.parallel), each
     within the source's time budget; rows of messages already in the lake are dropped here,
-    keeping only a new list membership. A part ends once it holds `part_messages` messages
-    read or `part_rows` result rows (the source's limits; 0 = no bound), and is handed out
-    before the next batch is taken in: a unit's rows are never all in memory. Each part has a
-    batch id of its own; the last part is flagged (it carries the ledger row).
+    keeping only a new list membership. The workers are told which ids `known` holds as each
+    batch is sent, and do not extract those (flows.knownhint); `_accept` still decides. `hint`
+    is told to them instead where `known` is not what decides (a Dask worker's; flows.runners).
+    A part ends once it holds `part_messages` messages read or `part_rows` result rows (the
+    source's limits; 0 = no bound), and is handed out before the next batch is taken in: a
+    unit's rows are never all in memory. Each part has a batch id of its own; the last part is
+    flagged (it carries the ledger row).
     """
     unit = fetched.unit
     stats = UnitStats(source=source.name, unit=unit.key, status=fetched.status, error=fetched.error)
@@ -206,6 +228,7 @@ def extract_parts(fetched: Fetched, source: Source, known: Known, workers: int |
             batch_messages=min(BATCH_MESSAGES, max_messages) if max_messages else BATCH_MESSAGES,
             list_name=source.name, unit=unit.key, archive_url=mail_url(unit), batch_id=work.batch_id,
             now=datetime.now(UTC), permalink=permalink_base(source),
+            known_hint=known.hint if hint is None else lambda shared: hint,
         )
         links = fetched.extra.get("links")  # article pages of archives that number them (pipermail)
         for ids, rec in batches:
@@ -241,10 +264,11 @@ def _keep_first(skipped: list[Skipped], stats: UnitStats, slack: int = MAX_SKIPP
         stats.skipped += len(skipped)
 
 
-def extract_unit(fetched: Fetched, source: Source, known: Known, workers: int | None = None) -> UnitWork:
+def extract_unit(fetched: Fetched, source: Source, known: Known, workers: int | None = None,
+                 hint: KnownHint | None = None) -> UnitWork:
     """The whole unit as one part (`extract_parts` without a bound): for callers that want all
     its rows at once (tests, small units)."""
-    return next(extract_parts(fetched, source, known, workers, part_messages=0, part_rows=0))
+    return next(extract_parts(fetched, source, known, workers, part_messages=0, part_rows=0, hint=hint))
 
 
 def _accept(into: Records, ids: list[str], rec: Records, source: Source, unit: Unit, batch_id: str,

@@ -21,6 +21,7 @@ from prefect.utilities.annotations import quote
 from flows import handover, runners, steps
 from flows.archives.base import FetchContext, Fetched, Unit
 from flows.config import Source
+from flows.knownhint import KnownHint
 from flows.steps import Known, UnitWork
 from warehouse.lake import Lake
 
@@ -59,15 +60,18 @@ def extract_parts(fetched: Fetched, source: Source, known: Known) -> Iterator[Un
 
 
 @task(name="extract-unit", cache_policy=NO_CACHE)
-def _extract_on_worker(fetched: Fetched, source: Source, spill_dir: str | None = None) -> UnitWork:
-    """The extraction a distributed runner ships to a worker (no lake keys; see flows.runners)."""
-    return runners.extract_on_worker(fetched, source, spill_dir)
+def _extract_on_worker(fetched: Fetched, source: Source, spill_dir: str | None = None,
+                       hint: KnownHint | None = None) -> UnitWork:
+    """The extraction a distributed runner ships to a worker (no lake keys, a hint of them; see
+    flows.runners)."""
+    return runners.extract_on_worker(fetched, source, spill_dir, hint)
 
 
 def extract_elsewhere(fetched: Fetched, source: Source, known: Known, spill_dir: str | None) -> Iterator[UnitWork]:
     """Submit the unit's extraction to the flow's task runner now (every unit of a chunk runs
     meanwhile); its parts are handed out in order, reconciled with `known`, when asked for."""
-    return runners.resolved(_extract_on_worker.submit(fetched, source, spill_dir), fetched, source, known)
+    hint = known.hint(True, spill_dir) if fetched.status == "ok" and spill_dir is not None else None
+    return runners.resolved(_extract_on_worker.submit(fetched, source, spill_dir, hint), fetched, source, known)
 
 
 @task(name="validate-and-load", cache_policy=NO_CACHE)

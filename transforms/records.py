@@ -65,10 +65,8 @@ def add_mail(rec: Records, mail: Mail, *, list_name: str, unit: str, archive_url
 
     `permalink` is (style, base) of archives whose pages are addressed by Message-ID.
     """
-    rec.messages.append(rows.message_row(mail, list_name=list_name, unit=unit, archive_url=archive_url,
-                                         url=mail.url or permalink_of(*permalink, mail.message_id),
-                                         batch_id=batch_id))
-    add_membership(rec, mail.message_id, list_name=list_name, unit=unit, archive_url=archive_url, batch_id=batch_id)
+    add_known(rec, mail, list_name=list_name, unit=unit, archive_url=archive_url, batch_id=batch_id,
+              permalink=permalink)
     from transforms.extract import extract  # the parsers: loaded by the first message only
 
     runs, hit = extract(mail.body, mail.message_id, subject=mail.subject)
@@ -78,6 +76,18 @@ def add_mail(rec: Records, mail: Mail, *, list_name: str, unit: str, archive_url
         add_extraction(rec, mail.message_id, batch_id=batch_id, at=detected_at, reason="ingest")
     add_runs(rec, runs, mail.message_id, list_name=list_name, batch_id=batch_id, detected_at=detected_at)
     return runs
+
+
+def add_known(rec: Records, mail: Mail, *, list_name: str, unit: str, archive_url: str | None,
+              batch_id: str, permalink: tuple[str | None, str | None] = (None, None)) -> None:
+    """Append the rows of one message read but not extracted: its message row and membership,
+    the first rows `add_mail` writes. For a message the lake already holds: its rows are dropped
+    once the message is known (its membership stays if it is new), but the message row still
+    places the unit's next messages among the archive's article pages."""
+    rec.messages.append(rows.message_row(mail, list_name=list_name, unit=unit, archive_url=archive_url,
+                                         url=mail.url or permalink_of(*permalink, mail.message_id),
+                                         batch_id=batch_id))
+    add_membership(rec, mail.message_id, list_name=list_name, unit=unit, archive_url=archive_url, batch_id=batch_id)
 
 
 def flag_collapsed(runs: list[ExtractedRun], message_notes: list[str] | None) -> None:

@@ -43,3 +43,22 @@ def test_known_accept_new_join_and_repeats():
     assert known.message_ids == Known({"old", "x", "y", "z"}, set()).message_ids
     assert known.memberships == Known(set(), {("old", "a"), ("old", "b"), ("x", "b"), ("y", "b"), ("z", "b"),
                                               ("x", "c")}).memberships
+
+
+def test_extend_takes_a_packed_block_small_ones_recent_and_big_ones_merged(monkeypatch):
+    monkeypatch.setattr(keyset, "MERGE_AT", 8)
+    keys = [f"<{i}@example.org>" for i in range(40)]
+    packed = KeySet(keys[:20]).packed()
+    assert len(packed) == 20 * 16
+    ks = KeySet()
+    ks.extend(packed)
+    assert len(ks._sorted) == 20 and not ks._recent  # taken as it is: sorted already
+    ks.extend(b"".join(digest(k) for k in keys[18:23]))  # two already in, three new: recent
+    assert len(ks._sorted) == 20 and len(ks._recent) == 5
+    ks.extend(b"".join(digest(k) for k in reversed(keys[23:40])))  # 17 >= MERGE_AT: one merge
+    assert ks.contains([digest(k) for k in keys]) == [True] * 40
+    assert ks.digests() == KeySet(keys).digests() and len(ks) == 40
+    unsorted = KeySet()
+    unsorted.extend(b"".join(digest(k) for k in reversed(keys[:20])))  # not a packed block: merged
+    assert unsorted.digests() == KeySet(keys[:20]).digests()
+    assert not KeySet() and KeySet(["a"])

@@ -93,6 +93,40 @@ def test_worker_parts_spilled_then_reconciled_equal_in_process_parts(tmp_path):
     assert (dist_known.message_ids, dist_known.memberships) == (seq_known.message_ids, seq_known.memberships)
 
 
+def test_a_worker_told_the_known_ids_extracts_only_the_new_ones_and_reconciles_the_same(tmp_path):
+    import pickle
+
+    from tests.mboxes import numbered_mbox
+
+    path = tmp_path / "s.mbox"
+    ids = numbered_mbox(path, 44, {})  # a unit that grew: p0..p39 in the lake, p40 (results) new
+    source = Source("s", "mbox", str(path), options={"part_messages": 8})
+    fetched = kind_for("mbox").fetch(Unit("s", "s.mbox", str(path)), source, FetchContext(raw_dir=tmp_path / "raw"))
+    known0 = steps.Known(ids[:40], [(m, "s") for m in ids[:30]] + [(m, "other-list") for m in ids[30:40]])
+
+    seq_known = copy.deepcopy(known0)
+    sequential = list(steps.extract_parts(fetched, source, seq_known))
+    with runners.spill_dir(tmp_path / "data") as spill:
+        dist_known = copy.deepcopy(known0)
+        hint = dist_known.hint(True, spill)
+        assert hint is not None and Path(hint.path).parent == Path(spill)
+        last = runners.extract_on_worker(fetched, source, spill, hint)
+        worker = [pickle.loads(Path(f).read_bytes())[2] for f in last.spilled] + [last.records]
+        # every message came back with its message and membership rows; only p40 was extracted
+        assert [r["message_id"] for rec in worker for r in rec.messages] == ids
+        assert [r["message_id"] for rec in worker for r in rec.memberships] == ids
+        assert {r["message_id"] for rec in worker for r in rec.runs + rec.extractions} == {"p40@test"}
+        distributed = list(runners.parts_of(last, dist_known, "s"))
+
+    assert [(w.part, w.last) for w in distributed] == [(w.part, w.last) for w in sequential]
+    for s, d in zip(sequential, distributed, strict=True):
+        assert _norm(d.records) == _norm(s.records)
+    assert distributed[-1].stats.messages_added == sequential[-1].stats.messages_added == 4
+    joined = {r["message_id"] for w in distributed for r in w.records.memberships}
+    assert joined == set(ids[30:])  # the known messages of another list gain list "s"
+    assert (dist_known.message_ids, dist_known.memberships) == (seq_known.message_ids, seq_known.memberships)
+
+
 def test_runner_choice_errors_are_one_line():
     with pytest.raises(runners.RunnerError, match="unknown task runner"):
         runners.check_runner("ray")
@@ -159,3 +193,19 @@ def test_dask_local_cluster_gives_the_same_warehouse(tmp_path, prefect_api):
     again = run_ingest(cfg_dask, task_runner="dask")  # a re-run on Dask adds nothing either
     assert [u["status"] for u in again["units"]] == ["unchanged", "unchanged"]
     assert _rows(cfg_dask, RESULT_SQL) == res_a
+
+    # the mirror grows by one post: its known messages are hinted to the worker, the rows agree
+    first = SEEDS_MBOX.read_bytes().split(b"\nFrom ")[0]
+    envelope, rest = first.split(b"\n", 1)
+    for cfg in (cfg_default, cfg_dask):
+        with open(cfg.data_dir.parent / "mirror.mbox", "ab") as f:
+            f.write(envelope + b"\nMessage-ID: <grown@listbench.test>\n" + rest.rstrip(b"\n") + b"\n\n")
+    a2, b2 = run_ingest(cfg_default), run_ingest(cfg_dask, task_runner="dask")
+    assert [(u["status"], u["messages"], u["messages_added"]) for u in b2["units"]] == \
+           [(u["status"], u["messages"], u["messages_added"]) for u in a2["units"]] == \
+           [("unchanged", 0, 0), ("ok", 6, 1)]
+    assert _rows(cfg_dask, RESULT_SQL) == _rows(cfg_default, RESULT_SQL)
+    assert _rows(cfg_dask, "SELECT count(*) FROM runs WHERE message_id = 'grown@listbench.test'") > [(0,)]
+    for sql in ("SELECT message_id, list_name, unit FROM memberships", "SELECT run_id, message_id FROM runs"):
+        assert _rows(cfg_dask, sql) == _rows(cfg_default, sql), sql
+    assert list((cfg_dask.data_dir / "spill").iterdir()) == []  # the digests file went with the folder

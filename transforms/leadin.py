@@ -104,6 +104,7 @@ def _fill_in_order(found: Sequence[tuple[Run, Segment]]) -> None:
 _LEAD_CHARS = 160  # a lead-in naming one printout is a line or two, not a paragraph of discussion
 _OPENER = re.compile(r"(?i)^(?:(?:and|but|then|now|so|also|finally|next)\b[\s,]*+)++")
 _QUOTING = re.compile(r"(?i)\b(?:wrote|writes|said)\s*+:?\s*+$")
+_RULE_TOKEN = re.compile(r"(?<!\S)[-=_~*#]{5,}+(?!\S)")
 _FENCE = re.compile(r"`{3,}+\w*+|(?<!\S)[-=_~*#]{3,}+(?!\S)")  # code fences and underlines: markup
 _BULLET = re.compile(r"^[-*+\u2022][^\S\n]++")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s++(?=[A-Z])")
@@ -133,7 +134,8 @@ def _lead_caption(seg: Segment, run: Run) -> str | None:
         if len(seg.before) > 1 and not seg.before[-2].rstrip().endswith((".", "!", "?", ":")) \
                 and _sentence_like(seg.before[-2]):
             text = f"{seg.before[-2].strip()} {text}"  # the lead-in's first line, wrapped
-    text = " ".join(_FENCE.sub(" ", text or "").split())
+    pieces = [p for p in _RULE_TOKEN.split(text or "") if p.strip()]  # `----------`: a section starts there
+    text = " ".join(_FENCE.sub(" ", pieces[-1] if pieces else "").split())
     if not text or len(text) > _LEAD_CHARS or _QUOTING.search(text) or is_prompted(text):
         return None
     core = _SENTENCE_END.split(text.rstrip(":. "))[-1]  # `Hi. This is what I get with a Maxtor:`
@@ -180,16 +182,35 @@ def _printed_by(seg: Segment, run: Run, name: str) -> bool:
     return any(name in line and line.strip().rstrip(":").strip() != name for line in lines)
 
 
+def _section_captions(found: Sequence[tuple[Run, Segment]]) -> dict[int, str | None]:
+    """Each printout's lead-in; one right under another printout (hdparm's, then bonnie's, under
+    `on 3ware (7850) :`) shares the lead-in of the one above it."""
+    out: dict[int, str | None] = {}
+    by_seg: dict[int, list[tuple[Run, Segment]]] = {}
+    for run, seg in found:
+        if run.status == "ok" and run.results:
+            by_seg.setdefault(id(seg), []).append((run, seg))
+    for members in by_seg.values():
+        above: Run | None = None
+        for run, seg in sorted(members, key=lambda m: m[0].line_start):
+            name = _lead_caption(seg, run)
+            if name is None and above is not None and above.line_end <= run.line_start and not any(
+                    x.strip() for x in seg.lines[above.line_end:run.line_start]):
+                name = out.get(id(above))
+            out[id(run)] = name
+            above = run
+    return out
+
+
 def _fill_by_lead_ins(found: Sequence[tuple[Run, Segment]]) -> None:
     """Printouts of one benchmark that nothing tells apart (no system, or only a host or machine
     name the tool printed in each of them alike), each under a lead-in of its own: the lead-ins
     are the systems they compare, and the printed name becomes a parameter."""
     groups: dict[tuple[str, str | None], list[tuple[Run, Segment]]] = {}
-    captions: dict[int, str | None] = {}
+    captions = _section_captions(found)
     for run, seg in found:
         if run.status == "ok" and run.results and all(r.system in (None, run.system) for r in run.results):
             groups.setdefault((run.benchmark, run.system), []).append((run, seg))
-            captions[id(run)] = _lead_caption(seg, run)
     # one printout under one lead-in that names several systems itself (bonnie rows `NPTL`,
     # `LinuxThreads`): those names are what it compares, and the lead-in is no system
     printout_names: dict[tuple[str, int, str], set[str | None]] = {}

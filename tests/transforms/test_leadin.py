@@ -171,3 +171,24 @@ def test_machines_a_printout_compares_and_runs_of_other_sizes_keep_their_names()
     # two runs of different sizes are different measurements, not the same one under two names
     sizes = VIM3.replace("  4G 52144", " 8G 52144")
     assert {s for s, _, v in _systems(sizes) if v in (93865.0, 52144.0)} == {None}
+
+
+def _section(caption: str, cached: str, disk: str, io: str) -> str:
+    return (f"----------\n{caption}\n\n/dev/hde:\n Timing buffer-cache reads:   128 MB in  0.28 seconds ={cached} MB/sec\n"
+            f" Timing buffered disk reads:  64 MB in  1.37 seconds = {disk} MB/sec\n\n"
+            "Version 1.02c       ------Sequential Output------ --Sequential Input- --Random-\n"
+            "                    -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--\n"
+            "Machine        Size K/sec %CP K/sec %CP K/sec %CP K/sec %CP K/sec %CP  /sec %CP\n"
+            f"storage.a2000.nu 1G {io}\n")
+
+
+def test_a_printout_right_under_another_shares_its_lead_in():
+    # https://lore.kernel.org/lkml/Pine.LNX.4.53.0304061251190.8636@ddx.a2000.nu/ (2003; the rows unwrapped):
+    # hdparm, then bonnie++, under each `on <controller> :` line
+    text = (_section("on intel u100/promise U100 :", "457.14", "46.72",
+                     "22364  96 42206  13 15897   6 22634  91 44019  10 252.1   0")
+            + _section("on 3ware (7850) :", "457.14", "37.65",
+                       "22151  94 67312  18 20152   8 22315  90 38488   9 260.4   0"))
+    got = {(s, m, v) for s, m, v in _systems(text) if v in (22364.0, 22151.0)}
+    assert got == {("on intel u100/promise U100", "storage.a2000.nu", 22364.0),
+                   ("on 3ware (7850)", "storage.a2000.nu", 22151.0)}

@@ -59,6 +59,8 @@ def read_number(tok: str) -> tuple[str, float, str | None] | None:
     `+3.2%`, `-18%`, `(+1.2%)`, `x1.07`, `1.07x` are changes; a signed bare number is a change
     too (posters sign only deltas); `1234MB/s` carries its unit.
     """
+    if tok[:1] == "~" and len(tok) > 1 and tok[1] in _NUMERIC_START:
+        tok = tok[1:]  # `~1.2%`, `~10x`: about so much (the value as printed)
     if tok[:1] not in _NUMERIC_START or len(tok) > 40:
         return None
     if (clock := _DURATION.fullmatch(tok)) is not None and ("." in tok or tok.endswith("m")):

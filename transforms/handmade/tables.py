@@ -167,11 +167,11 @@ def _values_tail(row: list[Cell]) -> tuple[list[Cell], list[Cell]]:
     if k >= 3 and row[-1].kind == "label" and row[-2].kind == "abs" and row[-3].kind in ("abs", "chg") \
             and _is_param_name(row[-1].text):
         k -= 2  # `... 179.243 MB/sec 16 procs`: a parameter typed after the values
-    elif k >= 2 and row[-1].kind == "label" and row[-2].kind == "abs" and _NOTE.match(row[-1].text) \
+    elif k >= 2 and row[-1].kind == "label" and row[-2].kind in ("abs", "chg") and _NOTE.match(row[-1].text) \
             and row[-1].start - row[-2].end <= 2 and not _is_param_name(row[-1].text):
         lab, vals = _trailing(row, k - 1)
         if lab and all(c.kind == "label" for c in lab):
-            return lab, vals  # `2.5.59-mm2   841.02 badrun`: a word of comment right after the value
+            return lab, vals  # `2.5.59-mm2   841.02 badrun`, `~10x speedup`: a word of comment after a value
     return _trailing(row, k)
 
 
@@ -548,6 +548,12 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
             param_name = norm(label_head.text)
         else:
             label_name = label_head.text.strip(" :|")
+    elif header and len(header) == n >= 3 and all(v and header[0].end <= v[0].start and v[-1].kind == "chg"
+                                                  for _, lab, v in parsed) and not _is_param_name(header[0].text):
+        # `2.6.32-rc5+mmotm-091101   no-patch  this-patch` over rows ending `12.856  ~1.2%`: the first
+        # head stands over the row labels (a corner), the last column is a change without a head
+        label_name = header[0].text.strip(" :|")
+        header = header[1:]
     if n <= 0:
         return None
     if header and len(header) < n:

@@ -532,3 +532,15 @@ def test_a_bulleted_list_of_items_each_with_one_value_names_the_systems():
             "\t- MAC1000 - 950 Mbps\n\t- XGMAC: 9.22 Gbps\n")
     got = {(r["system"], r["value"], r["unit"]) for r in result_rows(extract_explained(text, "s")[0])}
     assert got == {("MAC1000", 950.0, "Mbit/s"), ("XGMAC", 9.22, "Gbit/s")}
+
+
+def test_a_corner_head_and_a_headless_approximate_change_column():
+    # https://lore.kernel.org/linux-mm/20091113211823.15074.1305.sendpatchset@localhost.localdomain/ (2009),
+    # the lines as posted (tabs kept): the kernel stands over the labels, `~1.2%`/`~10x speedup` are changes
+    text = ('Performance impact on "hackbench 400 process 200"\n\n'
+            "2.6.32-rc5+mmotm-091101\t\tno-patch\tthis-patch\n"
+            "no memoryless nodes [avg of 10]:  12.700\t  12.856  ~1.2%\n"
+            "cpus all on memless nodes  [20]: 261.530\t  27.700 ~10x speedup\n")
+    got = {(r["system"], r["value"]) for r in rows(text)}
+    assert got == {("no-patch", 12.7), ("this-patch", 12.856), ("no-patch", 261.53), ("this-patch", 27.7)}
+    assert {r["benchmark"] for r in rows(text)} == {"hackbench"}

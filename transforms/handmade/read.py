@@ -410,7 +410,8 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
         ex.outcome = "nothing: signed numbers without a %, a ratio or a change header are no changes"
         return [], ex
     series = bench == "lmbench" and (t.caption or "").startswith('"')  # lmbench's own `"title` format
-    if not (near or has_unit or mapped or votes.get(bench) or t.change or series or _sibling(t, bench, plain, earlier)):
+    if not (near or has_unit or mapped or votes.get(bench) or t.change or series or _sibling(t, bench, plain, earlier)
+            or _same_rows(plain[abs_lo + t.start:abs_lo + t.end], bench, plain, earlier)):
         ex.outcome = f"nothing: {bench} named at a distance, but no unit or {bench} metric in the table"
         return [], ex
     caption_sys = _caption_system(block, t.start, seg, lo)
@@ -484,6 +485,26 @@ def _sibling(t: Table, bench: str, plain: list[str], earlier: Sequence[Explained
         if e.rows and e.benchmark == bench and e.taken_for.startswith("hand_table") and e.line_start > 0:
             above = _CAPTION_KEY.match(plain[e.line_start - 1])
             if above and above.group(1).strip().lower() == key:
+                return True
+    return False
+
+
+def _row_heads(lines: Sequence[str]) -> set[str]:
+    """Row heads that are measurement points (`1-groups`, `16-groups`: a number and a word)."""
+    heads = {x.split()[0].rstrip(":").lower() for x in lines if x.split()}
+    return {h for h in heads if any(c.isdigit() for c in h) and any(c.isalpha() for c in h)}
+
+
+def _same_rows(lines: Sequence[str], bench: str, plain: list[str], earlier: Sequence[Explained]) -> bool:
+    """A table measured at the points of a table already read as `bench` in this post (`1-groups:`,
+    `2-groups:` ... again, quoted further down): the same benchmark, however far it was named.
+    (Rows named by systems say nothing: the same systems are compared under other benchmarks.)"""
+    mine = _row_heads(lines)
+    if len(mine) < 3:
+        return False
+    for e in earlier:
+        if e.rows and e.benchmark == bench and e.taken_for.startswith("hand_table"):
+            if len(mine & _row_heads(plain[e.line_start:e.line_end])) >= 3:
                 return True
     return False
 

@@ -544,3 +544,13 @@ def test_a_corner_head_and_a_headless_approximate_change_column():
     got = {(r["system"], r["value"]) for r in rows(text)}
     assert got == {("no-patch", 12.7), ("this-patch", 12.856), ("no-patch", 261.53), ("this-patch", 27.7)}
     assert {r["benchmark"] for r in rows(text)} == {"hackbench"}
+
+
+def test_a_table_at_the_points_of_one_already_read_is_the_same_benchmark():
+    # https://lore.kernel.org/lkml/44428f1e-ca2c-466f-952f-d5ad33f12073@amd.com/ (2023): the quoted table
+    # far below the hackbench paragraph has the rows (`1-groups:` ...) of the table read under it
+    post = (Path(__file__).parents[2] / "fixtures/real/dev/w_lkml_2023_hackbench_mm_cid_threads_zen3.txt")
+    body = post.read_text(encoding="utf-8").split("\n\n", 1)[1]
+    got = {(r["system"], r["value"]) for r in rows(body) if r["system"] and "mmcid" in r["system"]}
+    assert ("With-mmcid-patch", 11.48) in got and ("Without-mmcid-patch", 8.07) in got and len(got) == 10
+    assert {r["benchmark"] for r in rows(body)} == {"hackbench"}

@@ -502,11 +502,8 @@ def _same_rows(lines: Sequence[str], bench: str, plain: list[str], earlier: Sequ
     mine = _row_heads(lines)
     if len(mine) < 3:
         return False
-    for e in earlier:
-        if e.rows and e.benchmark == bench and e.taken_for.startswith("hand_table"):
-            if len(mine & _row_heads(plain[e.line_start:e.line_end])) >= 3:
-                return True
-    return False
+    return any(e.rows and e.benchmark == bench and e.taken_for.startswith("hand_table")
+               and len(mine & _row_heads(plain[e.line_start:e.line_end])) >= 3 for e in earlier)
 
 
 def _col_benchmarks(t: Table, bench: str) -> dict[str, str | None]:

@@ -13,7 +13,10 @@ Posters also line several kernels up side by side, one column per kernel,
 under a header row of kernel names, sometimes with a percent-change column
 (derived, never stored) or ``( + 2 % vs base)`` annotations.  A plain
 ``time make -jN`` (real/user/sys) is not kernbench and is never read here:
-rows count only under an ``Average ... load`` banner.
+rows count only under an ``Average ... load`` banner, or in lkp-tests' kbuild
+log, where the harness times each kernel build itself between its own
+``start time: <epoch>`` and ``end time: <epoch>`` lines (one run per build,
+``real:``/``user:``/``sys:`` as printed).
 """
 
 from __future__ import annotations
@@ -287,8 +290,47 @@ def _results(block: _Block, systems: Sequence[str | None]) -> list[Result]:
     return out
 
 
+_LKP_START = re.compile(r"^\s*start time: \d{9,11}(?:\.\d{1,9})?\s*$")
+_LKP_TIME = re.compile(r"^\s*(real|user|sys): (\d{1,9}(?:\.\d{1,6})?)s\s*$")
+_LKP_END = re.compile(r"^\s*end time: \d{9,11}(?:\.\d{1,9})?\s*$")
+_LKP_METRIC = {"real": "elapsed_time", "user": "user_time", "sys": "system_time"}
+
+
+def _lkp_kbuild_runs(lines: Sequence[str]) -> list[Run]:
+    """lkp-tests' kbuild: `start time:`, then `real:`/`user:`/`sys:` of one build, `end time:`."""
+    runs: list[Run] = []
+    i = 0
+    while i < len(lines):
+        if not _LKP_START.match(lines[i]):
+            i += 1
+            continue
+        j, results = i + 1, []
+        while j < len(lines) and j - i <= 6 and not _LKP_END.match(lines[j]):
+            if m := _LKP_TIME.match(lines[j]):
+                value = parse_number(m.group(2))
+                if value is not None:
+                    results.append(Result(_LKP_METRIC[m.group(1)], f"{m.group(1)}:", value, "s", {}, line=j))
+            elif lines[j].strip():
+                break
+            j += 1
+        if j < len(lines) and _LKP_END.match(lines[j]) and len(results) == 3:
+            run = Run(NAME, results, line_start=i, line_end=j + 1)
+            run.attributes["harness"] = "lkp-tests kbuild"
+            runs.append(run)
+        i = j + 1
+    return runs
+
+
 def parse(seg: Segment) -> list[Run]:
-    """Every ``Average ... Run`` block of a segment, one run per block."""
+    """Every ``Average ... Run`` block of a segment, one run per block (and lkp's kbuild builds)."""
+    kbuild = _lkp_kbuild_runs(seg.lines)
+    if kbuild:
+        number_repeated_runs(kbuild)
+        return kbuild + _parse_averages(seg)
+    return _parse_averages(seg)
+
+
+def _parse_averages(seg: Segment) -> list[Run]:
     lines = seg.lines
     context = list(seg.before)
     runs: list[Run] = []
@@ -342,7 +384,7 @@ def parse(seg: Segment) -> list[Run]:
 
 # distinctive literals, one of which every block the parser reads contains (see Parser.keywords)
 KEYWORDS = ("load -j", "average half", "average optimal", "average maximal", "average max",
-            "average custom", "average load", "average run", "average -j")
+            "average custom", "average load", "average run", "average -j", "end time: ")
 
 
 PARSER = Parser(
@@ -350,6 +392,7 @@ PARSER = Parser(
     version="1",
     signature=re.compile(
         r"(?im)^[ \t>|]*Average\s+(?:(?:Half|Optimal|Maximal|Max|Custom)\s+)?(?:load\s+)?(?:-j|Run\b)"
+        r"|^[ \t>|]*sys: \d{1,9}(?:\.\d{1,6})?s[ \t]*+\r?\n[ \t>|]*end time: \d"
     ),
     parse=parse,
     metrics=METRICS,

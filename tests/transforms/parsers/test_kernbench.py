@@ -324,3 +324,15 @@ def test_a_paragraph_of_settings_names_the_run_below_it():
             "Average Optimal -j 128 Load Run:\nElapsed Time 351,4\nUser Time 623,4\n")
     got = {(r["system"], r["value"]) for r in result_rows(extract_explained(text, "k")[0])}
     assert got == {("max_ia_bonus=0 max_tpt_bonus=default", 351.4), ("max_ia_bonus=0 max_tpt_bonus=default", 623.4)}
+
+
+def test_lkp_kbuild_builds_timed_by_the_harness_are_runs():
+    # weishan18/lkp-tests spec/stats/kbuild/03: one allyesconfig build between lkp's own epochs
+    text = ("2024-02-26 06:57:44 scripts/config --file .config --enable CONFIG_TRIM_UNUSED_KSYMS\n"
+            "start time: 1708930664.406241182\n\nreal: 300.922s\nuser: 16611.657s\nsys: 1932.173s\n"
+            "end time: 1708930965.330050942\niterations: 1\nruntime: 307\n")
+    assert {(r["metric"], r["value"], r["unit"]) for r in _rows(text)} == {
+        ("elapsed_time", 300.922, "s"), ("user_time", 16611.657, "s"), ("system_time", 1932.173, "s")}
+    # the same times without lkp's start and end lines are a plain `time make`: not kernbench
+    plain = "$ time make -j8\nreal: 300.922s\nuser: 16611.657s\nsys: 1932.173s\n"
+    assert _rows(plain) == []

@@ -157,7 +157,7 @@ def _row_keys(run: Run) -> set[tuple]:
 # a log line's clock, a printout's reading (`23775.4 MB/sec`), a command (`iperf3 -c 10.1.1.2 -u`)
 # (and `time`'s `168.08user 46.05system`, a CSV record, a shell prompt's command)
 _NOT_CAPTION = re.compile(r"\d:\d\d:\d\d|\d\s*+[KMGT]?(?:B|bits?)/s(?:ec)?\b|^(?:" + names_pattern() + r")\s++-"
-                          r"|\d(?:user|system|elapsed)\b|,[^,\s]{0,40}+,[^,\s]{0,40}+,[^,\s]{0,40}+,|^[\w/~.@:-]{0,40}+\s?[$#]\s")
+                          r"|\d(?:user|system|elapsed)\b|\b\d{1,4}m\d{1,2}(?:\.\d{1,6})?s\b|,[^,\s]{0,40}+,[^,\s]{0,40}+,[^,\s]{0,40}+,|^[\w/~.@:-]{0,40}+\s?[$#]\s")
 
 
 def _wordy(text: str) -> bool:

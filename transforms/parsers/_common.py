@@ -148,6 +148,7 @@ _TOOL_COMMAND = re.compile(r"^(?:[$#%]\s{1,4})?(?:\./|/[\w./-]{0,60}/)?(?:"
                            + r"|lat_\w{1,12}|bw_\w{1,12})\s+-")
 _CONSOLE = re.compile(r"^(?:<\d>)?\[\s{0,12}\d{1,10}\.\d{1,9}\]")  # `[    7.175053] mmc2: ...`: the kernel's log
 _SETTING = re.compile(r"^[A-Za-z][\w.-]{0,30}+ ?= ?[\w.,+-]{1,30}$")  # `cpusched=staircase`, `DCHE = 0b`
+_TIME_LINE = re.compile(r"^(?:real|user|sys)\s++\d{1,5}m\d{1,2}(?:\.\d{1,6})?s$")  # `time`'s own output
 _ELISION = re.compile(r"^(?:\[\s*\.{2,}\s*\]|\.{3,}|\[snip\w*\]|<snip\w*>)$", re.I)  # `[..]`: lines left out
 
 
@@ -158,7 +159,8 @@ def _clean_caption(text: str, underlined: bool) -> str | None:
     dots = re.match(r"\.{3,}+\s++", text)  # `..... strobe disabled`: a heading led in by dots
     decorated = text[:1] in "#*[-" or text.endswith(":") or dots is not None
     core = text[dots.end() if dots else 0:].strip("#*=-~[] \t").rstrip(":").strip("*=-~ \t")
-    if not core or len(core) > 60 or core.endswith((".", ",", ";", "!", "?")) or generic_label(core):
+    if not core or len(core) > 60 or core.endswith((".", ",", ";", "!", "?")) or generic_label(core) \
+            or _TIME_LINE.match(core):
         return None
     if (any(ch in core for ch in "|$") or "=" in core and not _SETTING.match(core)) or "://" in core \
             or _PROMPT.match(text):

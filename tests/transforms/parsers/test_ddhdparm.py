@@ -322,3 +322,14 @@ def test_a_failed_ioctl_between_two_timings_keeps_the_device_and_its_caption():
     k = "Kernel 2.6.11, Knoppix 3.8.1"
     assert got == {(k, "/dev/sda", "cached_reads", 592.61), (k, "/dev/sda", "buffered_disk_reads", 16.19),
                    (k, "/dev/sdb", "cached_reads", 586.92), (k, "/dev/sdb", "buffered_disk_reads", 16.94)}
+
+
+def test_the_time_commands_output_above_a_dd_run_is_no_caption():
+    # https://lore.kernel.org/lkml/8355959a0701201547x137d7897t528bcee2538f1369@mail.gmail.com/ (2007), as posted
+    from transforms.extract import extract_explained
+    from transforms.rows import result_rows
+
+    text = ("real    0m24.541s\nuser    0m0.005s\nsys     0m3.899s\n\n"
+            "real    0m0.000s\nuser    0m0.000s\nsys     0m0.000s\n\n\n"
+            "1073741824 bytes (1.1 GB) copied, 19.8685 seconds, 54.0 MB/s\n")
+    assert {r["system"] for r in result_rows(extract_explained(text, "t")[0])} == {None}

@@ -722,3 +722,14 @@ def test_make_see_summary_then_relative_tables():
     relative = fixture_body(FIX / "neg_best_of_breed.txt")
     rows = _lm(summary + "\n" + relative)
     assert _canon(rows) == _canon(_rows("seed_003.txt"))
+
+
+@pytest.mark.parametrize("name", ["seed_001", "seed_003", "lkml_2002_mau_lmbench2", "virtualclient_uint64_remote"])
+def test_a_ruler_whose_last_groups_a_mailer_wrapped_still_gives_every_column(name):
+    # a 74-column ruler broken at 72: `--------- ------------- ---- ... ----` then `---- ----`
+    from bench.extraction import wrap
+
+    body = fixture_body(FIX / f"{name}.txt")
+    assert re.search(r"(?m)^-{2,}(?: +-{2,}){0,3} *$", wrap(body)), "the damage does wrap a ruler"
+    key = lambda r: (r["system"], r["metric"], tuple(sorted(r["params"].items())), r["value"])  # noqa: E731
+    assert {key(r) for r in rows_of(wrap(body))} == {key(r) for r in rows_of(body)}

@@ -69,6 +69,9 @@ class _Table:
 # ------------------------------------------------------------------ reading a table
 
 
+_RULER_TAIL = re.compile(r"^-{2,}+(?:[ \t]++-{2,}+){0,3}[ \t]*+$")
+
+
 def _open_table(lines: list[str], i: int, m: re.Match[str], known: set[str]) -> _Table:
     """The table whose title is on line `i`: columns from header and ruler, then its rows.
 
@@ -93,6 +96,10 @@ def _open_table(lines: list[str], i: int, m: re.Match[str], known: set[str]) -> 
         return t
     header, spans = lines[host:ruler], _spans(lines[ruler])
     t.end = ruler + 1
+    if t.end < len(lines) and _RULER_TAIL.match(lines[t.end]):  # the ruler's last groups, wrapped by a mailer
+        width = len(lines[ruler].rstrip()) + 1
+        spans += [(width + s, width + e) for s, e in _spans(lines[t.end])]
+        t.end += 1
     aligned = _header_aligned(header, spans)
     cols = _columns(kind, op, header, spans, aligned)
     if cols is None:

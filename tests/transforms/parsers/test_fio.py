@@ -287,3 +287,16 @@ def test_one_command_then_reports_under_captions_of_their_own():
     found = rows_of(post.read_text().split("\n\n", 1)[1])
     iops = {r["system"]: r["value"] for r in pick(found, "iops")}
     assert iops == {'Without "g_list_reverse()"': 5709.0, 'With "g_list_reverse()"': 21300.0}
+
+
+def test_a_terse_line_a_mailer_broke_is_joined_back():
+    # terse lines have no blank: a mailer breaks them anywhere, mid-field too (fixture's source line 1)
+    from bench.extraction import wrap
+
+    body = GOLDEN.body("terse_v3_fio2015_cloudbench")
+    assert wrap(body) != body
+    key = lambda r: (r["metric"], tuple(sorted(r["params"].items())), r["value"])  # noqa: E731
+    assert sorted(map(key, GOLDEN.rows(wrap(body)))) == sorted(map(key, GOLDEN.rows(body)))
+    # pieces that do not make up the line's fields are not glued on
+    line = next(x for x in body.splitlines() if x.startswith("3;"))
+    assert GOLDEN.rows(line[:60] + "\n" + "not;a;piece\n") == []

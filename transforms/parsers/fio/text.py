@@ -520,10 +520,37 @@ def _finish(seg: Segment, fr: _FioRun) -> Run:
     return run
 
 
+_TERSE_PIECE = re.compile(r"^[^\s]{1,200}+$")
+
+
+def _terse_fields(ver: str) -> int:
+    return 5 + (47 * 3 if ver == "5" else 41 * (3 if ver == "4" else 2)) + 5
+
+
+def _join_wrapped_terse(lines: list[str]) -> list[str]:
+    """A terse line a mailer broke (it has no blank, so the break falls anywhere, mid-field too):
+    the pieces below it joined back, only when that gives the line its full count of fields.
+    The pieces' lines are left blank, so line numbers stay."""
+    out = list(lines)
+    for i, line in enumerate(out):
+        m = TERSE.match(line)
+        if m is None or line.count(";") + 1 >= _terse_fields(m["ver"]):
+            continue
+        joined, j = line.rstrip(), i + 1
+        while j < len(out) and j - i <= 12 and _TERSE_PIECE.match(out[j].strip()) and not TERSE.match(out[j]) \
+                and joined.count(";") + 1 < _terse_fields(m["ver"]):
+            joined += out[j].strip()
+            j += 1
+        if joined.count(";") + 1 >= _terse_fields(m["ver"]):
+            out[i] = joined
+            out[i + 1:j] = [""] * (j - i - 1)
+    return out
+
+
 def parse(seg: Segment) -> list[Run]:
     """Every fio invocation (normal or terse output) in the segment, one run each."""
     reader = _Reader(seg)
-    for i, line in enumerate(seg.lines):
+    for i, line in enumerate(_join_wrapped_terse(seg.lines)):
         reader.feed(i, line)
     reader.close(len(seg.lines))
     kept = [fr for fr in reader.runs if fr.results or fr.unparsed]

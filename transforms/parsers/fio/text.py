@@ -537,7 +537,7 @@ def _join_wrapped_terse(lines: list[str]) -> list[str]:
         if m is None or line.count(";") + 1 >= _terse_fields(m["ver"]):
             continue
         joined, j = line.rstrip(), i + 1
-        while j < len(out) and j - i <= 12 and _TERSE_PIECE.match(out[j].strip()) and not TERSE.match(out[j]) \
+        while j < len(out) and j - i <= 40 and _TERSE_PIECE.match(out[j].strip()) and not TERSE.match(out[j]) \
                 and joined.count(";") + 1 < _terse_fields(m["ver"]):
             joined += out[j].strip()
             j += 1

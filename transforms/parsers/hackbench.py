@@ -46,12 +46,13 @@ RT = re.compile(
     r"^\s*Running in (?P<mode>process|threaded) mode with (?P<groups>\d+) groups? using (?P<fds>\d+) "
     r"file descriptors each \(==\s*(?P<tasks>\d+) tasks\)"
 )
-# the same banner wrapped by a mailer after `descriptors`: the head, then `each (== 400 tasks)`
+# the same banner wrapped by a mailer after `descriptors` (or `each`): the head, then
+# `each (== 400 tasks)` (or `(== 400 tasks)`)
 RT_HEAD = re.compile(
     r"^\s*Running in (?P<mode>process|threaded) mode with (?P<groups>\d+) groups? using (?P<fds>\d+) "
-    r"file descriptors\s*$"
+    r"file descriptors(?: each)?\s*$"
 )
-RT_TAIL = re.compile(r"^\s*each \(==\s*(?P<tasks>\d+) tasks\)\s*$")
+RT_TAIL = re.compile(r"^\s*(?:each )?\(==\s*(?P<tasks>\d+) tasks\)\s*$")
 SENDER = re.compile(r"^\s*Each sender (?:will pass|passed) (?P<loops>\d+) messages of (?P<size>\d+) bytes")
 TIME = re.compile(rf"^\s*Time:\s*(?P<t>{_N})\s*(?:<[-=]{{1,6}}[^\n]{{0,60}})?$")  # `Time: 118.220  <---`
 PERF_RUN = re.compile(r"^\s*#\s*Running\s+'?(?P<bench>[\w/-]+)'?\s+benchmark")

@@ -120,6 +120,15 @@ def test_rt_tests_banner_wrapped_by_the_mailer():
                                   "loops": "100", "datasize": "100000", "variant": "rt-tests"}
 
 
+def test_rt_tests_banner_wrapped_after_each():
+    # lkp-tests' rt-tests hackbench log (fixture lkp_rt_tests_process_pipe) after a 72-column wrap
+    text = ("2026-07-19 18:06:13 hackbench -g 256 -f 20 --process --pipe -l 30000 -s 100\n"
+            "Running in process mode with 256 groups using 40 file descriptors each\n(== 10240 tasks)\n"
+            "Each sender will pass 30000 messages of 100 bytes\nTime: 9.541\n")
+    (found,) = rows_of(text)
+    assert (found["value"], found["params"]["groups"], found["params"]["tasks"]) == (9.541, "256", "10240")
+
+
 def test_time_line_without_hackbench_context_is_not_a_row():
     assert rows_of("hackbench was mentioned above\n\nsomething else\nTime: 3.2\n") == []
     assert [r["value"] for r in rows_of("hackbench gives:\nTime: 3.2\n")] == [3.2]

@@ -300,3 +300,13 @@ def test_a_terse_line_a_mailer_broke_is_joined_back():
     # pieces that do not make up the line's fields are not glued on
     line = next(x for x in body.splitlines() if x.startswith("3;"))
     assert GOLDEN.rows(line[:60] + "\n" + "not;a;piece\n") == []
+
+
+def test_a_job_description_a_mailer_broke_before_ioengine_keeps_bs_and_iodepth():
+    # dyu/vps-comparison fio 3.1 write run (fixture fio31_vps_comparison_write_read) after a 72-column wrap
+    from bench.extraction import wrap
+
+    body = GOLDEN.body("fio31_vps_comparison_write_read")
+    assert "\n4096B-4096B, ioengine=libaio, iodepth=4\n" in wrap(body)
+    params = {(r["params"].get("bs"), r["params"].get("iodepth")) for r in GOLDEN.rows(wrap(body))}
+    assert params == {("4096", "4")}

@@ -547,10 +547,24 @@ def _join_wrapped_terse(lines: list[str]) -> list[str]:
     return out
 
 
+_DESC_HEAD = re.compile(_JOB_NAME + r"\s*+\(g=\d+\)\s*+:\s*+rw=")
+_DESC_TAIL = re.compile(r"^\S[^\n]{0,120}?\biodepth=\d+\s*$")
+
+
+def _join_wrapped_desc(lines: list[str]) -> list[str]:
+    """A job's description line (`myjob: (g=0): rw=write, bs=(R) 4096B-4096B, ... (T)`) a mailer
+    broke before `ioengine=..., iodepth=4`: joined back, the rest's line left blank."""
+    out = list(lines)
+    for i in range(len(out) - 1):
+        if _DESC_HEAD.match(out[i]) and "iodepth=" not in out[i] and _DESC_TAIL.match(out[i + 1]):
+            out[i], out[i + 1] = f"{out[i].rstrip()} {out[i + 1].strip()}", ""
+    return out
+
+
 def parse(seg: Segment) -> list[Run]:
     """Every fio invocation (normal or terse output) in the segment, one run each."""
     reader = _Reader(seg)
-    for i, line in enumerate(_join_wrapped_terse(seg.lines)):
+    for i, line in enumerate(_join_wrapped_desc(_join_wrapped_terse(seg.lines))):
         reader.feed(i, line)
     reader.close(len(seg.lines))
     kept = [fr for fr in reader.runs if fr.results or fr.unparsed]

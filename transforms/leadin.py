@@ -120,11 +120,7 @@ _FILLER = frozenset({
 def _lead_caption(seg: Segment, run: Run) -> str | None:
     """The line or two right above a printout that say what it measured (`Now after clients did
     some streaming IO:`), cleaned of the words that only join it to the text before."""
-    from transforms.parsers._common import (  # (the parsers' helpers import this module)
-        _SETTING,
-        _configuration_setting,
-        generic_label,
-    )
+    from transforms.parsers._common import generic_label, run_parameter  # (they import this module)
 
     text = lead_in(seg.lines, run.line_start)
     if not text and not any(x.strip() for x in seg.lines[:run.line_start]) and seg.before:
@@ -140,7 +136,7 @@ def _lead_caption(seg: Segment, run: Run) -> str | None:
         return None
     core = _SENTENCE_END.split(text.rstrip(":. "))[-1]  # `Hi. This is what I get with a Maxtor:`
     core = _BULLET.sub("", _OPENER.sub("", core)).rstrip(":. ").strip()
-    if _SETTING.match(core) and not _configuration_setting(core):
+    if run_parameter(core):
         return None  # `iodepth=64`: how the test ran, not on what
     if not core or generic_label(core) or not _wordy(core):
         return None  # a label (`graviton2`) or a sentence; not a log line or another printout's tail

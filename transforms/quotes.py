@@ -74,9 +74,11 @@ def _wrapped_out_of_quote(raws: list[str], split: list[tuple[int, str]], depths:
 
 
 def segments(text: str) -> list[Segment]:
-    """Group lines by quote depth. Log prefixes (timestamps, host and level tags) are removed per
-    block (see `transforms.logprefix`); tabs are expanded after both prefixes are removed,
-    because they were added after the tool printed its columns."""
+    """Group lines by quote depth. A tail a mailer wrapped out of a quoted line, and a blank line
+    quoted less deeply inside a quote, stay in the quote (`_wrapped_out_of_quote`). Log prefixes
+    (timestamps, host and level tags) are removed per block (see `transforms.logprefix`); tabs are
+    expanded after both prefixes are removed, because they were added after the tool printed its
+    columns."""
     groups: list[tuple[int, int, list[str]]] = []  # (depth, first line, bodies)
     raws = [raw.rstrip("\r") for raw in text.split("\n")]
     split = [split_quote(raw) for raw in raws]

@@ -478,6 +478,11 @@ def _configuration_setting(core: str) -> bool:
     return key not in _RUN_PARAMETER and not _TEST_WORD.search(key)
 
 
+def run_parameter(text: str) -> bool:
+    """`iodepth=64`, `threads = 4` alone on a line: how a test ran, never what it ran on."""
+    return bool(_SETTING.match(text)) and not _configuration_setting(text)
+
+
 def caption_system(seg: Segment, start: int) -> str | None:
     """The system of a printout starting at `start`: a label-like caption right above it, else a
     short line alone right above it, else the nearest line above that names what was measured (a

@@ -216,3 +216,19 @@ def test_dashed_headings_over_one_machine_name_the_systems_and_the_machine_is_a_
     block = {(r["system"], r["value"]) for r in rows if r["metric"] == "seq_output_block"}
     assert block == {("RAID-0 chunk-size=16", 14277.0), ("chunk-size=32", 14075.0), ("Single HD /dev/hdc1", 11055.0)}
     assert {r["params"].get("host") for r in rows} == {"debian"}
+
+
+def test_a_machine_name_that_runs_into_the_size_is_split_from_it():
+    # https://lore.kernel.org/lkml/Pine.LNX.4.44.0508291530310.14200-100000@coffee.psychology.mcmaster.ca/
+    # (2005), the quoted bonnie++ 1.03 rows as posted: `Raid0 (8 disk)` is longer than its column
+    from transforms.extract import extract_explained
+    from transforms.rows import result_rows
+
+    text = ("Version  1.03        ------Sequential Output------ --Sequential Input- --Random-\n"
+            "                     -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--\n"
+            "Machine         Size K/sec %CP K/sec %CP K/sec %CP K/sec %CP K/sec %CP  /sec %CP\n"
+            "Raid0 (8 disk)15744M 54406  96 247419 90 100752 25 60266  98 226651 29 830.2   1\n"
+            "node4G            4G 54915  97 253642 89 73976  18 59445  97 198372 24 659.8   1\n")
+    rows = result_rows(extract_explained(text, "b")[0])
+    got = {(r["system"], r["params"]["file_size_mb"], r["value"]) for r in rows if r["metric"] == "random_seeks"}
+    assert got == {("Raid0 (8 disk)", "15744", 830.2), ("node4G", "4096", 659.8)}

@@ -143,6 +143,11 @@ def _is_latency(tok: str) -> bool:
     return bool(_LATENCY.fullmatch(tok))
 
 
+# a machine name's last token with the size glued on: after a non-alphanumeric character, or
+# three or more digits after a letter (`disk)15744M`, `storage2048M`; not `node4G`, a name)
+_GLUED_SIZE = re.compile(r"(?P<tail>\S{0,60}?(?:[^\w\s]|[A-Za-z](?=\d{3})))(?P<spec>\d{1,9}[MG])")
+
+
 def _pp_row(line: str, section: str, columns: bool, tail: list[str] | None = None) -> _Row | None:
     """Parse an IO or create row: all 12 cells by order, else (blank cells) by column.
 
@@ -159,6 +164,9 @@ def _pp_row(line: str, section: str, columns: bool, tail: list[str] | None = Non
             return _Row(None, None, list(toks[-12:]))
         if prefix and spec_ok(prefix[-1]):
             return _Row(" ".join(prefix[:-1]) or None, prefix[-1], list(toks[-12:]))
+        if section == "io" and prefix and (glued := _GLUED_SIZE.fullmatch(prefix[-1])) is not None:
+            # `Raid0 (8 disk)15744M`: a name longer than its column runs into the size
+            return _Row(" ".join([*prefix[:-1], glued.group("tail")]), glued.group("spec"), list(toks[-12:]))
         if section == "io" and not any(spec_ok(t) for t in prefix):
             return _Row(" ".join(prefix), None, list(toks[-12:]))  # size column missing
     m = (_IO_PREFIX if section == "io" else _CREATE_PREFIX).match(line)

@@ -116,6 +116,26 @@ def test_header_without_machine_column_and_captions():
     assert runs[2][3] == _cells(IO, "10286 38.4 10715 14.4 3267 6.1 9605 47.6 10596 13.4 102.7 1.6")
 
 
+# https://lore.kernel.org/lkml/20010412230944.A930@athlon.random/ ("I cutted out the numbers that
+# aren't using O_DIRECT"): cells blanked with `xxxx` have no value, the rest of the row still reads
+_BLANKED = """\
+without using o_direct:
+              -------Sequential Output-------- ---Sequential Input-- --Random--
+              -Per Char- --Block--- -Rewrite-- -Per Char- --Block--- --Seeks---
+           MB K/sec %CPU K/sec %CPU K/sec %CPU K/sec %CPU K/sec %CPU  /sec %CPU
+          400  xxxx xxxx 12999 12.1  5918 10.8  xxxx xxxx 13412 12.1   xxx  xxx
+          400  xxxx xxxx 12960 12.3  5896 11.1  xxxx xxxx 13520 13.3   xxx  xxx
+"""
+
+
+def test_cells_the_poster_blanked_out_have_no_value():
+    runs = _by_run(_BLANKED)
+    assert [r[0] for r in runs] == ["without using o_direct", "without using o_direct"]
+    assert runs[0][3] == _cells(IO, "_ _ 12999 12.1 5918 10.8 _ _ 13412 12.1 _ _")
+    assert runs[1][3] == _cells(IO, "_ _ 12960 12.3 5896 11.1 _ _ 13520 13.3 _ _")
+    assert {r["params"]["file_size_mb"] for r in _rows(_BLANKED)} == {"400"}
+
+
 def test_bonnie14_cpu_100_small_size_and_wrapped_seek_cpu():
     runs = _by_run(_fixture("bonnie14_tiobench_and_two_runs"))
     assert [r[3] for r in runs] == [

@@ -82,6 +82,9 @@ class _B1Context:
 
 
 _B1_VERSION = re.compile(r"\d+\.\d+\.\d+")
+# `xxxx`: a figure the poster cut out of the row ("I cutted out the numbers that aren't using
+# O_DIRECT"): a cell without a value, as bonnie's own `+++++` is
+_BLANKED = re.compile(r"x{3,8}+|X{3,8}+")
 
 
 def _b1_row_at(lines: list[str], k: int) -> bool:
@@ -104,8 +107,11 @@ def _b1_split(text: str) -> tuple[str, str | None, list[str], list[str]] | None:
     """
     toks = text.split()
     k = len(toks)
-    while k > 0 and re.fullmatch(r"[\d.]+", toks[k - 1]) and not (k == 1 and _B1_VERSION.fullmatch(toks[0])):
+    while k > 0 and (re.fullmatch(r"[\d.]+", toks[k - 1]) or _BLANKED.fullmatch(toks[k - 1])) \
+            and not (k == 1 and _B1_VERSION.fullmatch(toks[0])):
         k -= 1  # a leading `2.4.21` is the machine label (glued cells such as `0.010000.0` come later)
+    while k < len(toks) and _BLANKED.fullmatch(toks[k]):
+        k += 1  # the first figure (the size) is never blanked: `xxx` before it is part of the label
     head, nums = toks[:k], toks[k:]
     vol = None
     if head and (m := re.fullmatch(r"(\d+)\*(\d*)", head[-1])):
@@ -114,6 +120,9 @@ def _b1_split(text: str) -> tuple[str, str | None, list[str], list[str]] | None:
             nums = [m.group(2), *nums]
     atoms: list[str] = []
     for tok in nums:
+        if _BLANKED.fullmatch(tok):
+            atoms.append("")  # a figure the poster cut out: no value
+            continue
         parts = _ATOM.findall(tok)
         if "".join(parts) != tok:
             return None
@@ -132,6 +141,8 @@ def _b1_fields(atoms: list[str], known_mb: int | None) -> tuple[str, list[str]] 
     cells = atoms[1:]
     for k, a in enumerate(cells):
         is_rate = k < 10 and k % 2 == 0
+        if not a:
+            continue  # blanked out
         if is_rate != a.isdigit() or (not is_rate and not _ONE_DECIMAL.fullmatch(a)):
             return None
     return atoms[0], cells

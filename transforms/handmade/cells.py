@@ -46,6 +46,22 @@ def number(tok: str) -> float | None:
         return None
 
 
+# `0,88`, `26311,000`, `-1,31`: a number written with a decimal comma (much of Europe). Commas that
+# cannot be thousands separators (one or two digits after them, a leading `0,`, four or more
+# digits) tell that a block writes its decimals so; then every `a,b` of the block is `a.b`.
+_COMMA_NUMBER = re.compile(r"(?<![\w.,])([-+]?\d{1,12}),(\d{1,12})(?![\w,]|\.\d)")
+_NOT_THOUSANDS = re.compile(r"(?<![\w.,])[-+]?(?:0,\d{1,12}|\d{1,12},(?:\d{1,2}|\d{4,12}))(?![\w,]|\.\d)")
+_POINT_DECIMAL = re.compile(r"(?<![\w.,])\d{1,12}\.\d{1,12}(?![\w.])")
+
+
+def decimal_commas(lines: list[str]) -> list[str]:
+    """The block's lines with decimal commas written as points, when the block writes its
+    decimals with commas (and never with points); else the lines unchanged."""
+    if not any("," in x and _NOT_THOUSANDS.search(x) for x in lines) or any(_POINT_DECIMAL.search(x) for x in lines):
+        return lines
+    return [_COMMA_NUMBER.sub(r"\1.\2", x) if "," in x else x for x in lines]
+
+
 _PAREN_CHANGE = re.compile(r"^\([-+]\d[\d.,]*%?\)$|^\(\d[\d.,]*%\)$")  # (+3.2%), (-18), (4%)
 _SCALE = {"k": "k", "K": "k", "M": "M", "G": "G"}  # thousands, millions, billions of the metric's unit
 _MULTIPLIER = {"k": Decimal(1000), "M": Decimal(1_000_000), "G": Decimal(1_000_000_000)}

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from transforms.handmade import commands, evidence, metrics
-from transforms.handmade.cells import RULE, read_number, split_wide
+from transforms.handmade.cells import RULE, decimal_commas, read_number, split_wide
 from transforms.handmade.commands import read_commands
 from transforms.handmade.noise import hunk_lines, noise_block, noise_line
 from transforms.handmade.pairs import read_pairs
@@ -96,7 +96,7 @@ def read(segs: list[Segment], subject: str | None, claimed: dict[int, str],
         pair_runs, pair_lines = _pair_tables(seg, plain, subject, explained)
         out.extend(HandRun(seg, r) for r in pair_runs)
         for lo, hi in _blocks(seg, {**claimed, **pair_lines}, hunks):
-            block = [_NBSP.sub(" ", x) if len(x) <= MAX_LINE else "" for x in seg.lines[lo:hi]]
+            block = decimal_commas([_NBSP.sub(" ", x) if len(x) <= MAX_LINE else "" for x in seg.lines[lo:hi]])
             if not any(_NUMBERISH.search(x) for x in block) or not any(_CANDIDATE.search(x) for x in block):
                 continue  # no line could be a table row, a key: value line or a sentence with results
             abs_lo = seg.offset + lo

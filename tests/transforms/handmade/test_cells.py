@@ -3,7 +3,7 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from transforms.handmade.cells import cells
+from transforms.handmade.cells import cells, decimal_commas
 
 
 def _read(line: str) -> list[tuple[str, str, str | None]]:
@@ -56,3 +56,35 @@ def test_minutes_and_seconds_are_a_duration_never_a_slot_or_a_time_of_day():
     assert read_number("00:04.1") is None  # `PIIX4: IDE controller at PCI slot 00:04.1`
     row = cells("ext2\t14.6\t50.5s\t 76.4s\t29%\t 7:14.9m")
     assert [c.kind for c in row] == ["label", "abs", "abs", "abs", "chg", "abs"]
+
+
+# https://lore.kernel.org/lkml/20230224093454.956298-1-vincent.guittot@linaro.org/ : decimals
+# written with a comma (`0,88 %` cannot be thousands), so `1,315` is 1.315 s, not 1315
+_COMMA_BLOCK = [
+    "hackbench\t1 group\t",
+    "avg     1,315                   1,344                   1,359",
+    "stdev   0,88 %                  1,55 %                  1,82 %",
+    "vs tip  -0,47 %                 -2,68 %                 -3,87 %",
+]
+
+
+def test_a_block_written_with_decimal_commas_reads_them_as_points():
+    out = decimal_commas(_COMMA_BLOCK)
+    assert out[1].split() == ["avg", "1.315", "1.344", "1.359"]
+    assert out[3].split() == ["vs", "tip", "-0.47", "%", "-2.68", "%", "-3.87", "%"]
+    assert out[0] == _COMMA_BLOCK[0]
+
+
+def test_thousands_separators_stay_thousands():
+    for block in (["netperf  137,214  140,003"], ["IOPS : 147,182", "bw = 1.5 GB/s"],
+                  ["avg 1,315 2,5", "ratio 1.07"]):  # a point decimal anywhere: commas are no decimals
+        assert decimal_commas(block) == block
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(alphabet="0123456789,. %-\tab", max_size=40), max_size=6))
+def test_decimal_commas_keeps_the_line_count_and_only_swaps_commas(lines):
+    out = decimal_commas(lines)
+    assert len(out) == len(lines)
+    for a, b in zip(lines, out, strict=True):
+        assert len(a) == len(b) and a.replace(",", ".") == b.replace(",", ".")

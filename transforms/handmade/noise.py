@@ -29,7 +29,8 @@ _BLOCK = re.compile(
     r"|^[^\S\n]*+(?:Arch|CPUs|Model name|CPU family|Stepping|BogoMIPS|Thread\(s\) per core):"  # the machine
     r"|\bANSI SCSI revision\b|\bVendor:[^\S\n]++\S[^\n]{0,40}+Model:"  # a SCSI device listing
     r"|^[^\S\n]*+(?:raiddev|nr-raid-disks|persistent-superblock|chunk-size|nr-spare-disks)\b"  # raidtab
-    r"|^[^\S\n]*+cpu[^\S\n]++\d++[^\S\n]++(?:hot|cold):[^\S\n]*+low\b|\boom-killer:|\bMem-Info:",  # an OOM report
+    r"|^[^\S\n]*+cpu[^\S\n]++\d++[^\S\n]++(?:hot|cold):[^\S\n]*+low\b|\boom-killer:|\bMem-Info:"  # an OOM report
+    r"|\btrack-to-track\b|\bspindle speed\b|\baverage seek time\b|\bformatted int\w{0,6}+ transfer rate\b",  # a drive's datasheet
     re.I | re.M,
 )
 

@@ -97,3 +97,23 @@ def test_an_oom_report_under_a_hackbench_run_gives_no_rows():
     assert "cpu 0 hot: low 2, high 6, batch 1" in body
     assert noise_block("DMA per-cpu:\ncpu 0 hot: low 2, high 6, batch 1\ncpu 0 cold: low 0, high 2, batch 1\n")
     assert result_rows(extract_explained(body, "o")[0]) == []
+
+
+# https://lore.kernel.org/lkml/200108250930.f7P9UZH10871@maile.telia.com/ : a drive's datasheet quoted beside
+# an hdparm figure; seek times and transfer rates the vendor prints are no measurement
+DATASHEET = """\
+I get 35 MB/s with hdparm -t on this disk.
+
+* Data from a Seagate Cheetah X15 ST336732LC (Better than most
+disks out there - way better than mine)
+Formatted Int Transfer Rate (min)\t51 MBytes/sec
+Formatted Int Transfer Rate (max)\t69 MBytes/sec
+Average Seek Time, Read\t\t3.7 msec typical
+Track-to-Track Seek, Read\t0.5 msec typical
+Average Latency\t\t\t2 msec
+"""
+
+
+def test_a_drives_datasheet_gives_no_rows():
+    rows = result_rows(extract_explained(DATASHEET, "d")[0])
+    assert [(r["benchmark"], r["value"]) for r in rows] == [("hdparm", 35.0)]

@@ -16,6 +16,7 @@ from typing import Any
 from transforms.handmade import commands, evidence, metrics
 from transforms.handmade.cells import RULE, decimal_commas, read_number, split_wide
 from transforms.handmade.commands import read_commands
+from transforms.handmade.lkp import read_lkp
 from transforms.handmade.noise import hunk_lines, noise_block, noise_line
 from transforms.handmade.pairs import read_pairs
 from transforms.handmade.prose import read_prose
@@ -95,7 +96,9 @@ def read(segs: list[Segment], subject: str | None, claimed: dict[int, str],
     for seg in segs:
         pair_runs, pair_lines = _pair_tables(seg, plain, subject, explained)
         out.extend(HandRun(seg, r) for r in pair_runs)
-        for lo, hi in _blocks(seg, {**claimed, **pair_lines}, hunks):
+        lkp_runs, lkp_lines = _lkp_tables(seg, explained)
+        out.extend(HandRun(seg, r) for r in lkp_runs)
+        for lo, hi in _blocks(seg, {**claimed, **pair_lines, **lkp_lines}, hunks):
             block = decimal_commas([_NBSP.sub(" ", x) if len(x) <= MAX_LINE else "" for x in seg.lines[lo:hi]])
             if not any(_NUMBERISH.search(x) for x in block) or not any(_CANDIDATE.search(x) for x in block):
                 continue  # no line could be a table row, a key: value line or a sentence with results
@@ -120,6 +123,27 @@ def read(segs: list[Segment], subject: str | None, claimed: dict[int, str],
                 runs = kept
             out.extend(HandRun(seg, r) for r in runs)
     return out, explained
+
+
+def _lkp_tables(seg: Segment, explained: list[Explained]) -> tuple[list[Run], dict[int, str]]:
+    """The kernel test robot's comparison tables (transforms.handmade.lkp): one run per table
+    and benchmark, and the absolute lines the report holds (no other reader looks at them)."""
+    if "%change" not in seg.text:
+        return [], {}
+    values, used = read_lkp([x if len(x) <= MAX_LINE else "" for x in seg.lines])
+    runs: list[Run] = []
+    for bench in dict.fromkeys(v.benchmark for v in values):
+        mine = [v for v in values if v.benchmark == bench]
+        lo, hi = min(v.line for v in mine), max(v.line for v in mine) + 1
+        results = [_result(bench, v.line, v.label, v.value, v.unit, v.system, v.params, "tool_output")
+                   for v in mine]
+        runs.append(_run(bench, results, lo, hi))
+        explained.append(Explained(seg.offset + lo, seg.offset + hi, "kernel test robot comparison table", bench,
+                                   f"the testcase prefix `{bench}.` of its rows",
+                                   sorted({v.system for v in mine}), f"{len(results)} rows", len(results),
+                                   seg.quoted))
+    owner = runs[0].benchmark if runs else "lkp"
+    return runs, {seg.offset + k: owner for k in used}
 
 
 def _pair_tables(seg: Segment, plain: list[str], subject: str | None, explained: list[Explained],

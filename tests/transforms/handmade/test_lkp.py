@@ -1,0 +1,97 @@
+"""The kernel test robot's comparison table: the rows of a benchmark the project reads, both
+columns, each under its column head; the profile and accounting rows around them are not results."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from transforms.extract import extract_explained
+from transforms.handmade.lkp import read_lkp
+from transforms.rows import result_rows
+
+# https://lore.kernel.org/oe-lkp/202502251026.bb927780-lkp@intel.com (lines as posted, some rows left out)
+REPORT = """\
+kernel test robot noticed a 6.2% regression of hackbench.throughput on:
+
+testcase: hackbench
+config: x86_64-rhel-9.4
+compiler: gcc-12
+parameters:
+
+\tnr_threads: 100%
+\titerations: 4
+\tmode: process
+\tipc: socket
+\tcpufreq_governor: performance
+
+=========================================================================================
+compiler/cpufreq_governor/ipc/iterations/kconfig/mode/nr_threads/rootfs/tbox_group/testcase:
+  gcc-12/performance/socket/4/x86_64-rhel-9.4/process/100%/debian-12-x86_64-20240206.cgz/lkp-icl-2sp2/hackbench
+
+commit:
+  f553741ac8 ("sched: Cancel the slice protection of the idle entity")
+  2ae891b826 ("sched: Reduce the default slice to avoid tasks getting an extra tick")
+
+f553741ac8c0e467 2ae891b826958b60919ea21c727
+---------------- ---------------------------
+         %stddev     %change         %stddev
+             \\          |                \\
+      5457 \u00b1  6%     +30.9%       7146 \u00b1 11%  perf-c2c.DRAM.remote
+   1706905           +20.0%    2047861        vmstat.system.cs
+    433157            -6.2%     406447        hackbench.throughput
+    423258            -6.9%     394005        hackbench.throughput_avg
+    143.13            +7.3%     153.65        hackbench.time.elapsed_time
+  39754543 \u00b1  3%     +56.8%   62349308        hackbench.time.involuntary_context_switches
+ 4.411e+10            -5.0%  4.192e+10        perf-stat.i.branch-instructions
+     25.15            -0.6       24.50        perf-stat.i.cache-miss-rate%
+"""
+
+
+def test_rows_of_the_testcase_become_results_under_each_column_head():
+    rows = result_rows(extract_explained(REPORT, "r", "[sched] 2ae891b826: hackbench.throughput 6.2% regression")[0])
+    got = sorted((r["system"], r["metric_label"], r["value"]) for r in rows)
+    assert got == [
+        ("2ae891b826958b60919ea21c727", "throughput", 406447.0),
+        ("2ae891b826958b60919ea21c727", "throughput_avg", 394005.0),
+        ("f553741ac8c0e467", "throughput", 433157.0),
+        ("f553741ac8c0e467", "throughput_avg", 423258.0),
+    ]
+    assert {r["benchmark"] for r in rows} == {"hackbench"}
+    assert {r["layout"] for r in rows} == {"tool_output"}
+    assert rows[0]["params"] == {"ipc": "socket", "iterations": "4", "mode": "process", "nr_threads": "100%",
+                                 "tbox_group": "lkp-icl-2sp2"}
+
+
+def test_the_job_parameters_are_no_results():
+    body = REPORT.replace("hackbench.throughput", "will-it-scale.per_thread_ops")
+    assert result_rows(extract_explained(body, "r")[0]) == []  # no row of ours, and `iterations: 4` is a setting
+
+
+def test_a_quoted_table_and_a_mangled_spread_sign_still_read():
+    mangled = REPORT.replace("\u00b1", "\u0105")
+    quoted = "\n".join("> " + x for x in mangled.splitlines())
+    rows = result_rows(extract_explained(quoted, "q")[0])
+    assert sorted(r["value"] for r in rows) == [394005.0, 406447.0, 423258.0, 433157.0]
+    assert all(r["quoted"] for r in rows)
+
+
+def test_units_come_from_the_metric_suffix():
+    lines = ["v5.11-rc1 8e3c8c9a54b0d4c9d0c2b0b2b8c", "---------------- ---------------------------",
+             "         %stddev     %change         %stddev",
+             "      1234 \u00b1  2%     -12.3%       1082 \u00b1  3%  netperf.Throughput_Mbps",
+             "     45678           -12.3%      40058        fio.write_bw_MBps"]
+    values, used = read_lkp(lines)
+    assert [(v.benchmark, v.system, v.value, v.unit) for v in values] == [
+        ("netperf", "v5.11-rc1", 1234.0, "Mbit/s"), ("netperf", "8e3c8c9a54b0d4c9d0c2b0b2b8c", 1082.0, "Mbit/s"),
+        ("fio", "v5.11-rc1", 45678.0, "MB/s"), ("fio", "8e3c8c9a54b0d4c9d0c2b0b2b8c", 40058.0, "MB/s")]
+    assert used == {0, 1, 2, 3, 4}
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(alphabet="0123456789.+-%e \u00b1|\\abhckn_", max_size=60), max_size=12))
+def test_never_raises_and_reads_values_only_from_rows_under_a_head(lines):
+    head = ["a b", "-------- --------", "  %stddev  %change  %stddev"]
+    values, used = read_lkp(head + lines)
+    assert all(v.line >= 3 and v.line in used for v in values)
+    assert all(v.system in ("a", "b") for v in values)

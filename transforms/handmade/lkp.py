@@ -1,0 +1,116 @@
+"""The kernel test robot's comparison table (lkp-tests `compare`), as its reports print it:
+
+    f553741ac8c0e467 2ae891b826958b60919ea21c727
+    ---------------- ---------------------------
+             %stddev     %change         %stddev
+                 \\          |                \\
+        433157            -6.2%     406447        hackbench.throughput
+      5457 ±  6%     +30.9%       7146 ± 11%  perf-c2c.DRAM.remote
+
+Each row is `<base> [± spread] <change> <patched> [± spread] <testcase>.<metric>`; the two column
+heads (commits or releases) are the systems. Only rows of a benchmark the project reads
+(`hackbench.throughput`, `netperf.Throughput_Mbps`, `fio.write_bw_MBps`) become results; the
+profile, vmstat and perf-stat rows around them, and the job's own accounting (`<testcase>.time.*`),
+do not. The `compiler/.../testcase:` line and the slash-separated values under it give the params.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_HEAD = re.compile(r"^[^\S\n]*+%stddev[^\S\n]++%change[^\S\n]++%stddev[^\S\n]*+$")
+_DASHES = re.compile(r"^[^\S\n]*+-{8,}+[^\S\n]++-{8,}+[^\S\n]*+$")
+_TICKS = re.compile(r"^[^\S\n]*+\\[^\S\n]++\|[^\S\n]++\\[^\S\n]*+$")
+_NUM = r"[-+]?\d[\d.]*+(?:e[-+]?\d++)?"
+# the spread: `± 6%`, or the same sign mangled by a wrong charset (`ą  3%`, `Â± 6%`)
+_SPREAD = r"(?:[^\S\n]++[^\s\d]{1,2}+[^\S\n]*+\d++%)?"
+_ROW = re.compile(
+    rf"^[^\S\n]*+(?P<a>{_NUM}){_SPREAD}[^\S\n]++(?P<chg>[-+]\d[\d.]*+(?:e[-+]?\d++)?%?)[^\S\n]++"
+    rf"(?P<b>{_NUM}){_SPREAD}[^\S\n]++(?P<name>[A-Za-z][\w.:/%+()-]*+)[^\S\n]*+$"
+)
+_KEYS = re.compile(r"^[^\S\n]*+([a-z_]++(?:/[a-z_]++)++):[^\S\n]*+$")
+_PARAMS_HEAD = re.compile(r"^[^\S\n]*+(?:(?:with|on) following )?parameters:[^\S\n]*+$", re.I)
+_SKIP_PARAMS = frozenset({"compiler", "cpufreq_governor", "kconfig", "rootfs", "testcase", "ucode"})
+
+# the robot's testcase prefix -> the benchmark the project names it
+BENCHMARKS = {
+    "hackbench": "hackbench", "netperf": "netperf", "fio": "fio", "unixbench": "unixbench",
+    "dbench": "dbench", "tbench": "tbench", "stream": "stream", "iperf": "iperf",
+    "lmbench3": "lmbench", "kbuild": "kernbench", "sysbench": "sysbench",
+}  # fmt: skip
+# metric suffixes -> unit (`Throughput_Mbps`, `write_bw_MBps`, `read_iops`)
+_UNITS = (("_Mbps", "Mbit/s"), ("_MBps", "MB/s"), ("_KBps", "KB/s"), ("_GBps", "GB/s"), ("_bps", "bit/s"),
+          ("_iops", "IOPS"), ("_ms", "ms"), ("_us", "us"), ("_ns", "ns"))
+
+
+@dataclass(slots=True)
+class LkpValue:
+    line: int  # index into the lines given
+    benchmark: str
+    label: str  # the metric as printed, without the testcase prefix
+    value: float
+    unit: str | None
+    system: str
+    params: dict[str, str]
+
+
+def _params(lines: list[str], top: int) -> dict[str, str]:
+    """`compiler/.../nr_threads/.../testcase:` and its values, the nearest above line `top`."""
+    for k in range(top - 1, max(-1, top - 15), -1):
+        m = _KEYS.match(lines[k])
+        if m and k + 1 < len(lines):
+            keys, vals = m.group(1).split("/"), lines[k + 1].strip().split("/")
+            if len(keys) == len(vals):
+                return {key: v for key, v in zip(keys, vals, strict=True) if key not in _SKIP_PARAMS and v}
+            return {}
+    return {}
+
+
+def _unit(label: str) -> str | None:
+    return next((u for suffix, u in _UNITS if label.endswith(suffix)), None)
+
+
+def read_lkp(lines: list[str]) -> tuple[list[LkpValue], set[int]]:
+    """The values of every comparison table in `lines`, and the lines the robot's report holds
+    (tables, their heads, and its `parameters:` list, which are settings, not results)."""
+    out: list[LkpValue] = []
+    used: set[int] = set()
+    for h, line in enumerate(lines):
+        if not _HEAD.match(line) or h < 2 or not _DASHES.match(lines[h - 1]):
+            continue
+        systems = lines[h - 2].split()
+        if len(systems) != 2:
+            continue
+        params = _params(lines, h - 2)
+        used.update(range(h - 2, h + 1))
+        k = h + 1
+        if k < len(lines) and _TICKS.match(lines[k]):
+            used.add(k)
+            k += 1
+        while k < len(lines) and (m := _ROW.match(lines[k])):
+            used.add(k)
+            prefix, _, label = m.group("name").partition(".")
+            bench = BENCHMARKS.get(prefix.split("-")[0])
+            if bench is not None and label and not label.startswith("time."):
+                for system, value in zip(systems, (m.group("a"), m.group("b")), strict=True):
+                    out.append(LkpValue(k, bench, label, float(value), _unit(label), system, dict(params)))
+            k += 1
+    if used:
+        used |= _parameter_list(lines)
+    return out, used
+
+
+def _parameter_list(lines: list[str]) -> set[int]:
+    """The report's `parameters:` list (`nr_threads: 100%`, `iterations: 4`): the job's settings."""
+    out: set[int] = set()
+    for k, line in enumerate(lines):
+        if not _PARAMS_HEAD.match(line):
+            continue
+        j = k + 1
+        while j < len(lines) and not lines[j].strip():
+            j += 1
+        while j < len(lines) and lines[j].strip():
+            out.add(j)
+            j += 1
+    return out

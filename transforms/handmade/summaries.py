@@ -50,6 +50,7 @@ _SETTING_PAIR = re.compile(r"(?<![\w.])[A-Za-z][\w%/.-]{0,24}+=[^\s,;=]{1,24}+(?
 _BULLET_LEAD = re.compile(r"^[-*+•]\s{1,4}+")  # `- cdc_ncm.ko: TCP_RR: 740, UDP_RR: 750`
 _SCALE = {"k": 1e3, "K": 1e3, "M": 1e6}
 _DIRECTION = re.compile(r"(?i)^(?:read|write|rand ?read|rand ?write|randrw|rw|mixed|trim|seq ?read|seq ?write)$")
+_SUM = re.compile(r"\d[ \t]*+[-+*/x×][ \t]*+\d")  # `1 + 0.4`, `2*3`: arithmetic in a key
 _LEAD_ONE = re.compile(r"^\s{0,8}+[A-Za-z][^:=]{0,40}+:\s{2,}+$")
 
 
@@ -174,8 +175,8 @@ def read_summaries(lines: list[str], taken: set[int]) -> tuple[list[KeyValue], l
             continue
         key = kv.group("key").strip().strip("*_")
         nkey = norm(key)
-        if not nkey or nkey in _STOP_KEYS or len(key.split()) > 8:
-            continue
+        if not nkey or nkey in _STOP_KEYS or len(key.split()) > 8 or _SUM.search(key):
+            continue  # `... will be 1 + 0.4 = 1.4ms`: the end of a calculation, not a summary line
         rest = cells(kv.group("rest"))
         if not rest or rest[0].kind != "abs" or rest[0].value is None:
             continue

@@ -5,7 +5,7 @@ from hypothesis import strategies as st
 
 from transforms.extract import extract_explained
 from transforms.handmade.metrics import resolve_unit
-from transforms.handmade.summaries import _pairs
+from transforms.handmade.summaries import _pairs, read_summaries
 from transforms.rows import result_rows
 
 # https://lore.kernel.org/lkml/17740000.1046989368@flay/ (2003, "Re: HT and idle = poll", kernbench quoted)
@@ -222,3 +222,11 @@ def test_labelled_summaries_with_stdev_asides():
     assert got == {("host", "BW", 574.93, "MiB/s"), ("host", "IOPS", 147182.0, "IOPS"), ("host", "SLAT", 0.113, "us"),
                    ("mdev/direct", "BW", 535.99, "MiB/s"), ("mdev/direct", "IOPS", 137214.0, "IOPS"),
                    ("mdev/direct", "LAT", 7.038, "us")}  # never a stdev
+
+
+# https://lore.kernel.org/linux-block/CAA70yB73hVgt-KppSYaXuh_yOpmJ0zQi3hWP-236a0oUTnOxpg@mail.gmail.com/
+def test_the_end_of_a_calculation_is_no_summary_line():
+    lines = ["Becase update_io_ticks will add a extra 1 jiffy(1ms) for every IO, the",
+             "io.latency io.latency will be 1 + 0.4 = 1.4ms,",
+             "1.4 * 512 = 716.8ms, so the %util show it about 72%."]
+    assert read_summaries(lines, set())[0] == []

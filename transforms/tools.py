@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 TOOLS: dict[str, str] = {
     "netperf": "netperf", "iperf": "iperf", "iperf3": "iperf", "fio": "fio", "dbench": "dbench",
-    "tbench": "tbench", "bonnie": "bonnie", "bonnie++": "bonnie", "lmbench": "lmbench",
+    "tbench": "tbench", "bonnie": "bonnie", "bonnie++": "bonnie", "lmbench": "lmbench", "lmbench3": "lmbench",
     "unixbench": "unixbench", "hackbench": "hackbench", "kernbench": "kernbench", "sysbench": "sysbench",
     "stream": "stream", "dd": "dd", "hdparm": "hdparm",
 }  # fmt: skip

@@ -20,7 +20,7 @@ from transforms.tools import names_pattern
 # literal (lower case) -> benchmark; a literal must stand as a word to count
 _LITERALS: dict[str, str] = {
     "unixbench": "unixbench", "unix bench": "unixbench", "byte unix": "unixbench",
-    "lmbench": "lmbench", "lat_ctx": "lmbench", "bw_mem": "lmbench", "lat_mem_rd": "lmbench",
+    "lmbench": "lmbench", "lmbench3": "lmbench", "lat_ctx": "lmbench", "bw_mem": "lmbench", "lat_mem_rd": "lmbench",
     "lat_syscall": "lmbench", "bw_pipe": "lmbench", "lat_proc": "lmbench",
     "netperf": "netperf", "super_netperf": "netperf", "netserver": "netperf", "tcp_stream": "netperf", "tcp_rr": "netperf",
     "udp_stream": "netperf", "udp_rr": "netperf", "tcp_crr": "netperf", "tcp_maerts": "netperf",

@@ -39,9 +39,10 @@ BENCHMARKS = {
     "dbench": "dbench", "tbench": "tbench", "stream": "stream", "iperf": "iperf",
     "lmbench3": "lmbench", "kbuild": "kernbench", "sysbench": "sysbench",
 }  # fmt: skip
-# metric suffixes -> unit (`Throughput_Mbps`, `write_bw_MBps`, `read_iops`)
-_UNITS = (("_Mbps", "Mbit/s"), ("_MBps", "MB/s"), ("_KBps", "KB/s"), ("_GBps", "GB/s"), ("_bps", "bit/s"),
-          ("_iops", "IOPS"), ("_ms", "ms"), ("_us", "us"), ("_ns", "ns"))
+# the last part of a metric's name -> its unit (`Throughput_Mbps`, `write_bw_MBps`, `PIPE.latency.us`)
+_UNITS = {"Mbps": "Mbit/s", "MBps": "MB/s", "KBps": "KB/s", "GBps": "GB/s", "bps": "bit/s", "iops": "IOPS",
+          "ms": "ms", "us": "us", "ns": "ns", "MB/sec": "MB/s"}
+_LAST = re.compile(r"[._]([A-Za-z/]++)$")
 
 
 @dataclass(slots=True)
@@ -68,40 +69,58 @@ def _params(lines: list[str], top: int) -> dict[str, str]:
 
 
 def _unit(label: str) -> str | None:
-    return next((u for suffix, u in _UNITS if label.endswith(suffix)), None)
+    m = _LAST.search(label)
+    return _UNITS.get(m.group(1)) if m else None
 
 
-def read_lkp(lines: list[str]) -> tuple[list[LkpValue], set[int]]:
-    """The values of every comparison table in `lines`, and the lines the robot's report holds
-    (tables, their heads, and its `parameters:` list, which are settings, not results)."""
+@dataclass(frozen=True, slots=True)
+class Head:
+    """What the rows of a table share: its two column heads and the job's params."""
+
+    systems: tuple[str, str]
+    params: dict[str, str]
+
+
+def read_lkp(lines: list[str], carry: Head | None = None) -> tuple[list[LkpValue], set[int], Head | None]:
+    """The values of every comparison table in `lines`, the lines the robot's report holds (tables,
+    their heads), and the head of the last table. With `carry` (the head of a table in the text
+    before), rows at the top of `lines` are that table's: a reply that quotes a table in two pieces
+    with a comment between them."""
     out: list[LkpValue] = []
     used: set[int] = set()
+    head = carry
+    if carry is not None:
+        top = next((k for k, x in enumerate(lines) if x.strip()), len(lines))
+        _rows(lines, top, carry, out, used)
     for h, line in enumerate(lines):
         if not _HEAD.match(line) or h < 2 or not _DASHES.match(lines[h - 1]):
             continue
         systems = lines[h - 2].split()
         if len(systems) != 2:
             continue
-        params = _params(lines, h - 2)
+        head = Head((systems[0], systems[1]), _params(lines, h - 2))
         used.update(range(h - 2, h + 1))
         k = h + 1
         if k < len(lines) and _TICKS.match(lines[k]):
             used.add(k)
             k += 1
-        while k < len(lines) and (m := _ROW.match(lines[k])):
-            used.add(k)
-            prefix, _, label = m.group("name").partition(".")
-            bench = BENCHMARKS.get(prefix.split("-")[0])
-            if bench is not None and label and not label.startswith("time."):
-                for system, value in zip(systems, (m.group("a"), m.group("b")), strict=True):
-                    out.append(LkpValue(k, bench, label, float(value), _unit(label), system, dict(params)))
-            k += 1
-    if used:
-        used |= _parameter_list(lines)
-    return out, used
+        _rows(lines, k, head, out, used)
+    return out, used, head
 
 
-def _parameter_list(lines: list[str]) -> set[int]:
+def _rows(lines: list[str], k: int, head: Head, out: list[LkpValue], used: set[int]) -> None:
+    """The table's rows from line k on, to the first line that is none."""
+    while k < len(lines) and (m := _ROW.match(lines[k])):
+        used.add(k)
+        prefix, _, label = m.group("name").partition(".")
+        bench = BENCHMARKS.get(prefix.split("-")[0])
+        if bench is not None and label and not label.startswith("time."):
+            for system, value in zip(head.systems, (m.group("a"), m.group("b")), strict=True):
+                out.append(LkpValue(k, bench, label, float(value), _unit(label), system, dict(head.params)))
+        k += 1
+
+
+def parameter_list(lines: list[str]) -> set[int]:
     """The report's `parameters:` list (`nr_threads: 100%`, `iterations: 4`): the job's settings."""
     out: set[int] = set()
     for k, line in enumerate(lines):

@@ -16,7 +16,7 @@ from typing import Any
 from transforms.handmade import commands, evidence, metrics
 from transforms.handmade.cells import RULE, decimal_commas, read_number, split_wide
 from transforms.handmade.commands import read_commands
-from transforms.handmade.lkp import read_lkp
+from transforms.handmade.lkp import parameter_list, read_lkp
 from transforms.handmade.noise import hunk_lines, noise_block, noise_line
 from transforms.handmade.pairs import read_pairs
 from transforms.handmade.prose import read_prose
@@ -92,12 +92,10 @@ def read(segs: list[Segment], subject: str | None, claimed: dict[int, str],
     explained: list[Explained] = []
     plain = [line for seg in segs for line in seg.lines]
     hunks = {k for k in hunk_lines(plain)}
-    out: list[HandRun] = []
+    out, lkp_lines = _lkp_tables(segs, explained)
     for seg in segs:
         pair_runs, pair_lines = _pair_tables(seg, plain, subject, explained)
         out.extend(HandRun(seg, r) for r in pair_runs)
-        lkp_runs, lkp_lines = _lkp_tables(seg, explained)
-        out.extend(HandRun(seg, r) for r in lkp_runs)
         for lo, hi in _blocks(seg, {**claimed, **pair_lines, **lkp_lines}, hunks):
             block = decimal_commas([_NBSP.sub(" ", x) if len(x) <= MAX_LINE else "" for x in seg.lines[lo:hi]])
             if not any(_NUMBERISH.search(x) for x in block) or not any(_CANDIDATE.search(x) for x in block):
@@ -125,25 +123,32 @@ def read(segs: list[Segment], subject: str | None, claimed: dict[int, str],
     return out, explained
 
 
-def _lkp_tables(seg: Segment, explained: list[Explained]) -> tuple[list[Run], dict[int, str]]:
-    """The kernel test robot's comparison tables (transforms.handmade.lkp): one run per table
-    and benchmark, and the absolute lines the report holds (no other reader looks at them)."""
-    if "%change" not in seg.text:
+def _lkp_tables(segs: list[Segment], explained: list[Explained]) -> tuple[list[HandRun], dict[int, str]]:
+    """The kernel test robot's comparison tables (transforms.handmade.lkp): one run per table piece
+    and benchmark, and the absolute lines the report holds (its tables and, anywhere in the post,
+    its `parameters:` list), which no other reader looks at."""
+    if not any("%change" in seg.text for seg in segs):
         return [], {}
-    values, used = read_lkp([x if len(x) <= MAX_LINE else "" for x in seg.lines])
-    runs: list[Run] = []
-    for bench in dict.fromkeys(v.benchmark for v in values):
-        mine = [v for v in values if v.benchmark == bench]
-        lo, hi = min(v.line for v in mine), max(v.line for v in mine) + 1
-        results = [_result(bench, v.line, v.label, v.value, v.unit, v.system, v.params, "tool_output")
-                   for v in mine]
-        runs.append(_run(bench, results, lo, hi))
-        explained.append(Explained(seg.offset + lo, seg.offset + hi, "kernel test robot comparison table", bench,
-                                   f"the testcase prefix `{bench}.` of its rows",
-                                   sorted({v.system for v in mine}), f"{len(results)} rows", len(results),
-                                   seg.quoted))
-    owner = runs[0].benchmark if runs else "lkp"
-    return runs, {seg.offset + k: owner for k in used}
+    out: list[HandRun] = []
+    held: dict[int, str] = {}
+    carry = None
+    for seg in segs:
+        values, used, carry = read_lkp([x if len(x) <= MAX_LINE else "" for x in seg.lines], carry)
+        for bench in dict.fromkeys(v.benchmark for v in values):
+            mine = [v for v in values if v.benchmark == bench]
+            lo, hi = min(v.line for v in mine), max(v.line for v in mine) + 1
+            results = [_result(bench, v.line, v.label, v.value, v.unit, v.system, v.params, "tool_output")
+                       for v in mine]
+            out.append(HandRun(seg, _run(bench, results, lo, hi)))
+            explained.append(Explained(seg.offset + lo, seg.offset + hi, "kernel test robot comparison table",
+                                       bench, f"the testcase prefix `{bench}.` of its rows",
+                                       sorted({v.system for v in mine}), f"{len(results)} rows", len(results),
+                                       seg.quoted))
+        held.update((seg.offset + k, "lkp") for k in used)
+    if held:
+        for seg in segs:
+            held.update((seg.offset + k, "lkp") for k in parameter_list(seg.lines))
+    return out, held
 
 
 def _pair_tables(seg: Segment, plain: list[str], subject: str | None, explained: list[Explained],

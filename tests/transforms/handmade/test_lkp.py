@@ -81,7 +81,7 @@ def test_units_come_from_the_metric_suffix():
              "         %stddev     %change         %stddev",
              "      1234 \u00b1  2%     -12.3%       1082 \u00b1  3%  netperf.Throughput_Mbps",
              "     45678           -12.3%      40058        fio.write_bw_MBps"]
-    values, used = read_lkp(lines)
+    values, used, _ = read_lkp(lines)
     assert [(v.benchmark, v.system, v.value, v.unit) for v in values] == [
         ("netperf", "v5.11-rc1", 1234.0, "Mbit/s"), ("netperf", "8e3c8c9a54b0d4c9d0c2b0b2b8c", 1082.0, "Mbit/s"),
         ("fio", "v5.11-rc1", 45678.0, "MB/s"), ("fio", "8e3c8c9a54b0d4c9d0c2b0b2b8c", 40058.0, "MB/s")]
@@ -92,6 +92,51 @@ def test_units_come_from_the_metric_suffix():
 @given(st.lists(st.text(alphabet="0123456789.+-%e \u00b1|\\abhckn_", max_size=60), max_size=12))
 def test_never_raises_and_reads_values_only_from_rows_under_a_head(lines):
     head = ["a b", "-------- --------", "  %stddev  %change  %stddev"]
-    values, used = read_lkp(head + lines)
+    values, used, _ = read_lkp(head + lines)
     assert all(v.line >= 3 and v.line in used for v in values)
     assert all(v.system in ("a", "b") for v in values)
+
+
+# https://lore.kernel.org/lkml/Y9dETROtv9Bld9TI@casper.infradead.org/ : a reply quoting the table
+# in two pieces with a comment between; the report's parameter list is quoted further up
+SPLIT_QUOTE = """\
+> with following parameters:
+>
+> \truntime: 300s
+> \tnr_task: 1
+>
+> 9cd6ffa60256e931 f1a7941243c102a44e8847e3b94
+> ---------------- ---------------------------
+>          %stddev     %change         %stddev
+>              \\          |                \\
+>      11110           -19.2%       8974        unixbench.score
+>       5502           -20.7%       4363        unixbench.time.user_time
+
+So we're spending a lot more time in the kernel and correspondingly less
+time in userspace.
+
+>   67991885           -16.9%   56507507        unixbench.time.voluntary_context_switches
+>   46198768           -19.1%   37355723        unixbench.workload
+"""
+
+
+def test_a_table_quoted_in_two_pieces_keeps_its_heads_and_the_parameters_are_no_rows():
+    rows = result_rows(extract_explained(SPLIT_QUOTE, "s")[0])
+    assert sorted((r["system"], r["metric_label"], r["value"]) for r in rows) == [
+        ("9cd6ffa60256e931", "score", 11110.0), ("9cd6ffa60256e931", "workload", 46198768.0),
+        ("f1a7941243c102a44e8847e3b94", "score", 8974.0), ("f1a7941243c102a44e8847e3b94", "workload", 37355723.0)]
+
+
+# https://lore.kernel.org/stable/202511071439.d081322d-lkp@intel.com/ : `lmbench3.` names lmbench
+def test_lmbench3_rows_are_lmbench():
+    body = """\
+       v6.18-rc3 db86f55bf81a3a297be05ee8775
+---------------- ---------------------------
+         %stddev     %change         %stddev
+             \\          |                \\
+   3870548 \u00b1  3%      +8.9%    4215418 \u00b1  3%  vmstat.system.cs
+      5.11           -11.5%       4.52        lmbench3.PIPE.latency.us
+"""
+    rows = result_rows(extract_explained(body, "l")[0])
+    assert [(r["benchmark"], r["system"], r["value"], r["unit"]) for r in rows] == [
+        ("lmbench", "v6.18-rc3", 5.11, "us"), ("lmbench", "db86f55bf81a3a297be05ee8775", 4.52, "us")]

@@ -12,6 +12,11 @@ heads (commits or releases) are the systems. Only rows of a benchmark the projec
 (`hackbench.throughput`, `netperf.Throughput_Mbps`, `fio.write_bw_MBps`) become results; the
 profile, vmstat and perf-stat rows around them, and the job's own accounting (`<testcase>.time.*`),
 do not. The `compiler/.../testcase:` line and the slash-separated values under it give the params.
+
+The 0-day reports of 2013-2016 print the same table without the `%stddev` line, the spread as
+`~ 1%`, one row per test box (`lkp-ne04/micro/hackbench/1600%-process-socket`: the box and the
+case are params, the metric is the one of the `TOTAL hackbench.throughput` row below) and a
+`TOTAL <testcase>.<metric>` row summing them.
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ _NUM = r"[-+]?\d[\d.]*+(?:e[-+]?\d++)?"
 _SPREAD = r"(?:[^\S\n]++[^\s\d]{1,2}+[^\S\n]*+\d++%)?"
 _ROW = re.compile(
     rf"^[^\S\n]*+(?P<a>{_NUM}){_SPREAD}[^\S\n]++(?P<chg>[-+]\d[\d.]*+(?:e[-+]?\d++)?%?)[^\S\n]++"
-    rf"(?P<b>{_NUM}){_SPREAD}[^\S\n]++(?P<name>[A-Za-z][\w.:/%+()-]*+)[^\S\n]*+$"
+    rf"(?P<b>{_NUM}){_SPREAD}[^\S\n]++(?P<total>TOTAL[^\S\n]++)?(?P<name>[A-Za-z][\w.:/%+()-]*+)[^\S\n]*+$"
 )
 _KEYS = re.compile(r"^[^\S\n]*+([a-z_]++(?:/[a-z_]++)++):[^\S\n]*+$")
 _PARAMS_HEAD = re.compile(r"^[^\S\n]*+(?:(?:with|on) following )?parameters:[^\S\n]*+$", re.I)
@@ -92,15 +97,17 @@ def read_lkp(lines: list[str], carry: Head | None = None) -> tuple[list[LkpValue
     if carry is not None:
         top = next((k for k, x in enumerate(lines) if x.strip()), len(lines))
         _rows(lines, top, carry, out, used)
-    for h, line in enumerate(lines):
-        if not _HEAD.match(line) or h < 2 or not _DASHES.match(lines[h - 1]):
+    for d, line in enumerate(lines):
+        if d < 1 or not _DASHES.match(line):
             continue
-        systems = lines[h - 2].split()
-        if len(systems) != 2:
+        systems = lines[d - 1].split()
+        k = d + 1
+        stddev = k < len(lines) and bool(_HEAD.match(lines[k]))
+        if len(systems) != 2 or not stddev and not (k < len(lines) and _ROW.match(lines[k])):
             continue
-        head = Head((systems[0], systems[1]), _params(lines, h - 2))
-        used.update(range(h - 2, h + 1))
-        k = h + 1
+        head = Head((systems[0], systems[1]), _params(lines, d - 1))
+        used.update(range(d - 1, d + 1 + stddev))
+        k += stddev
         if k < len(lines) and _TICKS.match(lines[k]):
             used.add(k)
             k += 1
@@ -110,14 +117,37 @@ def read_lkp(lines: list[str], carry: Head | None = None) -> tuple[list[LkpValue
 
 def _rows(lines: list[str], k: int, head: Head, out: list[LkpValue], used: set[int]) -> None:
     """The table's rows from line k on, to the first line that is none."""
+    boxes: list[tuple[int, str, dict[str, str], str, str]] = []  # per-box rows wait for the TOTAL row
     while k < len(lines) and (m := _ROW.match(lines[k])):
         used.add(k)
-        prefix, _, label = m.group("name").partition(".")
+        name = m.group("name")
+        if "." not in name and "/" in name:  # `lkp-ne04/micro/hackbench/1600%-process-socket`
+            parts = name.split("/")
+            at = next((i for i, p in enumerate(parts) if p in BENCHMARKS), None)
+            if at is not None:
+                params = {**head.params, "testbox": parts[0], "case": "/".join(parts[at + 1:])}
+                boxes.append((k, BENCHMARKS[parts[at]], {p: v for p, v in params.items() if v},
+                              m.group("a"), m.group("b")))
+            k += 1
+            continue
+        prefix, _, label = name.partition(".")
         bench = BENCHMARKS.get(prefix.split("-")[0])
-        if bench is not None and label and not label.startswith("time."):
-            for system, value in zip(head.systems, (m.group("a"), m.group("b")), strict=True):
-                out.append(LkpValue(k, bench, label, float(value), _unit(label), system, dict(head.params)))
+        ours = bench is not None and bool(label) and not label.startswith("time.")
+        if m.group("total"):  # the boxes above measured what it sums (a counter, maybe: no result)
+            for line, bbench, params, a, b in boxes:
+                if ours and bbench == bench:
+                    _emit(out, head, line, bench, label, params, a, b)
+            boxes = []
+        if ours:
+            _emit(out, head, k, bench, label, dict(head.params), m.group("a"), m.group("b"))
         k += 1
+    # boxes no TOTAL row names are left out: what they measured is not said
+
+
+def _emit(out: list[LkpValue], head: Head, line: int, bench: str, label: str, params: dict[str, str],
+          a: str, b: str) -> None:
+    for system, value in zip(head.systems, (a, b), strict=True):
+        out.append(LkpValue(line, bench, label, float(value), _unit(label), system, dict(params)))
 
 
 def parameter_list(lines: list[str]) -> set[int]:

@@ -127,7 +127,7 @@ def _lkp_tables(segs: list[Segment], explained: list[Explained]) -> tuple[list[H
     """The kernel test robot's comparison tables (transforms.handmade.lkp): one run per table piece
     and benchmark, and the absolute lines the report holds (its tables and, anywhere in the post,
     its `parameters:` list), which no other reader looks at."""
-    if not any("%change" in seg.text for seg in segs):
+    if not any("%change" in seg.text or "TOTAL " in seg.text for seg in segs):
         return [], {}
     out: list[HandRun] = []
     held: dict[int, str] = {}

@@ -140,3 +140,30 @@ def test_lmbench3_rows_are_lmbench():
     rows = result_rows(extract_explained(body, "l")[0])
     assert [(r["benchmark"], r["system"], r["value"], r["unit"]) for r in rows] == [
         ("lmbench", "v6.18-rc3", 5.11, "us"), ("lmbench", "db86f55bf81a3a297be05ee8775", 4.52, "us")]
+
+
+# https://lore.kernel.org/linux-mm/20131218072814.GA798@localhost/ : the 0-day tables of 2013, a row
+# per test box summed by a TOTAL row; boxes under a counter's TOTAL measured that counter
+OLD_STYLE = """\
+      v3.13-rc3       eabb1f89905a0c809d13
+---------------  -------------------------
+     88901 ~ 2%      -3.1%      86131 ~ 0%  brickland2/micro/hackbench/600%-process-pipe
+    153250 ~ 2%      +3.1%     157931 ~ 1%  brickland2/micro/hackbench/600%-process-socket
+    407038           +1.2%     412032       TOTAL hackbench.throughput
+
+      v3.13-rc3       eabb1f89905a0c809d13
+---------------  -------------------------
+   1777511 ~ 0%  +1.9e+13%  3.363e+17 ~33%  brickland2/micro/hackbench/600%-process-pipe
+    103797 ~ 0%    -100.0%          1 ~141%  lkp-a04/micro/netperf/120s-200%-TCP_RR
+  99986527         +3e+14%  2.988e+20       TOTAL proc-vmstat.nr_tlb_local_flush_one
+"""
+
+
+def test_old_style_tables_give_each_box_under_the_total_rows_metric():
+    values, _, _ = read_lkp(OLD_STYLE.splitlines())
+    got = [(v.system, v.label, v.value, v.params) for v in values]
+    box = {"testbox": "brickland2", "case": "600%-process-pipe"}
+    assert got[:2] == [("v3.13-rc3", "throughput", 88901.0, box), ("eabb1f89905a0c809d13", "throughput", 86131.0, box)]
+    assert [(v.system, v.value) for v in values if not v.params] == [("v3.13-rc3", 407038.0),
+                                                                    ("eabb1f89905a0c809d13", 412032.0)]
+    assert len(values) == 6 and {v.benchmark for v in values} == {"hackbench"}

@@ -15,7 +15,8 @@ and time is reported unparsed instead of stored.  Rows carry benchmark "dd":
 metric ``throughput`` and ``elapsed`` (s), param ``bytes``, and the command's ``bs``, ``count``,
 ``iflag``/``oflag``/``conv`` when its ``dd if=... of=...`` line is printed just above; that
 command's ``of=/dev/null`` or ``if=/dev/zero`` also names the rows ``copied (read rate)`` or
-``copied (write rate)``.
+``copied (write rate)``. A dd reading a device (``if=/dev/md3``) has it as param ``device``, and as
+its system when no caption names one (hdparm's rule).
 
 hdparm -tT prints, under a ``/dev/sda:`` line::
 
@@ -185,6 +186,9 @@ def _dd_runs(lines: Sequence[str], before: Sequence[str]) -> list[Run]:
         if command := _command_above(lines, i, floor):
             run.attributes["command"] = command
             params.update(_command_params(command))
+            if device := _read_device(command):
+                run.system = printout_system(run.system, {"device": device}, params)
+                run.attributes["device"] = device
         floor = i + 1
         if not _consistent(nbytes, secs, rate, unit):
             run.status, run.reason = (
@@ -237,6 +241,19 @@ def _direction(command: str) -> str | None:
     if read == write:
         return None
     return "read" if read else "write"
+
+
+_DEVICE_NODE = re.compile(r"^/dev/(?!(?:zero|u?random|null|stdin|fd/)\b)[\w/-]{1,40}$")
+
+
+def _read_device(command: str) -> str | None:
+    """The device a dd reads (`if=/dev/md3`): like hdparm's `/dev/sda:`, what it measured when no
+    caption names a system (`/dev/zero` and friends are no device)."""
+    for tok in command.split()[:40]:
+        key, sep, value = tok.partition("=")
+        if sep and key == "if" and _DEVICE_NODE.match(value.rstrip(";&|")):
+            return value.rstrip(";&|")
+    return None
 
 
 def _command_above(lines: Sequence[str], index: int, floor: int) -> str | None:

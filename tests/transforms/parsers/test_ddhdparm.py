@@ -125,6 +125,26 @@ def test_dd_values_are_labelled_by_the_way_the_command_moved_the_bytes():
     assert ddhdparm._direction("dd if=a.img of=b.img bs=1M") is None  # a file copy
 
 
+# https://lore.kernel.org/lkml/Pine.LNX.4.64.0701121628100.3655@p34.internal.lan/ (2007, max_sectors_kb):
+# nothing above the runs names a system but the device each dd read
+DD_DEVICES = """\
+> > # echo 3 > /proc/sys/vm/drop_caches
+> > # dd if=/dev/md3 of=/dev/null bs=1M count=10240
+> > 10240+0 records in
+> > 10240+0 records out
+> > 10737418240 bytes (11 GB) copied, 399.352 seconds, 26.9 MB/s
+"""
+
+
+def test_dd_reading_a_device_under_no_caption_is_named_by_the_device():
+    rows = _rows(DD_DEVICES + "\n# dd if=/dev/sda of=/dev/null bs=1M count=10240\n"
+                 "10737418240 bytes (11 GB) copied, 150.891 seconds, 71.2 MB/s\n", "dd")
+    assert {(r["system"], r["params"]["device"], r["value"]) for r in rows if r["metric"] == "throughput"} == {
+        ("/dev/md3", "/dev/md3", 26.9), ("/dev/sda", "/dev/sda", 71.2)}
+    assert ddhdparm._read_device("dd if=/dev/zero of=/dev/sda bs=1M") is None  # it wrote the device
+    assert ddhdparm._read_device("dd if=/dev/urandom of=f bs=1M") is None
+
+
 def test_rate_that_does_not_follow_from_bytes_and_time_is_unparsed():
     text = "1073741824 bytes (1.1 GB) copied, 10.0 s, 900 MB/s\n"
     runs = _runs(text)

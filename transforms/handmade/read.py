@@ -321,6 +321,17 @@ def _heading_above(plain: list[str], start: int) -> str | None:
     return None
 
 
+_ASIDE = re.compile(r"^(?P<core>[^()]{1,200}?)\s*+\((?:all |mostly )?(?:in |within )?(?:the )?noise"
+                    r"(?: range| level)?\)\s*+:?$", re.I)
+
+
+def _without_aside(heading: str) -> str:
+    """A heading without the poster's verdict after it (`netperf/tcp_stream on ICL (all in noise
+    range)`): the remark judges the figures, it does not name what was measured."""
+    m = _ASIDE.match(heading.strip())
+    return m.group("core") if m else heading
+
+
 def _line_below(plain: list[str], end: int) -> str:
     """The paragraph right after a table (its first three lines), where posters say what it was."""
     k = end
@@ -432,6 +443,7 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
         caption_metric = (above.strip('"') if series else None) or metrics.metric_in(bench, above) or (
             None if t.group else metrics.metric_in(
                 bench, " ".join(x.strip(" #*") for x in plain[max(0, abs_lo + t.start - 8):abs_lo + t.start])))
+        above = _without_aside(above)
         if caption_metric is None and above and not (caption_sys and caption_sys in above) and len(above.split()) <= 5 \
                 and not _GENERIC_CAPTION.match(above) and not _KEY_NUMBER.match(above):
             caption_metric = above.rstrip(":").strip('"')  # `hackbench -g $group`: what was measured

@@ -254,6 +254,7 @@ _NAMES_SYSTEM = re.compile(
     r"|v\d{1,3}|(?:un)?patched|vanilla|baseline|stock|mainline|upstream|guest|host|bare[- ]metal|native"
     r"|dom[0u]|kvm|xen|qemu|vmware|hyper-?v|virtualbox|before|after|previously|originally"
     r"|with(?:out)?\s+(?:the\s+|this\s+|that\s+|my\s+|your\s+)?(?:patch\w{0,5}|fix(?:es)?|series|change[sd]?)"
+    r"|\+\s?(?:patch(?:es|set)?|fix(?:es)?)"  # `+ patch 14/16`, `+ patches 15,16`: patches stacked on a base
     r"|(?:tip|linux-next|net-next|mm)(?:/[\w.-]{1,30}){0,3})(?![\w/-])"
 )
 # a tool's own banner or connection line names its version or peer, not the system measured

@@ -255,3 +255,30 @@ def test_a_numbered_case_alone_above_a_printout_names_it():
              "Execl Throughput                                191.2 lps   (29.9 s, 2 samples)"]
     assert naming_caption(lines, 2) == naming_caption(lines, 5) == "no task migration(run on /01)"
     assert naming_caption(["1. How is fork()/exit() affected by this move ?", "", lines[2]], 2) is None
+
+
+# https://lore.kernel.org/linux-block/e5ec65a0-abfd-8eac-59aa-b715d890126c@gmail.com/ (2021, nullb IOPS
+# of a series, patch by patch): each heading stacks patches on the baseline above it
+STACKED = """\
+# baseline (for-5.16/block)
+
+IOPS=4304768, IOS/call=32/32, inflight=32 (32)
+IOPS=4289824, IOS/call=32/32, inflight=32 (32)
+
+# + patch 14/16 (skip advance)
+
+IOPS=4367424, IOS/call=32/32, inflight=0 (16)
+IOPS=4401088, IOS/call=32/32, inflight=32 (32)
+"""
+
+
+def test_patches_stacked_on_a_base_name_the_system():
+    from transforms.extract import extract_explained
+    from transforms.rows import result_rows
+
+    assert names_system("# + patch 14/16 (skip advance)") == "+ patch 14/16 (skip advance)"
+    assert names_system("# + patches 15,16 (switch optimisation)") == "+ patches 15,16 (switch optimisation)"
+    rows = result_rows(extract_explained(STACKED, "p", subject="Re: [PATCH 00/16] block optimisation round")[0])
+    assert {(r["system"], r["value"]) for r in rows} == {
+        ("baseline (for-5.16/block)", 4304768.0), ("baseline (for-5.16/block)", 4289824.0),
+        ("+ patch 14/16 (skip advance)", 4367424.0), ("+ patch 14/16 (skip advance)", 4401088.0)}

@@ -282,3 +282,32 @@ def test_patches_stacked_on_a_base_name_the_system():
     assert {(r["system"], r["value"]) for r in rows} == {
         ("baseline (for-5.16/block)", 4304768.0), ("baseline (for-5.16/block)", 4289824.0),
         ("+ patch 14/16 (skip advance)", 4367424.0), ("+ patch 14/16 (skip advance)", 4401088.0)}
+
+
+# https://lore.kernel.org/linux-wireless/20211210180213.3661994-1-davidm@egauge.net/ (2021, wilc1000 PSM)
+REMARKED = """\
+iperf3 without this patch (no significant different with PSM on/off):
+  TX   0.00-120.01 sec   140 MBytes  9.82 Mbits/sec
+  RX   0.00-120.69 sec   283 MBytes  19.6 Mbits/sec
+
+with this patch applied:
+
+PSM off (TX is 46% improved, RX slightly improved; may not be significant):
+  TX   0.00-120.00 sec   206 MBytes  14.4 Mbits/sec
+  RX   0.00-120.48 sec   322 MBytes  22.4 Mbits/sec
+
+PSM on (no significant change):
+  TX   0.00-120.00 sec   140 MBytes  9.78 Mbits/sec
+  RX   0.00-120.08 sec   257 MBytes  18.0 Mbits/sec
+"""
+
+
+def test_a_remark_in_parentheses_before_a_labels_colon_is_no_part_of_the_name():
+    from transforms.extract import extract_explained
+    from transforms.rows import result_rows
+
+    assert system_label("PSM on (no significant change):") == "PSM on"
+    assert system_label("2.6.24 (ext3):") == "2.6.24 (ext3)"  # a short aside names the setup
+    rows = result_rows(extract_explained(REMARKED, "o", subject="[PATCH] wilc1000: fix PSM wakeup")[0])
+    assert {(r["system"], r["value"]) for r in rows} >= {
+        ("PSM off", 14.4), ("PSM off", 22.4), ("PSM on", 9.78), ("PSM on", 18.0)}

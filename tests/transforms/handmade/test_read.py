@@ -221,3 +221,16 @@ def test_a_headings_noise_verdict_is_no_part_of_what_it_names():
     got = {(r["system"], r["metric_label"], r["params"].get("case")): r["value"] for r in rows}
     assert got[("base", "netperf/tcp_stream on ICL", "25%")] == 43092
     assert got[("patch", "netperf/tcp_stream on ICL", "50%")] == 22369
+
+
+# https://lore.kernel.org/linux-wireless/20211210180213.3661994-1-davidm@egauge.net/ (2021, wilc1000 PSM)
+TOOL_THEN_CONDITION = """\
+iperf3 without this patch (no significant different with PSM on/off):
+  TX   0.00-120.01 sec   140 MBytes  9.82 Mbits/sec
+  RX   0.00-120.69 sec   283 MBytes  19.6 Mbits/sec
+"""
+
+
+def test_a_caption_naming_the_tool_then_a_condition_names_the_condition():
+    rows = result_rows(extract_explained(TOOL_THEN_CONDITION, "o", subject="[PATCH] wilc1000: fix PSM wakeup")[0])
+    assert {(r["system"], r["value"]) for r in rows} == {("without this patch", 9.82), ("without this patch", 19.6)}

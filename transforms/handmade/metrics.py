@@ -173,8 +173,14 @@ _CPU_WORDS = frozenset({"%cpu", "%cp", "cpu%", "cp%"})
 _MMTESTS_TAIL = re.compile(r"^([a-z][\w.]{0,30}?)-\d{1,5}$")
 
 
+_STATISTIC_WORDS = frozenset({"average", "avg", "mean", "median"})
+
+
 def metric_for(benchmark: str, label: str | None, unit: str) -> tuple[str, str]:
     """(metric, metric_label): canonical when a synonym matches, else a slug of the label."""
+    if label and norm(label) in _STATISTIC_WORDS:
+        label = label.strip()  # `Average` over a column: the headline figure's mean, labelled as printed
+        return _BY_UNIT.get(benchmark, {}).get(unit) or DEFAULT_METRIC.get(benchmark) or "value", label
     if label:
         found = canonical(benchmark, label)
         if found is not None:

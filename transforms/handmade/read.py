@@ -24,7 +24,8 @@ from transforms.handmade.summaries import BULLET_KV, read_summaries
 from transforms.handmade.tables import CHANGE_HEAD, STDEV_HEAD, Table, read_tables
 from transforms.model import Result, Run, Segment
 from transforms.parsers import metric_spec
-from transforms.parsers._common import keyed_system, naming_caption, system_label
+from transforms.parsers._common import keyed_system, names_system, naming_caption, system_label
+from transforms.tools import names_pattern
 
 MAX_BLOCK_LINES = 600
 MAX_LINE = 1000  # a longer line is no table row, summary or sentence worth reading
@@ -201,10 +202,23 @@ def _caption_system(lines: list[str], start: int, seg: Segment, lo: int) -> str 
         if keyed := keyed_system(text):
             return keyed  # `Kernel version: 2.4.19`: the value names the system
         label = system_label(text.strip())
+        if label and evidence.benchmarks_in(label):
+            label = _after_tool(label)  # `iperf3 without this patch:`: the tool, then what it ran on
         if label and not evidence.benchmarks_in(label) and len(label.split()) <= 4:
             return label
     del k
     return None
+
+
+_TOOL_FIRST = re.compile(r"(?i)^(?:" + names_pattern(without=("stream", "dd")) + r")\s++(?=(?:with|without|w/o?|on|under)\b)")
+
+
+def _after_tool(label: str) -> str | None:
+    """The condition a label names after the tool's name (`iperf3 without this patch` ->
+    `without this patch`), None when it names the tool and nothing measured on."""
+    m = _TOOL_FIRST.match(label)
+    rest = label[m.end():] if m else ""
+    return names_system(rest) if rest else None
 
 
 def _read_block(seg: Segment, lo: int, block: list[str], plain: list[str], subject: str | None,
@@ -350,6 +364,17 @@ def _heading_above(plain: list[str], start: int) -> str | None:
     return None
 
 
+_ASIDE = re.compile(r"^(?P<core>[^()]{1,200}?)\s*+\((?:all |mostly )?(?:in |within )?(?:the )?noise"
+                    r"(?: range| level)?\)\s*+:?$", re.I)
+
+
+def _without_aside(heading: str) -> str:
+    """A heading without the poster's verdict after it (`netperf/tcp_stream on ICL (all in noise
+    range)`): the remark judges the figures, it does not name what was measured."""
+    m = _ASIDE.match(heading.strip())
+    return m.group("core") if m else heading
+
+
 def _line_below(plain: list[str], end: int) -> str:
     """The paragraph right after a table (its first three lines), where posters say what it was."""
     k = end
@@ -461,6 +486,7 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
         caption_metric = (above.strip('"') if series else None) or metrics.metric_in(bench, above) or (
             None if t.group else metrics.metric_in(
                 bench, " ".join(x.strip(" #*") for x in plain[max(0, abs_lo + t.start - 8):abs_lo + t.start])))
+        above = _without_aside(above)
         if caption_metric is None and above and not (caption_sys and caption_sys in above) and len(above.split()) <= 5 \
                 and not _GENERIC_CAPTION.match(above) and not _KEY_NUMBER.match(above):
             caption_metric = above.rstrip(":").strip('"')  # `hackbench -g $group`: what was measured

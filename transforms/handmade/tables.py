@@ -707,7 +707,7 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
                         any_metric(w) for w in label.split()):
                     metric_label = label  # `TCP_RR 56-threads`: the case names the metric
             elif t.orientation == "rows=systems":
-                system, metric_label = (label or None), (hd if stat == "value" else None)
+                system, metric_label = (label or None), hd  # `Average`: a statistic's head still labels it
                 if cols_are_params and hd in head_params:
                     name, val = head_params[hd]  # type: ignore[misc]
                     params[name] = val

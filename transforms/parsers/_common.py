@@ -65,7 +65,7 @@ def system_label(caption: str | None) -> str | None:
     """Only a label-like caption (`2.4.16:`, `- default`, `linux-2.4.10-pre12`) names a system."""
     if not caption:
         return None
-    text = caption.strip().strip("*_").strip()
+    text = _without_remark(caption.strip().strip("*_").strip())
     if len(text) > 60 or text.startswith("..") or text.endswith("::") or order_legend([text]):
         return None  # `first lines for 2.4.7-ac3, then 2.4.7-ac9` names printouts by order (leadin)
     if text.endswith(":"):
@@ -76,6 +76,20 @@ def system_label(caption: str | None) -> str | None:
     if not text or _CAPTION_STOP.search(text + ":") or re.search(r"[.!?]\s", text) or generic_label(text):
         return None  # empty, generic, or the tail of a prose paragraph
     return text
+
+
+# `PSM on (no significant change):`: a label, then the poster's remark on its figures in parentheses
+_REMARK = re.compile(r"^(?P<core>[^()]{1,60}?)\s*+\((?P<remark>[^()]{1,160}+)\)\s*+:$")
+
+
+def _without_remark(text: str) -> str:
+    """A label line without a remark of three words or more in parentheses before its colon (`PSM
+    off (TX is 46% improved, ...):`); a short one (`2.6.24 (ext3):`, `(skip advance)`) is part of
+    the name."""
+    m = _REMARK.match(text)
+    if m is None or len(m.group("remark").split()) < 3:
+        return text
+    return m.group("core").rstrip() + ":"
 
 
 _TOOL_NAMES = frozenset(TOOLS)
@@ -254,6 +268,7 @@ _NAMES_SYSTEM = re.compile(
     r"|v\d{1,3}|(?:un)?patched|vanilla|baseline|stock|mainline|upstream|guest|host|bare[- ]metal|native"
     r"|dom[0u]|kvm|xen|qemu|vmware|hyper-?v|virtualbox|before|after|previously|originally"
     r"|with(?:out)?\s+(?:the\s+|this\s+|that\s+|my\s+|your\s+)?(?:patch\w{0,5}|fix(?:es)?|series|change[sd]?)"
+    r"|\+\s?(?:patch(?:es|set)?|fix(?:es)?)"  # `+ patch 14/16`, `+ patches 15,16`: patches stacked on a base
     r"|(?:tip|linux-next|net-next|mm)(?:/[\w.-]{1,30}){0,3})(?![\w/-])"
 )
 # a tool's own banner or connection line names its version or peer, not the system measured

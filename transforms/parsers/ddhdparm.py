@@ -13,7 +13,10 @@ prints bytes/sec, stored here as MB/s.  Each line is checked against
 bytes / seconds, so a line whose rate does not follow from its own byte count
 and time is reported unparsed instead of stored.  Rows carry benchmark "dd":
 metric ``throughput`` and ``elapsed`` (s), param ``bytes``, and the command's ``bs``, ``count``,
-``iflag``/``oflag``/``conv`` when its ``dd if=... of=...`` line is printed just above.
+``iflag``/``oflag``/``conv`` when its ``dd if=... of=...`` line is printed just above; that
+command's ``of=/dev/null`` or ``if=/dev/zero`` also names the rows ``copied (read rate)`` or
+``copied (write rate)``. A dd reading a device (``if=/dev/md3``) has it as param ``device``, and as
+its system when no caption names one (hdparm's rule).
 
 hdparm -tT prints, under a ``/dev/sda:`` line::
 
@@ -183,6 +186,9 @@ def _dd_runs(lines: Sequence[str], before: Sequence[str]) -> list[Run]:
         if command := _command_above(lines, i, floor):
             run.attributes["command"] = command
             params.update(_command_params(command))
+            if device := _read_device(command):
+                run.system = printout_system(run.system, {"device": device}, params)
+                run.attributes["device"] = device
         floor = i + 1
         if not _consistent(nbytes, secs, rate, unit):
             run.status, run.reason = (
@@ -191,10 +197,13 @@ def _dd_runs(lines: Sequence[str], before: Sequence[str]) -> list[Run]:
             )
             runs.append(run)
             continue
-        # the summary line holds no label: each value is named by its place after `copied`
+        # the summary line holds no label: each value is named by its place after `copied`, and by
+        # the way the command above moved the bytes (`of=/dev/null` read them, `if=/dev/zero` wrote)
+        way = _direction(command) if command else None
+        way = f"{way} " if way else ""
         run.results = [
-            Result("throughput", "copied (rate)", float(rate), unit, dict(params), line=i),
-            Result("elapsed", "copied (time)", float(secs), "s", dict(params), line=i),
+            Result("throughput", f"copied ({way}rate)", float(rate), unit, dict(params), line=i),
+            Result("elapsed", f"copied ({way}time)", float(secs), "s", dict(params), line=i),
         ]
         runs.append(run)
     return runs
@@ -213,6 +222,38 @@ def _command_params(command: str) -> dict[str, str]:
         if sep and key in _DD_OPERANDS and _OPERAND_VALUE.match(value):
             out[key] = value  # a literal; `count=$((256*1024))` is the shell's, not a value
     return out
+
+
+_SINKS = frozenset({"/dev/null"})
+_SOURCES = frozenset({"/dev/zero", "/dev/urandom", "/dev/random"})
+
+
+def _direction(command: str) -> str | None:
+    """`read` for a dd that throws what it reads away (`of=/dev/null`), `write` for one that writes
+    made-up bytes (`if=/dev/zero`): posters name a dd's figure after the way it went (`87MB/s
+    read`); both or neither (`if=/dev/zero of=/dev/null`, a file copy) is no direction."""
+    files = {}
+    for tok in command.split()[:40]:
+        key, sep, value = tok.partition("=")
+        if sep and key in ("if", "of"):
+            files[key] = value.rstrip(";&|")
+    read, write = files.get("of") in _SINKS, files.get("if") in _SOURCES
+    if read == write:
+        return None
+    return "read" if read else "write"
+
+
+_DEVICE_NODE = re.compile(r"^/dev/(?!(?:zero|u?random|null|stdin|fd/)\b)[\w/-]{1,40}$")
+
+
+def _read_device(command: str) -> str | None:
+    """The device a dd reads (`if=/dev/md3`): like hdparm's `/dev/sda:`, what it measured when no
+    caption names a system (`/dev/zero` and friends are no device)."""
+    for tok in command.split()[:40]:
+        key, sep, value = tok.partition("=")
+        if sep and key == "if" and _DEVICE_NODE.match(value.rstrip(";&|")):
+            return value.rstrip(";&|")
+    return None
 
 
 def _command_above(lines: Sequence[str], index: int, floor: int) -> str | None:

@@ -4,6 +4,9 @@ Rows: one `time` (s, lower is better) per `Time: X` line (classic, rt-tests) or 
 `Total time: X [sec]` line of perf's sched/messaging (the `# Running ...` header
 decides: sched/pipe's `Total time:` is not hackbench and is skipped). A poster's own
 "Giving an average of ..." is prose, not a row. One `Run` per contiguous paste.
+Under `perf stat` a `Time:` line is hackbench's when perf's report of a hackbench command
+(`Performance counter stats for 'hackbench -g 100 -l 10000':`) follows it; `perf stat --null`
+of hackbench prints no `Time:`, and its `N seconds time elapsed` is the row.
 
 params (only what is printed):
 * `variant`: `classic` (`Running with 10*40 (== 400) tasks.`), `rt-tests` (`Running in
@@ -75,6 +78,12 @@ LOOP = re.compile(r"\b(?:for|while|seq)\b")
 BARE = re.compile(rf"^\s*(?P<t>{_N})\s*$")  # `for i in 1 2 3; do ./hackbench 10 | awk ...; done` prints these
 PERF_CMD = re.compile(r"\bperf\s+bench\s+sched\s+(?P<sub>messaging|all)(?P<args>(?:\s+\S+)*)")
 INSTANCE = re.compile(r"^\s*Instance:\s*(?P<n>\d+)\s*$")
+# `perf stat [--null] [--repeat N] -- hackbench 20 thread 20000` wraps hackbench's own output in its
+# report: `Performance counter stats for 'hackbench 20 thread 20000' (10 runs):`, then (with --null,
+# no counters) `24.536050899 seconds time elapsed ( +- 0.24% )`
+PERF_STAT = re.compile(r"^\s*Performance counter stats for '(?P<cmd>[^'\n]{1,200}+)'")
+ELAPSED = re.compile(rf"^\s*(?P<t>{_N})\s+seconds time elapsed\b")
+_STAT_REACH = 3  # non-blank lines between hackbench's `Time:` and the perf stat report under it
 NOISE = re.compile(
     r"^\s*(?:Iterations:\s*\d+|PATH=|perf version\b|[\w.-]+\s*=\s*\S+$|\[ perf record:|#\s*(?:Executed|Running))"
 )
@@ -149,6 +158,7 @@ class _State:
     named: bool = False  # the last text line named hackbench (a command or "hackbench gives:")
     reshaped: bool = False  # that command ran in a loop or a pipe: its output may be bare numbers
     instance: str | None = None
+    elapsed: bool = False  # a perf stat report of hackbench with no `Time:` of its own just began
 
     def command(self, line: str) -> bool:
         m = PERF_CMD.search(line)
@@ -189,6 +199,7 @@ class _Reader:
     def __init__(self, seg: Segment) -> None:
         self.seg = seg
         self.st = _State()
+        self.wrapped = _perf_wrapped(seg.lines)
         for line in seg.before:  # a command quoted or wrapped just above the output
             self.st.command(line)
         self.blocks: list[_Block] = []
@@ -234,10 +245,21 @@ class _Reader:
         elif (m := SENDER.match(line)) is not None:
             st.banner.update(loops=m["loops"], datasize=m["size"])
         elif (m := TIME.match(line)) is not None:
+            if i in self.wrapped:
+                st.params, st.named = self.wrapped[i], True
             if not st.context:
                 self._close()
                 return
             self._time(i, m["t"], "Time")
+        elif (m := PERF_STAT.match(line)) is not None and (params := _hackbench_params(m["cmd"])) is not None:
+            last = self.cur.results[-1] if self.cur is not None and self.cur.results else None
+            timed = last is not None and last.metric_label == "Time" and last.params.items() >= params.items()
+            if not timed:
+                st.params, st.banner, st.named = params, {}, True
+            st.elapsed = not timed
+        elif (m := ELAPSED.match(line)) is not None and st.elapsed:
+            st.elapsed = False
+            self._time(i, m["t"], "seconds time elapsed")
         elif (m := BARE.match(line)) is not None and st.named and st.reshaped:
             self._time(i, m["t"], "Time")
         elif (m := PERF_RUN.match(line)) is not None:
@@ -258,12 +280,40 @@ class _Reader:
         elif st.command(line) or NOISE.match(line):
             pass
         else:
+            st.elapsed = False  # perf's counters: the report holds hackbench's `Time:` above, or none
             self._close()
             return
         if self.cur is not None:
             self.cur.end = i + 1
         elif self.lead is None:
             self.lead = i
+
+
+def _hackbench_params(command: str) -> dict[str, str] | None:
+    """The params of the `hackbench ARGS` that a perf stat report names, None when it names none."""
+    m = _command(command)
+    return _command_params(m["args"]) if m is not None else None
+
+
+def _perf_wrapped(lines: list[str]) -> dict[int, dict[str, str]]:
+    """`Time:` lines right above a perf stat report of hackbench (`perf stat hackbench -g 100`
+    prints hackbench's output first): they are hackbench's, run as that report's command says."""
+    out: dict[int, dict[str, str]] = {}
+    for i, line in enumerate(lines):
+        m = PERF_STAT.match(line)
+        if m is None or (params := _hackbench_params(m["cmd"])) is None:
+            continue
+        seen = 0
+        for k in range(i - 1, max(-1, i - 20), -1):
+            if not lines[k].strip():
+                continue
+            if TIME.match(lines[k]):
+                out[k] = params
+                break
+            seen += 1
+            if seen >= _STAT_REACH:
+                break
+    return out
 
 
 def _run_for(seg: Segment, block: _Block) -> Run:

@@ -200,3 +200,37 @@ def test_captioned_series_of_bare_numbers_are_read_each_under_its_kernel():
     assert len(rows) == 15 and {r["benchmark"] for r in rows} == {"dbench"}
     assert {("report%2.4.19", "2", 46.6689), ("report%2.5.34", "32", 12.6921), ("report%2.5.41", "8", 32.0934)} <= got
     assert {r["metric"] for r in rows} == {"throughput"}  # never the caption
+
+
+# https://lore.kernel.org/lkml/20230912065808.2530-2-aaron.lu@intel.com/ (2023, tg->load_avg ratelimit)
+NOISE_VERDICT = """\
+==============================================
+netperf/tcp_stream on ICL (all in noise range)
+25%
+base:    43092±0.1%
+patch:   42891±0.5%
+
+50%
+base:    19278±14.9%
+patch:   22369±7.2%
+"""
+
+
+def test_a_headings_noise_verdict_is_no_part_of_what_it_names():
+    rows = result_rows(extract_explained(NOISE_VERDICT, "k", subject="[PATCH] sched/fair: ratelimit")[0])
+    got = {(r["system"], r["metric_label"], r["params"].get("case")): r["value"] for r in rows}
+    assert got[("base", "netperf/tcp_stream on ICL", "25%")] == 43092
+    assert got[("patch", "netperf/tcp_stream on ICL", "50%")] == 22369
+
+
+# https://lore.kernel.org/linux-wireless/20211210180213.3661994-1-davidm@egauge.net/ (2021, wilc1000 PSM)
+TOOL_THEN_CONDITION = """\
+iperf3 without this patch (no significant different with PSM on/off):
+  TX   0.00-120.01 sec   140 MBytes  9.82 Mbits/sec
+  RX   0.00-120.69 sec   283 MBytes  19.6 Mbits/sec
+"""
+
+
+def test_a_caption_naming_the_tool_then_a_condition_names_the_condition():
+    rows = result_rows(extract_explained(TOOL_THEN_CONDITION, "o", subject="[PATCH] wilc1000: fix PSM wakeup")[0])
+    assert {(r["system"], r["value"]) for r in rows} == {("without this patch", 9.82), ("without this patch", 19.6)}

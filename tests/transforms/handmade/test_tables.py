@@ -554,3 +554,19 @@ def test_a_table_at_the_points_of_one_already_read_is_the_same_benchmark():
     got = {(r["system"], r["value"]) for r in rows(body) if r["system"] and "mmcid" in r["system"]}
     assert ("With-mmcid-patch", 11.48) in got and ("Without-mmcid-patch", 8.07) in got and len(got) == 10
     assert {r["benchmark"] for r in rows(body)} == {"hackbench"}
+
+
+# https://lore.kernel.org/lkml/20030915022508.GA26687@rushmore/ (2003, tbench over 2.6.0-test releases)
+AVERAGE_HEAD = """\
+tbench-1.3 192 processes                  Average      +/- MB/sec
+2.6.0-test1-bk2                             114.8             6.9
+2.6.0-test2-bk5                             115.3             4.7
+2.6.0-test3-mm2                             151.1             0.7
+"""
+
+
+def test_a_statistic_column_head_labels_the_headline_figure():
+    got = {(r["system"], r["metric"], r["metric_label"]): r["value"] for r in rows(AVERAGE_HEAD)}
+    assert got[("2.6.0-test1-bk2", "throughput", "Average")] == 114.8
+    assert got[("2.6.0-test3-mm2", "throughput", "Average")] == 151.1
+    assert 6.9 not in got.values()  # the `+/-` column is a spread

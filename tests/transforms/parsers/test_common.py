@@ -255,3 +255,59 @@ def test_a_numbered_case_alone_above_a_printout_names_it():
              "Execl Throughput                                191.2 lps   (29.9 s, 2 samples)"]
     assert naming_caption(lines, 2) == naming_caption(lines, 5) == "no task migration(run on /01)"
     assert naming_caption(["1. How is fork()/exit() affected by this move ?", "", lines[2]], 2) is None
+
+
+# https://lore.kernel.org/linux-block/e5ec65a0-abfd-8eac-59aa-b715d890126c@gmail.com/ (2021, nullb IOPS
+# of a series, patch by patch): each heading stacks patches on the baseline above it
+STACKED = """\
+# baseline (for-5.16/block)
+
+IOPS=4304768, IOS/call=32/32, inflight=32 (32)
+IOPS=4289824, IOS/call=32/32, inflight=32 (32)
+
+# + patch 14/16 (skip advance)
+
+IOPS=4367424, IOS/call=32/32, inflight=0 (16)
+IOPS=4401088, IOS/call=32/32, inflight=32 (32)
+"""
+
+
+def test_patches_stacked_on_a_base_name_the_system():
+    from transforms.extract import extract_explained
+    from transforms.rows import result_rows
+
+    assert names_system("# + patch 14/16 (skip advance)") == "+ patch 14/16 (skip advance)"
+    assert names_system("# + patches 15,16 (switch optimisation)") == "+ patches 15,16 (switch optimisation)"
+    rows = result_rows(extract_explained(STACKED, "p", subject="Re: [PATCH 00/16] block optimisation round")[0])
+    assert {(r["system"], r["value"]) for r in rows} == {
+        ("baseline (for-5.16/block)", 4304768.0), ("baseline (for-5.16/block)", 4289824.0),
+        ("+ patch 14/16 (skip advance)", 4367424.0), ("+ patch 14/16 (skip advance)", 4401088.0)}
+
+
+# https://lore.kernel.org/linux-wireless/20211210180213.3661994-1-davidm@egauge.net/ (2021, wilc1000 PSM)
+REMARKED = """\
+iperf3 without this patch (no significant different with PSM on/off):
+  TX   0.00-120.01 sec   140 MBytes  9.82 Mbits/sec
+  RX   0.00-120.69 sec   283 MBytes  19.6 Mbits/sec
+
+with this patch applied:
+
+PSM off (TX is 46% improved, RX slightly improved; may not be significant):
+  TX   0.00-120.00 sec   206 MBytes  14.4 Mbits/sec
+  RX   0.00-120.48 sec   322 MBytes  22.4 Mbits/sec
+
+PSM on (no significant change):
+  TX   0.00-120.00 sec   140 MBytes  9.78 Mbits/sec
+  RX   0.00-120.08 sec   257 MBytes  18.0 Mbits/sec
+"""
+
+
+def test_a_remark_in_parentheses_before_a_labels_colon_is_no_part_of_the_name():
+    from transforms.extract import extract_explained
+    from transforms.rows import result_rows
+
+    assert system_label("PSM on (no significant change):") == "PSM on"
+    assert system_label("2.6.24 (ext3):") == "2.6.24 (ext3)"  # a short aside names the setup
+    rows = result_rows(extract_explained(REMARKED, "o", subject="[PATCH] wilc1000: fix PSM wakeup")[0])
+    assert {(r["system"], r["value"]) for r in rows} >= {
+        ("PSM off", 14.4), ("PSM off", 22.4), ("PSM on", 9.78), ("PSM on", 18.0)}

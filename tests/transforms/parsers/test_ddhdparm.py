@@ -99,6 +99,52 @@ def test_dd_values_are_labelled_by_their_place_after_copied():
         ("elapsed", "copied (time)", 12.7143, "s"), ("throughput", "copied (rate)", 82.5, "MB/s")]
 
 
+# https://lore.kernel.org/lkml/Pine.LNX.4.64.0701111832080.3673@p34.internal.lan/ (2007, raid5 stripe cache
+# and readahead): the poster's `111MB/s write and 87MB/s read` are the dd runs writing from /dev/zero and
+# reading into /dev/null
+DD_WRITE_READ = """\
+DEFAULT: (512K)
+$ dd if=/dev/zero of=10gb.no.optimizations.out bs=1M count=10240
+10240+0 records in
+10240+0 records out
+10737418240 bytes (11 GB) copied, 96.6988 seconds, 111 MB/s
+
+DEFAULT: (1536K READ AHEAD)
+$ dd if=10gb.16384k.stripe.out of=/dev/null bs=1M
+298+0 records in
+297+0 records out
+311427072 bytes (311 MB) copied, 3.5453 seconds, 87.8 MB/s
+"""
+
+
+def test_dd_values_are_labelled_by_the_way_the_command_moved_the_bytes():
+    got = {(r["metric_label"], r["value"]) for r in _rows(DD_WRITE_READ, "dd")}
+    assert got == {("copied (write rate)", 111.0), ("copied (write time)", 96.6988),
+                   ("copied (read rate)", 87.8), ("copied (read time)", 3.5453)}
+    assert ddhdparm._direction("dd if=/dev/zero of=/dev/null bs=1M") is None  # memory to nowhere
+    assert ddhdparm._direction("dd if=a.img of=b.img bs=1M") is None  # a file copy
+
+
+# https://lore.kernel.org/lkml/Pine.LNX.4.64.0701121628100.3655@p34.internal.lan/ (2007, max_sectors_kb):
+# nothing above the runs names a system but the device each dd read
+DD_DEVICES = """\
+> > # echo 3 > /proc/sys/vm/drop_caches
+> > # dd if=/dev/md3 of=/dev/null bs=1M count=10240
+> > 10240+0 records in
+> > 10240+0 records out
+> > 10737418240 bytes (11 GB) copied, 399.352 seconds, 26.9 MB/s
+"""
+
+
+def test_dd_reading_a_device_under_no_caption_is_named_by_the_device():
+    rows = _rows(DD_DEVICES + "\n# dd if=/dev/sda of=/dev/null bs=1M count=10240\n"
+                 "10737418240 bytes (11 GB) copied, 150.891 seconds, 71.2 MB/s\n", "dd")
+    assert {(r["system"], r["params"]["device"], r["value"]) for r in rows if r["metric"] == "throughput"} == {
+        ("/dev/md3", "/dev/md3", 26.9), ("/dev/sda", "/dev/sda", 71.2)}
+    assert ddhdparm._read_device("dd if=/dev/zero of=/dev/sda bs=1M") is None  # it wrote the device
+    assert ddhdparm._read_device("dd if=/dev/urandom of=f bs=1M") is None
+
+
 def test_rate_that_does_not_follow_from_bytes_and_time_is_unparsed():
     text = "1073741824 bytes (1.1 GB) copied, 10.0 s, 900 MB/s\n"
     runs = _runs(text)

@@ -105,6 +105,38 @@ def test_a_loop_command_reads_the_bare_numbers_below_it():
     assert rows_of("$ ./hackbench 10\n2.5\n") == []
 
 
+def test_a_time_line_above_perf_stats_report_of_hackbench_is_hackbenchs():
+    # https://lore.kernel.org/linux-mm/20211011144331.70084-1-42.hyeyoo@gmail.com/ (counters cut short)
+    text = ("Before:\n\nTime: 91.677\n\n Performance counter stats for 'hackbench -g 100 -l 10000':\n"
+            "        1462938.07 msec cpu-clock                 #   15.908 CPUs utilized\n"
+            "          18072550      context-switches          #   12.354 K/sec\n\n"
+            "      91.964452802 seconds time elapsed\n\n      43.416742000 seconds user\n"
+            "    1422.441123000 seconds sys\n\nAfter:\n\nTime: 90.220\n\n"
+            " Performance counter stats for 'hackbench -g 100 -l 10000':\n"
+            "        1437418.48 msec cpu-clock                 #   15.880 CPUs utilized\n\n"
+            "      90.510010000 seconds time elapsed\n")
+    found = rows_of(text)
+    assert [(r["system"], r["value"]) for r in found] == [
+        ("Before", 91.677), ("After", 90.22)]  # perf's elapsed wraps the same run
+    assert found[0]["params"]["groups"] == "100" and found[0]["params"]["loops"] == "10000"
+    # a `Time:` with no hackbench above or below it stays unread
+    assert rows_of("Time: 91.677\n\n Performance counter stats for 'sleep 1':\n") == []
+
+
+def test_perf_stat_null_of_hackbench_reports_its_elapsed_time():
+    # https://lore.kernel.org/lkml/1615303512-35058-1-git-send-email-xlpang@linux.alibaba.com/
+    text = ("1) perf stat --null --repeat 10 -- hackbench 20 thread 20000\n\n== original, no patched\n"
+            "Performance counter stats for 'hackbench 20 thread 20000' (10 runs):\n\n"
+            "      24.536050899 seconds time elapsed                                          ( +-  0.24% )\n\n\n"
+            "== patched with patch1~4\n"
+            "Performance counter stats for 'hackbench 20 thread 20000' (10 runs):\n\n"
+            "      24.670892273 seconds time elapsed                                          ( +-  0.29% )\n")
+    found = rows_of(text)
+    assert [(r["system"], r["value"]) for r in found] == [
+        ("original, no patched", 24.536050899), ("patched with patch1~4", 24.670892273)]
+    assert found[0]["params"]["groups"] == "20" and found[0]["params"]["mode"] == "thread"
+
+
 def test_rt_tests_banner_wrapped_by_the_mailer():
     # https://lore.kernel.org/linux-mm/1609862862-3573-1-git-send-email-imran.f.khan@oracle.com/
     text = ("Without this change:\n    # hackbench process 10 1000 -s 100000\n"

@@ -642,3 +642,28 @@ def test_classic_rows_each_named_by_the_poster():
             "> To alpha     87380  16384  16384    10.02      39.25   \n> x86 local    87380  16384  16384    9.99      559.46\n")
     got = {(r["system"], r["metric"], r["value"], r["unit"]) for r in result_rows(extract_explained(text, "n")[0])}
     assert got == {("To alpha", "throughput", 39.25, "Mbit/s"), ("x86 local", "throughput", 559.46, "Mbit/s")}
+
+
+# https://lore.kernel.org/lkml/16147.37268.946613.965075@napali.hpl.hp.com/ (2003, e1000 TSO)
+CPU_COLUMNS = """\
+TSO disabled:
+
+ $ netperf -l 30 -c -C -H foobar -- -s64K -S64K
+ TCP STREAM TEST to foobar
+ Recv   Send    Send                          Utilization       Service Demand
+ Socket Socket  Message  Elapsed              Send     Recv     Send    Recv
+ Size   Size    Size     Time     Throughput  local    remote   local   remote
+ bytes  bytes   bytes    secs.    10^6bits/s  % S      % S      us/KB   us/KB
+
+ 131070 131072 131072    30.00       897.16   34.07    35.00    3.111   3.196
+"""
+
+
+def test_cpu_columns_are_labelled_by_the_header_word_utilization():
+    from transforms.extract import extract_explained
+    from transforms.rows import result_rows
+
+    found = {r["metric"]: r for r in result_rows(extract_explained(CPU_COLUMNS, "j")[0])}
+    assert (found["cpu_util_local"]["metric_label"], found["cpu_util_local"]["value"]) == ("Utilization local % S", 34.07)
+    assert (found["cpu_util_remote"]["metric_label"], found["cpu_util_remote"]["value"]) == (
+        "Utilization remote % S", 35.0)

@@ -62,3 +62,25 @@ def test_omni_keyval_rr_with_f_m_is_mbit():
             row("latency_mean", 78.26, "us", **p),
         ],
     )
+
+
+# https://lore.kernel.org/linux-mm/4E695B3D.7060804@hp.com/ (2011, confidence intervals): the banner's
+# tail wrapped twice by the mailer, `conf.  : histogram : first burst 0` on a line of its own
+WRAPPED_BANNER = """\
+raj@tardy:~/netperf2_trunk$ src/netperf -t TCP_RR -i 30,3 -I 99,1 -- -k
+throughput,confidence_level,confidence_interval,confidence_iteration,throughput_confid
+MIGRATED TCP REQUEST/RESPONSE TEST from 0.0.0.0 (0.0.0.0) port 0 AF_INET
+to localhost.localdomain (127.0.0.1) port 0 AF_INET : +/-0.500% @ 99%
+conf.  : histogram : first burst 0
+THROUGHPUT=55555.94
+CONFIDENCE_LEVEL=99
+CONFIDENCE_INTERVAL=1.000000
+CONFIDENCE_ITERATION=26
+THROUGHPUT_CONFID=0.984
+"""
+
+
+def test_omni_keyval_under_a_banner_wrapped_after_its_confidence():
+    found = np_rows(WRAPPED_BANNER)
+    assert [(r["metric"], r["value"], r["unit"], r["params"].get("test")) for r in found
+            if r["metric"] == "transaction_rate"] == [("transaction_rate", 55555.94, "trans/s", "TCP_RR")]

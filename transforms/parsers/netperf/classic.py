@@ -326,7 +326,7 @@ def _cpu_results(hdr: _Header, f: dict[str, str], emit: _Emit) -> None:
     for n in range(2):
         side = hdr.order[n] if n < len(hdr.order) else ("local", "remote")[n]
         method = hdr.methods[n] if n < len(hdr.methods) else ""
-        emit(f"cpu_util_{side}", f"CPU {side} % {method}".strip(), f[f"cpu_{n + 1}"], "%CPU")
+        emit(f"cpu_util_{side}", f"Utilization {side} % {method}".strip(), f[f"cpu_{n + 1}"], "%CPU")
     for n in range(2):
         side = hdr.order[n + 2] if n + 2 < len(hdr.order) else ("local", "remote")[n]
         metric, unit = _sd_metric(hdr.sd_unit, side)
@@ -352,7 +352,7 @@ def _udp_results(hdr: _Header, rec: _Record, block: _Block) -> None:
         if "cpu" + sfx in f:
             emit = block.emitter(base, line)
             method = hdr.methods[n] if n < len(hdr.methods) else ""
-            emit(f"cpu_util_{where}", f"CPU Util % {method}".strip(), f["cpu" + sfx], "%CPU")
+            emit(f"cpu_util_{where}", f"Utilization {where} % {method}".strip(), f["cpu" + sfx], "%CPU")
             metric, unit = _sd_metric(hdr.sd_unit, where)
             emit(metric, f"Service Demand {unit}", f["sd" + sfx], unit)
 

@@ -65,7 +65,10 @@ _BANNER = re.compile(
     r"^\s*+(?:MIGRATED\s++)?(?P<name>(?:TCP|UDP|SCTP|OMNI|DLPI|XTI|SDP|UNIX|DG|STREAM)\b"
     r"[\w/.-]*+(?: ++(?!TEST\b)[\w/.-]++)*+)\s+TEST\b(?P<rest>.*)(?m:$)"
 )
-_BANNER_CONT = re.compile(r"AF_INET|AF_UNSPEC|^[^\s(]*+\s*+\([^)]*+\)\s+port\s+\d|^port\s+\d|^:\s")
+# the banner's tail as a mailer wraps it: `to host (addr) port 0 AF_INET : +/-0.500% @ 99%`, then
+# `conf.  : histogram : first burst 0` (the confidence, histogram and burst notes of omni tests)
+_BANNER_CONT = re.compile(r"AF_INET|AF_UNSPEC|^[^\s(]*+\s*+\([^)]*+\)\s+port\s+\d|^port\s+\d|^:\s"
+                          r"|^conf\.\s*+:|: histogram\b|\bfirst burst \d")
 
 
 def _banner_at(norm: list[str], i: int) -> _Banner | None:

@@ -48,8 +48,7 @@ def releases(text: str, strong: bool = False) -> list[str]:
 
 
 def lead_in(lines: Sequence[str], start: int) -> str:
-    """The paragraph right above line `start` (blank lines, and shell commands with what they echoed
-    before the printout, skipped)."""
+    """The paragraph right above line `start` (blank lines and shell commands between skipped)."""
     k = start - 1
     para: list[str] = []
     while k >= 0 and start - k <= _LEAD_REACH:
@@ -59,9 +58,8 @@ def lead_in(lines: Sequence[str], start: int) -> str:
         while k >= 0 and start - k <= _LEAD_REACH and lines[k].strip():
             para.insert(0, lines[k].strip())
             k -= 1
-        if not para or not is_prompted(para[0]):
-            break  # a paragraph of commands (`# echo 10 > ...`), or a command and the lines it echoed
-            # (`wfg ~% dd ...`, `1000+0 records in`), is what was run, not what it ran on
+        if not para or not all(is_prompted(x) for x in para):
+            break  # a paragraph of commands (`# echo 10 > ...`) is what was run, not what it ran on
     return " ".join(para)
 
 

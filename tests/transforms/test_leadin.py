@@ -40,30 +40,6 @@ def test_a_printout_gets_the_release_its_lead_in_sentence_names():
     assert 82.5 in {r["value"] for r in rows}
 
 
-# https://lore.kernel.org/linux-mm/20090801045345.GA16011@localhost/ (2009, the same dd quoted in a reply to
-# a post about 2.6.31, trailing blanks dropped): the command and its `records in/out` lines sit between the
-# lead-in and the rate line
-DD_QUOTED = """\
-> Here is a single dd on my laptop with 4G memory, kernel 2.6.30.
->
->         root /home/wfg# echo 10 > /proc/sys/vm/dirty_ratio
->         root /home/wfg# echo 20 > /proc/sys/vm/dirty_background_ratio
->
->         wfg ~% dd if=/dev/zero of=/opt/vm/10G bs=1M count=1000
->         1000+0 records in
->         1000+0 records out
->         1048576000 bytes (1.0 GB) copied, 12.7143 s, 82.5 MB/s
-"""
-
-
-def test_a_command_and_what_it_echoed_are_skipped_on_the_way_to_the_lead_in():
-    lines = ["Here is a single dd, kernel 2.6.30.", "", "wfg ~% dd if=/dev/zero of=f bs=1M count=1000",
-             "1000+0 records in", "1000+0 records out", "1048576000 bytes (1.0 GB) copied, 12.7143 s, 82.5 MB/s"]
-    assert lead_in(lines, 5) == "Here is a single dd, kernel 2.6.30."
-    rows = result_rows(extract_explained(DD_QUOTED, "d", "Re: Bug in kernel 2.6.31, Slow wb_kupdate writeout")[0])
-    assert {(r["system"], r["value"]) for r in rows} >= {("2.6.30", 82.5), ("2.6.30", 12.7143)}
-
-
 def test_two_releases_named_guess_nothing():
     text = DD.replace("kernel 2.6.30.", "kernel 2.6.30 and 2.6.31.")
     assert {r["system"] for r in result_rows(extract_explained(text, "d")[0])} == {None}

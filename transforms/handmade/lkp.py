@@ -24,16 +24,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_HEAD = re.compile(r"^[^\S\n]*+%stddev[^\S\n]++%change[^\S\n]++%stddev[^\S\n]*+$")
-_DASHES = re.compile(r"^[^\S\n]*+-{8,}+[^\S\n]++-{8,}+[^\S\n]*+$")
-_TICKS = re.compile(r"^[^\S\n]*+\\[^\S\n]++\|[^\S\n]++\\[^\S\n]*+$")
-_NUM = r"[-+]?\d[\d.]*+(?:e[-+]?\d++)?"
-# the spread: `± 6%`, or the same sign mangled by a wrong charset (`ą  3%`, `Â± 6%`)
-_SPREAD = r"(?:[^\S\n]++[^\s\d]{1,2}+[^\S\n]*+\d++%)?"
-_ROW = re.compile(
-    rf"^[^\S\n]*+(?P<a>{_NUM}){_SPREAD}[^\S\n]++(?P<chg>[-+]\d[\d.]*+(?:e[-+]?\d++)?%?)[^\S\n]++"
-    rf"(?P<b>{_NUM}){_SPREAD}[^\S\n]++(?P<total>TOTAL[^\S\n]++)?(?P<name>[A-Za-z][\w.:/%+()-]*+)[^\S\n]*+$"
-)
+_HEAD = re.compile(r"^[^\S\n]*+%stddev(?:[^\S\n]++%change[^\S\n]++%stddev)++[^\S\n]*+$")
+_DASHES = re.compile(r"^[^\S\n]*+-{8,}+(?:[^\S\n]++-{8,}+)++[^\S\n]*+$")
+_TICKS = re.compile(r"^[^\S\n]*+\\(?:[^\S\n]++\|[^\S\n]++\\)++[^\S\n]*+$")
+_NUMBER = re.compile(r"[-+]?\d[\d.]*+(?:e[-+]?\d++)?")
+_CHANGE = re.compile(r"[-+]\d[\d.]*+(?:e[-+]?\d++)?%?")  # `-6.2%`, `+2.1e+05%`, `-0.6` (of a % metric)
+# the spread: `± 6%`, `±141%`, `~ 1%`, or the sign mangled by a wrong charset (`ą  3%`, `Â± 6%`)
+_SIGN = re.compile(r"[^\s\d]{1,2}+")
+_SPREAD = re.compile(r"[^\s\d]{1,2}+\d++%")
+_PERCENT = re.compile(r"(?<!\d)\d++%")
+_NAME = re.compile(r"[A-Za-z][\w.:/%+()-]*+")
 _KEYS = re.compile(r"^[^\S\n]*+([a-z_]++(?:/[a-z_]++)++):[^\S\n]*+$")
 _PARAMS_HEAD = re.compile(r"^[^\S\n]*+(?:(?:with|on) following )?parameters:[^\S\n]*+$", re.I)
 _SKIP_PARAMS = frozenset({"compiler", "cpufreq_governor", "kconfig", "rootfs", "testcase", "ucode"})
@@ -82,7 +82,7 @@ def _unit(label: str) -> str | None:
 class Head:
     """What the rows of a table share: its two column heads and the job's params."""
 
-    systems: tuple[str, str]
+    systems: tuple[str, ...]  # one per column, left to right
     params: dict[str, str]
 
 
@@ -102,11 +102,16 @@ def read_lkp(lines: list[str], carry: Head | None = None) -> tuple[list[LkpValue
             continue
         systems = lines[d - 1].split()
         k = d + 1
+        if k < len(lines) and "fail:runs" in lines[k]:  # the runs that failed, then the figures
+            j = next((j for j in range(k, min(len(lines), k + 200)) if _HEAD.match(lines[j])), None)
+            if j is not None:
+                used.update(range(k, j))
+                k = j
         stddev = k < len(lines) and bool(_HEAD.match(lines[k]))
-        if len(systems) != 2 or not stddev and not (k < len(lines) and _ROW.match(lines[k])):
+        if len(systems) != len(line.split()) or not stddev and _row(lines, k, len(systems)) is None:
             continue
-        head = Head((systems[0], systems[1]), _params(lines, d - 1))
-        used.update(range(d - 1, d + 1 + stddev))
+        head = Head(tuple(systems), _params(lines, d - 1))
+        used.update((d - 1, d, k) if stddev else (d - 1, d))
         k += stddev
         if k < len(lines) and _TICKS.match(lines[k]):
             used.add(k)
@@ -115,38 +120,71 @@ def read_lkp(lines: list[str], carry: Head | None = None) -> tuple[list[LkpValue
     return out, used, head
 
 
+def _row(lines: list[str], k: int, n: int) -> tuple[list[str], bool, str, int] | None:
+    """(the n values, TOTAL row?, the name, lines used) of a row at line k: `<v> [± s%] (<change>
+    <v> [± s%])*(n-1) [TOTAL] <name>`, the name maybe wrapped onto the next line by a mailer."""
+    toks = lines[k].split()
+    used = 1
+    if toks and not _NAME.fullmatch(toks[-1]):
+        nxt = lines[k + 1].split() if k + 1 < len(lines) else []
+        if not 1 <= len(nxt) <= 2 or not _NAME.fullmatch(nxt[-1]):
+            return None
+        toks, used = toks + nxt, 2  # `0.69  -10.3%  0.62` / `reaim.child_systime`, `2.01 ±` / `2%  name`
+    if len(toks) < 2 or not _NAME.fullmatch(toks[-1]):
+        return None
+    name, toks = toks[-1], toks[:-1]
+    total = bool(toks) and toks[-1] == "TOTAL"
+    if total:
+        toks = toks[:-1]
+    values: list[str] = []
+    i = 0
+    while i < len(toks):
+        if values:  # a change stands before every value but the first
+            if not _CHANGE.fullmatch(toks[i]) or i + 1 >= len(toks):
+                return None
+            i += 1
+        if not _NUMBER.fullmatch(toks[i]):
+            return None
+        values.append(toks[i])
+        i += 1
+        if i < len(toks) and _SPREAD.fullmatch(toks[i]):
+            i += 1
+        elif i + 1 < len(toks) and _SIGN.fullmatch(toks[i]) and _PERCENT.fullmatch(toks[i + 1]):
+            i += 2
+    return (values, total, name, used) if len(values) == n else None
+
+
 def _rows(lines: list[str], k: int, head: Head, out: list[LkpValue], used: set[int]) -> None:
     """The table's rows from line k on, to the first line that is none."""
-    boxes: list[tuple[int, str, dict[str, str], str, str]] = []  # per-box rows wait for the TOTAL row
-    while k < len(lines) and (m := _ROW.match(lines[k])):
-        used.add(k)
-        name = m.group("name")
+    boxes: list[tuple[int, str, dict[str, str], list[str]]] = []  # per-box rows wait for the TOTAL row
+    while k < len(lines) and (row := _row(lines, k, len(head.systems))):
+        values, total, name, span = row
+        used.update(range(k, k + span))
         if "." not in name and "/" in name:  # `lkp-ne04/micro/hackbench/1600%-process-socket`
             parts = name.split("/")
             at = next((i for i, p in enumerate(parts) if p in BENCHMARKS), None)
             if at is not None:
                 params = {**head.params, "testbox": parts[0], "case": "/".join(parts[at + 1:])}
-                boxes.append((k, BENCHMARKS[parts[at]], {p: v for p, v in params.items() if v},
-                              m.group("a"), m.group("b")))
-            k += 1
+                boxes.append((k, BENCHMARKS[parts[at]], {p: v for p, v in params.items() if v}, values))
+            k += span
             continue
         prefix, _, label = name.partition(".")
         bench = BENCHMARKS.get(prefix.split("-")[0])
         ours = bench is not None and bool(label) and not label.startswith("time.")
-        if m.group("total"):  # the boxes above measured what it sums (a counter, maybe: no result)
-            for line, bbench, params, a, b in boxes:
+        if total:  # the boxes above measured what it sums (a counter, maybe: no result)
+            for line, bbench, params, vals in boxes:
                 if ours and bbench == bench:
-                    _emit(out, head, line, bench, label, params, a, b)
+                    _emit(out, head, line, bench, label, params, vals)
             boxes = []
         if ours:
-            _emit(out, head, k, bench, label, dict(head.params), m.group("a"), m.group("b"))
-        k += 1
+            _emit(out, head, k, bench, label, dict(head.params), values)
+        k += span
     # boxes no TOTAL row names are left out: what they measured is not said
 
 
 def _emit(out: list[LkpValue], head: Head, line: int, bench: str, label: str, params: dict[str, str],
-          a: str, b: str) -> None:
-    for system, value in zip(head.systems, (a, b), strict=True):
+          values: list[str]) -> None:
+    for system, value in zip(head.systems, values, strict=True):
         out.append(LkpValue(line, bench, label, float(value), _unit(label), system, dict(params)))
 
 

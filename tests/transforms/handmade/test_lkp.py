@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from transforms.extract import extract_explained
-from transforms.handmade.lkp import read_lkp
+from transforms.handmade.lkp import _row, read_lkp
 from transforms.rows import result_rows
 
 # https://lore.kernel.org/oe-lkp/202502251026.bb927780-lkp@intel.com (lines as posted, some rows left out)
@@ -167,3 +167,56 @@ def test_old_style_tables_give_each_box_under_the_total_rows_metric():
     assert [(v.system, v.value) for v in values if not v.params] == [("v3.13-rc3", 407038.0),
                                                                     ("eabb1f89905a0c809d13", 412032.0)]
     assert len(values) == 6 and {v.benchmark for v in values} == {"hackbench"}
+
+
+# https://lore.kernel.org/lkml/20211213083154.GA20853@linux.intel.com/ : three commits side by side
+def test_a_table_of_three_commits_reads_a_value_per_column():
+    lines = ["5f58da2befa58edf 054aa8d439b9185d4f5eb9a9028 242d36be3ad02063a1cf6df7802 ",
+             "---------------- --------------------------- --------------------------- ",
+             "         %stddev     %change         %stddev     %change         %stddev",
+             "             \\\\          |                \\\\          |                \\\\  ",
+             "   6666720            -5.7%    6288280            -0.4%    6639231        will-it-scale.24.threads",
+             "      0.09 \u00b1 59%     -24.7%       0.07 \u00b1 16%      +5.0%       0.10 \u00b1 38%  perf-stat.overall.MPKI"]
+    lines = [x.replace("\\\\", "\\") for x in lines]
+    assert _row(lines, 4, 3) == (["6666720", "6288280", "6639231"], False, "will-it-scale.24.threads", 1)
+    assert _row(lines, 5, 3) == (["0.09", "0.07", "0.10"], False, "perf-stat.overall.MPKI", 1)
+    hackbench = [*lines[:4], lines[4].replace("will-it-scale.24.threads", "hackbench.throughput")]
+    values, used, _ = read_lkp(hackbench)
+    assert [(v.system, v.value) for v in values] == [("5f58da2befa58edf", 6666720.0),
+                                                     ("054aa8d439b9185d4f5eb9a9028", 6288280.0),
+                                                     ("242d36be3ad02063a1cf6df7802", 6639231.0)]
+
+
+# https://lore.kernel.org/lkml/f5d91003-800c-5439-3159-67b5f7b6b744@linux.intel.com/ : the mailer put
+# each row's name on a line of its own; the robot's table of failed runs stands before the figures
+WRAPPED = """\
+9f68395333ad7f5b 070f5e860ee2bf588c99ef7b4c2                        v5.7
+---------------- --------------------------- ---------------------------
+          %stddev     %change         %stddev     %change         %stddev
+              \\          |                \\          |                \\
+       0.69           -10.3%       0.62            -9.1%       0.62
+   reaim.child_systime
+       1.58 \u00b1  2%     +71.0%       2.70 \u00b1  2%     +26.9%       2.01 \u00b1
+2%  reaim.std_dev_percent
+      50800            -2.4%      49600            -1.6%      50000
+   reaim.workload
+
+9f68395333ad7f5b 070f5e860ee2bf588c99ef7b4c2
+---------------- ---------------------------
+        fail:runs  %reproduction    fail:runs
+            |             |             |
+           4:4          -18%           3:4     perf-profile.children.cycles-pp.error_entry
+          %stddev     %change         %stddev
+              \\          |                \\
+       0.68           -10.4%       0.61        reaim.child_systime
+"""
+
+
+def test_row_names_wrapped_onto_their_own_line_and_the_failed_runs_block_are_read_past():
+    lines = WRAPPED.splitlines()
+    assert _row(lines, 4, 3) == (["0.69", "0.62", "0.62"], False, "reaim.child_systime", 2)
+    assert _row(lines, 6, 3) == (["1.58", "2.70", "2.01"], False, "reaim.std_dev_percent", 2)
+    assert _row(lines, 8, 3) == (["50800", "49600", "50000"], False, "reaim.workload", 2)
+    _, used, head = read_lkp(lines)
+    assert {4, 5, 6, 7, 8, 9, 18} <= used  # the rows of both tables are the robot's (none is ours)
+    assert head is not None and head.systems == ("9f68395333ad7f5b", "070f5e860ee2bf588c99ef7b4c2")

@@ -46,7 +46,7 @@ BENCHMARKS = {
 }  # fmt: skip
 # the last part of a metric's name -> its unit (`Throughput_Mbps`, `write_bw_MBps`, `PIPE.latency.us`)
 _UNITS = {"Mbps": "Mbit/s", "MBps": "MB/s", "KBps": "KB/s", "GBps": "GB/s", "bps": "bit/s", "iops": "IOPS",
-          "ms": "ms", "us": "us", "ns": "ns", "MB/sec": "MB/s"}
+          "tps": "trans/s", "ms": "ms", "us": "us", "ns": "ns", "MB/sec": "MB/s"}
 _LAST = re.compile(r"[._]([A-Za-z/]++)$")
 
 

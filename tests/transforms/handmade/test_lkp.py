@@ -220,3 +220,26 @@ def test_row_names_wrapped_onto_their_own_line_and_the_failed_runs_block_are_rea
     _, used, head = read_lkp(lines)
     assert {4, 5, 6, 7, 8, 9, 18} <= used  # the rows of both tables are the robot's (none is ours)
     assert head is not None and head.systems == ("9f68395333ad7f5b", "070f5e860ee2bf588c99ef7b4c2")
+
+
+# https://lore.kernel.org/linux-fsdevel/95966337-b36e-f45e-6b16-f433bcb90c4d@digikod.net/ (quoted report)
+def test_transactions_per_second_and_the_job_line_as_params():
+    body = """\
+>> cluster/compiler/cpufreq_governor/ip/kconfig/nr_threads/rootfs/runtime/tbox_group/test/testcase/ucode:
+>>   cs-localhost/gcc-9/performance/ipv4/x86_64-rhel-8.3/16/debian-10.4-x86_64-20200603.cgz/300s/lkp-cpl-4sp1/TCP_CRR/netperf/0x700001e
+>>
+>> commit:
+>>   v5.15-rc4
+>>   a0918006f9284b77397ae4f163f055c3e0f987b2
+>>
+>>        v5.15-rc4 a0918006f9284b77397ae4f163f
+>> ---------------- ---------------------------
+>>          %stddev     %change         %stddev
+>>              \\          |                \\
+>>     333492            -5.7%     314346 \u00b1  2%  netperf.Throughput_total_tps
+"""
+    rows = result_rows(extract_explained(body, "n")[0])
+    assert [(r["system"], r["value"], r["unit"]) for r in rows] == [
+        ("v5.15-rc4", 333492.0, "trans/s"), ("a0918006f9284b77397ae4f163f", 314346.0, "trans/s")]
+    assert rows[0]["params"] == {"cluster": "cs-localhost", "ip": "ipv4", "nr_threads": "16", "runtime": "300s",
+                                 "tbox_group": "lkp-cpl-4sp1", "test": "TCP_CRR"}

@@ -183,10 +183,12 @@ def _dd_runs(lines: Sequence[str], before: Sequence[str]) -> list[Run]:
         _, run.caption = caption_above(lines, i, floor, skip=_dd_chatter, before=before)
         run.system = run.caption or naming_caption(lines, i, 0, before)
         params = {"bytes": str(nbytes)}
+        ops: dict[str, str] = {}
         if command := _command_above(lines, i, floor):
             run.attributes["command"] = command
-            params.update(_command_params(command))
-            if device := _read_device(command):
+            ops = _operands(command)
+            params.update(_command_params(ops))
+            if device := _read_device(ops):
                 run.system = printout_system(run.system, {"device": device}, params)
                 run.attributes["device"] = device
         floor = i + 1
@@ -199,7 +201,7 @@ def _dd_runs(lines: Sequence[str], before: Sequence[str]) -> list[Run]:
             continue
         # the summary line holds no label: each value is named by its place after `copied`, and by
         # the way the command above moved the bytes (`of=/dev/null` read them, `if=/dev/zero` wrote)
-        way = _direction(command) if command else None
+        way = _direction(ops)
         way = f"{way} " if way else ""
         run.results = [
             Result("throughput", f"copied ({way}rate)", float(rate), unit, dict(params), line=i),
@@ -213,13 +215,23 @@ _DD_OPERANDS = frozenset({"bs", "ibs", "obs", "count", "oflag", "iflag", "conv"}
 _OPERAND_VALUE = re.compile(r"^[\w.,]{1,40}$")
 
 
-def _command_params(command: str) -> dict[str, str]:
-    """What the printed `dd ... bs=1M count=1024 oflag=direct` measured at (not the file names)."""
+def _operands(command: str) -> dict[str, str]:
+    """The `key=value` operands of a printed dd command (`if=/dev/md3 bs=1M count=1024;`), each
+    value without the shell's trailing `;`, `&` or `|`."""
     out: dict[str, str] = {}
     for tok in command.split()[:40]:
         key, sep, value = tok.partition("=")
+        if sep:
+            out[key] = value
+    return out
+
+
+def _command_params(ops: dict[str, str]) -> dict[str, str]:
+    """What the printed `dd ... bs=1M count=1024 oflag=direct` measured at (not the file names)."""
+    out: dict[str, str] = {}
+    for key, value in ops.items():
         value = value.rstrip(";&")
-        if sep and key in _DD_OPERANDS and _OPERAND_VALUE.match(value):
+        if key in _DD_OPERANDS and _OPERAND_VALUE.match(value):
             out[key] = value  # a literal; `count=$((256*1024))` is the shell's, not a value
     return out
 
@@ -228,16 +240,12 @@ _SINKS = frozenset({"/dev/null"})
 _SOURCES = frozenset({"/dev/zero", "/dev/urandom", "/dev/random"})
 
 
-def _direction(command: str) -> str | None:
+def _direction(ops: dict[str, str]) -> str | None:
     """`read` for a dd that throws what it reads away (`of=/dev/null`), `write` for one that writes
     made-up bytes (`if=/dev/zero`): posters name a dd's figure after the way it went (`87MB/s
     read`); both or neither (`if=/dev/zero of=/dev/null`, a file copy) is no direction."""
-    files = {}
-    for tok in command.split()[:40]:
-        key, sep, value = tok.partition("=")
-        if sep and key in ("if", "of"):
-            files[key] = value.rstrip(";&|")
-    read, write = files.get("of") in _SINKS, files.get("if") in _SOURCES
+    read = ops.get("of", "").rstrip(";&|") in _SINKS
+    write = ops.get("if", "").rstrip(";&|") in _SOURCES
     if read == write:
         return None
     return "read" if read else "write"
@@ -246,14 +254,11 @@ def _direction(command: str) -> str | None:
 _DEVICE_NODE = re.compile(r"^/dev/(?!(?:zero|u?random|null|stdin|fd/)\b)[\w/-]{1,40}$")
 
 
-def _read_device(command: str) -> str | None:
+def _read_device(ops: dict[str, str]) -> str | None:
     """The device a dd reads (`if=/dev/md3`): like hdparm's `/dev/sda:`, what it measured when no
     caption names a system (`/dev/zero` and friends are no device)."""
-    for tok in command.split()[:40]:
-        key, sep, value = tok.partition("=")
-        if sep and key == "if" and _DEVICE_NODE.match(value.rstrip(";&|")):
-            return value.rstrip(";&|")
-    return None
+    source = ops.get("if", "").rstrip(";&|")
+    return source if _DEVICE_NODE.match(source) else None
 
 
 def _command_above(lines: Sequence[str], index: int, floor: int) -> str | None:

@@ -199,7 +199,8 @@ class _Reader:
     def __init__(self, seg: Segment) -> None:
         self.seg = seg
         self.st = _State()
-        self.wrapped = _perf_wrapped(seg.lines)
+        self.reports = _perf_reports(seg.lines)
+        self.wrapped = _perf_wrapped(seg.lines, self.reports)
         for line in seg.before:  # a command quoted or wrapped just above the output
             self.st.command(line)
         self.blocks: list[_Block] = []
@@ -251,7 +252,7 @@ class _Reader:
                 self._close()
                 return
             self._time(i, m["t"], "Time")
-        elif (m := PERF_STAT.match(line)) is not None and (params := _hackbench_params(m["cmd"])) is not None:
+        elif (params := self.reports.get(i)) is not None:
             last = self.cur.results[-1] if self.cur is not None and self.cur.results else None
             timed = last is not None and last.metric_label == "Time" and last.params.items() >= params.items()
             if not timed:
@@ -295,14 +296,20 @@ def _hackbench_params(command: str) -> dict[str, str] | None:
     return _command_params(m["args"]) if m is not None else None
 
 
-def _perf_wrapped(lines: list[str]) -> dict[int, dict[str, str]]:
+def _perf_reports(lines: list[str]) -> dict[int, dict[str, str]]:
+    """The lines opening a perf stat report of hackbench, and the params its command names."""
+    out: dict[int, dict[str, str]] = {}
+    for i, line in enumerate(lines):
+        if (m := PERF_STAT.match(line)) is not None and (params := _hackbench_params(m["cmd"])) is not None:
+            out[i] = params
+    return out
+
+
+def _perf_wrapped(lines: list[str], reports: dict[int, dict[str, str]]) -> dict[int, dict[str, str]]:
     """`Time:` lines right above a perf stat report of hackbench (`perf stat hackbench -g 100`
     prints hackbench's output first): they are hackbench's, run as that report's command says."""
     out: dict[int, dict[str, str]] = {}
-    for i, line in enumerate(lines):
-        m = PERF_STAT.match(line)
-        if m is None or (params := _hackbench_params(m["cmd"])) is None:
-            continue
+    for i, params in reports.items():
         seen = 0
         for k in range(i - 1, max(-1, i - 20), -1):
             if not lines[k].strip():

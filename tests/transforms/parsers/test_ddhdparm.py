@@ -121,8 +121,8 @@ def test_dd_values_are_labelled_by_the_way_the_command_moved_the_bytes():
     got = {(r["metric_label"], r["value"]) for r in _rows(DD_WRITE_READ, "dd")}
     assert got == {("copied (write rate)", 111.0), ("copied (write time)", 96.6988),
                    ("copied (read rate)", 87.8), ("copied (read time)", 3.5453)}
-    assert ddhdparm._direction("dd if=/dev/zero of=/dev/null bs=1M") is None  # memory to nowhere
-    assert ddhdparm._direction("dd if=a.img of=b.img bs=1M") is None  # a file copy
+    assert ddhdparm._direction(ddhdparm._operands("dd if=/dev/zero of=/dev/null bs=1M")) is None  # memory to nowhere
+    assert ddhdparm._direction(ddhdparm._operands("dd if=a.img of=b.img bs=1M")) is None  # a file copy
 
 
 # https://lore.kernel.org/lkml/Pine.LNX.4.64.0701121628100.3655@p34.internal.lan/ (2007, max_sectors_kb):
@@ -141,8 +141,8 @@ def test_dd_reading_a_device_under_no_caption_is_named_by_the_device():
                  "10737418240 bytes (11 GB) copied, 150.891 seconds, 71.2 MB/s\n", "dd")
     assert {(r["system"], r["params"]["device"], r["value"]) for r in rows if r["metric"] == "throughput"} == {
         ("/dev/md3", "/dev/md3", 26.9), ("/dev/sda", "/dev/sda", 71.2)}
-    assert ddhdparm._read_device("dd if=/dev/zero of=/dev/sda bs=1M") is None  # it wrote the device
-    assert ddhdparm._read_device("dd if=/dev/urandom of=f bs=1M") is None
+    assert ddhdparm._read_device(ddhdparm._operands("dd if=/dev/zero of=/dev/sda bs=1M")) is None  # it wrote the device
+    assert ddhdparm._read_device(ddhdparm._operands("dd if=/dev/urandom of=f bs=1M")) is None
 
 
 def test_rate_that_does_not_follow_from_bytes_and_time_is_unparsed():

@@ -54,6 +54,7 @@ _SYNONYMS: dict[str, dict[str, str]] = {
     "kernbench": {"elapsed": "elapsed_time", "elapsed time": "elapsed_time", "real": "elapsed_time",
                   "wall": "elapsed_time", "user": "user_time", "user time": "user_time",
                   "system": "system_time", "system time": "system_time", "sys": "system_time",
+                  "sys time": "system_time",
                   "percent cpu": "percent_cpu", "cpu": "percent_cpu",
                   "context switches": "context_switches", "sleeps": "sleeps"},
     "hackbench": {"time": "time", "seconds": "time", "sec": "time", "runtime": "time",
@@ -163,7 +164,13 @@ def canonical(benchmark: str, label: str) -> str | None:
         return f"{base}_cpu" if base and f"{base}_cpu" in _registry(benchmark) else None
     if len(words) >= 3 and (unit(words[-1]) or words[-1] in _RATE_WORDS):
         return table.get(" ".join(words[:-1]))  # `Sequential Output Block K/sec`: the unit after it
+    label = label.strip()
+    if " " not in label and _CAMEL.search(label):  # `UserTime`, `ElapsedTime`: words run together
+        return canonical(benchmark, _CAMEL.sub(r"\1 \2", label))
     return None
+
+
+_CAMEL = re.compile(r"([a-z])([A-Z])")
 
 
 _RATE_WORDS = frozenset({"/sec", "/s", "k/sec", "m/sec"})

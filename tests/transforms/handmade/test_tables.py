@@ -570,3 +570,23 @@ def test_a_statistic_column_head_labels_the_headline_figure():
     assert got[("2.6.0-test1-bk2", "throughput", "Average")] == 114.8
     assert got[("2.6.0-test3-mm2", "throughput", "Average")] == 151.1
     assert 6.9 not in got.values()  # the `+/-` column is a spread
+
+
+# https://lore.kernel.org/lkml/200301171535.21226.efocht@ess.nec.de/
+KERNBENCH_CAMEL_HEADS = """\
+kernbench (average of 5 kernel compiles) (standard error in brackets)
+---------
+           Elapsed       UserTime      SysTime
+orig       134.43(1.79)  944.79(0.43)  21.41(0.28)
+ingo       136.74(1.58)  951.55(0.73)  21.16(0.32)
+"""
+
+
+def test_heads_whose_words_run_together_are_metrics_and_the_row_labels_systems():
+    from transforms.extract import extract_explained
+    from transforms.rows import result_rows
+
+    rows = result_rows(extract_explained(KERNBENCH_CAMEL_HEADS, "m")[0])
+    got = {(r["system"], r["metric"], r["value"]) for r in rows}
+    assert {("orig", "user_time", 944.79), ("orig", "system_time", 21.41),
+            ("ingo", "user_time", 951.55), ("ingo", "elapsed_time", 136.74)} <= got

@@ -4,7 +4,7 @@ About 98% of list mail carries no benchmark result. One Aho-Corasick pass (a DFA
 bytes, ASCII lower-cased: ~500 MB/s) finds every parser keyword and every tool name at once; a
 parser's signature regex (~20 MB/s) then runs only when one of its own keywords appears, and the
 hand-made reader only when the post names a benchmark (`evidence.has_evidence`, checked exactly,
-and only when a tool name stands as a word in the bytes).
+and only when a tool name stands as a word in the bytes) and holds a figure (`has_figures`).
 
 Keywords are distinctive (tool names, phrases the tool prints, units glued to their context), so
 ordinary mail passes rarely; that they still reach every block is measured, not assumed:
@@ -59,6 +59,19 @@ _STREAM_CONTEXT = re.compile(rb"stream(?:[\s\x80-\xff]++(?:benchmark|bench\b|tes
                              rb"|\.c\b|_c\b)")
 
 
+# The hand-made reader makes rows of figures: a body whose every decimal number stands in an
+# attribution line (`On Mon, 5 May 2007, X wrote:`) or a quoted header (`Sent:`, `Date:`) has
+# none. Digits inside a word (`x86_64`, `s390`, `cr3`) and hex ids (`0x5dd1b14`) are no figures.
+# Lines are tried from their starts only (each lookahead is bounded): linear in the body.
+_FIGURE = re.compile(r"(?m)^(?![ \t>]*+(?:On .{0,200}wrote:?|(?:Sent|Date|Subject|From|To|Cc):.*+)[ \t]*+$)"
+                     r"(?!.{0,200}wrote:[ \t]*+$)[^\n]*?(?<![A-Za-z0-9_.])(?!0[xX])\d")
+
+
+def has_figures(body: str) -> bool:
+    """Whether any line outside attributions and quoted headers holds a decimal number."""
+    return _FIGURE.search(body) is not None
+
+
 @dataclass(frozen=True, slots=True)
 class Gate:
     """What the prefilter lets through for one body."""
@@ -99,5 +112,6 @@ def prefilter(body: str, subject: str | None = None) -> Gate:
     # the registry's current entry, not the one the automaton was built from (a parser swapped
     # in the registry, as tests and plugins do, is the one that runs)
     parsers = tuple(PARSERS.get(p.name, p) for bit, p in enumerate(_PARSERS) if mask >> bit & 1) if mask else ()
-    hand = (tool and has_evidence(body, None)) or bool(subject and has_evidence(subject, None))
+    hand = ((tool and has_evidence(body, None)) or bool(subject and has_evidence(subject, None))) \
+        and has_figures(body)
     return Gate(parsers, hand)

@@ -12,7 +12,7 @@ from bench import prefilter as bp
 from tests.conftest import ROOT
 from transforms.handmade.evidence import has_evidence
 from transforms.parsers import PARSERS
-from transforms.prefilter import prefilter
+from transforms.prefilter import has_figures, prefilter
 
 GEN = ROOT.parent / "shared" / "tools" / "gen_corpus.py"
 
@@ -71,8 +71,29 @@ def test_capital_keywords_match_as_written():
     ("lat_ctx -s 0 2", None),
     ("caf\u00e9 netperf", None),
 ])
-def test_the_hand_gate_is_has_evidence(body, subject):
-    assert prefilter(body, subject).hand == (has_evidence(body, None) or has_evidence(subject or "", None))
+def test_the_hand_gate_is_has_evidence_with_a_figure(body, subject):
+    evident = has_evidence(body, None) or has_evidence(subject or "", None)
+    assert prefilter(body, subject).hand == (evident and has_figures(body))
+    assert prefilter(body + "\n3.2\n", subject).hand == evident
+
+
+@pytest.mark.parametrize("body", [
+    "On Sat, May 5, 2007 at 6:12 PM, A Writer <a@b.c> wrote:\n> bonnie was slower on x86_64 and s390\n",
+    "> Sent: Mon, 19 Mar 2007 16:20:40 +0200\n> Subject: Re: Disk I/O on Xen 3.4 (bonnie)\nno idea\n",
+    "the netperf run hung at commit 0x5dd1b14 in kvm_set_cr3()\n",
+    "Alice wrote on 2007-05-05 12:00 wrote:\nhackbench, again\n",
+])
+def test_attributions_headers_hex_and_words_hold_no_figure(body):
+    assert not has_figures(body)
+    assert not prefilter(body, "Re: bonnie results").hand
+
+
+@pytest.mark.parametrize("body", [
+    "hackbench: 2.741\n", "940Mbps with the patch\n", "|  base | +3.2% |\n", "real\t0m3.2s\n",
+    "> On the patched kernel: 1,234 ops\n",
+])
+def test_a_number_standing_on_its_own_is_a_figure(body):
+    assert has_figures(body)
 
 
 def test_every_parser_declares_keywords():

@@ -182,11 +182,9 @@ def _fast_headers(block: bytes) -> dict[str, str] | None:
     return out
 
 
-def _fast_body(headers: dict[str, str], payload: bytes, notes: list[str]) -> str | None:
-    """Body of a single-part text/plain message via binascii; None means: use the email package."""
-    ctype = headers.get("content-type", "text/plain")
-    if not ctype.lower().lstrip().startswith("text/plain"):
-        return None
+def _fast_text(headers: dict[str, str], payload: bytes, notes: list[str]) -> str | None:
+    """A text part's payload: transfer encoding undone via binascii, then its charset; None for an
+    encoding only the email package reads (or base64 it would have to repair)."""
     cte = headers.get("content-transfer-encoding", "7bit").strip().lower()
     try:
         if cte == "quoted-printable":
@@ -197,12 +195,99 @@ def _fast_body(headers: dict[str, str], payload: bytes, notes: list[str]) -> str
             return None
     except (binascii.Error, ValueError):
         return None
-    m = _PARAM.search(ctype)
-    return normalise_newlines(_decode_bytes(payload, m.group(1) if m else None, notes))
+    m = _PARAM.search(headers.get("content-type", ""))
+    return _decode_bytes(payload, m.group(1) if m else None, notes)
+
+
+def _fast_body(headers: dict[str, str], payload: bytes, notes: list[str]) -> str | None:
+    """Body of a single-part text/plain message; None means: use the email package."""
+    if not headers.get("content-type", "text/plain").lower().lstrip().startswith("text/plain"):
+        return None
+    text = _fast_text(headers, payload, notes)
+    return None if text is None else normalise_newlines(text)
+
+
+def _content_type(headers: dict[str, str]) -> str:
+    """`get_content_type()`'s answer from a header value: lower case, text/plain when malformed."""
+    ctype = headers.get("content-type", "text/plain").split(";", 1)[0].strip().lower()
+    return ctype if ctype.count("/") == 1 else "text/plain"
+
+
+_BOUNDARY = re.compile(r"""(?i);[ \t]*+boundary[ \t]*+=[ \t]*+(?:"([^"\\]{1,200})"|([^";\s]{1,200}))[ \t]*+(?:;|$)""")
+
+
+def _multipart_parts(ctype_header: str, payload: bytes) -> list[bytes] | None:
+    """The parts of a flat multipart body as the email package cuts them (preamble and epilogue
+    dropped, each part without the line break before its delimiter); None when odd."""
+    m = _BOUNDARY.search(ctype_header)
+    if m is None:
+        return None
+    boundary = (m.group(1) or m.group(2)).rstrip()
+    if not boundary or not boundary.isascii():
+        return None
+    sep = b"--" + boundary.encode("ascii")
+    parts: list[bytes] = []
+    cur: list[bytes] | None = None  # None: still in the preamble
+    for line in payload.splitlines(keepends=True):
+        if line.startswith(sep):
+            rest = line[len(sep):]
+            closing = rest.startswith(b"--")
+            if not (rest[2:] if closing else rest).rstrip(b"\r\n").strip(b" \t"):  # a delimiter line
+                if cur is not None:
+                    part = b"".join(cur)
+                    cut = 2 if part.endswith(b"\r\n") else 1 if part.endswith((b"\n", b"\r")) else 0
+                    parts.append(part[: len(part) - cut])
+                if closing:
+                    return parts
+                cur = []
+                continue
+        if cur is not None:
+            cur.append(line)
+    return None  # no closing delimiter: the email package's defect handling decides
+
+
+def _fast_multipart(headers: dict[str, str], payload: bytes, notes: list[str]) -> str | None:
+    """What `body_text` reads of a flat multipart message (text/plain parts; HTML only when there
+    is none); None (use the email package) for nesting, parts that need a file name, encodings
+    binascii does not read or anything malformed. The email package compiles one pattern per
+    boundary: on 2.6% of generated list mail that was a tenth of all decoding."""
+    ctype = _content_type(headers)
+    if not ctype.startswith("multipart/") or ctype == "multipart/digest":
+        return None
+    parts = _multipart_parts(headers.get("content-type", ""), payload)
+    if not parts:
+        return None
+    plain: list[str] = []
+    html: list[str] = []
+    for part in parts:
+        if part.startswith((b"\n", b"\r")):  # no headers: a text/plain part
+            head: dict[str, str] | None = {}
+            body = part[2 if part.startswith(b"\r\n") else 1:]
+        else:
+            m = _HEADER_END.search(part)
+            if m is None or part.startswith(b"From ") or b"\nFrom " in part[: m.start()]:
+                return None
+            head, body = _fast_headers(part[: m.start()]), part[m.end():]
+        if head is None:
+            return None
+        kind = _content_type(head)
+        if kind.startswith(("multipart/", "message/")) or kind == "application/octet-stream":
+            return None
+        if kind in ("text/plain", "text/x-log", "text/html"):
+            text = _fast_text(head, body, notes)
+            if text is None:
+                return None
+            (html if kind == "text/html" else plain).append(text)
+    if plain:
+        return normalise_newlines("\n\n".join(plain))
+    if html:
+        notes.append("text taken from HTML")
+        return normalise_newlines("\n\n".join(html_to_text(h) for h in html))
+    return ""
 
 
 def _decode_fast(raw: bytes) -> Mail | None:
-    """The common case (one text/plain part) without the email package: ~5x faster."""
+    """The common cases (one text/plain part; a flat multipart) without the email package: ~5x faster."""
     m = _HEADER_END.search(raw)
     if m is None:
         return None
@@ -211,6 +296,8 @@ def _decode_fast(raw: bytes) -> Mail | None:
         return None
     notes: list[str] = []
     body = _fast_body(headers, raw[m.end():], notes)
+    if body is None:
+        body = _fast_multipart(headers, raw[m.end():], notes)
     if body is None:
         return None
     return _mail_from(headers.get, body, notes)

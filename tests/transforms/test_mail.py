@@ -6,7 +6,7 @@ import base64
 from datetime import UTC, datetime
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from transforms.dates import parse_date
@@ -225,3 +225,72 @@ def test_a_utf16_message_file_is_read(codec):
 def test_a_cr_only_message_file_is_read():
     m = decode_message(b"From: a@x\rMessage-ID: <cr@x>\rSubject: hi\r\rPipe Throughput 1 lps\rline2\r")
     assert (m.message_id, m.subject, m.body) == ("cr@x", "hi", "Pipe Throughput 1 lps\nline2\n")
+
+
+# ------------------------------------ flat multipart messages: the fast path equals the email package
+
+def _reference_body(raw: bytes) -> tuple[str, list[str]]:
+    """What the email package makes of the body (the path every multipart took before)."""
+    from transforms.mail import body_text, parse_capped
+
+    notes: list[str] = []
+    msg, _ = parse_capped(raw)
+    return body_text(msg, notes), notes
+
+
+_PART_TYPES = st.sampled_from([
+    "", "Content-Type: text/plain", "Content-Type: text/plain", "Content-Type: text/plain; charset=utf-8", "Content-Type: text/plain; charset=utf-8",
+    "Content-Type: TEXT/PLAIN; charset=\"iso-8859-1\"", "Content-Type: text/html; charset=utf-8",
+    "Content-Type: text/x-log", "Content-Type: application/pgp-signature", "Content-Type: image/png",
+    "Content-Type: text/plain; charset=bogus-cs", "Content-Type: application/octet-stream; name=r.txt",
+    "Content-Type: message/rfc822", "Content-Type: multipart/alternative; boundary=inner",
+    "Content-Type: nonsense", "Content-Disposition: attachment; filename=results.txt",
+])
+_CTES = st.sampled_from(["", "", "7bit", "8bit", "quoted-printable", "base64", "x-uuencode"])
+_TEXT = st.lists(st.sampled_from(["Pipe Throughput 803044.2 lps", "J\xf6rg", "--BB", "--BBX", "--BB--  ",
+                                  "=E9t=E9", "<b>1.2</b> MB/s", "", "  ", "QUJD", "QUJ", "From here on"]),
+                 max_size=6)
+
+
+@st.composite
+def _flat_multipart(draw) -> bytes:
+    eol = draw(st.sampled_from(["\n", "\r\n"]))
+    boundary = draw(st.sampled_from(["BB", '"BB"', '"BB "', "BB; format=flowed"]))
+    out = [f"From: A <a@x.org>\nMessage-ID: <mp@x>\nContent-Type: multipart/"
+           f"{draw(st.sampled_from(['mixed', 'alternative', 'signed', 'digest']))}; boundary={boundary}\n\n"]
+    if draw(st.booleans()):
+        out.append("This is a multi-part message in MIME format.\n")
+    for _ in range(draw(st.integers(1, 3))):
+        out.append("--BB" + draw(st.sampled_from(["", " ", "\t"])) + "\n")
+        head = [h for h in (draw(_PART_TYPES), draw(_CTES)) if h]
+        if len(head) == 2:
+            head[1] = "Content-Transfer-Encoding: " + head[1]
+        elif head and not head[0].startswith("Content-"):
+            head = ["Content-Transfer-Encoding: " + head[0]]
+        out.append("".join(h + "\n" for h in head) + "\n")
+        out.append("".join(line + "\n" for line in draw(_TEXT)))
+    if draw(st.integers(0, 4)):  # most messages close their last part
+        out.append("--BB--\n" + ("epilogue\n" if draw(st.booleans()) else ""))
+    text = "".join(out).replace("\n", eol)
+    return text.encode("latin-1") + b"\xe9\n" * draw(st.integers(0, 1))
+
+
+@settings(max_examples=300, deadline=None)
+@given(_flat_multipart())
+def test_flat_multipart_fast_path_equals_the_email_package(raw):
+    from transforms.mail import _decode_fast
+
+    fast = _decode_fast(raw)
+    if fast is not None:
+        assert (fast.body, fast.notes) == _reference_body(raw)
+    assert decode_message(raw).body == _reference_body(raw)[0]
+
+
+def test_the_fast_path_takes_the_common_flat_multipart():
+    from transforms.mail import _decode_fast
+
+    raw = (b"From: A <a@x.org>\nMessage-ID: <mp@x>\nContent-Type: multipart/mixed; boundary=\"=-=x\"\n\n"
+           b"preamble\n--=-=x\nContent-Type: text/plain; charset=utf-8\n\nPipe Throughput 803044.2 lps\n"
+           b"--=-=x\nContent-Type: application/pgp-signature\n\nsig\n--=-=x--\n")
+    fast = _decode_fast(raw)
+    assert fast is not None and fast.body == "Pipe Throughput 803044.2 lps" == _reference_body(raw)[0]

@@ -23,6 +23,10 @@ DYNAMIC: dict[str, str] = {
     ),
     "transforms/parsers/lmbench/__init__.py:_signature": "builds the lmbench signature, checked as PARSERS['lmbench']",
     "transforms/parsers/netperf/classic.py:_layout": "builds the `_LAYOUTS` patterns, checked as _LAYOUTS[i].pattern",
+    "transforms/handmade/slashes.py:_row_pattern": (
+        "a row of n slash-separated numbers in g groups, each field bounded and every blank run possessive;"
+        " checked for n, g up to its caps in tests/transforms/handmade/test_slashes.py"
+    ),
 }
 
 # Patterns the static check flags although they are linear, each with the reason.

@@ -20,6 +20,7 @@ from transforms.handmade.lkp import parameter_list, read_lkp
 from transforms.handmade.noise import hunk_lines, noise_block, noise_line
 from transforms.handmade.pairs import read_pairs
 from transforms.handmade.prose import read_prose
+from transforms.handmade.slashes import read_slashes
 from transforms.handmade.summaries import BULLET_KV, read_summaries
 from transforms.handmade.tables import CHANGE_HEAD, STDEV_HEAD, Table, read_tables
 from transforms.model import Result, Run, Segment
@@ -96,8 +97,9 @@ def read(segs: list[Segment], subject: str | None, claimed: dict[int, str],
     out, lkp_lines = _lkp_tables(segs, explained)
     for seg in segs:
         pair_runs, pair_lines = _pair_tables(seg, plain, subject, explained)
-        out.extend(HandRun(seg, r) for r in pair_runs)
-        for lo, hi in _blocks(seg, {**claimed, **pair_lines, **lkp_lines}, hunks):
+        slash_runs, slash_lines = _slash_tables(seg, plain, subject, explained)
+        out.extend(HandRun(seg, r) for r in (*pair_runs, *slash_runs))
+        for lo, hi in _blocks(seg, {**claimed, **pair_lines, **slash_lines, **lkp_lines}, hunks):
             block = decimal_commas([_NBSP.sub(" ", x) if len(x) <= MAX_LINE else "" for x in seg.lines[lo:hi]])
             if not any(_NUMBERISH.search(x) for x in block) or not any(_CANDIDATE.search(x) for x in block):
                 continue  # no line could be a table row, a key: value line or a sentence with results
@@ -166,6 +168,27 @@ def _pair_tables(seg: Segment, plain: list[str], subject: str | None, explained:
                           sorted({v.system for v in values}), metrics.label_votes([v.key for v in values]),
                           lambda bench: [_result(bench, v.line, v.key, v.value, v.unit, v.system, v.params,
                                                  "hand_table") for v in values])
+    if run is None:
+        return [], {}
+    return [run], {seg.offset + k: run.benchmark for k in used}
+
+
+def _slash_tables(seg: Segment, plain: list[str], subject: str | None, explained: list[Explained],
+                  ) -> tuple[list[Run], dict[int, str]]:
+    """Slash tables of a segment (transforms.handmade.slashes), one run per table, and the
+    absolute lines they hold (no other reader looks at them)."""
+    if "/" not in seg.text:
+        return [], {}
+    values, used = read_slashes([x if len(x) <= MAX_LINE else "" for x in seg.lines])
+    if not values:
+        return [], {}
+    span = (min(used), max(used) + 1)
+    layout = "change_table" if all(v.change for v in values) else "hand_table"
+    run = _attributed_run(seg, plain, subject, explained, span, f"{layout} (slash table)",
+                          sorted({v.system for v in values if v.system}), metrics.label_votes([v.key for v in values]),
+                          lambda bench: [_result(bench, v.line, v.key, v.value, v.unit, v.system, v.params,
+                                                 "change_table" if v.change else "hand_table", change=v.change)
+                                         for v in values])
     if run is None:
         return [], {}
     return [run], {seg.offset + k: run.benchmark for k in used}

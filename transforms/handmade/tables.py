@@ -390,12 +390,21 @@ def _group_param(lines: list[str], grid: list[list[Cell] | None], i: int) -> boo
     """`75%` or `group=8` alone on a line over `base:` / `patch:` rows: what the group below was
     run at (a caption), not a row of its own."""
     row = grid[i]
-    if row is None or len(row) != 1 or i + 2 >= len(lines):
+    if row is None or i + 2 >= len(lines) or not (len(row) == 1 or _count_of(row)):
         return False
-    if row[0].kind == "label" and not _GROUP_PARAM.match(row[0].text):
+    if len(row) == 1 and row[0].kind == "label" and not _GROUP_PARAM.match(row[0].text):
         return False
     below = [grid[j] for j in (i + 1, i + 2)]
     return all(r is not None and _values_tail(r)[0] and _values_tail(r)[1] for r in below)
+
+
+def _count_of(row: list[Cell]) -> bool:
+    """`8 threads`, `clients 16`: a whole number and the parameter it counts, alone on a line."""
+    if len(row) != 2:
+        return False
+    num, word = row if row[0].kind == "abs" else row[::-1]
+    return num.kind == "abs" and word.kind == "label" and num.value is not None \
+        and float(num.value).is_integer() and _is_param_name(word.text)
 
 
 def _section_caption(lines: list[str], grid: list[list[Cell] | None], k: int) -> str | None:

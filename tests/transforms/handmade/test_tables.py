@@ -590,3 +590,31 @@ def test_heads_whose_words_run_together_are_metrics_and_the_row_labels_systems()
     got = {(r["system"], r["metric"], r["value"]) for r in rows}
     assert {("orig", "user_time", 944.79), ("orig", "system_time", 21.41),
             ("ingo", "user_time", 951.55), ("ingo", "elapsed_time", 136.74)} <= got
+
+
+# https://lore.kernel.org/linux-mm/CAA_GA1dTJAJ2K101PwryrCnrE3t0y_EMRz_ttJ3LjBGFiyGp-g@mail.gmail.com/
+# (the quoted cover letter)
+KERNBENCH_COUNT_GROUPS = """\
+started kernbench with -o N(numbers of threads)
+
+          Without zcache    With zcache
+
+8 threads
+Elapsed Time        1821              1814(+0.3%)
+User Time           5332              5304
+Sleeps           1501004           1492835
+
+24 threads
+Elapsed Time        2556              2256(+11.7%)
+User Time           5184              5225
+"""
+
+
+def test_a_count_alone_over_rows_is_their_parameter_not_their_head():
+    from transforms.extract import extract_explained
+    from transforms.rows import result_rows
+
+    rows = result_rows(extract_explained(KERNBENCH_COUNT_GROUPS, "m")[0])
+    got = {(r["system"], r["metric"], r["params"].get("threads"), r["value"]) for r in rows}
+    assert {("Without zcache", "elapsed_time", "8", 1821.0), ("With zcache", "elapsed_time", "8", 1814.0),
+            ("With zcache", "sleeps", "8", 1492835.0), ("Without zcache", "user_time", "24", 5184.0)} <= got

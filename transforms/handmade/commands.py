@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from transforms.parsers._common import names_system, system_label
 from transforms.shell import is_prompted, prompt_end
+from transforms.tools import TOOLS
 
 MAX_VALUES = 200  # values read after one command
 # the tools that print a bare number (or `Time: N`), by the name the command line runs
@@ -79,7 +80,23 @@ def command_params(label: str | None, bench: str) -> dict[str, str] | None:
     if not label or len(label) > 200:
         return None
     found = command_of(label)
-    return _params(bench, found[1]) if found is not None and found[0] == bench else None
+    if found is not None:
+        return _params(bench, found[1]) if found[0] == bench else None
+    return _run_of(label, bench)
+
+
+def _run_of(label: str, bench: str) -> dict[str, str] | None:
+    """A label running `bench`'s own tool with options (`sysbench --test=mutex --num-threads=64
+    run`): its `--name=value` options; None when the label runs no tool of `bench`."""
+    text = label.strip()
+    if (k := prompt_end(text)) is not None:
+        text = text[k:].strip()
+    tokens = text.split()
+    if len(tokens) < 2 or len(tokens) > 40 or TOOLS.get(tokens[0].rsplit("/", 1)[-1].lower()) != bench \
+            or not any(t.startswith("-") for t in tokens[1:]):
+        return None
+    return {t[2:].split("=", 1)[0]: t.split("=", 1)[1] for t in tokens[1:]
+            if t.startswith("--") and "=" in t and len(t) > 3 and t.split("=", 1)[1]}
 
 
 def _system_above(lines: list[str], k: int) -> str | None:

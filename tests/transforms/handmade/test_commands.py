@@ -96,3 +96,28 @@ def test_read_commands_is_linear():
         t = time.perf_counter()
         read_commands(bad)
         assert time.perf_counter() - t < 1.0
+
+
+# https://lore.kernel.org/linux-mips/YBHp4139X+p+4IZ+@hirez.programming.kicks-ass.net/ (quoted)
+SYSBENCH_MUTEX = """\
+On 6-core Octeon machine:
+sysbench --test=mutex --num-threads=64 --memory-scope=local run
+
+w/o patch:\t1.60s
+with patch:\t1.51s
+"""
+
+
+def test_a_caption_running_the_tool_with_options_says_how_it_ran_not_what_was_measured():
+    from transforms.extract import extract_explained
+    from transforms.handmade.commands import command_params
+    from transforms.rows import result_rows
+
+    assert command_params("sysbench --test=mutex --num-threads=64 run", "sysbench") == {
+        "test": "mutex", "num-threads": "64"}
+    assert command_params("sysbench --test=mutex run", "fio") is None
+    assert command_params("sysbench results", "sysbench") is None
+    rows = result_rows(extract_explained(SYSBENCH_MUTEX, "m")[0])
+    assert {(r["system"], r["metric"], r["value"], r["unit"]) for r in rows} == {
+        ("w/o patch", "total_time", 1.6, "s"), ("with patch", "total_time", 1.51, "s")}
+    assert all(r["params"].get("test") == "mutex" for r in rows)

@@ -340,9 +340,39 @@ def parse_capped(raw: bytes, max_depth: int = MAX_MIME_DEPTH) -> tuple[Message, 
     return parser.close(), parser.cut
 
 
+# A MIME delimiter, then a part's own header: the body of a multipart message
+_LOST_DELIMITER = re.compile(rb"[\r\n]*+--([0-9A-Za-z'()+_,./:=?-]{6,70})[ \t]*+\r?\n"
+                             rb"(?i:content-(?:type|transfer-encoding|disposition)):")
+_CONTENT_TYPE = re.compile(rb"(?im)^content-type[ \t]*+:")
+
+
+def restore_lost_type(raw: bytes) -> tuple[bytes, bool]:
+    """A multipart message whose headers lost their Content-Type (archives and copies that keep
+    only From, Subject, Date and Message-Id) but whose body opens with a MIME delimiter and a
+    part's header: the message with that type put back, so its parts are decoded (quoted-printable
+    `=20`, base64) instead of read as raw text; (raw, False) for any other message."""
+    m = _HEADER_END.search(raw)
+    if m is None or not raw[m.end():m.end() + 4].lstrip(b"\r\n").startswith(b"--"):
+        return raw, False
+    d = _LOST_DELIMITER.match(raw, m.end())
+    if d is None or _CONTENT_TYPE.search(raw, 0, m.start()):
+        return raw, False
+    eol = b"\r\n" if raw[m.start():m.start() + 1] == b"\r" else b"\n"
+    added = eol + b'Content-Type: multipart/mixed; boundary="' + d.group(1) + b'"'
+    return raw[: m.start()] + added + raw[m.start():], True
+
+
 def decode_message(raw: bytes, max_depth: int = MAX_MIME_DEPTH) -> Mail:
     """Parse one RFC 822 message (bytes). Bad charsets, transfer encodings and nesting give
     notes, not exceptions; anything else is left to the caller's per-message guard."""
+    raw, restored = restore_lost_type(raw)
+    mail = _decode(raw, max_depth)
+    if restored:
+        mail.notes.insert(0, "MIME parts under headers without a Content-Type: read as multipart")
+    return mail
+
+
+def _decode(raw: bytes, max_depth: int) -> Mail:
     fast = _decode_fast(raw)
     if fast is not None:
         return fast

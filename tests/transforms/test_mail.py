@@ -294,3 +294,38 @@ def test_the_fast_path_takes_the_common_flat_multipart():
            b"--=-=x\nContent-Type: application/pgp-signature\n\nsig\n--=-=x--\n")
     fast = _decode_fast(raw)
     assert fast is not None and fast.body == "Pipe Throughput 803044.2 lps" == _reference_body(raw)[0]
+
+
+# https://lore.kernel.org/linux-arch/20211001112354.GA10720@duo.ucw.cz/ as an archive that kept
+# only four headers gives it: the multipart body, no Content-Type to say so
+LOST_TYPE = (b"From: Pavel Machek <pavel@ucw.cz>\nSubject: Re: [PATCH v5 1/3] riscv: optimized memcpy\n"
+             b"Date: Fri, 1 Oct 2021 13:23:54 +0200\nMessage-ID: <20211001112354.GA10720@duo.ucw.cz>\n\n\n"
+             b"--huq684BweRXVnRxX\nContent-Type: text/plain; charset=us-ascii\nContent-Disposition: inline\n"
+             b"Content-Transfer-Encoding: quoted-printable\n\nHi!\n\n> before:\n>=20\n"
+             b"> [  5]   0.00-1.00   sec  76.4 MBytes   641 Mbits/sec   27    624 KBytes\n\n"
+             b"--huq684BweRXVnRxX\nContent-Type: application/pgp-signature; name=\"signature.asc\"\n\n"
+             b"-----BEGIN PGP SIGNATURE-----\nxyz\n-----END PGP SIGNATURE-----\n\n--huq684BweRXVnRxX--\n")
+
+
+def test_a_multipart_body_under_headers_that_lost_their_content_type_is_decoded():
+    m = decode_message(LOST_TYPE)
+    assert m.body.startswith("Hi!\n\n> before:\n> \n> [  5]   0.00-1.00")
+    assert "=20" not in m.body and "PGP SIGNATURE" not in m.body and "huq684" not in m.body
+    assert m.notes == ["MIME parts under headers without a Content-Type: read as multipart"]
+    assert m.message_id == "20211001112354.GA10720@duo.ucw.cz"
+
+
+@pytest.mark.parametrize("body", [
+    b"-- \nPavel\n",  # a signature separator
+    b"--huq684BweRXVnRxX\njust text after a rule\n",  # no part header under it
+])
+def test_bodies_that_only_look_like_mime_stay_as_they_are(body):
+    raw = b"From: a@x\nMessage-ID: <p@x>\n\n" + body
+    m = decode_message(raw)
+    assert m.body == body.decode() and m.notes == []
+
+
+def test_a_declared_type_is_never_second_guessed():
+    raw = LOST_TYPE.replace(b"Message-ID:", b"Content-Type: text/plain\nMessage-ID:", 1)
+    m = decode_message(raw)
+    assert "huq684BweRXVnRxX" in m.body and m.notes == []

@@ -34,7 +34,10 @@ class NotAnMbox(ValueError):
 
 
 _SEP = re.compile(rb"\n\r?\nFrom ")
-_UNESCAPE = re.compile(rb"(?m)^>(>*From )")
+# `>From ` at a line start loses one `>` (mboxrd). Matched from the line break before it: a
+# literal the engine scans for, where a `(?m)^` pattern was tried at every byte (half the split).
+_UNESCAPE = re.compile(rb"\n>(>*From )")
+_UNESCAPE_FIRST = re.compile(rb">(>*From )")
 _TAIL = 4096  # bytes kept while skipping an oversized message, to find the next separator
 
 
@@ -90,7 +93,9 @@ def _finish(msg: bytes, dropped: int, index: int, limit: int) -> bytes | Skipped
     if dropped:
         return Skipped(index, f"message larger than {limit} bytes", dropped + len(msg))
     if b">From " in msg:
-        msg = _UNESCAPE.sub(rb"\1", msg)
+        if msg[:1] == b">" and _UNESCAPE_FIRST.match(msg):
+            msg = msg[1:]
+        msg = _UNESCAPE.sub(rb"\n\1", msg)
     return msg
 
 

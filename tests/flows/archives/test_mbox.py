@@ -6,6 +6,8 @@ import gzip
 import io
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from flows.archives.base import UnitError
 from flows.archives.compressed import iter_chunks
@@ -121,3 +123,15 @@ def test_normalised_chunks_split_anywhere():
         assert b"".join(normalise_chunks(chunks)) == SEEDS_MBOX.read_bytes()
     cr = SEEDS_MBOX.read_bytes().replace(b"\n", b"\r")
     assert b"".join(normalise_chunks([cr[i:i + 7] for i in range(0, len(cr), 7)])) == SEEDS_MBOX.read_bytes()
+
+
+@given(st.lists(st.sampled_from([b">From x", b">>From y", b"From", b"> From z", b"a>From b", b">", b"",
+                                 b">>>From w", b"\r"]), max_size=8))
+def test_unescaping_removes_one_angle_from_every_line_that_starts_with_it(lines):
+    import re
+
+    from transforms.mbox import _finish
+
+    msg = b"\n".join(lines)  # the first line stands at the message's start, the others after a break
+    expected = re.sub(rb"(?m)^>(>*From )", rb"\1", msg)  # the rule, written as plainly as it reads
+    assert _finish(msg, 0, 0, 1 << 20) == expected

@@ -20,6 +20,7 @@ from functools import lru_cache
 
 from transforms.handmade.cells import read_number
 from transforms.parsers._common import names_system
+from transforms.parsers.netperf.common import TEST_NAMES
 
 MAX_ROWS = 200
 MAX_FIELDS = 12
@@ -27,7 +28,7 @@ MAX_GROUPS = 4
 # one group of a head: three or more names joined by `/`, maybe a trailing `/`
 _HEAD_GROUP = re.compile(r"(?<!\S)[^\s/]{1,30}+(?:/[^\s/]{1,30}+){2,11}/?(?!\S)")
 _NUM = r"[-+]?\d{1,12}(?:\.\d{1,12})?%?"
-_TEST = re.compile(r"(?<![\w-])(?:TCP|UDP|SCTP)_(?:RR|CRR|STREAM|MAERTS|SENDFILE)(?![\w-])")
+_TEST = re.compile(r"(?<![\w-])(?:" + "|".join(sorted(TEST_NAMES, key=lambda t: (-len(t), t))) + r")(?![\w-])")
 
 
 @dataclass(slots=True)

@@ -60,6 +60,7 @@ _TEST_NAMES = {
     "SCTP 1-TO-MANY STREAM": "SCTP_STREAM_MANY", "SCTP REQUEST/RESPONSE": "SCTP_RR",
     "SCTP 1-TO-MANY REQUEST/RESPONSE": "SCTP_RR_MANY",
 }  # fmt: skip
+TEST_NAMES = frozenset(_TEST_NAMES.values())  # as `-t` takes them: `TCP_RR`, `UDP_STREAM` ...
 
 _CONTEXT_WINDOW = 80  # a banner or command line further above a header is not its own
 

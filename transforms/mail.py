@@ -346,29 +346,59 @@ _LOST_DELIMITER = re.compile(rb"[\r\n]*+--([0-9A-Za-z'()+_,./:=?-]{6,70})[ \t]*+
 _CONTENT_TYPE = re.compile(rb"(?im)^content-type[ \t]*+:")
 
 
-def restore_lost_type(raw: bytes) -> tuple[bytes, bool]:
-    """A multipart message whose headers lost their Content-Type (archives and copies that keep
-    only From, Subject, Date and Message-Id) but whose body opens with a MIME delimiter and a
-    part's header: the message with that type put back, so its parts are decoded (quoted-printable
-    `=20`, base64) instead of read as raw text; (raw, False) for any other message."""
+_CTE = re.compile(rb"(?im)^content-transfer-encoding[ \t]*+:")
+# quoted-printable's own marks: a soft line break, an escaped `=`, a blank kept before a break,
+# a UTF-8 no-break space or punctuation
+_QP_MARK = re.compile(rb"=\r?\n|=3D|=20(?=\r?\n)|=C2=A0|=E2=80=[89AB][0-9A-F]")
+_NOT_QP = re.compile(rb"=(?![0-9A-F]{2}|\r?\n)")  # an `=` quoted-printable would have escaped
+
+
+def restore_lost_headers(raw: bytes) -> tuple[bytes, list[str]]:
+    """A message whose headers lost what its body needs (archives and copies that keep only From,
+    Subject, Date and Message-Id), with it put back, and a note for each:
+    - a body that opens with a MIME delimiter and a part's header is multipart: its parts are
+      decoded (quoted-printable `=20`, base64) instead of read as raw text;
+    - a plain-text body in quoted-printable (every `=` an escape or a soft line break, and at least
+      two of its marks such as `=3D` or a soft break) is decoded, instead of read with its `=3D`
+      and its lines broken at 76 columns.
+    Any other message comes back as it is."""
     m = _HEADER_END.search(raw)
-    if m is None or not raw[m.end():m.end() + 4].lstrip(b"\r\n").startswith(b"--"):
-        return raw, False
-    d = _LOST_DELIMITER.match(raw, m.end())
-    if d is None or _CONTENT_TYPE.search(raw, 0, m.start()):
-        return raw, False
-    eol = b"\r\n" if raw[m.start():m.start() + 1] == b"\r" else b"\n"
-    added = eol + b'Content-Type: multipart/mixed; boundary="' + d.group(1) + b'"'
-    return raw[: m.start()] + added + raw[m.start():], True
+    if m is None:
+        return raw, []
+    head_end, body = m.start(), m.end()
+    eol = b"\r\n" if raw[head_end:head_end + 1] == b"\r" else b"\n"
+    ctype = _CONTENT_TYPE.search(raw, 0, head_end)
+    if ctype is None and raw[body:body + 4].lstrip(b"\r\n").startswith(b"--"):
+        d = _LOST_DELIMITER.match(raw, body)
+        if d is not None:
+            added = eol + b'Content-Type: multipart/mixed; boundary="' + d.group(1) + b'"'
+            return (raw[:head_end] + added + raw[head_end:],
+                    ["MIME parts under headers without a Content-Type: read as multipart"])
+    if ctype is not None and not _TEXT_PLAIN.match(raw, ctype.end()):
+        return raw, []  # a declared type of another kind is read by its own rules
+    if raw.find(b"=", body) < 0 or _CTE.search(raw, 0, head_end) or not _qp_marked(raw, body):
+        return raw, []
+    added = eol + b"Content-Transfer-Encoding: quoted-printable"
+    return (raw[:head_end] + added + raw[head_end:],
+            ["quoted-printable body under headers without a Content-Transfer-Encoding: decoded"])
+
+
+_TEXT_PLAIN = re.compile(rb"[ \t]*+text/plain\b", re.I)
+
+
+def _qp_marked(raw: bytes, start: int) -> bool:
+    marks = _QP_MARK.finditer(raw, start)
+    if next(marks, None) is None or next(marks, None) is None:
+        return False
+    return _NOT_QP.search(raw, start) is None
 
 
 def decode_message(raw: bytes, max_depth: int = MAX_MIME_DEPTH) -> Mail:
     """Parse one RFC 822 message (bytes). Bad charsets, transfer encodings and nesting give
     notes, not exceptions; anything else is left to the caller's per-message guard."""
-    raw, restored = restore_lost_type(raw)
+    raw, restored = restore_lost_headers(raw)
     mail = _decode(raw, max_depth)
-    if restored:
-        mail.notes.insert(0, "MIME parts under headers without a Content-Type: read as multipart")
+    mail.notes[:0] = restored
     return mail
 
 

@@ -329,3 +329,34 @@ def test_a_declared_type_is_never_second_guessed():
     raw = LOST_TYPE.replace(b"Message-ID:", b"Content-Type: text/plain\nMessage-ID:", 1)
     m = decode_message(raw)
     assert "huq684BweRXVnRxX" in m.body and m.notes == []
+
+
+# https://lore.kernel.org/linux-btrfs/CAL3q7H4JPumV5YPUdbTU=gS6wyYOpUga0H47ffxgirqrEVE=pQ@mail.gmail.com/
+# (its quoted lines), as an archive that kept four headers and dropped its transfer encoding shows it
+LOST_QP = (b"From: A <a@x.org>\nSubject: Re: [PATCH] btrfs: ra expand\nMessage-ID: <qp@x>\n\n"
+           b"> dd if=3Dsome-compressed-file of=3D/dev/null bs=3D4k count=3DX\n>\n"
+           b"> =3D=3D=3Dfor-next=3D=3D=3D\n> 4294967296 bytes (4.3 GB, 4.0 GiB) copied, 6.02983 s, 712 MB=\n/s\n")
+
+
+def test_a_quoted_printable_body_under_headers_that_lost_its_encoding_is_decoded():
+    m = decode_message(LOST_QP)
+    assert "dd if=some-compressed-file of=/dev/null bs=4k count=X" in m.body
+    assert "===for-next===" in m.body and "copied, 6.02983 s, 712 MB/s" in m.body
+    assert m.notes == ["quoted-printable body under headers without a Content-Transfer-Encoding: decoded"]
+
+
+@pytest.mark.parametrize("body", [
+    b"fio --iodepth=32 --numjobs=16 --size=10G\n",  # `=32`, `=16` look like escapes: no mark of QP
+    b"x =3D y\nbut a = b here\n",  # an `=` quoted-printable would have escaped
+    b"one soft break=\nonly\n",  # one mark is not enough
+])
+def test_plain_bodies_with_equals_signs_stay_as_they_are(body):
+    m = decode_message(b"From: a@x\nMessage-ID: <p@x>\n\n" + body)
+    assert m.body == body.decode() and m.notes == []
+
+
+def test_a_declared_encoding_or_another_type_is_never_second_guessed():
+    declared = LOST_QP.replace(b"Message-ID:", b"Content-Transfer-Encoding: 8bit\nMessage-ID:", 1)
+    assert "=3D" in decode_message(declared).body
+    html = LOST_QP.replace(b"Message-ID:", b"Content-Type: text/html\nMessage-ID:", 1)
+    assert decode_message(html).notes[:1] != ["quoted-printable body under headers without a Content-Transfer-Encoding: decoded"]

@@ -152,7 +152,20 @@ def _ids(value: str | None) -> list[str]:
     return _MSGID.findall(value or "")
 
 
-_HEADER_END = re.compile(rb"\r?\n\r?\n")
+def header_end(raw: bytes, limit: int = -1) -> tuple[int, int] | None:
+    """(where the header block ends, where the body starts): the first blank line, `\\n` or
+    `\\r\\n` line ends in any mix (what `\\r?\\n\\r?\\n` finds first; two byte searches,
+    the second only over the headers, cost a fifth of that pattern's scan)."""
+    stop = len(raw) if limit < 0 else min(limit, len(raw))
+    k = raw.find(b"\n\n", 0, stop)
+    crlf = raw.find(b"\n\r\n", 0, k if k >= 0 else stop)
+    if crlf >= 0:
+        k, width = crlf, 3
+    elif k >= 0:
+        width = 2
+    else:
+        return None
+    return (k - 1 if k > 0 and raw[k - 1:k] == b"\r" else k), k + width
 _PARAM = re.compile(r"""(?i);\s*charset\s*=\s*"?([^";\s]+)""")
 
 
@@ -264,10 +277,10 @@ def _fast_multipart(headers: dict[str, str], payload: bytes, notes: list[str]) -
             head: dict[str, str] | None = {}
             body = part[2 if part.startswith(b"\r\n") else 1:]
         else:
-            m = _HEADER_END.search(part)
-            if m is None or part.startswith(b"From ") or b"\nFrom " in part[: m.start()]:
+            cut = header_end(part)
+            if cut is None or part.startswith(b"From ") or b"\nFrom " in part[: cut[0]]:
                 return None
-            head, body = _fast_headers(part[: m.start()]), part[m.end():]
+            head, body = _fast_headers(part[: cut[0]]), part[cut[1]:]
         if head is None:
             return None
         kind = _content_type(head)
@@ -288,16 +301,16 @@ def _fast_multipart(headers: dict[str, str], payload: bytes, notes: list[str]) -
 
 def _decode_fast(raw: bytes) -> Mail | None:
     """The common cases (one text/plain part; a flat multipart) without the email package: ~5x faster."""
-    m = _HEADER_END.search(raw)
-    if m is None:
+    cut = header_end(raw)
+    if cut is None:
         return None
-    headers = _fast_headers(raw[: m.start()])
+    headers = _fast_headers(raw[: cut[0]])
     if headers is None:
         return None
     notes: list[str] = []
-    body = _fast_body(headers, raw[m.end():], notes)
+    body = _fast_body(headers, raw[cut[1]:], notes)
     if body is None:
-        body = _fast_multipart(headers, raw[m.end():], notes)
+        body = _fast_multipart(headers, raw[cut[1]:], notes)
     if body is None:
         return None
     return _mail_from(headers.get, body, notes)
@@ -350,6 +363,7 @@ _CTE = re.compile(rb"(?im)^content-transfer-encoding[ \t]*+:")
 # quoted-printable's own marks: a soft line break, an escaped `=`, a blank kept before a break,
 # a UTF-8 no-break space or punctuation
 _QP_MARK = re.compile(rb"=\r?\n|=3D|=20(?=\r?\n)|=C2=A0|=E2=80=[89AB][0-9A-F]")
+_QP_HINT = re.compile(rb"=(?:3D|\r?\n)")
 _NOT_QP = re.compile(rb"=(?![0-9A-F]{2}|\r?\n)")  # an `=` quoted-printable would have escaped
 
 
@@ -362,13 +376,16 @@ def restore_lost_headers(raw: bytes) -> tuple[bytes, list[str]]:
       two of its marks such as `=3D` or a soft break) is decoded, instead of read with its `=3D`
       and its lines broken at 76 columns.
     Any other message comes back as it is."""
-    m = _HEADER_END.search(raw)
-    if m is None:
+    cut = header_end(raw)
+    if cut is None:
         return raw, []
-    head_end, body = m.start(), m.end()
+    head_end, body = cut
+    delimited = raw[body:body + 4].lstrip(b"\r\n").startswith(b"--")
+    if not delimited and _QP_HINT.search(raw, body) is None:
+        return raw, []  # most messages: no sign of either
     eol = b"\r\n" if raw[head_end:head_end + 1] == b"\r" else b"\n"
     ctype = _CONTENT_TYPE.search(raw, 0, head_end)
-    if ctype is None and raw[body:body + 4].lstrip(b"\r\n").startswith(b"--"):
+    if ctype is None and delimited:
         d = _LOST_DELIMITER.match(raw, body)
         if d is not None:
             added = eol + b'Content-Type: multipart/mixed; boundary="' + d.group(1) + b'"'
@@ -514,8 +531,8 @@ def raw_mail(raw: bytes, note: str) -> Mail:
     text = normalise_newlines(text).replace("\x00", "\ufffd")
     headers: dict[str, str] = {}
     try:
-        m = _HEADER_END.search(raw, 0, 256 * 1024)
-        headers = (_fast_headers(raw[: m.start()]) if m else None) or {}
+        cut = header_end(raw, 256 * 1024)
+        headers = (_fast_headers(raw[: cut[0]]) if cut else None) or {}
     except Exception:  # a header block too odd to read: the id comes from the content
         headers = {}
     mid = _ids(headers.get("message-id"))

@@ -360,3 +360,13 @@ def test_a_declared_encoding_or_another_type_is_never_second_guessed():
     assert "=3D" in decode_message(declared).body
     html = LOST_QP.replace(b"Message-ID:", b"Content-Type: text/html\nMessage-ID:", 1)
     assert decode_message(html).notes[:1] != ["quoted-printable body under headers without a Content-Transfer-Encoding: decoded"]
+
+
+@given(st.lists(st.sampled_from([b"\r", b"\n", b"a", b": "]), max_size=30).map(b"".join), st.integers(-1, 40))
+def test_header_end_finds_what_the_blank_line_pattern_finds(raw, limit):
+    import re
+
+    from transforms.mail import header_end
+
+    m = re.compile(rb"\r?\n\r?\n").search(raw, 0, len(raw) if limit < 0 else limit)
+    assert header_end(raw, limit) == ((m.start(), m.end()) if m else None)

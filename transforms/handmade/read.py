@@ -18,6 +18,7 @@ from transforms.handmade.cells import RULE, decimal_commas, read_number, split_w
 from transforms.handmade.commands import read_commands
 from transforms.handmade.lkp import parameter_list, read_lkp
 from transforms.handmade.noise import hunk_lines, noise_block, noise_line
+from transforms.handmade.normalized import read_normalized
 from transforms.handmade.pairs import read_pairs
 from transforms.handmade.prose import read_prose
 from transforms.handmade.slashes import read_slashes
@@ -95,6 +96,9 @@ def read(segs: list[Segment], subject: str | None, claimed: dict[int, str],
     plain = [line for seg in segs for line in seg.lines]
     hunks = {k for k in hunk_lines(plain)}
     out, lkp_lines = _lkp_tables(segs, explained)
+    normalized, normalized_lines = _normalized_reports(segs, explained)
+    out += normalized
+    lkp_lines = {**lkp_lines, **normalized_lines}
     for seg in segs:
         pair_runs, pair_lines = _pair_tables(seg, plain, subject, explained)
         slash_runs, slash_lines = _slash_tables(seg, plain, subject, explained)
@@ -151,6 +155,29 @@ def _lkp_tables(segs: list[Segment], explained: list[Explained]) -> tuple[list[H
     if held:
         for seg in segs:
             held.update((seg.offset + k, "lkp") for k in parameter_list(seg.lines))
+    return out, held
+
+
+def _normalized_reports(segs: list[Segment], explained: list[Explained]) -> tuple[list[HandRun], dict[int, str]]:
+    """Normalized comparison reports (transforms.handmade.normalized): one run per block and
+    benchmark, and the absolute lines they hold, which no other reader looks at."""
+    out: list[HandRun] = []
+    held: dict[int, str] = {}
+    for seg in segs:
+        if "[pct imp](CV)" not in seg.text:
+            continue
+        values, used = read_normalized([x if len(x) <= MAX_LINE else "" for x in seg.lines])
+        blocks: dict[tuple[str, str | None], list] = {}
+        for v in values:
+            blocks.setdefault((v.benchmark, v.params.get("test") or v.label), []).append(v)
+        for (bench, _), mine in blocks.items():
+            lo, hi = min(v.line for v in mine), max(v.line for v in mine) + 1
+            results = [_result(bench, v.line, v.label, v.value, "", v.system, v.params, "hand_table") for v in mine]
+            out.append(HandRun(seg, _run(bench, results, lo, hi)))
+            explained.append(Explained(seg.offset + lo, seg.offset + hi, "normalized comparison report", bench,
+                                       "the report's `Test :` line", sorted({v.system for v in mine}),
+                                       f"{len(results)} rows", len(results), seg.quoted))
+        held.update((seg.offset + k, "normalized") for k in used)
     return out, held
 
 

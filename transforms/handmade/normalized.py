@@ -1,0 +1,112 @@
+"""Normalized comparison reports, as scheduler developers post them for hackbench, tbench, netperf
+and STREAM (one block per test):
+
+    ==================================================================
+    Test          : tbench
+    Units         : Normalized throughput
+    Interpretation: Higher is better
+    Statistic     : AMean
+    ==================================================================
+    Clients:    tip[pct imp](CV)       ttwu_opt[pct imp](CV)
+        1     1.00 [  0.00]( 0.82)     1.04 [  4.33]( 1.84)
+
+Each cell is `<value> [<% improvement>](<coefficient of variation>)` under a column head
+`<system>[pct imp](CV)`: the value (normalized to the first column) is the result, the
+improvement and the spread are not. The `Test` line names the benchmark (`stream-10` is STREAM,
+`schbench` is none the project reads: its block gives nothing), the `Units` line the metric, the
+row label the parameter the test swept (`1-groups`, `4-clients`, a bare count under `Clients:`),
+or for STREAM the kernel it ran (`Copy`, `Triad`). The `Statistic` (`AMean`) is a param.
+
+Every line is matched from its start with bounded repeats.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from transforms.tools import TOOLS
+
+_KEY = re.compile(r"^[ \t>]*+(Test|Units|Statistic)[ \t]*+:[ \t]*+(\S.{0,80}?)[ \t]*+$")
+_HEAD_CELL = re.compile(r"(\S{1,60}?)\[pct imp\]\(CV\)")
+_CELL = re.compile(r"(\d{1,9}(?:\.\d{1,9})?)[ \t]*+\[[ \t]*+[-+]?\d{1,9}(?:\.\d{1,9})?\][ \t]*+"
+                   r"\([ \t]*+\d{1,9}(?:\.\d{1,9})?\)")
+_ROW_LABEL = re.compile(r"^[ \t>]*+(\S{1,30}?)[ \t]++(?=\d)")
+_COUNT = re.compile(r"^(\d{1,7})(?:-([A-Za-z]{1,20}))?$")  # `1-groups`, `4-clients`, `16`
+_TOOL = re.compile(r"[A-Za-z][A-Za-z0-9+]{0,20}")
+MAX_ROWS = 200
+
+
+@dataclass(slots=True)
+class NormalizedValue:
+    line: int
+    benchmark: str
+    label: str  # the metric as printed: the Units line, or STREAM's kernel
+    value: float
+    system: str
+    params: dict[str, str] = field(default_factory=dict)
+
+
+def read_normalized(lines: list[str]) -> tuple[list[NormalizedValue], set[int]]:
+    """The values of every normalized report block in `lines`, and the lines the blocks hold."""
+    out: list[NormalizedValue] = []
+    used: set[int] = set()
+    keys: dict[str, tuple[int, str]] = {}
+    for i, line in enumerate(lines):
+        if len(line) > 400:
+            continue
+        if "[pct imp](CV)" not in line:  # (the head of STREAM's table starts `Test:` too)
+            if m := _KEY.match(line):
+                if m.group(1) == "Test":
+                    keys = {}
+                keys[m.group(1)] = (i, m.group(2))
+            continue
+        if "Test" not in keys:
+            continue
+        systems = _HEAD_CELL.findall(line)
+        label_head = line[: line.find(systems[0] + "[pct imp]")].strip(" \t>:") if systems else ""
+        bench = _benchmark(keys["Test"][1])
+        if not systems or bench is None:
+            continue
+        rows = _rows(lines, i + 1, len(systems))
+        if not rows:
+            continue
+        units = keys.get("Units", (i, ""))[1]
+        base = {"test": keys["Test"][1]} if bench == "stream" else {}
+        if "Statistic" in keys:
+            base["statistic"] = keys["Statistic"][1]
+        for k, label, values in rows:
+            metric, params = _row(bench, label, label_head, units)
+            for system, value in zip(systems, values, strict=True):
+                out.append(NormalizedValue(k, bench, metric, value, system, {**base, **params}))
+        used.update(range(min(j for j, _ in keys.values()), rows[-1][0] + 1))
+    return out, used
+
+
+def _benchmark(test: str) -> str | None:
+    """`tbench`, `stream-10`, `stream (10 Runs)` -> the benchmark; None for tests the project reads not."""
+    m = _TOOL.match(test.strip())
+    return TOOLS.get(m.group(0).lower()) if m else None
+
+
+def _rows(lines: list[str], start: int, n: int) -> list[tuple[int, str, list[float]]]:
+    rows: list[tuple[int, str, list[float]]] = []
+    for k in range(start, min(len(lines), start + MAX_ROWS)):
+        text = lines[k] if len(lines[k]) <= 400 else ""
+        m = _ROW_LABEL.match(text)
+        cells = _CELL.findall(text) if m else []
+        if m is None or len(cells) != n:
+            break
+        rows.append((k, m.group(1), [float(c) for c in cells]))
+    return rows
+
+
+def _row(bench: str, label: str, head: str, units: str) -> tuple[str, dict[str, str]]:
+    """(metric label, params) of a row: STREAM's rows are its kernels, the others a swept count."""
+    if bench == "stream" and not label[:1].isdigit():
+        return f"{label} ({units})" if units else label, {}
+    m = _COUNT.match(label)
+    if m is None:
+        return units or label, {"case": label}
+    name = (m.group(2) or head.lstrip("#") or "case").lower()
+    return units or label, {name: m.group(1)}

@@ -383,6 +383,8 @@ def read_tables(lines: list[str]) -> list[Table]:
     return out
 
 
+_REPORT_KEY = re.compile(r"^(?:Statistic|Interpretation)[ \t]*+:")
+_UNITS_KEY = re.compile(r"^Units[ \t]*+:[ \t]*+(\S.{0,80})$")
 _GROUP_PARAM = re.compile(r"^[A-Za-z][\w.-]{0,30}=[\w.%-]{0,20}\d[\w.%-]{0,20}$")  # `group=8`, `nr_client=50%`
 
 
@@ -500,6 +502,11 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
     caption_lines = [ln.strip() for ln in lines[: (h if h is not None else rows[0])]
                      if ln.strip() and not RULE.match(ln)]
     caption = caption_lines[-1] if caption_lines else None
+    if caption and _REPORT_KEY.match(caption):
+        # a report's key block (`Test : netperf`, `Units : Throughput`, `Statistic : AMean`) over
+        # the table: what it measured is the `Units` line, not the statistic right above
+        units = next((m.group(1) for ln in reversed(caption_lines[-5:]) if (m := _UNITS_KEY.match(ln))), None)
+        caption = units or caption
     group: dict[str, str] = {}
     if h is None and rows[0] > 0 and _group_param(lines, grid, rows[0] - 1):
         text = lines[rows[0] - 1].strip().rstrip(":")

@@ -618,3 +618,27 @@ def test_a_count_alone_over_rows_is_their_parameter_not_their_head():
     got = {(r["system"], r["metric"], r["params"].get("threads"), r["value"]) for r in rows}
     assert {("Without zcache", "elapsed_time", "8", 1821.0), ("With zcache", "elapsed_time", "8", 1814.0),
             ("With zcache", "sleeps", "8", 1492835.0), ("Without zcache", "user_time", "24", 5184.0)} <= got
+
+
+# https://lore.kernel.org/lkml/f6dc1652-bc39-0b12-4b6b-29a2f9cd8484@amd.com/
+REPORT_KEYS_OVER_TABLE = """\
+  ==================================================================
+  Test          : netperf
+  Units         : Througput
+  Interpretation: Higher is better
+  Statistic     : AMean
+  ==================================================================
+                  6.5.0-rc1 (base)    base + mathieu-queued-wakeup
+   1-clients:      59642.88 (0.00 pct)        61647.37 (3.36 pct)
+   2-clients:      59349.65 (0.00 pct)        60896.01 (2.60 pct)
+"""
+
+
+def test_a_report_key_block_over_a_table_names_its_metric_by_the_units_line():
+    from transforms.extract import extract_explained
+    from transforms.rows import result_rows
+
+    rows = result_rows(extract_explained(REPORT_KEYS_OVER_TABLE, "m")[0])
+    got = {(r["system"], r["metric_label"], r["value"]) for r in rows}
+    assert ("6.5.0-rc1 (base)", "Througput", 59642.88) in got
+    assert ("base + mathieu-queued-wakeup", "Througput", 60896.01) in got

@@ -31,7 +31,11 @@ def read_pairs(lines: list[str]) -> tuple[list[KeyValue], set[int]]:
     used: set[int] = set()
     i = 0
     while i < len(lines):
-        heads = split_wide(lines[i]) if len(lines[i]) <= 400 else []
+        line = lines[i]
+        if len(line) > 400 or "/" not in line or "(" not in line:  # a head names its pair `(a/b)`
+            i += 1
+            continue
+        heads = split_wide(line)
         pairs = [(k, m) for k, c in enumerate(heads) if (m := _HEAD.match(c.text))]
         if not pairs or len(pairs) < len(heads) - 1:
             i += 1

@@ -165,9 +165,14 @@ def _split_names(line: str, n: int) -> list[str] | None:
     text = re.sub(r"^Run\s*\(\s*std\s+deviation\s*\)\s*", "", text, flags=re.I)
     for sep in _SEPARATORS:
         parts = [p.strip().rstrip(":").strip() for p in sep.split(text) if p.strip()]
+        if len(parts) == n + 1 and _DELTA_HEAD.match(parts[-1]):
+            parts = parts[:-1]  # `delta` over changes printed as `+1.97%`, which are no cells
         if len(parts) == n and all(parts):
             return parts
     return None
+
+
+_DELTA_HEAD = re.compile(r"(?i)^(?:delta|diff|change|chg)?[ \t]*+%?$")
 
 
 def _read_block(lines: Sequence[str], h: int, m: re.Match[str]) -> _Block:
@@ -197,6 +202,10 @@ def _read_block(lines: Sequence[str], h: int, m: re.Match[str]) -> _Block:
         block.error = "kernbench rows with differing column counts"
         return block
     n = widths.pop()
+    if n > 2 and all(r.cells[-1][1] is None and all(c[1] is not None for c in r.cells[:-1]) for r in block.rows):
+        n -= 1  # `mean (sd)` columns, then a last one without spreads: the change (`delta %`)
+        for r in block.rows:
+            r.cells = r.cells[:-1]
     if n > 1:
         for line in pre:
             block.names = _split_names(line, n) or block.names

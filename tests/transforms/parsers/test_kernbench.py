@@ -336,3 +336,42 @@ def test_lkp_kbuild_builds_timed_by_the_harness_are_runs():
     # the same times without lkp's start and end lines are a plain `time make`: not kernbench
     plain = "$ time make -j8\nreal: 300.922s\nuser: 16611.657s\nsys: 1932.173s\n"
     assert _rows(plain) == []
+
+
+# https://lore.kernel.org/linux-mm/1507543672-25821-1-git-send-email-ldufour@linux.vnet.ibm.com/
+DELTA_HEAD_TABS = (
+    "Average Half load -j 8 Run (std deviation)\n"
+    "\t\t 4.14.0-rc3-mm1\t\t4.14.0-rc3-mm1-spf\tdelta\n"
+    "Elapsed\tTime\t 143.292 (0.24407)\t146.12 (0.548042)\t+1.97%\n"
+    "User\tTime\t 995.582 (1.52229)\t1005.22\t(1.56144)\t+0.97%\n"
+    "Sleeps\t\t 85328 (766.874)\t85254 (1079.3)\t\t-0.09%\n"
+)
+# the v3 posting of the same series: a `delta %` column of bare changes, and the last table
+# without that head over rows that still end in one
+DELTA_COLUMN = (
+    "Average Half load -j 40 Run (std deviation)\n"
+    "\t\t 4.13.0-mm1\t\t4.13.0-mm1-spf\t\tdelta %\n"
+    "Elapsed Time \t 115.342 (0.321668)\t115.786 (0.427118)\t+0.38\n"
+    "Sleeps\t\t 162109 (793.331)\t162057 (1414.08)\t+0.03\n"
+    "\n"
+    "Average Optimal load -j 80 Run (std deviation)\n"
+    " \t\t 4.13.0-mm1\t\t4.13.0-mm1-spf\n"
+    "Elapsed Time \t 110.308 (0.725445)\t109.78 (0.826862)\t-0.48\n"
+)
+
+
+def test_a_delta_column_is_no_system():
+    from transforms.model import Segment
+    from transforms.quotes import segments
+
+    for text, n_rows in ((DELTA_HEAD_TABS, 12), (DELTA_COLUMN, 12)):
+        seg: Segment = segments(text)[0]
+        runs = kernbench.parse(seg)
+        assert all(r.status == "ok" for r in runs), [r.reason for r in runs]
+        results = [x for r in runs for x in r.results]
+        assert len(results) == n_rows
+        assert {x.system for x in results} <= {"4.14.0-rc3-mm1", "4.14.0-rc3-mm1-spf", "4.13.0-mm1", "4.13.0-mm1-spf"}
+        assert not [x for x in results if x.value in (1.97, 0.97, 0.09, 0.38, 0.03, 0.48, -0.48)]
+    runs = kernbench.parse(segments(DELTA_COLUMN)[0])
+    last = [x for x in runs[-1].results if x.statistic == "mean"]
+    assert {(x.system, x.value) for x in last} == {("4.13.0-mm1", 110.308), ("4.13.0-mm1-spf", 109.78)}

@@ -17,6 +17,7 @@ from transforms.handmade import commands, evidence, metrics
 from transforms.handmade.cells import RULE, decimal_commas, read_number, split_wide
 from transforms.handmade.commands import read_commands
 from transforms.handmade.lkp import parameter_list, read_lkp
+from transforms.handmade.metrics import unit_in
 from transforms.handmade.noise import hunk_lines, noise_block, noise_line
 from transforms.handmade.normalized import read_normalized
 from transforms.handmade.pairs import read_pairs
@@ -403,6 +404,24 @@ def _section_header(plain: list[str], start: int, ncols: int) -> list[str] | Non
     return None
 
 
+def _unit_heading(plain: list[str], start: int) -> str | None:
+    """The unit a short heading names in the few lines just above a table whose heads stand apart
+    from its rows (`host -> guest [Gbps]`, the heads, a blank line, the rows); None past a sentence."""
+    seen = 0
+    for k in range(start - 1, max(-1, start - 6), -1):
+        text = plain[k].strip()
+        if not text or RULE.match(text):
+            continue
+        if len(text.split()) > 12 or text.endswith("."):
+            return None
+        if (u := unit_in(text)) is not None:
+            return u
+        seen += 1
+        if seen >= 2:
+            return None
+    return None
+
+
 def _heading_above(plain: list[str], start: int) -> str | None:
     """The nearest line above that is no table row, no group's parameter (`25%`, `group=8`) and no
     rule: the heading a run of small groups shares (`netperf/udp_rr on ICL`)."""
@@ -507,6 +526,9 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
         t.caption = _heading_above(plain, abs_lo + t.start)  # the groups' heading, paragraphs above
     near = bool(evidence.benchmarks_in("\n".join(plain[max(0, abs_lo + t.start - 10):abs_lo + t.end]))) \
         or bool(t.group and evidence.benchmarks_in(t.caption or ""))
+    if not t.header and not any(v.unit for v in t.values) and (heading := _unit_heading(plain, abs_lo + t.start)):
+        for v in t.values:  # `host -> guest [Gbps]` over the heads, a blank line, then the rows
+            v.unit = heading
     has_unit = any(v.unit for v in t.values)
     if t.change and not (t.baseline or any(v.unit in ("%", "x") for v in t.values)
                          or any(re.search(r"%|diff|delta|change|gain|improv|speedup|ratio", h, re.I)

@@ -383,6 +383,7 @@ def read_tables(lines: list[str]) -> list[Table]:
     return out
 
 
+_BINARY = {"k": 1024, "M": 1024 ** 2, "G": 1024 ** 3}  # a size column's `1K` after `512`
 _REPORT_KEY = re.compile(r"^(?:Statistic|Interpretation)[ \t]*+:")
 _UNITS_KEY = re.compile(r"^Units[ \t]*+:[ \t]*+(\S.{0,80})$")
 _GROUP_PARAM = re.compile(r"^[A-Za-z][\w.-]{0,30}=[\w.%-]{0,20}\d[\w.%-]{0,20}$")  # `group=8`, `nr_client=50%`
@@ -528,9 +529,11 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
     label_name: str | None = None  # the label column's head, when it names no parameter
     if all(not lab for _, lab, _ in parsed):
         ints = [v[0].value for _, _, v in parsed if v and v[0].kind == "abs" and v[0].value is not None]
+        sizes = [v[0].value * _BINARY.get(v[0].unit or "", 1) for _, _, v in parsed
+                 if v and v[0].kind == "abs" and v[0].value is not None]  # `512`, `1K`, `2K`: sizes
         head0 = header[0].text if header else ""
         if n >= 2 and len(ints) == len(parsed) and all(float(x).is_integer() for x in ints) and (
-            _is_param_name(head0) or (len(set(ints)) == len(ints) >= 2 and len(header) in (n, n - 1, 0))
+            _is_param_name(head0) or (len(set(sizes)) == len(sizes) >= 2 and len(header) in (n, n - 1, 0))
         ):  # one row under a header of names is one value per name, not a sweep
             first_is_param = True
             param_name = norm(head0).strip("#=: ") if header and _is_param_name(head0) or len(header) == n \

@@ -642,3 +642,32 @@ def test_a_report_key_block_over_a_table_names_its_metric_by_the_units_line():
     got = {(r["system"], r["metric_label"], r["value"]) for r in rows}
     assert ("6.5.0-rc1 (base)", "Througput", 59642.88) in got
     assert ("base + mathieu-queued-wakeup", "Througput", 60896.01) in got
+
+
+# https://lore.kernel.org/netdev/20190903040141-mutt-send-email-mst@kernel.org/ (quoted cover letter)
+SIZES_UNDER_A_UNIT_HEADING = """\
+Below are the benchmarks step by step. I used iperf3 [1] modified with VSOCK
+support.
+
+A brief description of patches:
+- Patches 1:   limit the memory usage with an extra copy for small packets
+
+                    host -> guest [Gbps]
+pkt_size before opt   p 1     p 2+3    p 4+5
+
+32         0.032     0.030    0.048    0.051
+512        0.459     0.466    0.847    0.865
+1K         0.927     0.919    1.657    1.641
+32K       13.327    13.204   19.013   20.515
+"""
+
+
+def test_a_column_of_sizes_with_binary_suffixes_is_a_parameter_and_the_heading_gives_the_unit():
+    from transforms.extract import extract_explained
+    from transforms.rows import result_rows
+
+    rows = result_rows(extract_explained(SIZES_UNDER_A_UNIT_HEADING, "m")[0])
+    assert len(rows) == 16 and {r["benchmark"] for r in rows} == {"iperf"}
+    got = {(r["system"], r["params"].get("size"), r["value"], r["unit"]) for r in rows}
+    assert ("p 4+5", "32K", 20.515, "Gbit/s") in got and ("p 1", "1K", 0.919, "Gbit/s") in got
+    assert any(s.endswith("before opt") for s, _, _, _ in got)

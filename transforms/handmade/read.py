@@ -404,6 +404,9 @@ def _section_header(plain: list[str], start: int, ncols: int) -> list[str] | Non
     return None
 
 
+_BRACKETED = re.compile(r"[\[(]([^\[\]()\n]{1,24})[\])]")
+
+
 def _unit_heading(plain: list[str], start: int) -> str | None:
     """The unit a short heading names in the few lines just above a table whose heads stand apart
     from its rows (`host -> guest [Gbps]`, the heads, a blank line, the rows); None past a sentence."""
@@ -414,8 +417,9 @@ def _unit_heading(plain: list[str], start: int) -> str | None:
             continue
         if len(text.split()) > 12 or text.endswith("."):
             return None
-        if (u := unit_in(text)) is not None:
-            return u
+        for m in _BRACKETED.finditer(text):  # `[Gbps]`, `(MB/s)`: a unit set apart, not `25%` as a value
+            if (u := unit_in(m.group(1))) is not None and u != "%":
+                return u
         seen += 1
         if seen >= 2:
             return None

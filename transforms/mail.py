@@ -158,7 +158,7 @@ def header_end(raw: bytes, limit: int = -1) -> tuple[int, int] | None:
     the second only over the headers, cost a fifth of that pattern's scan)."""
     stop = len(raw) if limit < 0 else min(limit, len(raw))
     k = raw.find(b"\n\n", 0, stop)
-    crlf = raw.find(b"\n\r\n", 0, k if k >= 0 else stop)
+    crlf = raw.find(b"\n\r\n", 0, k + 2 if k >= 0 else stop)  # one that starts before `k`
     if crlf >= 0:
         k, width = crlf, 3
     elif k >= 0:

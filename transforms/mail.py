@@ -166,6 +166,8 @@ def header_end(raw: bytes, limit: int = -1) -> tuple[int, int] | None:
     else:
         return None
     return (k - 1 if k > 0 and raw[k - 1:k] == b"\r" else k), k + width
+
+
 _PARAM = re.compile(r"""(?i);\s*charset\s*=\s*"?([^";\s]+)""")
 
 
@@ -393,7 +395,7 @@ def restore_lost_headers(raw: bytes) -> tuple[bytes, list[str]]:
                     ["MIME parts under headers without a Content-Type: read as multipart"])
     if ctype is not None and not _TEXT_PLAIN.match(raw, ctype.end()):
         return raw, []  # a declared type of another kind is read by its own rules
-    if raw.find(b"=", body) < 0 or _CTE.search(raw, 0, head_end) or not _qp_marked(raw, body):
+    if _CTE.search(raw, 0, head_end) or not _qp_marked(raw, body):
         return raw, []
     added = eol + b"Content-Transfer-Encoding: quoted-printable"
     return (raw[:head_end] + added + raw[head_end:],

@@ -45,6 +45,7 @@ class NormalizedValue:
     value: float
     system: str
     params: dict[str, str] = field(default_factory=dict)
+    block: int = 0  # the line of its block's `Test :` key
 
 
 def read_normalized(lines: list[str]) -> tuple[list[NormalizedValue], set[int]]:
@@ -78,7 +79,7 @@ def read_normalized(lines: list[str]) -> tuple[list[NormalizedValue], set[int]]:
         for k, label, values in rows:
             metric, params = _row(bench, label, label_head, units)
             for system, value in zip(systems, values, strict=True):
-                out.append(NormalizedValue(k, bench, metric, value, system, {**base, **params}))
+                out.append(NormalizedValue(k, bench, metric, value, system, {**base, **params}, keys["Test"][0]))
         used.update(range(min(j for j, _ in keys.values()), rows[-1][0] + 1))
     return out, used
 

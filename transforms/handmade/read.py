@@ -99,12 +99,12 @@ def read(segs: list[Segment], subject: str | None, claimed: dict[int, str],
     out, lkp_lines = _lkp_tables(segs, explained)
     normalized, normalized_lines = _normalized_reports(segs, explained)
     out += normalized
-    lkp_lines = {**lkp_lines, **normalized_lines}
+    held = {**lkp_lines, **normalized_lines}  # lines the report readers hold: no other reader looks
     for seg in segs:
         pair_runs, pair_lines = _pair_tables(seg, plain, subject, explained)
         slash_runs, slash_lines = _slash_tables(seg, plain, subject, explained)
         out.extend(HandRun(seg, r) for r in (*pair_runs, *slash_runs))
-        for lo, hi in _blocks(seg, {**claimed, **pair_lines, **slash_lines, **lkp_lines}, hunks):
+        for lo, hi in _blocks(seg, {**claimed, **pair_lines, **slash_lines, **held}, hunks):
             block = decimal_commas([_NBSP.sub(" ", x) if len(x) <= MAX_LINE else "" for x in seg.lines[lo:hi]])
             if not any(_NUMBERISH.search(x) for x in block) or not any(_CANDIDATE.search(x) for x in block):
                 continue  # no line could be a table row, a key: value line or a sentence with results
@@ -168,9 +168,9 @@ def _normalized_reports(segs: list[Segment], explained: list[Explained]) -> tupl
         if "[pct imp](CV)" not in seg.text:
             continue
         values, used = read_normalized([x if len(x) <= MAX_LINE else "" for x in seg.lines])
-        blocks: dict[tuple[str, str | None], list] = {}
+        blocks: dict[tuple[str, int], list] = {}
         for v in values:
-            blocks.setdefault((v.benchmark, v.params.get("test") or v.label), []).append(v)
+            blocks.setdefault((v.benchmark, v.block), []).append(v)
         for (bench, _), mine in blocks.items():
             lo, hi = min(v.line for v in mine), max(v.line for v in mine) + 1
             results = [_result(bench, v.line, v.label, v.value, "", v.system, v.params, "hand_table") for v in mine]

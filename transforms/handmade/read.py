@@ -404,12 +404,17 @@ def _section_header(plain: list[str], start: int, ncols: int) -> list[str] | Non
     return None
 
 
-_BRACKETED = re.compile(r"[\[(]([^\[\]()\n]{1,24})[\])]")
+# `[Gbps]`, `(MB/s)`, `[Mbps / (%CPU_Host + %CPU_Guest)]`: a unit set apart in a heading
+_BRACKETED = re.compile(r"\[([^\[\]\n]{1,60})\]|\(([^()\n]{1,24})\)")
+_DIRECTION = re.compile(r"\S{1,30}[ \t]*+(?:->|<-|=>|<=>)[ \t]*+\S{1,30}")  # `host -> guest`
 
 
-def _unit_heading(plain: list[str], start: int) -> str | None:
-    """The unit a short heading names in the few lines just above a table whose heads stand apart
-    from its rows (`host -> guest [Gbps]`, the heads, a blank line, the rows); None past a sentence."""
+def _unit_heading(plain: list[str], start: int) -> tuple[str | None, str | None] | None:
+    """(unit, metric) a short heading names in the few lines just above a table whose heads stand
+    apart from its rows (`host -> guest [Gbps]`, the heads, a blank line, the rows): a bracketed
+    unit, and the heading's other words, a direction (`host -> guest`) aside, as what the values
+    are (`efficiency` over `[Mbps / (%CPU_Host + %CPU_Guest)]`, a ratio: no unit of its own).
+    None past a sentence, or when no heading names a unit."""
     seen = 0
     for k in range(start - 1, max(-1, start - 6), -1):
         text = plain[k].strip()
@@ -417,9 +422,13 @@ def _unit_heading(plain: list[str], start: int) -> str | None:
             continue
         if len(text.split()) > 12 or text.endswith("."):
             return None
-        for m in _BRACKETED.finditer(text):  # `[Gbps]`, `(MB/s)`: a unit set apart, not `25%` as a value
-            if (u := unit_in(m.group(1))) is not None and u != "%":
-                return u
+        for m in _BRACKETED.finditer(text):
+            inside = (m.group(1) or m.group(2)).strip()
+            u = unit_in(inside)
+            if u is None or u == "%":
+                continue  # `[1]`, `25%`: no unit set apart
+            words = _DIRECTION.sub(" ", text[: m.start()] + " " + text[m.end():]).split()
+            return (u if len(inside.split()) == 1 else None), (" ".join(words) or None)
         seen += 1
         if seen >= 2:
             return None
@@ -530,10 +539,12 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
         t.caption = _heading_above(plain, abs_lo + t.start)  # the groups' heading, paragraphs above
     near = bool(evidence.benchmarks_in("\n".join(plain[max(0, abs_lo + t.start - 10):abs_lo + t.end]))) \
         or bool(t.group and evidence.benchmarks_in(t.caption or ""))
-    if not t.header and not any(v.unit for v in t.values) and (heading := _unit_heading(plain, abs_lo + t.start)):
+    headed = not t.header and not any(v.unit for v in t.values) and _unit_heading(plain, abs_lo + t.start)
+    if headed:
         for v in t.values:  # `host -> guest [Gbps]` over the heads, a blank line, then the rows
-            v.unit = heading
-    has_unit = any(v.unit for v in t.values)
+            v.unit = v.unit or headed[0]
+            v.label = v.label or headed[1]
+    has_unit = bool(headed) or any(v.unit for v in t.values)
     if t.change and not (t.baseline or any(v.unit in ("%", "x") for v in t.values)
                          or any(re.search(r"%|diff|delta|change|gain|improv|speedup|ratio", h, re.I)
                                 for h in t.header)):

@@ -671,3 +671,21 @@ def test_a_column_of_sizes_with_binary_suffixes_is_a_parameter_and_the_heading_g
     got = {(r["system"], r["params"].get("size"), r["value"], r["unit"]) for r in rows}
     assert ("p 4+5", "32K", 20.515, "Gbit/s") in got and ("p 1", "1K", 0.919, "Gbit/s") in got
     assert any(s.endswith("before opt") for s, _, _, _ in got)
+
+
+EFFICIENCY_HEADING = SIZES_UNDER_A_UNIT_HEADING.split("                    host")[0] + """\
+        host -> guest efficiency [Mbps / (%CPU_Host + %CPU_Guest)]
+pkt_size before opt   p 1     p 2+3    p 4+5
+
+32         0.35      0.45     0.79     1.02
+64         0.56      0.49     0.60     0.67
+"""
+
+
+def test_a_heading_names_what_the_values_are_and_a_ratio_gives_no_unit_of_its_own():
+    from transforms.extract import extract_explained
+    from transforms.rows import result_rows
+
+    rows = result_rows(extract_explained(EFFICIENCY_HEADING, "m")[0])
+    assert len(rows) == 8 and {(r["metric_label"], r["unit"]) for r in rows} == {("efficiency", "")}
+    assert ("p 4+5", "32", 1.02) in {(r["system"], r["params"].get("size"), r["value"]) for r in rows}

@@ -117,7 +117,7 @@ def _alert_failures(failed: dict[str, str]) -> None:
 def _progress() -> Iterator[None]:
     """Units and bytes as the run goes (stderr; plain terminals get no live display)."""
     from flows.console import console, progress
-    from flows.pipeline import observe
+    from flows.summary import observe
 
     bar = progress(console(stderr=True))
     tasks: dict[str, Any] = {}
@@ -390,15 +390,14 @@ def compact(
 ) -> None:
     """Optimize every lake table (small files merged), then vacuum files older than the retention."""
     cfg = _config(config)
-    from flows.pipeline import open_lake
-    from warehouse.db import refresh_views_if_needed
+    from warehouse.db import open_writer, refresh_views_if_needed
     from warehouse.lake import LakeError
     from warehouse.schema import BATCHES, TABLES
 
     z = bool(cfg.lake.get("z_order", False)) if z_order is None else z_order
     days = float(cfg.lake.get("retention_days", RETENTION_DAYS)) if retention_days is None else retention_days
     try:
-        lake = open_lake(cfg, "compact")
+        lake = open_writer(cfg.lake_dir, cfg.storage, cfg.db_path, "compact")
         for t, n in lake.recover().items():
             typer.echo(f"{t}: {n} rows of never-committed batches deleted")
         for t in (*TABLES, BATCHES):

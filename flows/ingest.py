@@ -16,9 +16,9 @@ from prefect import flow
 from prefect.artifacts import create_markdown_artifact, create_table_artifact
 from prefect.context import FlowRunContext
 
-from flows import pipeline, runners
+from flows import pipeline, runners, warmup
 from flows.config import Config, load_config
-from flows.summary import summary_markdown, unit_rows
+from flows.summary import IngestSummary, summary_markdown, unit_rows
 
 
 @flow(name="ingest", log_prints=False)
@@ -33,7 +33,7 @@ def ingest_flow(config_path: str, sources: list[str] | None = None, since: str |
     return summary.as_dict()
 
 
-def _publish(summary: pipeline.IngestSummary) -> None:
+def _publish(summary: IngestSummary) -> None:
     try:
         create_table_artifact(key="ingest-units", table=unit_rows(summary),
                               description="Units processed by this run")
@@ -50,7 +50,7 @@ def run_ingest(cfg: Config, sources: list[str] | None = None, since: str | None 
 
     runner = runners.make_task_runner(task_runner, dask_address)
     if runner is None:
-        pipeline.prestart(cfg)  # the worker pool (and GX for a new lake) while the API starts
+        warmup.prestart(cfg)  # the worker pool (and GX for a new lake) while the API starts
     ensure_api()  # a temporary API (no PREFECT_API_URL) dies with this process, even on kill -9
     if runner is None:
         return ingest_flow(str(cfg.path), sources, since, until, recheck)

@@ -8,65 +8,21 @@ The steps are plain functions (flows.steps); in a Prefect flow run each is a tas
 
 from __future__ import annotations
 
-import time
 import uuid
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from functools import partial
-from pathlib import Path
 from typing import Any
 
 from flows import handover, steps
 from flows.archives.base import FetchContext, Fetched, Unit
 from flows.config import Config, Source
 from flows.steps import Known, UnitWork, extract_unit, load_units, previous_ledger
-from warehouse.db import refresh_views_if_needed
-from warehouse.lake import Lake
+from flows.summary import IngestSummary, emit
+from flows.warmup import prewarm_validation
+from warehouse.db import open_writer, refresh_views_if_needed
+from warehouse.lake import COMPACT_AFTER_PARTS, Lake
 
 CHUNK_UNITS = 12
-_OBSERVERS: list[Callable[[str, dict[str, Any]], None]] = []
-
-
-def observe(callback: Callable[[str, dict[str, Any]], None]) -> Callable[[], None]:
-    """Follow a run in this process (events `source` and `unit`), e.g. for progress bars."""
-    _OBSERVERS.append(callback)
-    return lambda: _OBSERVERS.remove(callback)
-
-
-def _emit(event: str, **data: Any) -> None:
-    for cb in list(_OBSERVERS):
-        cb(event, data)
-
-
-@dataclass
-class IngestSummary:
-    run: str
-    units: list[dict[str, Any]] = field(default_factory=list)
-    findings: list[dict[str, Any]] = field(default_factory=list)
-    alerted: list[str] = field(default_factory=list)
-    alert_failures: dict[str, str] = field(default_factory=dict)  # channel -> reason (never fatal)
-    docs: str | None = None
-    seconds: dict[str, float] = field(default_factory=dict)  # wall time per stage
-
-    @contextmanager
-    def timed(self, stage: str) -> Iterator[None]:
-        t = time.perf_counter()
-        try:
-            yield
-        finally:
-            self.seconds[stage] = self.seconds.get(stage, 0.0) + time.perf_counter() - t
-
-    @property
-    def failed(self) -> list[dict[str, Any]]:
-        return [u for u in self.units if u["status"] == "failed"]
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"run": self.run, "units": self.units, "failed": len(self.failed), "findings": self.findings,
-                "alerted": self.alerted, "alert_failures": self.alert_failures, "docs": self.docs,
-                "seconds": {k: round(v, 3) for k, v in self.seconds.items()}}
-
-
 MODES = ("plain", "tasks", "distributed")
 
 
@@ -108,7 +64,7 @@ def _run(cfg: Config, sources: list[str] | None, since: str | None, until: str |
     summary = IngestSummary(run=uuid.uuid4().hex[:12])
     list_names = [s.name for s in cfg.sources]
     # no lock: other writers may commit at the same moment (warehouse.lake serialises batch commits)
-    lake = open_lake(cfg, "ingest", summary.run)
+    lake = open_writer(cfg.lake_dir, cfg.storage, cfg.db_path, "ingest", summary.run)
     with summary.timed("views"):
         refresh_views_if_needed(cfg.db_path, lake)
     known = Known.load(lake)
@@ -127,7 +83,7 @@ def _run(cfg: Config, sources: list[str] | None, since: str | None, until: str |
             load_units([work], lake, list_names, summary.run)
             summary.units.append(work.stats.as_dict())
             continue
-        _emit("source", source=source.name, units=len(units))
+        emit("source", source=source.name, units=len(units))
         bound = source.limits.part_messages, source.limits.part_rows
         for i in range(0, len(units), CHUNK_UNITS):
             cursors = []  # each unit's parts, in unit order (a distributed runner starts them all now)
@@ -135,7 +91,7 @@ def _run(cfg: Config, sources: list[str] | None, since: str | None, until: str |
                 with summary.timed("fetch"):
                     fetched = _fetch_or_fail(fetch_unit, u, source, ctx)
                 if fetched.status == "ok":
-                    _prewarm_validation()
+                    prewarm_validation()
                 with summary.timed("decode+extract"):
                     cursors.append(extract(fetched, source, known))
             pending: list[UnitWork] = []
@@ -151,12 +107,12 @@ def _run(cfg: Config, sources: list[str] | None, since: str | None, until: str |
                         pending = []
             _load(on.load_units, log, pending, lake, list_names, summary, source)
     with summary.timed("compact"):
-        _compact_if_fragmented(lake, int(cfg.quality.get("compact_after_parts", COMPACT_AFTER_PARTS)))
+        lake.compact_fragmented(int(cfg.quality.get("compact_after_parts", COMPACT_AFTER_PARTS)))
     with summary.timed("views"):
         lake.views.wait()
         refresh_views_if_needed(cfg.db_path, lake)
     with summary.timed("quality+alerts"):
-        _quality(cfg, lake, summary, [s.name for s in chosen])
+        steps.check_quality(cfg, lake, summary, [s.name for s in chosen])
     return summary
 
 
@@ -177,64 +133,11 @@ def _load(load: Callable[..., list[dict[str, Any]]], log: Any, works: list[UnitW
         if not w.last:
             continue
         summary.units.append(w.stats.as_dict())
-        _emit("unit", source=source.name, unit=w.stats.unit, status=w.stats.status,
+        emit("unit", source=source.name, unit=w.stats.unit, status=w.stats.status,
               bytes=w.fetched.bytes, added=w.stats.messages_added)
         log.info("%s/%s: %s, %d messages added, %d rows, %d quarantined", source.name,
                        w.stats.unit, w.stats.status, w.stats.messages_added, w.stats.results,
                        w.stats.quarantined)
-
-
-COMPACT_AFTER_PARTS = 64  # queries slow down ~6x at ~800 files per table (bench/queries.py)
-
-
-def open_lake(cfg: Config, command: str, run: str | None = None) -> Lake:
-    """The lake for a writer: its commits name the command and run (history), and each one
-    rebuilds the views file, so readers see every batch as soon as it is committed."""
-    from warehouse.db import Refresher
-
-    lake = Lake(cfg.lake_dir, cfg.storage).open()
-    lake.command, lake.run = command, run
-    lake.views = Refresher(cfg.db_path, lake)
-    lake.on_commit.append(lake.views)
-    return lake
-
-
-def _compact_if_fragmented(lake: Lake, limit: int) -> None:
-    """Optimize a table once its files pass `limit` (one file per unit adds up over months)."""
-    from warehouse.schema import BATCHES, TABLES
-
-    for t in (*TABLES, BATCHES):
-        if limit and len(lake.parts(t)) > limit:
-            lake.compact(t)
-
-
-def prestart(cfg: Config) -> None:
-    """Work that needs no Prefect API, started while it starts, when it is sure to be needed (a
-    data dir without a lake yet: every message is new): the worker pool (spawned, its parsers
-    imported) and GX. Otherwise both wait for the first changed unit, so that a run with nothing
-    new costs only its checks."""
-    from flows import workers
-    from flows.parallel import default_workers, ready
-
-    lake_dir = cfg.lake_dir  # a URL for a remote lake: nothing is started ahead there
-    if isinstance(lake_dir, Path) and not (lake_dir.exists() and any(lake_dir.iterdir())):
-        workers.prestart(default_workers(), ready)
-        _prewarm_validation()
-
-
-_PREWARMED: list[bool] = []
-
-
-def _prewarm_validation() -> None:
-    """GX's import (~3 s) overlaps with decoding instead of adding to it; only when needed."""
-    if _PREWARMED:
-        return
-    _PREWARMED.append(True)
-    import threading
-
-    from expectations.gate import prewarm
-
-    threading.Thread(target=prewarm, name="gx-prewarm", daemon=True).start()
 
 
 def _fetch_or_fail(fetch: Callable[..., Fetched], unit: Unit, source: Source, ctx: FetchContext) -> Fetched:
@@ -242,33 +145,3 @@ def _fetch_or_fail(fetch: Callable[..., Fetched], unit: Unit, source: Source, ct
         return fetch(unit, source, ctx)
     except Exception as exc:  # retries exhausted: record and go on with the other units
         return Fetched(unit, "failed", error=f"{type(exc).__name__}: {exc}")
-
-
-def _quality(cfg: Config, lake: Lake, summary: IngestSummary, sources: list[str]) -> None:
-    """Merge findings, add batch and health rules, write Data Docs, send at most one alert."""
-    import sys
-
-    from expectations import alerts
-
-    validated = "expectations.gate" in sys.modules  # a run that adds no rows never imports GX
-    if validated:
-        from expectations.gate import merge_findings
-
-        findings = merge_findings(summary.findings)
-    else:
-        findings = list(summary.findings)
-    rows = sum(u["results"] for u in summary.units)
-    quarantined = sum(u["quarantined"] for u in summary.units)
-    share = alerts.quarantine_share_finding(
-        rows, quarantined, float(cfg.quality.get("max_quarantine_share", alerts.DEFAULT_MAX_QUARANTINE_SHARE)))
-    findings += [share] if share else []
-    findings += alerts.health_findings(cfg, lake)
-    docs = None
-    if validated:
-        from expectations.gate import build_docs
-
-        docs = build_docs(cfg.docs_dir)
-    summary.findings, summary.docs = findings, str(docs) if docs else None
-    if findings:
-        got = alerts.deliver(cfg, alerts.build_alert(summary.run, sources, findings, summary.docs))
-        summary.alerted, summary.alert_failures = got.sent, got.failed

@@ -16,11 +16,10 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from flows.config import Config
-from flows.pipeline import open_lake
 from flows.workers import MessageTimeout, message_budget
 from transforms.extract import extract_runs
 from transforms.records import PARSER_VERSIONS, Records, add_extraction, add_runs, flag_collapsed
-from warehouse.db import refresh_views_if_needed
+from warehouse.db import open_writer, refresh_views_if_needed
 from warehouse.lake import Lake, new_batch_id
 from warehouse.schema import to_table
 
@@ -66,7 +65,7 @@ def reextract(cfg: Config, benchmark: str | None = None, since: str | None = Non
     from expectations.gate import gate
 
     report = ReextractReport()
-    lake = open_lake(cfg, "reextract:" + benchmark if benchmark else "reextract")
+    lake = open_writer(cfg.lake_dir, cfg.storage, cfg.db_path, "reextract:" + benchmark if benchmark else "reextract")
     current, versions = _current(lake)
     msgs = {r["message_id"]: r for r in lake.read("messages", ["message_id", "list_name", "posted_at", "subject", "notes"]).to_pylist()}
     bodies = lake.read("message_bodies", ["message_id", "body"])

@@ -19,7 +19,7 @@ import urllib.error
 import urllib.request
 from typing import Any
 
-from flows.summary import summary_markdown, unit_rows
+from flows.summary import IngestSummary, summary_markdown, unit_rows
 
 TIMEOUT_S = 15.0
 MAX_ERROR_CHARS = 200
@@ -76,9 +76,9 @@ def flow_id(api: str, name: str) -> str:
     return got["id"]
 
 
-def record_flow_run(api: str, flow: str, parameters: dict[str, Any], summary: Any,
+def record_flow_run(api: str, flow: str, parameters: dict[str, Any], summary: IngestSummary,
                     seconds: float) -> str:
-    """Record a finished run of `flow` (its id) for `summary` (a pipeline.IngestSummary); returns
+    """Record a finished run of `flow` (its id) for `summary`; returns
     the flow run's id. Completed with a message counting the units, like a flow that returned."""
     units = summary.units
     failed = len(summary.failed)

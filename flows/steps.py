@@ -14,9 +14,10 @@ from typing import Any
 
 from flows.archives import kind_for, permalink_base
 from flows.archives.base import FetchContext, Fetched, Unit, UnitError
-from flows.config import Source
+from flows.config import Config, Source
 from flows.keyset import KeySet, digest
 from flows.knownhint import DigestLog, KnownHint
+from flows.summary import IngestSummary
 from transforms.mbox import Skipped
 from transforms.records import Records, add_membership
 from warehouse.lake import Lake, new_batch_id
@@ -343,3 +344,33 @@ def _ledger_row(f: Fetched, stats: UnitStats, batch_id: str, now: datetime, inge
         "ingest_run": ingest_run,
         "batch_id": batch_id,
     }
+
+
+def check_quality(cfg: Config, lake: Lake, summary: IngestSummary, sources: list[str]) -> None:
+    """Merge findings, add batch and health rules, write Data Docs, send at most one alert."""
+    import sys
+
+    from expectations import alerts
+
+    validated = "expectations.gate" in sys.modules  # a run that adds no rows never imports GX
+    if validated:
+        from expectations.gate import merge_findings
+
+        findings = merge_findings(summary.findings)
+    else:
+        findings = list(summary.findings)
+    rows = sum(u["results"] for u in summary.units)
+    quarantined = sum(u["quarantined"] for u in summary.units)
+    share = alerts.quarantine_share_finding(
+        rows, quarantined, float(cfg.quality.get("max_quarantine_share", alerts.DEFAULT_MAX_QUARANTINE_SHARE)))
+    findings += [share] if share else []
+    findings += alerts.health_findings(cfg, lake)
+    docs = None
+    if validated:
+        from expectations.gate import build_docs
+
+        docs = build_docs(cfg.docs_dir)
+    summary.findings, summary.docs = findings, str(docs) if docs else None
+    if findings:
+        got = alerts.deliver(cfg, alerts.build_alert(summary.run, sources, findings, summary.docs))
+        summary.alerted, summary.alert_failures = got.sent, got.failed

@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
-import pytest
 
 import flows.archives
 from flows.archives.base import FetchContext, Fetched, UnitError
@@ -50,16 +49,6 @@ MAILDIR_FILES = {  # folder -> (file name, fixture)
     "new": ("1240200000.M3P100.archive", "crlf.eml"),
     ".Archive/cur": ("1240100000.M2P100.archive:2,RS", "reply.eml"),
 }
-
-
-def register(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Until flows/archives/__init__.py lists them, make the three kinds known to the pipeline."""
-    from flows.archives.hyperkitty import KIND as HK
-    from flows.archives.maildir import KIND as MD
-    from flows.archives.pipermail import KIND as PM
-
-    for kind in (PM, HK, MD):
-        monkeypatch.setitem(flows.archives.KINDS, kind.name, kind)
 
 
 def gz(data: bytes) -> bytes:

@@ -396,3 +396,13 @@ def export_parquet(db_path: Path, sql: str, out: str | Path) -> int:
     pq.write_table(tbl, out, compression="zstd")
     return tbl.num_rows
 
+
+def open_writer(lake_dir: Path | str, storage_options: dict[str, Any] | None, db_path: Path, command: str,
+                run: str | None = None) -> Lake:
+    """The lake for a writer: its commits name the command and run (history), and each one
+    rebuilds the views file, so readers see every batch as soon as it is committed."""
+    lake = Lake(lake_dir, storage_options).open()
+    lake.command, lake.run = command, run
+    lake.views = Refresher(db_path, lake)
+    lake.on_commit.append(lake.views)
+    return lake

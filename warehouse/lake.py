@@ -65,6 +65,7 @@ _BATCH_ID = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 # tables whose rows belong to one message: a message claimed by another batch drops them all
 _PER_MESSAGE = ("messages", "message_bodies", "extractions", "runs", "results", "quarantine")
 WRITER = WriterProperties(compression="ZSTD")
+COMPACT_AFTER_PARTS = 64  # queries slow down ~6x at ~800 files per table (bench/queries.py)
 APPEND_THREADS = 8  # tables of one batch appended at once
 # Appends checkpoint every 100 versions (Delta's default) but leave expired log entries to
 # `vacuum`: looking for them after every commit cost about a third of an append.
@@ -382,6 +383,14 @@ class Lake:
         return clean, mixed
 
     # --- maintenance ----------------------------------------------------------------------
+
+    def compact_fragmented(self, limit: int = COMPACT_AFTER_PARTS) -> list[str]:
+        """Optimize each table whose files pass `limit` (0: never), as one file per unit adds up
+        over months; the tables optimized."""
+        done = [t for t in (*TABLES, BATCHES) if limit and len(self.parts(t)) > limit]
+        for t in done:
+            self.compact(t)
+        return done
 
     def compact(self, table: str, min_files: int = 2, z_order: bool = False) -> tuple[int, int]:
         """Optimize: merge small files (optionally z-ordered by benchmark). (files before, after)."""

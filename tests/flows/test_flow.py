@@ -56,10 +56,10 @@ def test_known_values_reach_duckdb(sample_cfg):
 
 
 def test_progress_events_follow_the_run(sample_cfg):
-    from flows import pipeline
+    from flows import pipeline, summary
 
     events = []
-    stop = pipeline.observe(lambda e, d: events.append((e, d.get("source"), d.get("units"), d.get("status"))))
+    stop = summary.observe(lambda e, d: events.append((e, d.get("source"), d.get("units"), d.get("status"))))
     try:
         pipeline.run(sample_cfg)
     finally:

@@ -14,7 +14,7 @@ from tests.conftest import ROOT, SEEDS_MBOX, mbox_source, write_config
 
 SECOND_RUN = textwrap.dedent("""
     import json, sys
-    from flows import parallel, pipeline
+    from flows import parallel, pipeline, warmup
     from flows.config import load_config
     from warehouse.lake import Lake
     import warehouse.db
@@ -39,7 +39,7 @@ SECOND_RUN = textwrap.dedent("""
     Lake.column_set = watched
 
     cfg = load_config(sys.argv[1])
-    pipeline.prestart(cfg)  # a lake exists: nothing is started ahead
+    warmup.prestart(cfg)  # a lake exists: nothing is started ahead
     from flows import workers
     seen["prestarted"] = sorted(workers._STARTING)
     summary = pipeline.run(cfg).as_dict()
@@ -52,11 +52,11 @@ SECOND_RUN = textwrap.dedent("""
 
 FIRST_RUN = textwrap.dedent("""
     import json, sys, time
-    from flows import pipeline, workers
+    from flows import pipeline, warmup, workers
     from flows.config import load_config
 
     cfg = load_config(sys.argv[1])
-    pipeline.prestart(cfg)
+    warmup.prestart(cfg)
     started = dict(workers._STARTING)
     summary = pipeline.run(cfg).as_dict()
     print(json.dumps({"prestarted": sorted(started), "pools": sorted(workers._POOLS),

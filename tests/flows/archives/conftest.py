@@ -6,7 +6,6 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.archive_sites import register
 from tests.httpserver import Site
 
 
@@ -18,9 +17,3 @@ def server() -> Iterator[Site]:
     yield s
     s.stop()
 
-
-@pytest.fixture
-def registered_kinds(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The pipermail, hyperkitty and maildir kinds known to the pipeline for one test (the modules
-    that test them name this fixture in their `pytestmark`)."""
-    register(monkeypatch)

@@ -23,7 +23,6 @@ from warehouse.db import query
 TABLES = ("messages", "runs", "benchmark_results", "quarantine")
 
 
-pytestmark = pytest.mark.usefixtures("registered_kinds")
 
 
 @pytest.fixture

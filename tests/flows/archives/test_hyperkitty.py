@@ -31,8 +31,6 @@ from tests.archive_sites import (
 )
 from tests.httpserver import Site
 
-pytestmark = pytest.mark.usefixtures("registered_kinds")
-
 
 @pytest.fixture
 def site(server):

@@ -17,7 +17,6 @@ from warehouse.db import query
 KEYS = ["cur/head", "new/head", ".Archive/cur/head"]
 
 
-pytestmark = pytest.mark.usefixtures("registered_kinds")
 
 
 @pytest.fixture

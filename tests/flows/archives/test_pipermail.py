@@ -28,8 +28,6 @@ from tests.archive_sites import (
 from tests.conftest import mbox_source, write_config
 from warehouse.db import query
 
-pytestmark = pytest.mark.usefixtures("registered_kinds")
-
 
 @pytest.fixture
 def site(server):

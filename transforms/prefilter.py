@@ -85,7 +85,10 @@ class Gate:
 
 
 def _tool_word(low: bytes, raw: bytes, start: int, end: int) -> bool:
-    """A necessary condition for evidence's mention test at this hit (word-bounded; STREAM)."""
+    """A necessary condition for evidence's mention test at this hit (word-bounded; STREAM; `dd`
+    also counted, `10dd`)."""
+    if end == start + 2 and low.startswith(b"dd", start) and start > 0 and 48 <= low[start - 1] <= 57:
+        return end == len(low) or low[end] not in _WORD
     if start > 0 and low[start - 1] in _WORD and not (low[start - 1] == 95 and end - start >= 7):  # 95: "_"
         return False
     last = low[end - 1]

@@ -33,7 +33,7 @@ _LITERALS: dict[str, str] = {
     "hackbench": "hackbench", "sched messaging": "hackbench", "sched/messaging": "hackbench",
     "sysbench": "sysbench",
     "stream": "stream",
-    "dd if=": "dd", "dd of=": "dd",
+    "dd if=": "dd", "dd of=": "dd", "dd": "dd",
     "hdparm": "hdparm",
     # what the tools print, as distinctive as their names: a table under one of these headings is
     # that tool's, however the poster re-typed it (`Processor, Processes - times in microseconds`)
@@ -61,6 +61,10 @@ _WORD = re.compile(r"[A-Za-z0-9_]")
 _STREAM_UPPER = re.compile(r"STREAM(?![A-Za-z_])")
 _STREAM_CONTEXT = re.compile(r"stream(?:\s+(?:benchmark|bench\b|test\b|results?\b|triad|copy)|\.c\b|_c\b)", re.I)
 
+# `dd` alone is an abbreviation as often as the tool (`dd/mm`, a Debian developer); counted in a
+# case name (`xfs-10dd-4k`, `1dd`: that many dd processes) it names the tool. Beside words of a
+# measurement (`dd write`, `with dd`) it was tried and read wrong tables more often than right ones.
+
 BENCHMARKS = tuple(sorted(set(_LITERALS.values())))
 
 
@@ -84,6 +88,10 @@ def _mentions(text: str) -> Iterator[Mention]:
         text = low
     for idx, start, end in _AC.find_matches_as_indexes(low, overlapping=True):
         lit = _AC_LITERALS[idx]
+        if lit == "dd":
+            if _dd_named(low, start):
+                yield Mention(start, "dd", text[start:end])
+            continue
         if start > 0 and _WORD.match(low[start - 1]) and not (low[start - 1] == "_" and len(lit) >= 7):
             continue  # `postgres_sysbench`, `mmtests_hackbench`: a long tool name after `_` still names it
         if end < len(low) and lit[-1] != "=" and _WORD.match(low[end]):
@@ -97,6 +105,17 @@ def _mentions(text: str) -> Iterator[Mention]:
 
 
 _AC_LITERALS = list(_LITERALS)
+
+
+def _dd_named(low: str, start: int) -> bool:
+    """`dd` at `start` after a count (`10dd`, `xfs-1dd-4k`, not the hex `0xa0dd`): that many dd runs."""
+    end = start + 2
+    if end < len(low) and _WORD.match(low[end]):
+        return False
+    k = start
+    while k > 0 and start - k < 4 and low[k - 1].isdigit():
+        k -= 1
+    return k < start and (k == 0 or not (_WORD.match(low[k - 1]) or low[k - 1] == "."))
 
 
 def benchmarks_in(text: str) -> list[str]:

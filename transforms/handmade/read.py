@@ -45,6 +45,8 @@ _GENERIC_CAPTION = re.compile(r"^(?:test\s+)?(?:results?|numbers|data|output|sum
 # a table row ends in a number, a change, a unit after a number, or a closing aside
 # a no-break space, raw or left quoted-printable by an archive (`=C2=A0`), is a blank to the reader
 _NBSP = re.compile(r"=C2=A0|\xa0")
+# `54.39  +0.6%  54.73  xfs-10dd-4k`: values first, the row's label after them
+_LABEL_LAST = re.compile(r"^[ \t]*+(?:[-+]?\d[\d.,]*+%?(?=[ \t])[ \t]++){2,}+(?=[^\sA-Za-z]*+[A-Za-z])\S++[ \t]*+$")
 _ROW_END = re.compile(r"(?:\d|\s-{1,3}|n/a)[%*)xkKMG]?\s*+(?:[A-Za-zµ/%^]{1,12}\s*+)?\)?\s*+\|?$|"
                       + _PIPE_NUMBER)
 
@@ -106,7 +108,8 @@ def read(segs: list[Segment], subject: str | None, claimed: dict[int, str],
         out.extend(HandRun(seg, r) for r in (*pair_runs, *slash_runs))
         for lo, hi in _blocks(seg, {**claimed, **pair_lines, **slash_lines, **held}, hunks):
             block = decimal_commas([_NBSP.sub(" ", x) if len(x) <= MAX_LINE else "" for x in seg.lines[lo:hi]])
-            if not any(_NUMBERISH.search(x) for x in block) or not any(_CANDIDATE.search(x) for x in block):
+            if not any(_NUMBERISH.search(x) for x in block) or not any(
+                    _CANDIDATE.search(x) or _LABEL_LAST.match(x) for x in block):
                 continue  # no line could be a table row, a key: value line or a sentence with results
             abs_lo = seg.offset + lo
             why = noise_block("\n".join(block))
@@ -289,7 +292,7 @@ def _read_block(seg: Segment, lo: int, block: list[str], plain: list[str], subje
                                    f"{len(results)} rows", len(results), seg.quoted))
     taken.update(cmd_lines)
     block = ["" if i in cmd_lines else x for i, x in enumerate(block)]
-    rows_like = sum(1 for x in block if _ROW_END.search(x))
+    rows_like = sum(1 for x in block if _ROW_END.search(x) or _LABEL_LAST.match(x))
     table_lines = ["" if _bare_command(x) else x for x in block] if rows_like else block
     for t in read_tables(table_lines) if rows_like else ():
         taken.update(range(t.start, t.end))
@@ -594,7 +597,7 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
     if len(kept_values) < len(t.values):
         t.values = kept_values  # a column of another tool's figures (`turbostat PkgWatt`)
     for v in t.values:
-        if v.label is None and v.row and evidence.benchmarks_in(v.row):
+        if v.label is None and v.row and v.params.get("case") != v.row and evidence.benchmarks_in(v.row):
             v.label = v.row  # `tbench-loopback`: the row names the test that was measured
         system = v.system or (legend[v.col] if legend and 0 <= v.col < len(legend) else None) or default_sys
         params = {**t.group, **v.params}

@@ -154,8 +154,42 @@ def drop_text_columns(lines: list[str]) -> list[str]:
 
 
 def _grid(lines: list[str], pipe: bool) -> list[list[Cell] | None]:
-    return [(_pipe_cells(ln) if pipe else (None if RULE.match(ln) else cells(ln))) if ln.strip() else None
+    grid = [(_pipe_cells(ln) if pipe else (None if RULE.match(ln) else cells(ln))) if ln.strip() else None
             for ln in lines]
+    return grid if pipe else _labels_first(lines, grid)
+
+
+def _label_last(row: list[Cell] | None) -> bool:
+    return bool(row and len(row) >= 3 and row[-1].kind == "label" and row[0].kind == "abs"
+                and all(c.kind in ("abs", "chg", "miss") for c in row[:-1]))
+
+
+def _labels_first(lines: list[str], grid: list[list[Cell] | None]) -> list[list[Cell] | None]:
+    """Rows that print their label after the values (`54.39  +0.6%  54.73  xfs-10dd-4k`, the way
+    writeback and robot comparisons name each case) read as if it came first: two or more such
+    rows under heads that stand over the values only (a head over the labels too, `text data bss
+    dec hex filename`, is a tool's listing). The cells keep their columns, so the heads still fit."""
+    out = list(grid)
+    i, n = 0, len(grid)
+    while i < n:
+        if not _label_last(grid[i]):
+            i += 1
+            continue
+        j = i
+        while j < n and _label_last(grid[j]):
+            j += 1
+        h = i - 1
+        while h >= 0 and grid[h] is None and lines[h].strip():
+            h -= 1  # separator lines
+        heads = grid[h] if h >= 0 else None
+        first_label = min(grid[k][-1].start for k in range(i, j))  # type: ignore[index]
+        if j - i >= 2 and heads and all(c.kind == "label" for c in heads) \
+                and all(c.end < first_label for c in heads):
+            for k in range(i, j):
+                row = grid[k]
+                out[k] = [row[-1], *row[:-1]]  # type: ignore[index]
+        i = j
+    return out
 
 
 _NOTE = re.compile(r"^[a-z][a-z-]{2,15}$")
@@ -480,7 +514,7 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
     for r in rows:
         lab, vals = _values_tail(grid[r])  # type: ignore[arg-type]
         label = " ".join(c.text for c in lab).strip(" :|")
-        if not pipe and lab and vals:
+        if not pipe and lab and vals and lab[0].start < vals[0].start:
             label = lines[r][: vals[0].start].strip(" :|")
         parsed.append((r, label, vals))
     transposed = _transposed(parsed)
@@ -659,8 +693,11 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
     col_votes = sum(any_metric(hd) for hd in heads)
     stat_heads = sum(norm(hd) in _STAT_HEAD or bool(STDEV_HEAD.match(hd)) or kinds.get(hd) == "param"
                      for hd in heads)
+    # labels printed after the values (rotated by _labels_first) name cases, unless they are metrics
+    cases = row_votes == 0 and all(len(g) >= 2 and g[0].start > g[1].start
+                                   for g in (grid[r] for r, _, _ in parsed) if g)
     row_params = [_row_param(lab, param_name) or (
-        (label_name or "case", lab) if _NUMERIC_LABEL.match(lab) else None) for lab in row_labels]
+        (label_name or "case", lab) if _NUMERIC_LABEL.match(lab) or cases else None) for lab in row_labels]
     head_params = {hd: _row_param(hd, None) for hd in heads}
     cols_are_params = bool(heads) and all(p is not None and p[0] != "case" for p in head_params.values())
     if first_is_param or (row_labels and all(p is not None for p in row_params)):

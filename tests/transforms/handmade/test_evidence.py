@@ -28,3 +28,11 @@ def test_a_long_tool_name_after_an_underscore_names_it():
     assert benchmarks_in("postgres_sysbench on SPR:") == ["sysbench"]
     assert benchmarks_in("run_fio.sh and portfolio") == []  # short names still need a word boundary
     assert benchmarks_in("netperf TCP_STREAM and UDP_STREAM") == ["netperf"]  # not STREAM
+
+
+def test_dd_counted_in_a_case_name_names_dd():
+    # https://lore.kernel.org/linux-mm/20111003135902.GA16518@localhost/ (`xfs-10dd-4k-8p-4096M-20:10-X`)
+    assert benchmarks_in("3G-UKEY-HDD/xfs-10dd-4k-8p-4096M-20:10-X") == ["dd"]
+    assert benchmarks_in("thresh=1G/btrfs-100dd-4k-8p") == ["dd"]
+    # a hex number, a decimal, a word, dd alone: no tool
+    assert benchmarks_in("0xa0dd 1.5dd odd add dd/mm 10dda") == []

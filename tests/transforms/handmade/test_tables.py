@@ -689,3 +689,31 @@ def test_a_heading_names_what_the_values_are_and_a_ratio_gives_no_unit_of_its_ow
     rows = result_rows(extract_explained(EFFICIENCY_HEADING, "m")[0])
     assert len(rows) == 8 and {(r["metric_label"], r["unit"]) for r in rows} == {("efficiency", "")}
     assert ("p 4+5", "32", 1.02) in {(r["system"], r["params"].get("size"), r["value"]) for r in rows}
+
+
+# https://lore.kernel.org/linux-mm/20111003135902.GA16518@localhost/ (the post's own lines)
+LABELS_LAST = """\
+USB stick:
+
+      3.1.0-rc4-vanilla+        3.1.0-rc8-ioless6+
+------------------------  ------------------------
+                   54.39        +0.6%        54.73  3G-UKEY-HDD/xfs-10dd-4k-8p-4096M-20:10-X
+                   63.72        -1.8%        62.58  3G-UKEY-HDD/xfs-1dd-4k-8p-4096M-20:10-X
+                    6.31        +1.6%         6.41  UKEY-thresh=50M/xfs-1dd-4k-8p-4096M-50M:10-X
+"""
+
+
+def test_labels_printed_after_the_values_name_cases_under_the_heads():
+    got = facts(LABELS_LAST)
+    assert len(got) == 6 and {g[0] for g in got} == {"dd"}
+    assert ("dd", "3.1.0-rc8-ioless6+", "throughput", 54.73, "MB/s", "hand_table",
+            (("case", "3G-UKEY-HDD/xfs-10dd-4k-8p-4096M-20:10-X"),)) in got
+    assert ("3.1.0-rc4-vanilla+", 6.31) in {(g[1], g[3]) for g in got}
+    assert not any(g[3] in (0.6, 1.8, 1.6) for g in got)  # the change column is no value
+
+
+def test_a_listing_with_a_head_over_its_last_column_is_no_table_of_cases():
+    # `size` prints its file names last under a head of their own: no comparison of cases
+    text = ("fio numbers below.\n\n   text    data     bss     dec  filename\n"
+            "27450107 4633332  814148 32897587  vmlinux-old.o\n27483371 4633332  814148 32930851  vmlinux-new.o\n")
+    assert rows(text) == []

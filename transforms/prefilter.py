@@ -42,13 +42,19 @@ def _automaton() -> tuple[ahocorasick_rs.BytesAhoCorasick, list[int], list[tuple
                 cased[k.encode()] = cased.get(k.encode(), 0) | (1 << bit)
             else:
                 masks[low] |= 1 << bit
-    for k in TOOL_NAMES:
+    tools = _TOOL_WORDS
+    for k in tools:
         masks.setdefault(k, 0)
     pats = list(masks)
     auto = ahocorasick_rs.BytesAhoCorasick([p.encode() for p in pats],
                                            implementation=ahocorasick_rs.Implementation.DFA)
     return (auto, [masks[p] for p in pats], [tuple(exact.get(p, {}).items()) for p in pats],
-            [p in TOOL_NAMES for p in pats])
+            [p in tools for p in pats])
+
+
+# the evidence reader's names; `dd` alone counts there only after a count (`10dd`), so here it is
+# looked for as `0dd` ... `9dd` (a bare `dd` would hit every `add` and `address`)
+_TOOL_WORDS = frozenset(TOOL_NAMES - {"dd"}) | {f"{d}dd" for d in range(10)}
 
 
 _AUTO, _MASKS, _EXACT, _IS_TOOL = _automaton()
@@ -86,8 +92,8 @@ class Gate:
 
 def _tool_word(low: bytes, raw: bytes, start: int, end: int) -> bool:
     """A necessary condition for evidence's mention test at this hit (word-bounded; STREAM; `dd`
-    also counted, `10dd`)."""
-    if end == start + 2 and low.startswith(b"dd", start) and start > 0 and 48 <= low[start - 1] <= 57:
+    after a count, `10dd`)."""
+    if end == start + 3 and low.startswith(b"dd", start + 1) and 48 <= low[start] <= 57:
         return end == len(low) or low[end] not in _WORD
     if start > 0 and low[start - 1] in _WORD and not (low[start - 1] == 95 and end - start >= 7):  # 95: "_"
         return False

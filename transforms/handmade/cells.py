@@ -218,3 +218,11 @@ def split_wide(line: str) -> list[Cell]:
         else:
             out.append(Cell(m.group(0), m.start(), m.end(), "label"))
     return out
+
+
+def aligned(a: str, b: str) -> bool:
+    """Two lines cut into the same columns (two or more, each starting where the other's does, or
+    ending there: right-aligned numbers): rows of one table, however far apart."""
+    ca, cb = split_wide(a), split_wide(b)
+    return len(ca) == len(cb) >= 2 and all(abs(x.start - y.start) <= 1 or abs(x.end - y.end) <= 1
+                                           for x, y in zip(ca, cb, strict=True))

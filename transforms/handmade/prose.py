@@ -210,10 +210,45 @@ def tool_says(i: int, line: str) -> list[ProseValue]:
     return out
 
 
+# `I get about 6MB/s without DMA`, `my duron sustains 600 MB/s`, `this gave an average of about
+# 240MB/s`, `IOPs were stuck at 230K IOPS`: a measurement a verb of getting or reporting puts in a
+# sentence. Only rates and short latencies count (`took 5 seconds` is seldom a result).
+_GOT = re.compile(
+    r"(?i)\b(?:get|gets|got|getting|see|saw|seeing|achieved?|achieves|achieving|reach(?:es|ed)?|sustain(?:s|ed)?"
+    r"|report(?:s|ed)?(?:[ \t]++back)?|gives?|gave|showed|shows|measured|hits?|stuck[ \t]++at|tops?[ \t]++out[ \t]++at"
+    r"|peak(?:s|ed)?[ \t]++at|average[ \t]++of|averaged|averages|manages?|managed|delivers?|delivered|runs?[ \t]++at"
+    r"|ran[ \t]++at|does|did|yields?|yielded)[ \t]++(?:(?:only|just|over|nearly|almost|around|about|roughly"
+    r"|approximately|approx\.?|an[ \t]++average[ \t]++of|up[ \t]++to)[ \t]++|~[ \t]?){0,3}+"
+    rf"(?<![\d.,])(?P<num>{_NUM})(?P<scale>[kKMG](?![A-Za-z]))?[ \t]?(?P<unit>[A-Za-z/µ]{{1,12}}+)"
+)
+_RATE = frozenset({"MB/s", "MiB/s", "GB/s", "GiB/s", "KB/s", "KiB/s", "kB/s", "TB/s", "Mbit/s", "Gbit/s", "Kbit/s",
+                   "bit/s", "IOPS", "kIOPS", "MIOPS", "trans/s", "ops/s", "B/s", "us", "usec", "ns", "ms"})
+
+
+def got_values(i: int, line: str) -> list[ProseValue]:
+    """Each `<verb of getting> [about] <rate>` of a sentence: a value, with the kernel release
+    the sentence names right before it (`on 2.6.18 this gave ...`) or the patch right after it
+    (`... with the patch`) as its system."""
+    from transforms.handmade.metrics import unit
+    from transforms.leadin import releases
+
+    out: list[ProseValue] = []
+    for m in _GOT.finditer(line):
+        u = unit(m.group("unit"))
+        if u not in _RATE:
+            continue
+        named = releases(line[max(0, m.start() - 60):m.start()])
+        patch = _WITH_PATCH.search(line[m.end():m.end() + 40])
+        system = named[-1] if named else patch.group("sys") if patch else None
+        out.append(ProseValue(i, float(m.group("num").replace(",", "")), u, system, None, m.group("scale")))
+    return out
+
+
 def _cued(i: int, line: str) -> list[ProseValue]:
     """What the first of the arrow, `from ... to`, `is` and tool-says readings finds in a line, each
     tried only when its cue word is there (in that order: an arrow line may also say `from`)."""
-    for cue, read in ((_ARROW_WORD, arrows), (_FROM_WORD, from_to), (_IS_WORD, _is_pairs), (_TOOL_CUE, tool_says)):
+    for cue, read in ((_ARROW_WORD, arrows), (_FROM_WORD, from_to), (_IS_WORD, _is_pairs), (_TOOL_CUE, tool_says),
+                      (_GOT, got_values)):
         if cue.search(line):
             found = read(i, line)
             if found:

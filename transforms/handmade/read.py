@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from transforms.handmade import commands, evidence, metrics
-from transforms.handmade.cells import RULE, decimal_commas, read_number, split_wide
+from transforms.handmade.cells import RULE, aligned, decimal_commas, read_number, split_wide
 from transforms.handmade.commands import read_commands
 from transforms.handmade.lkp import parameter_list, read_lkp
 from transforms.handmade.metrics import unit_in
@@ -24,7 +24,7 @@ from transforms.handmade.pairs import read_pairs
 from transforms.handmade.prose import read_prose
 from transforms.handmade.slashes import read_slashes
 from transforms.handmade.summaries import BULLET_KV, read_summaries
-from transforms.handmade.tables import CHANGE_HEAD, STDEV_HEAD, Table, read_tables
+from transforms.handmade.tables import CHANGE_HEAD, RATIO_UNIT, STDEV_HEAD, Table, read_tables
 from transforms.model import Result, Run, Segment
 from transforms.parsers import metric_spec
 from transforms.parsers._common import keyed_system, names_system, naming_caption, system_label
@@ -35,20 +35,21 @@ MAX_LINE = 1000  # a longer line is no table row, summary or sentence worth read
 _NUMBERISH = re.compile(r"\d")
 # a pipe-table cell holding a number, wherever the row ends (`| 12345 | better |`)
 _PIPE_NUMBER = r"\|[^\S\n]{0,20}+[-+]?\d[\d.,]{0,20}+[^\S\n]{0,4}+[A-Za-z/%µ]{0,12}+[^\S\n]{0,20}+\|"
-# a row ending in a number (or unit, change, aside), a `key: 12` line, or a `... is 12` clause
-_CANDIDATE = re.compile(r"(?:\d|\s-{1,3}|n/a)[%*)xkKMG]?\s*+(?:[A-Za-zµ/%^]{1,12}\s*+)?\)?\s*+\|?$|[:=]\s*+\d"
-                        r"|\b(?:is|was|were|are|gets?|got|before|after|from)\b.{0,40}\d|" + _PIPE_NUMBER)
+# a row ending in a number (or unit, change, aside, a unit in parentheses: `27(MiB/s)`)
+_ENDS_IN_VALUE = r"(?:\d|\s-{1,3}|n/a)[%*)xkKMG]?\s*+(?:[A-Za-zµ/%^]{1,12}\s*+)?\)?\s*+\|?$|\d\([A-Za-zµ/%]{1,12}\)\s*+$"
+# a row ending in a value, a `key: 12` line, or a `... is 12` clause
+_CANDIDATE = re.compile(_ENDS_IN_VALUE + r"|[:=]\s*+\d|\b(?:is|was|were|are|gets?|got|gave|gives?|see|saw|before|after|from|reach(?:es|ed)?"
+                        r"|achiev(?:es|ed)|sustain(?:s|ed)?|reports?|average[ds]?)\b.{0,40}\d|"
+                        + _PIPE_NUMBER)
 _REST_OPTION = re.compile(r"^\s*(?:\.\. [\w-]+::|:[\w-]+:)")  # a directive's options end at a blank line
 _VERSION = re.compile(r"^v?\d{1,2}\.\d{1,2}\.\d{1,4}$")  # `4.4.302`: a kernel release names a system
 _GENERIC_CAPTION = re.compile(r"^(?:test\s+)?(?:results?|numbers|data|output|summary|here|before|after"
                               r"|details?)\b\W*$", re.I)
-# a table row ends in a number, a change, a unit after a number, or a closing aside
 # a no-break space, raw or left quoted-printable by an archive (`=C2=A0`), is a blank to the reader
 _NBSP = re.compile(r"=C2=A0|\xa0")
 # `54.39  +0.6%  54.73  xfs-10dd-4k`: values first, the row's label after them
 _LABEL_LAST = re.compile(r"^[ \t]*+(?:[-+]?\d[\d.,]*+%?(?=[ \t])[ \t]++){2,}+(?=[^\sA-Za-z]*+[A-Za-z])\S++[ \t]*+$")
-_ROW_END = re.compile(r"(?:\d|\s-{1,3}|n/a)[%*)xkKMG]?\s*+(?:[A-Za-zµ/%^]{1,12}\s*+)?\)?\s*+\|?$|"
-                      + _PIPE_NUMBER)
+_ROW_END = re.compile(_ENDS_IN_VALUE + "|" + _PIPE_NUMBER)
 
 
 @dataclass(slots=True)
@@ -89,6 +90,20 @@ def _blocks(seg: Segment, claimed: dict[int, str], hunks: set[int]) -> Iterable[
             start = None
 
 
+def _tables_across_blanks(lines: list[str], blocks: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Paragraphs joined where one table goes on after a blank line: the first line of the next
+    paragraph is cut into the same columns as the last line of this one (heads, then groups of
+    rows with a blank line between each)."""
+    out: list[tuple[int, int]] = []
+    for lo, hi in blocks:
+        if out and 0 < lo - out[-1][1] <= 1 and hi - out[-1][0] <= MAX_BLOCK_LINES \
+                and any(aligned(lines[k], lines[lo]) for k in range(max(out[-1][0], out[-1][1] - 3), out[-1][1])):
+            out[-1] = (out[-1][0], hi)
+        else:
+            out.append((lo, hi))
+    return out
+
+
 def read(segs: list[Segment], subject: str | None, claimed: dict[int, str],
          ) -> tuple[list[HandRun], list[Explained]]:
     """Runs of hand-made layouts outside `claimed` (absolute line number -> benchmark a parser read).
@@ -106,7 +121,8 @@ def read(segs: list[Segment], subject: str | None, claimed: dict[int, str],
         pair_runs, pair_lines = _pair_tables(seg, plain, subject, explained)
         slash_runs, slash_lines = _slash_tables(seg, plain, subject, explained)
         out.extend(HandRun(seg, r) for r in (*pair_runs, *slash_runs))
-        for lo, hi in _blocks(seg, {**claimed, **pair_lines, **slash_lines, **held}, hunks):
+        for lo, hi in _tables_across_blanks(seg.lines, _blocks(seg, {**claimed, **pair_lines, **slash_lines, **held},
+                                                                  hunks)):
             block = decimal_commas([_NBSP.sub(" ", x) if len(x) <= MAX_LINE else "" for x in seg.lines[lo:hi]])
             if not any(_NUMBERISH.search(x) for x in block) or not any(
                     _CANDIDATE.search(x) or _LABEL_LAST.match(x) for x in block):
@@ -542,7 +558,8 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
         t.caption = _heading_above(plain, abs_lo + t.start)  # the groups' heading, paragraphs above
     near = bool(evidence.benchmarks_in("\n".join(plain[max(0, abs_lo + t.start - 10):abs_lo + t.end]))) \
         or bool(t.group and evidence.benchmarks_in(t.caption or ""))
-    headed = not t.header and not any(v.unit for v in t.values) and _unit_heading(plain, abs_lo + t.start)
+    headed = not any(v.unit for v in t.values) and (not t.header or bool(RATIO_UNIT.search(t.caption or ""))) \
+        and _unit_heading(plain, abs_lo + t.start)
     if headed:
         for v in t.values:  # `host -> guest [Gbps]` over the heads, a blank line, then the rows
             v.unit = v.unit or headed[0]

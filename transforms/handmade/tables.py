@@ -13,7 +13,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from transforms.handmade.cells import RULE, Cell, cells, read_number, split_wide, words
+from transforms.handmade.cells import RULE, Cell, aligned, cells, read_number, split_wide, words
 from transforms.handmade.evidence import benchmarks_in, names_tool
 from transforms.handmade.metrics import any_metric, canonical, label_votes, norm, unit, unit_in
 
@@ -43,6 +43,9 @@ _DIGIT = re.compile(r"\d")
 _NUMERIC_LABEL = re.compile(r"^\d[\d/x:.,+-]{0,15}$")  # `1/1`, `4x8`, `16:100`
 _UTIL_HEAD = re.compile(r"^(?:cpu|%\s?cpu|cpu\s?%|cpu\s?util\w*|util(?:i[sz]ation)?\s?%?|%\s?util|%usr|%sys)$", re.I)
 _HEAD_UNIT = re.compile(r"\(([^()]{1,20})\)\s*+$")
+# the head of a column of names that are the systems (`NAME`, `Kernel`, `Config`)
+_SYSTEM_HEAD = re.compile(r"^(?:names?|config(?:uration)?s?|kernels?|systems?|setups?|fs|file ?systems?|devices?"
+                          r"|vms?|guests?|hosts?|drivers?|backends?|targets?)$", re.I)
 _SYSTEM_WORD = re.compile(
     r"^(?:before|after|base(?:line)?|patch(?:ed|es|set)?|unpatched|vanilla|stock|default|orig(?:inal)?|old|new"
     r"|mainline|upstream|tip|host|guest|native|bare[- ]?metal|dom0|domu"
@@ -52,6 +55,7 @@ _SYSTEM_WORD = re.compile(
 _BULLETED = re.compile(r"^[-*•][ \t]++")
 _PAIR_IN_LABEL = re.compile(r"[:=][ \t]{0,8}+[-+]?\d[\d.]{0,15}+[ \t]{0,4}+[,;]")
 _WORDS = re.compile(r"[\s_/=:-]+")
+RATIO_UNIT = re.compile(r"[\[(][^\[\]()\n]{0,30}/[ \t]*+\(")  # `[Mbps / (%CPU_Host + ...)]`
 _SIZE = re.compile(r"^\d+(?:\.\d+)?\s*[kKmMgG]?(?:i?[bB])?$")
 
 
@@ -343,6 +347,28 @@ def with_groups(lines: list[str], h: int, header: list[Cell]) -> list[Cell]:
     return out if named >= 2 else header
 
 
+def _sub_heads(lines: list[str], h: int) -> tuple[int, list[Cell]] | None:
+    """A head that names two columns, its second told apart on the line below (`virtio-net + vhost`
+    over `TCP_NODELAY` at its right): the heads of the line above, the spanning one split in two
+    (`virtio-net + vhost`, `virtio-net + vhost TCP_NODELAY`), and that line's index."""
+    below = split_wide(lines[h])
+    if h < 1 or not 1 <= len(below) <= 2 or not lines[h - 1].strip() or len(lines[h - 1]) > 400:
+        return None
+    above = split_wide(lines[h - 1])
+    if len(above) < 3 or any(read_number(c.text) is not None or not re.search(r"[A-Za-z]", c.text) for c in above) \
+            or any(read_number(c.text) is not None or len(c.text.split()) > 2 for c in below):
+        return None
+    out = list(above)
+    for sub in below:
+        over = [k for k, c in enumerate(out) if c.start < sub.start < c.end + 2 and sub.start > c.start]
+        if len(over) != 1:
+            return None
+        head = out[over[0]]
+        out[over[0]:over[0] + 1] = [Cell(head.text, head.start, sub.start - 1, head.kind),
+                                    Cell(f"{head.text} {sub.text}", sub.start, max(sub.end, head.end), head.kind)]
+    return h - 1, out
+
+
 def _upper_heads(lines: list[str], h: int, header: list[Cell]) -> list[Cell] | None:
     """A row of words right over the column heads, each over one head (`fork  execve  /bin/sh` over
     `process  process  process`): the first level of a two-line head."""
@@ -405,6 +431,9 @@ def read_tables(lines: list[str]) -> list[Table]:
                 if lines[j].strip() and RULE.match(lines[j]):
                     j += 1
                     continue
+                if rows and _gap_in_table(lines, grid, rows[-3:], j):
+                    j += 1
+                    continue
                 break
             if not _values_tail(r)[1]:
                 break
@@ -417,6 +446,47 @@ def read_tables(lines: list[str]) -> list[Table]:
     return out
 
 
+def _label_columns(lines: list[str], parsed: list[tuple[int, str, list[Cell]]], header: list[Cell],
+                   n: int) -> list[TableValue] | None:
+    """Rows with two or more label columns under heads of their own (`NAME  I/O Operation
+    BW(Read/Write)` over `9p-cache-none  seqread-psync  27(MiB/s)`): the first column names the
+    system, each other one a parameter its head names; the heads over the values name them."""
+    k = len(header) - n
+    if k < 2 or k > 4 or not _SYSTEM_HEAD.match(header[0].text) or any(read_number(c.text) is not None for c in header) \
+            or any(CHANGE_HEAD.match(c.text) or STDEV_HEAD.match(c.text) for c in header[k:]):
+        return None
+    heads = header[:k]
+    out: list[TableValue] = []
+    for r, _, vals in parsed:
+        line = lines[r]
+        if not vals or vals[0].start < heads[-1].start or any(h.start > 0 and line[h.start - 1:h.start] != " "
+                                                               for h in heads[1:]):
+            return None
+        cuts = [h.start for h in heads[1:]] + [vals[0].start]
+        labs = [line[a:b].strip() for a, b in zip([0, *cuts[:-1]], cuts, strict=True)]
+        if not all(labs):
+            return None
+        params = {norm(h.text): lab for lab, h in zip(labs[1:], heads[1:], strict=True)}
+        for c, (v, hd) in enumerate(zip(vals, header[k:], strict=False)):
+            if v.kind != "abs" or v.value is None:
+                continue
+            out.append(TableValue(r, v.value, v.unit, labs[0], hd.text, dict(params), col=c, row=labs[0]))
+    return out or None
+
+
+def _gap_in_table(lines: list[str], grid: list[list[Cell] | None], last: list[int], j: int) -> bool:
+    """A blank line `j` between groups of one table's rows: the row after it is cut into the same
+    columns as the row before it (`9p-cache-none  seqread-psync  27(MiB/s)`, a blank, the next
+    operation's rows)."""
+    if lines[j].strip() or j + 1 >= len(lines) or grid[j + 1] is None:
+        return False
+    _, vals = _values_tail(grid[j + 1])  # type: ignore[arg-type]
+    if not vals or _KEYED_VALUE.search(lines[j + 1][: vals[0].start]):
+        return False  # `orig: 2.063s   with X: 1.833s`: pairs of a summary, each line its own
+    return any(aligned(lines[k], lines[j + 1]) for k in last)
+
+
+_KEYED_VALUE = re.compile(r":[ \t]*+[-+]?\d")
 _BINARY = {"k": 1024, "M": 1024 ** 2, "G": 1024 ** 3}  # a size column's `1K` after `512`
 _REPORT_KEY = re.compile(r"^(?:Statistic|Interpretation)[ \t]*+:")
 _UNITS_KEY = re.compile(r"^Units[ \t]*+:[ \t]*+(\S.{0,80})$")
@@ -477,6 +547,9 @@ def _header_index(lines: list[str], grid: list[list[Cell] | None], first: int,
     k = first - 1
     while k >= 0 and lines[k].strip() and RULE.match(lines[k]):
         k -= 1
+    if k >= 1 and not lines[k].strip() and lines[k - 1].strip() and aligned(lines[k - 1], lines[first]) \
+            and not _values_tail(grid[k - 1] or [])[1]:
+        k -= 1  # heads over the first group, a blank line between: cut into the rows' columns
     if k < 0 or not lines[k].strip():
         return None
     if k in md_heads:
@@ -531,7 +604,11 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
         h = None  # `Kernel version: 2.4.19` over rows of numbers names what they ran on: a caption
     if len(rows) < 2 and (h is None or n < 2 or len(_header_cells(lines[h], n, pipe)) < n):
         return None  # one row makes a table only under a header naming each of its columns
-    header = _header_cells(lines[h], n, pipe) if h is not None else []
+    sub = _sub_heads(lines, h) if h is not None and not pipe else None
+    if sub is not None:
+        h, header = sub
+    else:
+        header = _header_cells(lines[h], n, pipe) if h is not None else []
     if header and not pipe and h is not None:
         header = with_groups(lines, h, header)
     caption_lines = [ln.strip() for ln in lines[: (h if h is not None else rows[0])]
@@ -554,8 +631,12 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
     t.unit = unit_in(lines[h]) if h is not None else None
     if t.unit is not None and len({unit_in(c.text) for c in header} - {None}) >= 2:
         t.unit = None  # column heads with units of their own: one column's unit is not all of them
-    if t.unit is None and caption:
-        t.unit = unit_in(caption)
+    if t.unit is None and caption and not RATIO_UNIT.search(caption):
+        t.unit = unit_in(caption)  # `[Mbps / (%CPU_Host + %CPU_Guest)]` is a ratio: no unit of the values
+
+    if not pipe and (keyed := _label_columns(lines, parsed, header, n)) is not None:
+        t.values, t.labels, t.orientation = keyed, [lab for _, lab, _ in parsed], "rows=systems"
+        return t
 
     # does the first value column hold a parameter (sizes, procs, groups) rather than a measurement?
     first_is_param = False
@@ -568,6 +649,8 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
         head0 = header[0].text if header else ""
         if n >= 2 and len(ints) == len(parsed) and all(float(x).is_integer() for x in ints) and (
             _is_param_name(head0) or (len(set(sizes)) == len(sizes) >= 2 and len(header) in (n, n - 1, 0))
+            or (len(sizes) >= 3 and all(a < b for a, b in zip(sizes, sizes[1:], strict=False))
+                and len(header) <= n)  # a head spanning two columns (`virtio-net + vhost` over two)
         ):  # one row under a header of names is one value per name, not a sweep
             first_is_param = True
             param_name = norm(head0).strip("#=: ") if header and _is_param_name(head0) or len(header) == n \
@@ -590,9 +673,12 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
     if not first_is_param and len(parsed) > 3 and all(not lab for _, lab, _ in parsed):
         return None  # unlabelled rows of numbers: samples over time (vmstat-like), not results
     if first_is_param:
+        first_end = max(v[0].end for _, _, v in parsed)
+        if len(header) == 1 and header[0].end <= first_end + 1 and n >= 3 and read_number(header[0].text) is None:
+            param_name = norm(header[0].text).strip("#=: ")  # `VQs` over the first column only: its name
         parsed = [(r, v[0].text, v[1:]) for r, _, v in parsed]
         n -= 1
-        if header and (len(header) == n + 1 or _is_param_name(header[0].text)):
+        if header and (len(header) == n + 1 or _is_param_name(header[0].text) or header[0].end <= first_end + 1):
             header = header[1:]
     elif header and len(header) == n + 1:
         label_head = header[0]

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from transforms.extract import extract_explained
-from transforms.handmade.prose import arrows, from_to, read_prose, tool_says
+from transforms.handmade.prose import arrows, from_to, got_values, read_prose, tool_says
 from transforms.rows import result_rows
 
 # https://lore.kernel.org/lkml/ (2019, "[RFC PATCH v2 00/17] Core scheduling v2" thread), excerpt
@@ -102,3 +102,23 @@ def test_a_key_then_from_to():
     got = from_to(0, "Transmit speed (TX): Improved from 299Mbps to 440Mbps")
     assert [(v.label, v.value, v.unit, v.when) for v in got] == [
         ("Transmit speed (TX)", 299.0, "Mb/s", "before"), ("Transmit speed (TX)", 440.0, "Mb/s", "after")]  # bits for iperf
+
+
+def test_a_rate_a_verb_of_getting_puts_in_a_sentence():
+    # https://lore.kernel.org/lkml/20070110223731.GC44411608@melbourne.sgi.com/ (its lines)
+    text = ("for i in 1 2 3; do dd if=/dev/zero of=/mnt/$i/f bs=1024k count=800k & done\n\n"
+            "Overall, on 2.6.18 this gave an average of about 240MB/s per\n"
+            "filesystem with minimum write rates of about 190MB/s per fs\n")
+    got = {(r["benchmark"], r["system"], r["value"], r["unit"]) for r in _rows(text)}
+    assert ("dd", "2.6.18", 240.0, "MB/s") in got
+    # https://lore.kernel.org/lkml/87itkaup0g.fsf@danube.cs.umbc.edu/ (its words)
+    assert [(v.value, v.unit) for v in got_values(0, "i get about 6MB/s without DMA (under 2.4)")] == [(6.0, "MB/s")]
+    # a duration is seldom a result, a share never
+    assert got_values(0, "the build got 5 seconds faster and 3% smaller") == []
+
+
+@given(st.text(alphabet="gotabu 0123456789MB/s~.", max_size=400))
+@settings(max_examples=150, deadline=None)
+def test_got_values_never_raises_and_reads_rates_only(line):
+    for v in got_values(0, line):
+        assert v.unit in {"MB/s", "B/s"} and v.value >= 0

@@ -717,3 +717,64 @@ def test_a_listing_with_a_head_over_its_last_column_is_no_table_of_cases():
     text = ("fio numbers below.\n\n   text    data     bss     dec  filename\n"
             "27450107 4633332  814148 32897587  vmlinux-old.o\n27483371 4633332  814148 32930851  vmlinux-new.o\n")
     assert rows(text) == []
+
+
+# https://lore.kernel.org/all/CAJfpegvPTxkaNhXWhiQSprSJqyW1cLXeZEz6x_f0PxCd-yzHQg@mail.gmail.com/ (its lines)
+NAMES_AND_OPERATIONS = """\
+- Three fio ioengines psync, libaio and mmap have been used.
+
+NAME                    I/O Operation           BW(Read/Write)
+
+9p-cache-none           seqread-psync           27(MiB/s)
+virtiofs-cache-none     seqread-psync           35(MiB/s)
+virtiofs-dax-cache-none seqread-psync           245(MiB/s)
+
+9p-cache-none           seqread-psync-multi     117(MiB/s)
+virtiofs-cache-none     seqread-psync-multi     162(MiB/s)
+virtiofs-dax-cache-none seqread-psync-multi     894(MiB/s)
+"""
+
+
+def test_groups_of_rows_under_heads_a_blank_line_away_with_two_label_columns():
+    got = {(r["system"], r["params"].get("i/o operation"), r["value"], r["unit"], r["metric_label"])
+           for r in rows(NAMES_AND_OPERATIONS)}
+    assert len(got) == 6 and {r["benchmark"] for r in rows(NAMES_AND_OPERATIONS)} == {"fio"}
+    assert ("virtiofs-dax-cache-none", "seqread-psync", 245.0, "MiB/s", "BW(Read/Write)") in got
+    assert ("9p-cache-none", "seqread-psync-multi", 117.0, "MiB/s", "BW(Read/Write)") in got
+
+
+def test_pairs_of_a_summary_a_blank_line_apart_stay_a_summary():
+    text = "hackbench -g 8:\norig: 2.063s   with PREDICT_NO_PREEMPT: 1.833s\n\norig: 3.658s   with PREDICT_NO_PREEMPT: 3.479s\n"
+    got = {(r["system"], r["value"]) for r in rows(text)}
+    assert ("orig", 2.063) in got and ("with PREDICT_NO_PREEMPT", 3.479) in got
+
+
+# https://lore.kernel.org/netdev/08c7e0aa-d90d-e0ff-a68c-0e182d077ab2@redhat.com/ (its lines, shortened)
+SUB_HEADS = """\
+Below are the benchmarks step by step. I used iperf3 [1] modified with VSOCK
+support.
+
+                     host -> guest [Gbps]
+pkt_size before opt  p 1+2    p 3+4    p 5+6    p 7+8       virtio-net + vhost
+                                                                      TCP_NODELAY
+64         0.068     0.063    0.130    0.131    0.128         0.188     0.187
+256        0.274     0.236    0.392    0.338    0.282         0.749     0.654
+512        0.531     0.457    0.862    0.725    0.602         1.419     1.414
+
+         host -> guest efficiency [Mbps / (%CPU_Host + %CPU_Guest)]
+pkt_size before opt  p 1+2    p 3+4    p 5+6    p 7+8       virtio-net + vhost
+                                                                      TCP_NODELAY
+64          0.94      0.59     3.96     4.06     4.09          2.82      2.11
+256         2.62      2.50     6.45     6.09     5.81          9.64      8.73
+"""
+
+
+def test_a_head_over_two_columns_told_apart_by_a_word_below_it():
+    got = {(r["system"], r["params"].get("size"), r["value"], r["unit"], r["metric_label"]) for r in rows(SUB_HEADS)}
+    gbps = "host -> guest [Gbps]"
+    assert ("virtio-net + vhost", "64", 0.188, "Gbit/s", gbps) in got
+    assert ("virtio-net + vhost TCP_NODELAY", "64", 0.187, "Gbit/s", gbps) in got
+    assert ("p 7+8", "512", 0.602, "Gbit/s", gbps) in got
+    # the ratio heading names the values (no unit of their own), whatever the heads below it
+    assert ("virtio-net + vhost TCP_NODELAY", "256", 8.73, "", "efficiency") in got
+    assert len(got) == 35

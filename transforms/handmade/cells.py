@@ -117,10 +117,16 @@ def cells(line: str) -> list[Cell]:
     callers must not modify the cells."""
     out: list[Cell] = []
     toks: list[tuple[str, int, int]] = []
+    starred = False
     for m in _TOKEN.finditer(line):
         tok, s0 = m.group(0), m.start()
         if tok.strip("*") == "":
+            starred = tok == "*"
             continue  # mmtests marks significant changes with `*`
+        if starred and tok.endswith("%*") and toks and toks[-1][0][:1].isdigit():
+            starred = False
+            continue  # `375.06 *  -0.68%*`: the change mmtests starred is an aside, as `(  -0.68%)` is
+        starred = False
         if tok.endswith("%*") or tok.endswith("*") and tok[:1].isdigit():
             tok = tok.rstrip("*")
         cut = tok.find("(")

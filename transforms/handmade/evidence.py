@@ -28,7 +28,7 @@ _LITERALS: dict[str, str] = {
     "bonnie": "bonnie", "bonnie++": "bonnie",
     "iperf": "iperf", "iperf3": "iperf",
     "fio": "fio",
-    "dbench": "dbench", "tbench": "tbench",
+    "dbench": "dbench", "tbench": "tbench", "dbench4": "dbench", "tbench4": "tbench",  # mmtests' names
     "kernbench": "kernbench",
     "hackbench": "hackbench", "sched messaging": "hackbench", "sched/messaging": "hackbench",
     "sysbench": "sysbench",

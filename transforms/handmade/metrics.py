@@ -264,13 +264,15 @@ _UNITS: dict[str, str] = {
     "ns": "ns", "nsec": "ns", "nsecs": "ns", "nanoseconds": "ns",
     "ms": "ms", "msec": "ms", "msecs": "ms", "milliseconds": "ms",
     "s": "s", "sec": "s", "secs": "s", "seconds": "s", "second": "s",
-    "iops": "IOPS", "trans/s": "trans/s", "trans/sec": "trans/s", "tps": "trans/s",
+    "iops": "IOPS", "kiops": "kIOPS", "miops": "MIOPS", "trans/s": "trans/s", "trans/sec": "trans/s", "tps": "trans/s",
     "transactions/s": "trans/s", "transactions/sec": "trans/s", "tr/s": "trans/s",
     "ops/s": "ops/s", "ops/sec": "ops/s", "op/s": "ops/s", "events/s": "events/s",
     "events/sec": "events/s", "lps": "lps", "lpm": "lpm", "mwips": "MWIPS",
     "%": "%", "%cpu": "%CPU", "x": "x",
 }  # fmt: skip
 _MB_CASE = re.compile(r"^[kmg]b(?:/|ps)", re.I)
+# a count written with its scale (`570 KIOPS`, `5.01 MIOPS`): kept as printed, the scale a parameter
+SCALED = {"kIOPS": ("k", "IOPS"), "MIOPS": ("M", "IOPS")}
 
 
 def unit(token: str) -> str | None:

@@ -43,6 +43,10 @@ _CANDIDATE = re.compile(_ENDS_IN_VALUE + r"|[:=]\s*+\d|\b(?:is|was|were|are|gets
                         + _PIPE_NUMBER)
 _REST_OPTION = re.compile(r"^\s*(?:\.\. [\w-]+::|:[\w-]+:)")  # a directive's options end at a blank line
 _VERSION = re.compile(r"^v?\d{1,2}\.\d{1,2}\.\d{1,4}$")  # `4.4.302`: a kernel release names a system
+# `tbench results (node 0):`, `netperf results TCP_RR (node 0-1):`
+_RESULTS_OF = re.compile(r"^(?P<tool>[\w+]{2,20}) results?\b[ \t]*+(?P<rest>[^():\n]{0,40}?)[ \t]*+"
+                         r"(?:\((?P<aside>[^()\n]{1,30})\))?[ \t]*+:?$", re.I)
+_ASIDE_PARAM = re.compile(r"^(?P<name>[A-Za-z]{2,12}) [\w.,-]{1,12}$")  # `node 0`, `node 0-1`
 _GENERIC_CAPTION = re.compile(r"^(?:test\s+)?(?:results?|numbers|data|output|summary|here|before|after"
                               r"|details?)\b\W*$", re.I)
 # a no-break space, raw or left quoted-printable by an archive (`=C2=A0`), is a blank to the reader
@@ -594,8 +598,16 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
             None if t.group else metrics.metric_in(
                 bench, " ".join(x.strip(" #*") for x in plain[max(0, abs_lo + t.start - 8):abs_lo + t.start])))
         above = _without_aside(above)
-        if caption_metric is None and above and not (caption_sys and caption_sys in above) and len(above.split()) <= 5 \
-                and not _GENERIC_CAPTION.match(above) and not _KEY_NUMBER.match(above):
+        named = _RESULTS_OF.match(above.strip())
+        if caption_metric is None and named and evidence.benchmarks_in(named.group("tool")) == [bench]:
+            # `tbench results (node 0):`: the tool's results, an aside saying where they ran
+            caption_metric = named.group("rest") or None
+            aside = _ASIDE_PARAM.match(named.group("aside") or "")
+            if aside:
+                for v in t.values:
+                    v.params.setdefault(aside.group("name").lower(), aside.group(0))
+        elif caption_metric is None and above and not (caption_sys and caption_sys in above) \
+                and len(above.split()) <= 5 and not _GENERIC_CAPTION.match(above) and not _KEY_NUMBER.match(above):
             caption_metric = above.rstrip(":").strip('"')  # `hackbench -g $group`: what was measured
     if any(v.system is not None and not re.search(r"[A-Za-z]", v.system) and not _VERSION.match(v.system)
            for v in t.values):
@@ -704,6 +716,9 @@ def _result(bench: str, line: int, label: str | None, value: float, unit: str | 
     if u in ("k", "K", "M", "G"):  # `84k` is kept as printed: 84, at the scale the poster chose
         params = {**params, "scale": "k" if u == "K" else u}
         u = ""
+    elif u in metrics.SCALED:  # `570 KIOPS` likewise: 570 IOPS at scale k
+        scale, u = metrics.SCALED[u]
+        params = {**params, "scale": scale}
     if bench == "fio" and not u and label is None and "scale" in params:
         label = "IOPS"  # `84k` with no unit: fio prints bandwidth with its unit, IOPS as a bare `84k`
     metric, metric_label = metrics.metric_for(bench, label, u)

@@ -52,6 +52,10 @@ _SYSTEM_WORD = re.compile(
     r"|(?:vm|kvm|xen|qemu|lxc|docker)(?:[ +/-]{1,3}+[\w./+-]{1,20}+){0,3}+"  # `KVM upstream`, `KVM trunk+paravirt/cr3`
     r"|with(?:out)?\b[^:]{0,60}+|w/o?\b[^:]{0,60}+|\+\s*+patch[^:]{0,60}+|v?\d++\.\d++[\w.+-]*+|linux[\w.+-]*+"
     r"|\d\.\d++[\w.+-]*+)\s*+:?$", re.I)
+# a word or release that names a configuration inside a longer label (`Baseline v4.10.0`, `This patch`)
+_NAMES_SYSTEM = re.compile(r"(?i)(?<![\w.])(?:v?\d{1,2}\.\d{1,2}(?:\.\d{1,3})?(?:-rc\d{1,2})?(?![\w.])|baseline|base|vanilla"
+                           r"|stock|upstream|mainline|current|patch(?:ed|set)?|unpatched|before|after|with(?:out)?"
+                           r"|orig(?:inal)?)\b")
 _BULLETED = re.compile(r"^[-*•][ \t]++")
 _PAIR_IN_LABEL = re.compile(r"[:=][ \t]{0,8}+[-+]?\d[\d.]{0,15}+[ \t]{0,4}+[,;]")
 _WORDS = re.compile(r"[\s_/=:-]+")
@@ -658,18 +662,20 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
         elif n >= 2 and not header and len(ints) == len(parsed) >= 3 and caption and caption.startswith('"') \
                 and all(a < b for a, b in zip(ints, ints[1:], strict=False)):
             first_is_param, param_name = True, "size"  # lmbench's `"mappings` series: sizes, then values
-    same_label = {lab for _, lab, _ in parsed}
+    core = [(r, lab, v) for r, lab, v in parsed if not _SPREAD_ROW.match(lab)]  # `Stddev` rows aside
+    same_label = {lab for _, lab, _ in core}
     row_stat: str | None = None  # mmtests' statistic (`Hmean`) written on every row before the size
-    if not first_is_param and len(parsed) >= 3 and len(same_label) == 1 and "" not in same_label and n >= 3:
+    if not first_is_param and len(core) >= 3 and len(same_label) == 1 and "" not in same_label and n >= 3:
         # mmtests: `Hmean     64   732.14 (0.00%)   736.90 (0.65%)`: one statistic, then the size or
         # thread count the row was measured at, then one value per system
-        ints = [v[0].value for _, _, v in parsed if v and v[0].kind == "abs" and v[0].value is not None]
-        n_abs = Counter(sum(c.kind == "abs" for c in v) for _, _, v in parsed).most_common(1)[0][0]
-        if len(ints) == len(parsed) and all(float(x).is_integer() for x in ints) \
+        ints = [v[0].value for _, _, v in core if v and v[0].kind == "abs" and v[0].value is not None]
+        n_abs = Counter(sum(c.kind == "abs" for c in v) for _, _, v in core).most_common(1)[0][0]
+        if len(ints) == len(core) and all(float(x).is_integer() for x in ints) \
                 and all(a < b for a, b in zip(ints, ints[1:], strict=False)) and len(header) in (n_abs - 1, 0):
             first_is_param = True
             param_name = "size" if min(ints) >= 64 else "instances"
             row_stat = next(iter(same_label))
+            parsed = core
     if not first_is_param and len(parsed) > 3 and all(not lab for _, lab, _ in parsed):
         return None  # unlabelled rows of numbers: samples over time (vmstat-like), not results
     if first_is_param:
@@ -795,6 +801,9 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
     elif row_labels and sum(bool(_SYSTEM_WORD.match(lab)) for lab in row_labels) * 2 >= len(row_labels) \
             and row_votes == 0:
         t.orientation = "rows=systems"  # `Before 102 Mbits/sec` / `After 279 Mbits/sec`
+    elif t.kind == "key_value" and len(row_labels) >= 2 and row_votes == 0 and n == 1 \
+            and all(_NAMES_SYSTEM.search(lab) for lab in row_labels):
+        t.orientation = "rows=systems"  # `Baseline v4.10.0  : 60316 Mbit/s` / `This patch : 60662 Mbit/s`
     elif row_votes == 0 and heads and any(_headline(hd) for hd in heads) \
             and not any(names_tool(lab) for lab in row_labels):
         t.orientation = "rows=systems"  # `tbench (MB/s)  turbostat PkgWatt` over kernels or governors

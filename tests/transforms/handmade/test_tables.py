@@ -778,3 +778,41 @@ def test_a_head_over_two_columns_told_apart_by_a_word_below_it():
     # the ratio heading names the values (no unit of their own), whatever the heads below it
     assert ("virtio-net + vhost TCP_NODELAY", "256", 8.73, "", "efficiency") in got
     assert len(got) == 35
+
+
+def test_a_count_written_with_its_scale_keeps_it_as_a_parameter():
+    # https://lore.kernel.org/linux-fsdevel/CACzX3Au7PW2zFFLmtNgW10wq+Kp-bp66GXUVCUCfS4VvK3tDYw@mail.gmail.com/
+    text = ("I modified t/io_uring in fio to exercise this path.\n\n"
+            "- STRICT: before = 570 KIOPS, after = 5.01 MIOPS\n")
+    got = {(r["system"], r["value"], r["unit"], r["params"].get("scale"), r["metric"]) for r in rows(text)}
+    assert got == {("before", 570.0, "IOPS", "k", "iops"), ("after", 5.01, "IOPS", "M", "iops")}
+
+
+def test_keys_that_name_configurations_are_the_systems():
+    # https://lore.kernel.org/linux-mm/20170415150351.ulzzaqo45ub2vrkc@techsingularity.net/ (its lines)
+    text = ("With disabled-mlx5-recycler, 8 parallel netperf TCP_STREAMs:\n\n"
+            "Baseline v4.10.0  : 60316 Mbit/s\nCurrent 4.11.0-rc6: 47491 Mbit/s\nThis patch        : 60662 Mbit/s\n")
+    got = {(r["system"], r["value"], r["unit"]) for r in rows(text)}
+    assert got == {("Baseline v4.10.0", 60316.0, "Mbit/s"), ("Current 4.11.0-rc6", 47491.0, "Mbit/s"),
+                   ("This patch", 60662.0, "Mbit/s")}
+
+
+def test_a_caption_of_the_tools_results_names_no_metric_and_its_aside_is_a_parameter():
+    # https://lore.kernel.org/lkml/c6f93f10-fea5-a734-9a78-64aa9ff44adb@huawei.com/ (its lines)
+    text = ("tbench results (node 0):\n             baseline                    patched\n"
+            "  1:        325.9673        378.9117 (   16.24%)\n  4:       1311.9667       1501.5033 (   14.45%)\n")
+    got = {(r["system"], r["metric"], r["value"], r["unit"], r["params"].get("node")) for r in rows(text)}
+    assert ("patched", "throughput", 1501.5033, "MB/s", "node 0") in got and len(got) == 4
+
+
+def test_mmtests_starred_changes_are_asides_and_tbench4_names_tbench():
+    # https://lore.kernel.org/netdev/73b1381e-6a59-26fe-c0b6-51ea3ebf60f8@bytedance.com/ (its lines)
+    text = ("tbench4 Throughput (misleading but traditional)\n"
+            "                             baseline               patchset\n"
+            "Hmean     1        377.62 (   0.00%)      375.06 *  -0.68%*\n"
+            "Hmean     2        753.99 (   0.00%)      753.21 *  -0.10%*\n"
+            "Hmean     4       1503.50 (   0.00%)     1493.07 *  -0.69%*\n"
+            "Stddev    1          1.20 (   0.00%)        2.10 ( -75.00%)\n")
+    got = {(r["benchmark"], r["system"], r["value"]) for r in rows(text)}
+    assert got == {("tbench", "baseline", 377.62), ("tbench", "patchset", 375.06), ("tbench", "baseline", 753.99),
+                   ("tbench", "patchset", 753.21), ("tbench", "baseline", 1503.5), ("tbench", "patchset", 1493.07)}

@@ -118,8 +118,8 @@ def _continued_systems(runs: list[Run]) -> None:
 def _inner_captions(run: Run, seg: Segment) -> None:
     """`Before:` above the header, then `After (+netif_receive_skb_list):` above the later rows of
     the same printout: each caption inside a run names the system of the rows below it."""
-    if run.status != "ok" or run.system or any(r.system for r in run.results) or not run.results:
-        return
+    if run.status != "ok" or any(r.system for r in run.results) or not run.results:
+        return  # (a run's own caption, above it, names the rows above the first inner one)
     rows = {r.line for r in run.results if r.line is not None}
     if not rows:
         return

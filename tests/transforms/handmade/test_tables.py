@@ -811,8 +811,22 @@ def test_mmtests_starred_changes_are_asides_and_tbench4_names_tbench():
             "                             baseline               patchset\n"
             "Hmean     1        377.62 (   0.00%)      375.06 *  -0.68%*\n"
             "Hmean     2        753.99 (   0.00%)      753.21 *  -0.10%*\n"
-            "Hmean     4       1503.50 (   0.00%)     1493.07 *  -0.69%*\n"
-            "Stddev    1          1.20 (   0.00%)        2.10 ( -75.00%)\n")
+            "Hmean     4       1503.50 (   0.00%)     1493.07 *  -0.69%*\n")
     got = {(r["benchmark"], r["system"], r["value"]) for r in rows(text)}
     assert got == {("tbench", "baseline", 377.62), ("tbench", "patchset", 375.06), ("tbench", "baseline", 753.99),
                    ("tbench", "patchset", 753.21), ("tbench", "baseline", 1503.5), ("tbench", "patchset", 1493.07)}
+
+
+def test_mmtests_stddev_rows_below_the_means_are_no_values():
+    # https://lore.kernel.org/lkml/ (2021, tip commit "sched/fair: Age the average idle time"), its lines
+    text = ("hackbench-process-pipes\n                          5.13.0-rc2             5.13.0-rc2\n"
+            "                             vanilla     sched-avgidle-v1r5\n"
+            "Amean     1        0.3950 (   0.00%)      0.3887 (   1.60%)\n"
+            "Amean     4        0.9450 (   0.00%)      0.9677 (  -2.40%)\n"
+            "Amean     7        1.4737 (   0.00%)      1.4890 (  -1.04%)\n"
+            "Stddev    1        0.0052 (   0.00%)      0.0025 (  51.57%)\n"
+            "Stddev    4        0.0357 (   0.00%)      0.0370 (  -3.75%)\n")
+    got = {(r["system"], r["params"].get("instances"), r["value"]) for r in rows(text)}
+    assert got == {("5.13.0-rc2 vanilla", "1", 0.395), ("5.13.0-rc2 sched-avgidle-v1r5", "1", 0.3887),
+                   ("5.13.0-rc2 vanilla", "4", 0.945), ("5.13.0-rc2 sched-avgidle-v1r5", "4", 0.9677),
+                   ("5.13.0-rc2 vanilla", "7", 1.4737), ("5.13.0-rc2 sched-avgidle-v1r5", "7", 1.489)}

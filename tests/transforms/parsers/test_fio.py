@@ -310,3 +310,32 @@ def test_a_job_description_a_mailer_broke_before_ioengine_keeps_bs_and_iodepth()
     assert "\n4096B-4096B, ioengine=libaio, iodepth=4\n" in wrap(body)
     params = {(r["params"].get("bs"), r["params"].get("iodepth")) for r in GOLDEN.rows(wrap(body))}
     assert params == {("4096", "4")}
+
+
+# https://lore.kernel.org/linux-bcache/CAJhEC07JauBGfqmEaYbV9XuLUkCdbart-gnbuMWYE7JwzG4CsA@mail.gmail.com/
+# (its lines, decoded; the mailer wrapped `; 0 zone resets`)
+BEFORE_AFTER_LOWER_K = """\
+Before:
+
+latency_test: (groupid=0, jobs=1): err= 0: pid=14917: Mon Apr 21 06:50:45 2025
+  write: IOPS=11.8k, BW=45.9MiB/s (48.1MB/s)(4035GiB/90000002msec); 0
+zone resets
+    slat (usec): min=9, max=4003.9k, avg=74.37, stdev=3734.09
+    clat (usec): min=2, max=5319.2k, avg=10815.66, stdev=46998.95
+
+After:
+
+latency_test: (groupid=0, jobs=1): err= 0: pid=15158: Mon Apr 21 17:22:13 2025
+  write: IOPS=17.1k, BW=66.7MiB/s (69.9MB/s)(5859GiB/90000004msec); 0
+zone resets
+    slat (usec): min=7, max=469348k, avg=46.71, stdev=20576.47
+"""
+
+
+def test_latency_with_a_lower_case_k_and_a_caption_inside_the_printout():
+    from transforms.rows import result_rows
+
+    got = {(r["system"], r["metric"], r["value"]) for r in result_rows(extract_runs(BEFORE_AFTER_LOWER_K, "m"))}
+    assert ("Before", "slat_max", 4003900.0) in got and ("Before", "slat_avg", 74.37) in got
+    assert ("After", "slat_max", 469348000.0) in got and ("After", "iops", 17100.0) in got
+    assert ("Before", "iops", 11800.0) in got and not any(s == "Before" and v == 17100.0 for s, _, v in got)

@@ -110,8 +110,8 @@ DIR3 = re.compile(
 )
 RUNTIME3 = re.compile(r"\([^()/\s]++/(?P<ms>\d{1,12}+)msec\)")  # 3.x `(1024MiB/10001msec)`
 LAT = re.compile(
-    rf"^\s*(?P<kind>slat|clat|lat)\s*\((?P<unit>nsec|usec|msec)\)\s*:\s*min=\s*(?P<min>{_N}[KMG]?)\s*,"
-    rf"\s*max=\s*(?P<max>{_N}[KMG]?)\s*,\s*avg=\s*(?P<avg>{_N}[KMG]?)\s*,\s*stdev=\s*(?P<dev>{_N}[KMG]?)"
+    rf"^\s*(?P<kind>slat|clat|lat)\s*\((?P<unit>nsec|usec|msec)\)\s*:\s*min=\s*(?P<min>{_N}[kKMG]?)\s*,"
+    rf"\s*max=\s*(?P<max>{_N}[kKMG]?)\s*,\s*avg=\s*(?P<avg>{_N}[kKMG]?)\s*,\s*stdev=\s*(?P<dev>{_N}[kKMG]?)"
 )
 PCT_HEAD = re.compile(r"^\s*(?P<kind>slat|clat|lat)\s+percentiles\s*\((?P<unit>nsec|usec|msec)\)\s*:")
 PCT_ROW = re.compile(r"^\s*\|")

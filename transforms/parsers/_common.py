@@ -503,7 +503,16 @@ def caption_system(seg: Segment, start: int) -> str | None:
     short line alone right above it, else the nearest line above that names what was measured (a
     kernel, a patch, a VM; see `naming_caption`)."""
     return system_label(nearest_caption(seg, start)) or lone_caption(seg.lines, start) \
-        or naming_caption(seg.lines, start, 0, seg.before)
+        or _naming_line_above(seg.lines, start) or naming_caption(seg.lines, start, 0, seg.before)
+
+
+def _naming_line_above(lines: Sequence[str], start: int) -> str | None:
+    """`with the patch set` right above the printout, no colon, no blank between, after the
+    printout it is compared with: a short line of words that names a configuration."""
+    text = lines[start - 1].strip() if start > 0 else ""
+    if not text or len(text.split()) > 6 or text.endswith((".", ",")) or any(ch.isdigit() for ch in text):
+        return None
+    return names_system(text)
 
 
 def printout_system(

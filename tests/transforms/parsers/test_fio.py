@@ -339,3 +339,16 @@ def test_latency_with_a_lower_case_k_and_a_caption_inside_the_printout():
     assert ("Before", "slat_max", 4003900.0) in got and ("Before", "slat_avg", 74.37) in got
     assert ("After", "slat_max", 469348000.0) in got and ("After", "iops", 17100.0) in got
     assert ("Before", "iops", 11800.0) in got and not any(s == "Before" and v == 17100.0 for s, _, v in got)
+
+
+def test_a_short_line_naming_a_configuration_right_above_each_printout_is_its_system():
+    # https://lore.kernel.org/linux-raid/CALTww2-ie0Y+0JMQAASKwDhAwcmD-aOuf=_J_GD95ATUi7w-3Q@mail.gmail.com/ (its lines)
+    text = ("without the patch set\n"
+            "write: IOPS=68.0k, BW=266MiB/s (279MB/s)(15.6GiB/60001msec); 0 zone resets\n"
+            "with the patch set\n"
+            "write: IOPS=69.1k, BW=270MiB/s (283MB/s)(15.8GiB/60001msec); 0 zone resets\n")
+    from transforms.rows import result_rows
+
+    got = {(r["system"], r["metric"], r["value"]) for r in result_rows(extract_runs(text, "m"))}
+    assert ("without the patch set", "iops", 68000.0) in got and ("with the patch set", "iops", 69100.0) in got
+    assert len(got) == 4

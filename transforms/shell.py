@@ -36,3 +36,16 @@ def prompt_end(line: str, host_only: bool = False) -> int | None:
 def is_prompted(line: str, host_only: bool = False) -> bool:
     """True when `line` opens with a shell prompt (leading blanks allowed); see `prompt_end`."""
     return prompt_end(line, host_only) is not None
+
+
+_HOST_NAME = re.compile(r"@(?P<at>[^\s#$%:~\]]{1,80})|^\[?(?P<word>[A-Za-z][\w.-]{0,40})(?=[:~])")
+
+
+def prompt_host(line: str) -> str | None:
+    """The machine a prompt names (`beetle:~ # `, `root@box:~$ `, `[root@box dir]# `), or None
+    (`$ `, `/ # `, `root /home/wfg# `: no host in them)."""
+    m = _PROMPT.match(line)
+    if m is None or not (m.group("host") or m.group("other")):
+        return None
+    h = _HOST_NAME.search((m.group("host") or m.group("other")).strip())
+    return (h.group("at") or h.group("word")) if h else None

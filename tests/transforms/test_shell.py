@@ -51,3 +51,14 @@ def test_long_lines_stay_fast():
         t = time.perf_counter()
         assert prompt_end(text) is None
         assert time.perf_counter() - t < 0.05
+
+
+def test_the_machine_a_prompt_names():
+    from transforms.shell import prompt_host
+
+    # https://lore.kernel.org/lkml/Pine.LNX.4.10.10105292045120.3596-100000@master.linux-ide.org/
+    assert prompt_host("beetle:~ # hdparm -it /dev/hda") == "beetle"
+    assert prompt_host("root@box:~$ hdparm -t /dev/sda") == "box"
+    assert prompt_host("[root@box dir]# hdparm -t /dev/sda") == "box"
+    for line in ("$ hdparm -t /dev/sda", "/ # hdparm", "root /home/wfg# ls", "Run # 1", "plain text"):
+        assert prompt_host(line) is None

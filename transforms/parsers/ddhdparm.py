@@ -44,6 +44,7 @@ from transforms.parsers._common import (
     number_repeated_runs,
     printout_system,
 )
+from transforms.shell import prompt_host
 
 NAME = "ddhdparm"
 
@@ -270,6 +271,14 @@ def _command_above(lines: Sequence[str], index: int, floor: int) -> str | None:
     return None
 
 
+def _prompted_host(lines: Sequence[str], top: int, floor: int) -> str | None:
+    """`beetle:~ # hdparm -it /dev/hda` some lines above the timings: the machine they ran on."""
+    for k in range(top - 1, max(floor, top - 40) - 1, -1):
+        if "hdparm" in lines[k] and (host := prompt_host(lines[k])):
+            return host
+    return None
+
+
 def _hdparm_runs(lines: Sequence[str], before: Sequence[str]) -> list[Run]:
     runs: list[Run] = []
     lines = _join_wrapped_timings(lines)
@@ -312,7 +321,8 @@ def _hdparm_runs(lines: Sequence[str], before: Sequence[str]) -> list[Run]:
             )
             params: dict[str, str] = {}
             if device is None:
-                run.system = run.caption
+                # no device line: the caption, else the machine the command's prompt names
+                run.system = run.caption or _prompted_host(lines, top, floor)
             else:
                 # the device is a parameter; a caption naming a kernel or a patch is the system
                 named = names_system(run.caption) if run.caption else None

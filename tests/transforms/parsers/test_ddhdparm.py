@@ -379,3 +379,30 @@ def test_the_time_commands_output_above_a_dd_run_is_no_caption():
             "real    0m0.000s\nuser    0m0.000s\nsys     0m0.000s\n\n\n"
             "1073741824 bytes (1.1 GB) copied, 19.8685 seconds, 54.0 MB/s\n")
     assert {r["system"] for r in result_rows(extract_explained(text, "t")[0])} == {None}
+
+
+# https://lore.kernel.org/lkml/Pine.LNX.4.10.10105292045120.3596-100000@master.linux-ide.org/ (its lines)
+THREE_BOXES = """\
+beetle:~ # hdparm -it /dev/hda
+
+/dev/hda:
+
+ Model=Maxtor 5T020H2, FwRev=TAH71DP0, SerialNo=T2J0HBRC
+ Kernel Drive Geometry LogicalCHS=2431/255/63 PhysicalCHS=38752/16/63
+ Timing buffered disk reads:  64 MB in  1.75 seconds = 36.57 MB/sec
+
+fttk:~ # hdparm -it /dev/hda
+
+/dev/hda:
+
+ Model=IBM-DTLA-307020, FwRev=TX2OA50C, SerialNo=YH0YHF85166
+ Timing buffered disk reads:  64 MB in  1.81 seconds = 35.36 MB/sec
+"""
+
+
+def test_the_machine_the_prompt_names_is_the_system_of_timings_far_below_their_device():
+    from transforms.extract import extract_runs
+    from transforms.rows import result_rows
+
+    got = {(r["system"], r["value"]) for r in result_rows(extract_runs(THREE_BOXES, "m"))}
+    assert got == {("beetle", 36.57), ("fttk", 35.36)}

@@ -478,6 +478,9 @@ def _label_columns(lines: list[str], parsed: list[tuple[int, str, list[Cell]]], 
     return out or None
 
 
+_KEYED_VALUE = re.compile(r":[ \t]*+[-+]?\d")  # `orig: 2.063s`: a key and its value
+
+
 def _gap_in_table(lines: list[str], grid: list[list[Cell] | None], last: list[int], j: int) -> bool:
     """A blank line `j` between groups of one table's rows: the row after it is cut into the same
     columns as the row before it (`9p-cache-none  seqread-psync  27(MiB/s)`, a blank, the next
@@ -490,7 +493,6 @@ def _gap_in_table(lines: list[str], grid: list[list[Cell] | None], last: list[in
     return any(aligned(lines[k], lines[j + 1]) for k in last)
 
 
-_KEYED_VALUE = re.compile(r":[ \t]*+[-+]?\d")
 _BINARY = {"k": 1024, "M": 1024 ** 2, "G": 1024 ** 3}  # a size column's `1K` after `512`
 _REPORT_KEY = re.compile(r"^(?:Statistic|Interpretation)[ \t]*+:")
 _UNITS_KEY = re.compile(r"^Units[ \t]*+:[ \t]*+(\S.{0,80})$")

@@ -507,8 +507,8 @@ def caption_system(seg: Segment, start: int) -> str | None:
 
 
 def _naming_line_above(lines: Sequence[str], start: int) -> str | None:
-    """`with the patch set` right above the printout, no colon, no blank between, after the
-    printout it is compared with: a short line of words that names a configuration."""
+    """`with the patch set` right above the printout, no colon, no blank between: a short line of
+    words (no figure, no sentence end) that names a configuration."""
     text = lines[start - 1].strip() if start > 0 else ""
     if not text or len(text.split()) > 6 or text.endswith((".", ",")) or any(ch.isdigit() for ch in text):
         return None

@@ -69,12 +69,16 @@ _NOUN = r"(?:\s++(?:line|row|run|result|number|one|output|block)s?+)?+\s*+(?:(?:
 _ORDER = re.compile(
     r"(?i)\b(?:first|top|upper)" + _NOUN + r"(?P<a>[\w.+/-]{1,40}+)\s*+[,;]?\s*+(?:and\s++)?+(?:the\s++)?+"
     r"(?:then|second|bottom|lower|next)" + _NOUN + r"(?P<b>[\w.+/-]{1,40}+)(?=\s*+(?:[.,;:)]|$))")
+_ORDER_WORD = re.compile(r"(?i)first|top|upper")
 
 
 def order_legend(lines: Sequence[str]) -> tuple[int, list[str]] | None:
     """(line, [first, second]) of a sentence that names printouts by their order."""
-    for k, line in enumerate(lines[:2000]):
-        if len(line) > 300 or not re.search(r"(?i)first|top|upper", line):
+    head = lines[:2000]
+    if _ORDER_WORD.search("\n".join(head)) is None:
+        return None  # most posts: one scan, not one a line
+    for k, line in enumerate(head):
+        if len(line) > 300 or not _ORDER_WORD.search(line):
             continue
         m = _ORDER.search(line)
         if m and m.group("a").lower() != m.group("b").lower():

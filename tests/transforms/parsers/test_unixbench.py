@@ -414,3 +414,30 @@ def test_fixture_paths_exist():
     assert Path(HERE / "seed_000.txt").read_text().startswith(
         "Source: shared/seeds/000_aadb51172f2cdddf.txt (kvm list, Xiaodong Yi, April 2009)\n"
     )
+
+
+_NAME_LINES = st.sampled_from([
+    "Dhrystone 2 using register variables", "Double-Precision Whetstone", "Execl Throughput",
+    "File Copy 1024 bufsize 2000 maxblocks", "File Read (30 seconds)", "Pipe Throughput",
+    "Pipe-based Context Switching", "Process Creation Test", "Shell Scripts (8 concurrent)",
+    "System Call Overhead", "Exec System Call Overhead", "Arithmetic Test (type = double)", "Arithoh",
+    "C Compiler Throughput", "Dc: sqrt(2) to 99 decimal places", "Recursion Test--Tower of Hanoi",
+    "Grep a large file (system's grep)", "2D graphics: aa polygons", "3D graphics: gears", "ſystem Call Overhead",
+])
+
+
+@given(_NAME_LINES.map(str.upper) | _NAME_LINES, st.text(alphabet=" \t0123456789.lpsm", max_size=20),
+       st.text(max_size=3))
+def test_names_found_by_first_character_as_by_every_pattern(name, rest, head):
+    from transforms.parsers.unixbench import _TEST_UNITS, _TESTS, _match_test
+
+    def every(text):  # the reference: each pattern in turn, as `_match_test` did before
+        for pat, template, _ in _TESTS:
+            if m := pat.match(text):
+                metric = template.format(*(re.sub(r"\s+", "_", g.lower()) for g in m.groups()))
+                return (metric, m.group(0)) if metric in _TEST_UNITS else None
+        return None
+
+    for text in (name + rest, head + name + rest, head):
+        found = _match_test(text)
+        assert ((found.metric, found.label) if found else None) == every(text)

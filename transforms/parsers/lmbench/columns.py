@@ -4,6 +4,8 @@ holds (metric, attribute, text), read off the ruler spans and header words; and 
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
+from operator import itemgetter
 
 from transforms.numbers import parse_number
 
@@ -197,6 +199,7 @@ _LABELS: dict[str, dict[str, tuple[str, str]]] = {
         "guesses": (_T, "mem_guess"),
     },
 }
+_END = itemgetter(1)
 _CTX_LABEL = re.compile(r"^(\d+)p/(\d+)k ctxsw$")
 
 
@@ -208,20 +211,30 @@ def _tokens(line: str) -> list[tuple[int, int, str]]:
     return [(m.start(), m.end(), m.group()) for m in re.finditer(r"\S+", line)]
 
 
-def _overlap(s: int, e: int, span: tuple[int, int]) -> int:
-    return max(0, min(e, span[1]) - max(s, span[0]))
+def _overlapping(s: int, e: int, spans: list[tuple[int, int]]) -> range:
+    """Indexes of the spans the token [s, e) overlaps: spans are a ruler's, sorted and apart, so
+    they are found by bisection (a wide getsummary table has ~20 spans and ~50 tokens a row)."""
+    i = bisect_right(spans, s, key=_END)  # the first span ending after the token starts
+    k = i
+    while k < len(spans) and spans[k][0] < e:
+        k += 1
+    return range(i, k)
 
 
 def _best_span(s: int, e: int, spans: list[tuple[int, int]], slack: int = 1) -> int | None:
     """Index of the span a token overlaps most; a token in a separator gap goes to a span within `slack`."""
     best, best_ov = None, 0
-    for k, sp in enumerate(spans):
-        ov = _overlap(s, e, sp)
+    for k in _overlapping(s, e, spans):
+        a, b = spans[k]
+        ov = min(e, b) - max(s, a)
         if ov > best_ov:
             best, best_ov = k, ov
     if best is not None:
         return best
-    for k, (a, b) in enumerate(spans):
+    for k in range(bisect_right(spans, s - slack, key=_END), len(spans)):
+        a, b = spans[k]
+        if a - slack > e:
+            break
         if a - slack <= s < b + slack or a - slack < e <= b + slack:
             return k
     return None
@@ -244,7 +257,7 @@ def _label_parts(header: list[str], spans: list[tuple[int, int]]) -> list[list[s
         parts: list[list[str]] = [[] for _ in spans]
         used: set[int] = set()
         for wi, (s, e, w) in enumerate(words):
-            hits = [k for k, sp in enumerate(spans) if _overlap(s, e, sp) > 0]
+            hits = list(_overlapping(s, e, spans))
             if len(hits) < 2:
                 continue
             phrase, j = [w], wi - 1

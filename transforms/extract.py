@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass, field
 
 from transforms.handmade import HANDMADE, Explained
@@ -115,6 +116,12 @@ def _continued_systems(runs: list[Run]) -> None:
         prev = run
 
 
+# a label alone on its line (a blank line above): one to three words and a colon, no path, no
+# parenthesis or `=` (a printout's own `Disk stats (read/write):`, `/dev/sda:`)
+_BARE_LABEL = re.compile(r"(?![/$#>\[])[^\s():=/]{1,30}+(?: [^\s():=]{1,30}+){0,2}+:")
+_JOINING = frozenset({"to", "from", "and", "or", "then", "vs", "vs.", "versus", "into", "also", "note", "see", "so"})
+
+
 def _inner_captions(run: Run, seg: Segment) -> None:
     """`Before:` above the header, then `After (+netif_receive_skb_list):` above the later rows of
     the same printout: each caption inside a run names the system of the rows below it."""
@@ -125,6 +132,7 @@ def _inner_captions(run: Run, seg: Segment) -> None:
         return
     first, last = min(rows), max(rows)
     caps: list[tuple[int, str]] = []
+    bare: list[tuple[int, str]] = []
     for k in range(run.line_start, last):
         text = seg.lines[k].strip()
         if k in rows or not text or len(text) > 60:
@@ -132,6 +140,10 @@ def _inner_captions(run: Run, seg: Segment) -> None:
         alone = (k == 0 or not seg.lines[k - 1].strip()) and len(text.split()) <= 4  # not a wrapped banner
         if (text.endswith(":") or alone) and (name := names_system(text)):
             caps.append((k, name))
+        elif alone and _BARE_LABEL.fullmatch(text) and set(text[:-1].lower().split()) - _JOINING:
+            bare.append((k, text[:-1].strip()))
+    if len({name for _, name in bare}) >= 2 and not caps:
+        caps = bare  # `zsmalloc:` ... `z3fold:`: two labels of its own lines, each over its rows
     if not caps or first < run.line_start:
         return
     for r in run.results:

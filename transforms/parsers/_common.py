@@ -273,6 +273,9 @@ _NAMES_SYSTEM = re.compile(
 )
 # a tool's own banner or connection line names its version or peer, not the system measured
 _BANNER = re.compile(r"(?i)\b(?:copyright|version|port|connect(?:ing|ed)|pid|listening|bound)\b")
+# the condition a sentence leading into a printout names: `... numbers with your change ...:`
+_WITH_CHANGE = re.compile(r"(?i)\bwith(?:out)?+\s++(?:(?:the|this|that|my|your|our)\s++)?+"
+                          r"(?:patch(?:es|set)?+|fix(?:es)?+|series|changes?+)\b")
 _CONDITION = re.compile(r"(?i)^(?:with(?:out)?|w/o?|before|after)\b(?!.*[.!?]\s)")
 _DECORATED = re.compile(r"^\s*[*#=~]{3,}")  # `*********** stock 2.4.1 ...`: set off as a heading
 _LABEL_REMARK = re.compile(r"^([^:()]{1,40}):\s+\(")
@@ -306,6 +309,8 @@ def names_system(text: str) -> str | None:
         core = core[:cut].strip()  # `2.4.10-pre6 with the preempt patch (pre5 patches` wraps on
     if _CONDITION.match(core) and (colon or len(core.split()) <= 5) and len(core) <= 60 and not _BANNER.search(core):
         return core  # `Without "g_list_reverse()":`, `With LMh Support:`: the condition measured
+    if colon and len(core.split()) > 5 and len(phrases := {p.lower(): p for p in _WITH_CHANGE.findall(core)}) == 1:
+        return next(iter(phrases.values()))  # `Please find the numbers with your change as given below:`
     if not core or len(core) > 72 or "=" in core or "://" in core or not _NAMES_SYSTEM.search(core):
         return None
     if core.startswith(("/", "$", "#", ">", "[")) or _PROMPT.match(core) or _BANNER.search(core):

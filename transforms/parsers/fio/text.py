@@ -117,6 +117,8 @@ PCT_HEAD = re.compile(r"^\s*(?P<kind>slat|clat|lat)\s+percentiles\s*\((?P<unit>n
 PCT_ROW = re.compile(r"^\s*\|")
 PCT_ITEM = re.compile(rf"(?<!\d)(?P<p>{_N})th\s*+=\s*+\[\s*+(?P<v>{_N}[KMG]?)\s*+\]")
 GROUP_HEAD = re.compile(r"^\s*Run status group (?P<gid>\d+) \(all jobs\)\s*:")
+# the tail of a group line a mailer wrapped (`maxb=440590KB/s, mint=35699msec, maxt=36564msec`)
+GROUP_WRAPPED = re.compile(r"^\s*+(?:minb|maxb|mint|maxt|run)=")
 GROUP2 = re.compile(rf"^\s*(?P<dir>READ|WRITE|TRIM|MIXED)\s*:\s*io=[^,]*,\s*aggrb=\s*(?P<bw>{_N})\s*(?P<unit>[KMGTP]?B)/s")
 # the group's longest runtime: 3.x `run=341704-341704msec`, 2.x `maxt=300002msec`
 GROUP_RUN = re.compile(r"\brun=\s*+\d{1,12}+-(?P<run>\d{1,12}+)msec|\bmaxt=\s*+(?P<maxt>\d{1,12}+)msec")
@@ -303,6 +305,9 @@ class _Reader:
             if m:
                 getattr(self, name)(i, m, line)
                 return
+        if self.run is not None and self.run.end == i and self.run.results and GROUP_WRAPPED.match(line):
+            self.run.end = i + 1  # a group line's tail, wrapped by the mailer: the printout's own
+            return
         if (cmd := COMMAND.search(line)) and LONG_OPTION.search(line, cmd.end()):
             if self.run is not None and self.run.results:
                 self.close(i)

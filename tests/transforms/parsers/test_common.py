@@ -37,6 +37,9 @@ from transforms.parsers._common import (
         ("and here's one with the patch:", "with the patch"),
         ("and with the fix:", "with the fix"),
         ("Tested on a box here, previously:", "previously"),
+        # https://lore.kernel.org/linux-mm/ (2021, memcg refill_stock and hackbench): a sentence leading
+        # into the printouts names the condition they ran under
+        ("> Please find the hackbench numbers with your change as given below:", "with your change"),
     ],
 )
 def test_a_caption_naming_what_was_measured(line, system):

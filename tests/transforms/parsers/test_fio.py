@@ -352,3 +352,38 @@ def test_a_short_line_naming_a_configuration_right_above_each_printout_is_its_sy
     got = {(r["system"], r["metric"], r["value"]) for r in result_rows(extract_runs(text, "m"))}
     assert ("without the patch set", "iops", 68000.0) in got and ("with the patch set", "iops", 69100.0) in got
     assert len(got) == 4
+
+
+# https://lore.kernel.org/lkml/20191030001054.GA175126@google.com/ (its quoted lines): run status
+# groups under bare labels, each group line's tail wrapped by the mailer
+ZRAM_LABELS = """> fio --bs=4k --direct=1 --loops=15 --numjobs=4 --filename=/dev/block/zram0 \\
+>      --name=seq-write --rw=write --stonewall --name=seq-read --rw=read
+>
+> zsmalloc:
+> Run status group 0 (all jobs):
+>   WRITE: io=61440MB, aggrb=1680.4MB/s, minb=430167KB/s,
+> maxb=440590KB/s, mint=35699msec, maxt=36564msec
+>
+> Run status group 1 (all jobs):
+>    READ: io=61440MB, aggrb=1620.4MB/s, minb=414817KB/s,
+> maxb=414850KB/s, mint=37914msec, maxt=37917msec
+>
+> z3fold:
+> Run status group 0 (all jobs):
+>   WRITE: io=61440MB, aggrb=1224.8MB/s, minb=313525KB/s,
+> maxb=329941KB/s, mint=47671msec, maxt=50167msec
+>
+> Run status group 1 (all jobs):
+>    READ: io=61440MB, aggrb=3119.3MB/s, minb=798529KB/s,
+> maxb=862883KB/s, mint=18228msec, maxt=19697msec
+"""
+
+
+def test_bare_labels_inside_a_printout_name_its_groups_and_wrapped_tails_stay_in_it():
+    from transforms.rows import result_rows
+
+    rows = result_rows(extract_runs(ZRAM_LABELS, "m"))
+    got = {(r["system"], r["params"].get("group"), r["value"]) for r in rows}
+    assert ("zsmalloc", "0", 1680.4 * 1024) in got and ("zsmalloc", "1", 1620.4 * 1024) in got
+    assert ("z3fold", "0", 1224.8 * 1024) in got and ("z3fold", "1", 3119.3 * 1024) in got
+    assert len(rows) == 4  # `maxb=`, `mint=`, `maxt=` are fio's spreads, not results of their own

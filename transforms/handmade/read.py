@@ -151,7 +151,47 @@ def read(segs: list[Segment], subject: str | None, claimed: dict[int, str],
                                                    outcome="nothing: left to the parser", quoted=seg.quoted))
                 runs = kept
             out.extend(HandRun(seg, r) for r in runs)
+    for hr in out:
+        _heads_far_above(hr.segment, hr.run)
     return out, explained
+
+
+_HEAD_RULE = re.compile(r"^[\s=_*~#+-]*+$")
+_HEADS_REACH = 60  # lines above a table searched for the heads of an earlier part of it
+_SYSTEM_TOKEN = re.compile(r"(?i)^(?:v?\d{1,2}\.\d{1,2}[\w.+-]{0,30}+|(?:un)?patched\w{0,10}+|vanilla\w{0,10}+"
+                           r"|base(?:line)?\w{0,10}+|stock|mainline|upstream|before|after|old|new)$")
+
+
+def _heads_far_above(seg: Segment, run: Run) -> None:
+    """A hand table in sections under one line of heads (`2.5.54mm2  2.5.54` over `=====`, then a
+    caption and rows per section, each row a label and one value per head): the rows of a later
+    section name no system, and their values are the heads', in order. Only a line of as many
+    release-like heads (or base/patched words) as each row has values, with nothing but rules,
+    section captions and rows of that many values between, is taken."""
+    if run.system or not run.results or any(r.system for r in run.results) \
+            or any(r.layout != "hand_table" for r in run.results):
+        return
+    per_line: dict[int, list[Result]] = {}
+    for r in run.results:
+        if r.line is None:
+            return
+        per_line.setdefault(r.line, []).append(r)
+    widths = {len(v) for v in per_line.values()}
+    if len(widths) != 1 or (k := widths.pop()) < 2:
+        return
+    for j in range(run.line_start - 1, max(-1, run.line_start - 1 - _HEADS_REACH), -1):
+        text = seg.lines[j].strip().lstrip(">").strip()
+        if not text or _HEAD_RULE.match(text):
+            continue
+        cells = [c.text for c in split_wide(text.expandtabs())]
+        if len(cells) == k and all(_SYSTEM_TOKEN.match(c) for c in cells) and len(set(cells)) == k:
+            for row in per_line.values():
+                for r, head in zip(row, cells, strict=True):
+                    r.system = head
+            return
+        values = [c for c in cells[1:] if read_number(c) is not None]
+        if values and len(values) != k or text.endswith((".", "!", "?")):
+            return  # a row of another table, or a sentence: the heads above are not this one's
 
 
 def _lkp_tables(segs: list[Segment], explained: list[Explained]) -> tuple[list[HandRun], dict[int, str]]:

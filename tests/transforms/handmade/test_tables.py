@@ -830,3 +830,28 @@ def test_mmtests_stddev_rows_below_the_means_are_no_values():
     assert got == {("5.13.0-rc2 vanilla", "1", 0.395), ("5.13.0-rc2 sched-avgidle-v1r5", "1", 0.3887),
                    ("5.13.0-rc2 vanilla", "4", 0.945), ("5.13.0-rc2 sched-avgidle-v1r5", "4", 0.9677),
                    ("5.13.0-rc2 vanilla", "7", 1.4737), ("5.13.0-rc2 sched-avgidle-v1r5", "7", 1.489)}
+
+
+# https://lore.kernel.org/lkml/94F20261551DC141B6B559DC4910867204491F@blr-m3-msg.wipro.com/ (its lines):
+# one line of heads over sections, each under a caption of its own
+SECTIONS_UNDER_HEADS = """Here is a comparison of results of 2.5.54 with mm2 and 2.5.54 (lmbench).
+
+\t\t\t\t\t\t2.5.54mm2\t2.5.54
+==============================================================================
+Processor, Processes - times in microseconds - smaller is better
+
+1. sig handle\t\t\t\t3.59\t\t5.38
+2. proc fs\t\t\t\t\t1212\t\t1534
+------------------------------------------------------------------------------
+*Local* Communication latencies in microseconds - smaller is better
+1.AF UNIX\t\t\t\t\t13\t\t19
+2.UDP\t\t\t\t\t\t24\t\t30
+------------------------------------------------------------------------------
+"""
+
+
+def test_sections_of_a_table_take_the_heads_of_its_first_section():
+    got = {(r["system"], r["metric_label"], r["value"]) for r in rows(SECTIONS_UNDER_HEADS)}
+    assert ("2.5.54mm2", "1.AF UNIX", 13.0) in got and ("2.5.54", "1.AF UNIX", 19.0) in got
+    assert ("2.5.54mm2", "2.UDP", 24.0) in got and ("2.5.54", "2.UDP", 30.0) in got
+    assert ("2.5.54mm2", "1. sig handle", 3.59) in got and ("2.5.54", "2. proc fs", 1534.0) in got

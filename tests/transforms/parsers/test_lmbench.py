@@ -733,3 +733,31 @@ def test_a_ruler_whose_last_groups_a_mailer_wrapped_still_gives_every_column(nam
     assert re.search(r"(?m)^-{2,}(?: +-{2,}){0,3} *$", wrap(body)), "the damage does wrap a ruler"
     key = lambda r: (r["system"], r["metric"], tuple(sorted(r["params"].items())), r["value"])  # noqa: E731
     assert {key(r) for r in rows_of(wrap(body))} == {key(r) for r in rows_of(body)}
+
+
+# https://lore.kernel.org/lkml/94F20261551DC141B6B559DC4910867204491F@blr-m3-msg.wipro.com/ (its lines,
+# two of the five runs): the caption between rules of stars names the kernel lmbench's OS column cuts
+CAPTIONED_SUMMARY = """*****************************************************************************
+\t\t\t\tLmbench result
+\t\t\t\tkernel 2.5.54-mm2
+****************************************************************************
+L M B E N C H  2 . 0   S U M M A R Y
+                 ------------------------------------
+\t\t (Alpha software, do not distribute)
+
+Processor, Processes - times in microseconds - smaller is better
+----------------------------------------------------------------
+Host                 \tOS  Mhz null null      open selct sig  sig  fork exec sh
+                             \tcall  I/O stat clos TCP   inst hndl proc proc proc
+--------- ------------- ---- ---- ---- ---- ---- ----- ---- ---- ---- ---- ----
+benchtest  Linux 2.5.54  790 0.44 0.81 6.28 7.58       1.27 3.63  282 1212 6618
+benchtest  Linux 2.5.54  790 0.46 0.83 6.42 7.71    33 1.27 3.59  304 1217 6569
+"""
+
+
+def test_a_caption_above_the_summary_names_its_system_and_the_host_becomes_a_parameter():
+    runs = extract_runs(CAPTIONED_SUMMARY, "m")
+    results = [(er.run.system, r) for er in runs for r in er.run.results]
+    assert results and {s for s, _ in results} == {"kernel 2.5.54-mm2"}
+    assert {r.params["host"] for _, r in results} == {"benchtest Linux 2.5.54"}
+    assert {(r.params.get("repeat"), r.value) for _, r in results if r.metric == "null_call"} == {("1", 0.44), ("2", 0.46)}

@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterable
 
 from transforms.model import Parser, Result, Run, Segment
+from transforms.parsers._common import names_system
 
 from .metrics import METRICS
 from .raw import _raw_runs
@@ -25,10 +26,39 @@ def parse(seg: Segment) -> list[Run]:
     blocks, unparsed = _summary_blocks(lines)
     runs: list[Run] = []
     for block in blocks:
-        runs.extend(_block_runs(block))
+        block_runs = _block_runs(block)
+        _caption_system(lines, block.start if block.version else -1, block_runs)
+        runs.extend(block_runs)
     runs.extend(unparsed)
     runs.extend(_raw_runs(lines))
     return runs
+
+
+_DECORATION = re.compile(r"^[\s*=~#_-]*$")
+_CAPTION_REACH = 6  # lines of text above a summary's banner searched for its caption
+
+
+def _caption_system(lines: list[str], banner: int, runs: list[Run]) -> None:
+    """A summary under a caption naming what ran (`Lmbench result` / `kernel 2.5.54-mm2` between
+    rules of stars): the caption is the system of its one host, and the host and OS lmbench
+    printed (`benchtest Linux 2.5.54`, the release cut at 13 characters) become a parameter.
+    One rule for every parser (parsers._common.printout_system)."""
+    if banner < 0 or not runs or len({r.system for r in runs}) != 1:
+        return
+    seen = 0
+    for k in range(banner - 1, max(-1, banner - 4 * _CAPTION_REACH), -1):
+        text = lines[k].strip()
+        if _DECORATION.match(text):
+            continue
+        seen += 1
+        if seen > _CAPTION_REACH:
+            return
+        if (name := names_system(text)) is not None:
+            for run in runs:
+                for r in run.results:
+                    r.params.setdefault("host", run.system or "")
+                run.system = name
+            return
 
 
 _NAMED_CTX = re.compile(r"^ctxsw_(\d{1,3})p_(\d{1,4})k$")

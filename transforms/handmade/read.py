@@ -15,6 +15,7 @@ from typing import Any
 
 from transforms.handmade import commands, evidence, metrics
 from transforms.handmade.cells import RULE, aligned, decimal_commas, read_number, split_wide
+from transforms.handmade.cells import cells as row_cells
 from transforms.handmade.commands import read_commands
 from transforms.handmade.lkp import parameter_list, read_lkp
 from transforms.handmade.metrics import unit_in
@@ -157,7 +158,7 @@ def read(segs: list[Segment], subject: str | None, claimed: dict[int, str],
 
 
 _HEAD_RULE = re.compile(r"^[\s=_*~#+-]*+$")
-_HEADS_REACH = 60  # lines above a table searched for the heads of an earlier part of it
+_HEADS_REACH = 250  # lines above a table searched for the heads of an earlier part of it (mmtests reports)
 _SYSTEM_TOKEN = re.compile(r"(?i)^(?:v?\d{1,2}\.\d{1,2}[\w.+-]{0,30}+|(?:un)?patched\w{0,10}+|vanilla\w{0,10}+"
                            r"|base(?:line)?\w{0,10}+|stock|mainline|upstream|before|after|old|new)$")
 
@@ -189,9 +190,9 @@ def _heads_far_above(seg: Segment, run: Run) -> None:
                 for r, head in zip(row, cells, strict=True):
                     r.system = head
             return
-        values = [c for c in cells[1:] if read_number(c) is not None]
-        if values and len(values) != k or text.endswith((".", "!", "?")):
-            return  # a row of another table, or a sentence: the heads above are not this one's
+        values = sum(1 for c in row_cells(text) if (n := read_number(c.text)) is not None and n[0] == "abs")
+        if values not in (0, k, k + 1) or text.endswith((".", "!", "?")):
+            return  # a row of another table (a number in a label aside), or a sentence: not this one's heads
 
 
 def _lkp_tables(segs: list[Segment], explained: list[Explained]) -> tuple[list[HandRun], dict[int, str]]:

@@ -855,3 +855,34 @@ def test_sections_of_a_table_take_the_heads_of_its_first_section():
     assert ("2.5.54mm2", "1.AF UNIX", 13.0) in got and ("2.5.54", "1.AF UNIX", 19.0) in got
     assert ("2.5.54mm2", "2.UDP", 24.0) in got and ("2.5.54", "2.UDP", 30.0) in got
     assert ("2.5.54mm2", "1. sig handle", 3.59) in got and ("2.5.54", "2. proc fs", 1534.0) in got
+
+
+# https://lore.kernel.org/lkml/20230208073533.715-1-bharata@amd.com/ (its lines): an mmtests report,
+# the kernels named once over its first section
+MMTESTS_SECTIONS = """(1st column is default kernel, 2nd column is with this patchset)
+
+kernbench
+=========
+                                6.2.0-rc5              6.2.0-rc5-ibs
+Amean     elsp-512       95.91 (   0.00%)       88.60 *   7.62%*
+
+Duration Elapsed       96.52       89.20
+
+Ops NUMA alloc hit                 552153976.00   499596610.00
+Ops AutoNUMA cost                       1087.63        8989.67
+
+tbench4 Throughput
+==================
+Hmean     1         504.57 (   0.00%)      496.80 *  -1.54%*
+Hmean     2        1006.46 (   0.00%)      990.04 *  -1.63%*
+Hmean     4        1855.11 (   0.00%)     1933.76 *   4.24%*
+Hmean     8        3711.49 (   0.00%)     3582.32 *  -3.48%*
+Hmean     16       6707.58 (   0.00%)     6674.46 *  -0.49%*
+"""
+
+
+def test_sections_of_an_mmtests_report_take_the_kernels_of_its_first():
+    got = {(r["benchmark"], r["system"], r["value"]) for r in rows(MMTESTS_SECTIONS)}
+    assert ("tbench", "6.2.0-rc5", 504.57) in got and ("tbench", "6.2.0-rc5-ibs", 496.8) in got
+    assert ("tbench", "6.2.0-rc5", 1006.46) in got and ("tbench", "6.2.0-rc5-ibs", 6674.46) in got
+    assert not any(s is None for _, s, _ in got)

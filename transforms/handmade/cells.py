@@ -118,6 +118,8 @@ def cells(line: str) -> list[Cell]:
     out: list[Cell] = []
     toks: list[tuple[str, int, int]] = []
     starred = False
+    if (bare := line.rstrip()).endswith("^") and (kept := bare.rstrip("^")) != kept.rstrip():
+        line = kept.rstrip()  # `... 13096.25 *   9.78%*   ^`: a mark the poster set beside a row
     for m in _TOKEN.finditer(line):
         tok, s0 = m.group(0), m.start()
         if tok.strip("*") == "":

@@ -529,6 +529,25 @@ def _line_below(plain: list[str], end: int) -> str:
     return " ".join(x.strip() for x in plain[k:k + 3])[:600]
 
 
+# `Test          : DeathStarBench`: one name (a table's own head row `Test:  base  patched` is none)
+_TEST_KEY = re.compile(r"^[ \t]*+Test[ \t]*+:[ \t]*+(\S++(?: \S++){0,2}+)[ \t]*+$")
+
+
+def _names_first(tested: str, bench: str) -> bool:
+    """`stream-10`, `tbench4`... name `bench` first (a variant of it)."""
+    low = tested.lower()
+    return low.startswith(bench) and (len(low) == len(bench) or not low[len(bench)].isalpha())
+
+
+def _report_test(above: list[str]) -> str | None:
+    """What a report's key block right above a table says it tested (`Test : DeathStarBench` over
+    `Units`, `Interpretation`, `Statistic`): the nearest `Test :` line of the last eight, if any."""
+    for line in reversed(above[-8:]):
+        if m := _TEST_KEY.match(line):
+            return m.group(1).strip()
+    return None
+
+
 def _line_above(block: list[str], start: int) -> str | None:
     for k in range(min(start, len(block)) - 1, -1, -1):
         text = block[k].strip().strip("#*").strip()
@@ -587,6 +606,10 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
         other = None  # kernbench is a kernel build
     if other and not att.evidence.startswith("named in the block"):
         ex.outcome = f"nothing: its caption names {other!r}, a benchmark not read here"
+        return [], ex
+    if (tested := _report_test(block[:t.start] or plain[max(0, abs_lo - 8):abs_lo])) is not None \
+            and bench not in evidence.benchmarks_in(tested) and not _names_first(tested, bench):
+        ex.outcome = f"nothing: its report's `Test :` line names {tested!r}, not {bench}"
         return [], ex
     mapped = sum(metrics.canonical(bench, v.label or "") is not None for v in t.values)
     below = _line_below(plain, abs_lo + t.end)

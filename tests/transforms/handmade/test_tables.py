@@ -886,3 +886,36 @@ def test_sections_of_an_mmtests_report_take_the_kernels_of_its_first():
     assert ("tbench", "6.2.0-rc5", 504.57) in got and ("tbench", "6.2.0-rc5-ibs", 496.8) in got
     assert ("tbench", "6.2.0-rc5", 1006.46) in got and ("tbench", "6.2.0-rc5-ibs", 6674.46) in got
     assert not any(s is None for _, s, _ in got)
+
+
+# https://lore.kernel.org/lkml/21f3d376-17d6-8fb6-5f35-507ea931c0d3@amd.com/ (its lines)
+MARKED_AND_OTHER_TEST = """==================================================================
+Test          : Unixbench
+Units         : Various, Throughput
+Interpretation: Higher is better
+Statistic     : AMean, Hmean (Specified)
+==================================================================
+
+\t\t                        tip\t\t        eevdf                   eevdf-curb
+Hmean     unixbench-spawn-1            4263.51 (   0.00%)        4506.26 *   5.69%*        4520.53 *   6.03%*   ^
+Hmean     unixbench-spawn-512         67782.44 (   0.00%)       69380.09 *   2.36%*       69709.04 *   2.84%*
+Hmean     unixbench-execl-512         11929.77 (   0.00%)       12288.64 (   3.01%)       13096.25 *   9.78%*   ^
+
+
+==================================================================
+Test          : DeathStarBench
+Units         : %diff of Throughput
+Interpretation: Higher is better
+Statistic     : AMean
+==================================================================
+
+\t       base\t eevdf\t       eevdf_curb
+1CCD\t\t0%      -15.15% \t-16.55%
+2CCD\t\t0%      -13.80% \t-16.23%
+"""
+
+
+def test_a_mark_beside_a_row_is_no_cell_and_a_report_of_another_test_gives_nothing():
+    got = {(r["benchmark"], r["system"], r["value"]) for r in rows(MARKED_AND_OTHER_TEST)}
+    assert ("unixbench", "tip", 4263.51) in got and ("unixbench", "eevdf-curb", 13096.25) in got
+    assert not any(v in (-15.15, -16.55, -13.8) for _, _, v in got)  # DeathStarBench is not read here

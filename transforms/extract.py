@@ -15,7 +15,7 @@ from transforms.logprefix import has_log_prefix
 from transforms.logprefix import strip_text as strip_log_text
 from transforms.model import Parser, Result, Run, Segment
 from transforms.parsers import PARSERS, owner
-from transforms.parsers._common import names_system
+from transforms.parsers._common import generic_label, names_system
 from transforms.platform import classify, legend
 from transforms.prefilter import prefilter
 from transforms.quotes import segments, strip_quotes
@@ -116,9 +116,9 @@ def _continued_systems(runs: list[Run]) -> None:
         prev = run
 
 
-# a label alone on its line (a blank line above): one to three words and a colon, no path, no
-# parenthesis or `=` (a printout's own `Disk stats (read/write):`, `/dev/sda:`)
-_BARE_LABEL = re.compile(r"(?![/$#>\[])[^\s():=/]{1,30}+(?: [^\s():=]{1,30}+){0,2}+:")
+# a label alone on its line (a blank line above): one word and a colon, no path, no parenthesis
+# or `=` (a printout's own `Disk stats (read/write):`, `/dev/sda:`, sysbench's `General statistics:`)
+_BARE_LABEL = re.compile(r"(?![/$#>\[])[^\s():=/]{1,30}+:")
 _JOINING = frozenset({"to", "from", "and", "or", "then", "vs", "vs.", "versus", "into", "also", "note", "see", "so"})
 
 
@@ -140,7 +140,8 @@ def _inner_captions(run: Run, seg: Segment) -> None:
         alone = (k == 0 or not seg.lines[k - 1].strip()) and len(text.split()) <= 4  # not a wrapped banner
         if (text.endswith(":") or alone) and (name := names_system(text)):
             caps.append((k, name))
-        elif alone and _BARE_LABEL.fullmatch(text) and set(text[:-1].lower().split()) - _JOINING:
+        elif alone and _BARE_LABEL.fullmatch(text) and text[:-1].lower() not in _JOINING \
+                and not generic_label(text[:-1]):
             bare.append((k, text[:-1].strip()))
     if len({name for _, name in bare}) >= 2 and not caps:
         caps = bare  # `zsmalloc:` ... `z3fold:`: two labels of its own lines, each over its rows

@@ -565,7 +565,8 @@ def _header_index(lines: list[str], grid: list[list[Cell] | None], first: int,
     if lines[k].lstrip().startswith('"'):
         return None  # `"mappings`: lmbench's title of the series below, not column heads
     row = grid[k]
-    if row is None or len(lines[k].split()) > 14 or (len(lines[k].split()) >= 6 and _SENTENCE.search(lines[k])):
+    if row is None or len(lines[k].split()) > 14 and len(split_wide(lines[k])) <= 3 \
+            or (len(lines[k].split()) >= 6 and _SENTENCE.search(lines[k])):
         return None  # a sentence above the rows is a caption, not a header
     _, vals = _values_tail(row)
     if vals and len(vals) == len(row):
@@ -798,6 +799,9 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
         t.orientation = "rows=params"
     elif cols_are_params:
         t.orientation = "rows=systems"  # `1 cpu   16 cpus`: the columns are parameter values
+    elif label_name and _SYSTEM_HEAD.match(label_name) and row_votes == 0 \
+            and not any(_NAMES_SYSTEM.search(hd) for hd in heads):
+        t.orientation = "rows=systems"  # `kernel` over row labels, heads naming no release: the rows are systems
     elif bulleted and row_votes == 0 and n == 1 and not header:
         t.orientation = "rows=systems"  # a list of items, one value each, none a metric: the systems
     elif row_labels and sum(bool(_SYSTEM_WORD.match(lab)) for lab in row_labels) * 2 >= len(row_labels) \

@@ -919,3 +919,24 @@ def test_a_mark_beside_a_row_is_no_cell_and_a_report_of_another_test_gives_nothi
     got = {(r["benchmark"], r["system"], r["value"]) for r in rows(MARKED_AND_OTHER_TEST)}
     assert ("unixbench", "tip", 4263.51) in got and ("unixbench", "eevdf-curb", 13096.25) in got
     assert not any(v in (-15.15, -16.55, -13.8) for _, _, v in got)  # DeathStarBench is not read here
+
+
+# https://lore.kernel.org/lkml/20030407220206.GA23630@rushmore/ (its lines): `kernel` over the row
+# labels, which are the machines; the two-line heads name the tests
+KERNEL_COLUMN = """5 machines ran lmbench 25 times.  Below is the average of the 25 runs.
+
+File select - times in microseconds - smaller is better
+-------------------------------------------------------
+               select   select   select   select   select   select   select   select
+kernel          10 fd   100 fd   250 fd   500 fd   10 tcp  100 tcp  250 tcp  500 tcp
+------------  -------  -------  -------  -------  -------  -------  -------  -------
+linux-4x700     4.591   30.482   74.020  142.894    5.617   40.672   97.180   195.23
+480r-2x900      8.584   65.730  161.389  338.983   12.371  100.656  249.271   519.16
+s390-linux     18.797   56.076  118.010  221.433   21.296  80.4670  194.125  343.976
+"""
+
+
+def test_a_label_column_headed_kernel_holds_the_systems():
+    got = {(r["system"], r["metric_label"], r["value"]) for r in rows(KERNEL_COLUMN)}
+    assert ("linux-4x700", "select 10 fd", 4.591) in got and ("480r-2x900", "select 500 tcp", 519.16) in got
+    assert ("s390-linux", "select 100 fd", 56.076) in got and len(got) == 24

@@ -28,10 +28,11 @@ from dataclasses import dataclass, field
 from transforms.tools import TOOLS
 
 _KEY = re.compile(r"^[ \t>]*+(Test|Units|Statistic)[ \t]*+:[ \t]*+(\S.{0,80}?)[ \t]*+$")
-_HEAD_CELL = re.compile(r"(\S{1,60}?)\[pct imp\]\(CV\)")
+_HEAD_MARK = re.compile(r"\[pct imp\]\([ \t]{0,3}+(?:CV|std%)\)")  # `[pct imp](CV)`, `[pct imp]( std%)`
+_GAP = re.compile(r"\t|  ")
+_RULE = re.compile(r"^[ \t>]*+(?:={3,}+|-{3,}+)[ \t]*+$")
 _CELL = re.compile(r"(\d{1,9}(?:\.\d{1,9})?)[ \t]*+\[[ \t]*+[-+]?\d{1,9}(?:\.\d{1,9})?\][ \t]*+"
                    r"\([ \t]*+\d{1,9}(?:\.\d{1,9})?\)")
-_ROW_LABEL = re.compile(r"^[ \t>]*+(\S{1,30}?)[ \t]++(?=\d)")
 _COUNT = re.compile(r"^(\d{1,7})(?:-([A-Za-z]{1,20}))?$")  # `1-groups`, `4-clients`, `16`
 _TOOL = re.compile(r"[A-Za-z][A-Za-z0-9+]{0,20}")
 MAX_ROWS = 200
@@ -56,23 +57,26 @@ def read_normalized(lines: list[str]) -> tuple[list[NormalizedValue], set[int]]:
     for i, line in enumerate(lines):
         if len(line) > 400:
             continue
-        if "[pct imp](CV)" not in line:  # (the head of STREAM's table starts `Test:` too)
+        if "[pct imp](" not in line:  # (the head of STREAM's table starts `Test:` too)
             if m := _KEY.match(line):
                 if m.group(1) == "Test":
                     keys = {}
                 keys[m.group(1)] = (i, m.group(2))
             continue
+        titled = _title_above(lines, i)
+        if titled is not None and not _KEY.match(lines[titled[0]]) and titled[0] > keys.get("Test", (-1, ""))[0]:
+            keys = {"Test": titled}  # `hackbench (lower is better)` over `========`: the test, no key block
         if "Test" not in keys:
             continue
-        systems = _HEAD_CELL.findall(line)
-        label_head = line[: line.find(systems[0] + "[pct imp]")].strip(" \t>:") if systems else ""
+        systems, label_head = _heads(line)
         bench = _benchmark(keys["Test"][1])
         if not systems or bench is None:
             continue
         rows = _rows(lines, i + 1, len(systems))
         if not rows:
             continue
-        units = keys.get("Units", (i, ""))[1]
+        units = keys.get("Units", (i, ""))[1] or (keys["Test"][1] if keys["Test"][0] < i - 1 and "Units" not in keys
+                                                  and not _KEY.match(lines[keys["Test"][0]]) else "")
         base = {"test": keys["Test"][1]} if bench == "stream" else {}
         if "Statistic" in keys:
             base["statistic"] = keys["Statistic"][1]
@@ -84,6 +88,39 @@ def read_normalized(lines: list[str]) -> tuple[list[NormalizedValue], set[int]]:
     return out, used
 
 
+def _heads(line: str) -> tuple[list[str], str]:
+    """(systems, the label column's head) of a head line: each `<system>[pct imp](CV)` cell, its
+    system the text back to the gap before it (`With patch[pct imp]( std%)`)."""
+    systems: list[str] = []
+    start = 0
+    label_head = ""
+    for m in _HEAD_MARK.finditer(line):
+        text = line[start:m.start()]
+        gaps = list(_GAP.finditer(text))
+        cut = gaps[-1].end() if gaps else 0
+        if not systems:
+            label_head = text[:cut].strip(" \t>:")
+        name = text[cut:].strip()
+        if not name:
+            return [], ""
+        systems.append(name)
+        start = m.end()
+    return systems, label_head
+
+
+def _title_above(lines: list[str], i: int) -> tuple[int, str] | None:
+    """The title a report block without a key block stands under: the line above its `====` rule
+    (`hackbench (lower is better)`), or right above its head line."""
+    k = i - 1
+    while k >= 0 and not lines[k].strip(" \t>"):
+        k -= 1
+    if k >= 0 and _RULE.match(lines[k]):
+        k -= 1
+    if k < 0 or not (title := lines[k].strip(" \t>")) or len(title) > 80:
+        return None
+    return k, title
+
+
 def _benchmark(test: str) -> str | None:
     """`tbench`, `stream-10`, `stream (10 Runs)` -> the benchmark; None for tests the project reads not."""
     m = _TOOL.match(test.strip())
@@ -91,19 +128,26 @@ def _benchmark(test: str) -> str | None:
 
 
 def _rows(lines: list[str], start: int, n: int) -> list[tuple[int, str, list[float]]]:
+    """Rows of `n` cells below a head line; a row label of two parts (`process-sockets   1-groups`)
+    is kept whole, its parts a gap apart."""
     rows: list[tuple[int, str, list[float]]] = []
     for k in range(start, min(len(lines), start + MAX_ROWS)):
         text = lines[k] if len(lines[k]) <= 400 else ""
-        m = _ROW_LABEL.match(text)
-        cells = _CELL.findall(text) if m else []
-        if m is None or len(cells) != n:
+        first = _CELL.search(text)
+        cells = _CELL.findall(text) if first else []
+        label = text[: first.start()].strip(" \t>") if first else ""
+        if not label or len(label) > 60 or len(cells) != n:
             break
-        rows.append((k, m.group(1), [float(c) for c in cells]))
+        rows.append((k, label, [float(c) for c in cells]))
     return rows
 
 
 def _row(bench: str, label: str, head: str, units: str) -> tuple[str, dict[str, str]]:
     """(metric label, params) of a row: STREAM's rows are its kernels, the others a swept count."""
+    parts = [p for p in _GAP.split(label) if p.strip()]
+    if len(parts) == 2 and _COUNT.match(parts[1].strip()):  # `process-sockets   1-groups`
+        metric, params = _row(bench, parts[1].strip(), head, units)
+        return metric, {"case": parts[0].strip(), **params}
     if bench == "stream" and not label[:1].isdigit():
         return f"{label} ({units})" if units else label, {}
     m = _COUNT.match(label)

@@ -229,7 +229,7 @@ def _normalized_reports(segs: list[Segment], explained: list[Explained]) -> tupl
     out: list[HandRun] = []
     held: dict[int, str] = {}
     for seg in segs:
-        if "[pct imp](CV)" not in seg.text:
+        if "[pct imp](" not in seg.text:
             continue
         values, used = read_normalized([x if len(x) <= MAX_LINE else "" for x in seg.lines])
         blocks: dict[tuple[str, int], list] = {}

@@ -85,3 +85,27 @@ def test_the_report_becomes_unitless_rows_and_not_throughput_in_mb_per_second():
 def test_any_lines_read_without_raising(lines):
     values, used = read_normalized(lines)
     assert all(0 <= v.line < len(lines) for v in values) and all(0 <= k < len(lines) for k in used)
+
+
+# https://lore.kernel.org/lkml/xkjbg4f2uddir25s6hv2b37v6iymj7aunuryulyuqdu3ksv2rx@3abkcrnjjbtr/ (its
+# quoted lines): no key block, the test named by a title over `========`, heads `[pct imp]( std%)`
+# with a blank inside a system's name, rows labelled by a case and a count
+TITLED = """> schbench(new) 99.0th latency (lower is better)
+> ========
+> load        \tbaseline[pct imp](std%)       With patch[pct imp]( std%)
+> 20mt, 10wt      1.00 [ 0.00]( 0.24)           0.97 [ +3.00]( 0.18)
+>
+> hackbench (lower is better)
+> ========
+> case              load        baseline[pct imp](std%)      With patch[pct imp]( std%)
+> process-sockets   1-groups    1.00 [ 0.00]( 5.21)            0.91 [ +9.00]( 5.50)
+> process-sockets   4-groups    1.00 [ 0.00]( 7.30)            1.01 [ -1.00]( 4.27)
+"""
+
+
+def test_a_titled_report_without_a_key_block():
+    values, _ = read_normalized(TITLED.split("\n"))
+    got = {(v.benchmark, v.system, v.params.get("case"), v.params.get("groups"), v.value) for v in values}
+    assert got == {("hackbench", "baseline", "process-sockets", "1", 1.0), ("hackbench", "With patch", "process-sockets", "1", 0.91),
+                   ("hackbench", "baseline", "process-sockets", "4", 1.0), ("hackbench", "With patch", "process-sockets", "4", 1.01)}
+    assert {v.label for v in values} == {"hackbench (lower is better)"}  # schbench is not read here

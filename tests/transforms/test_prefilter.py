@@ -133,3 +133,10 @@ def test_generated_corpus_recall_and_pass_rate(tmp_path):
     assert t.recall == 1.0, t.missed
     assert t.row_changes == 0, t.changed
     assert t.pass_ratio <= bp.MAX_PASS_RATIO
+
+
+def test_old_hdparm_wording_passes_to_its_parser():
+    # https://lore.kernel.org/lkml/20030312223516.GA3069@werewolf.able.es/ (its lines):
+    # hdparm before 5.x says `buffer-cache reads`, which neither `timing cached` nor `cached reads:` finds
+    body = "/dev/sda:\n Timing buffer-cache reads:   128 MB in  0.24 seconds =533.33 MB/sec\n"
+    assert "ddhdparm" in {p.name for p in prefilter(body).parsers}

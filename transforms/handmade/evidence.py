@@ -108,14 +108,15 @@ _AC_LITERALS = list(_LITERALS)
 
 
 def _dd_named(low: str, start: int) -> bool:
-    """`dd` at `start` after a count (`10dd`, `xfs-1dd-4k`, not the hex `0xa0dd`): that many dd runs."""
+    """`dd` at `start` after a count (`10dd`, `xfs-1dd-4k`, not the hex `0xa0dd` or a code such as
+    `(ec=00dd)`: a count has no leading zero and follows no `=`): that many dd runs."""
     end = start + 2
     if end < len(low) and _WORD.match(low[end]):
         return False
     k = start
     while k > 0 and start - k < 4 and low[k - 1].isdigit():
         k -= 1
-    return k < start and (k == 0 or not (_WORD.match(low[k - 1]) or low[k - 1] == "."))
+    return k < start and low[k] != "0" and (k == 0 or not (_WORD.match(low[k - 1]) or low[k - 1] in ".="))
 
 
 def benchmarks_in(text: str) -> list[str]:

@@ -380,7 +380,7 @@ def parse(seg: Segment) -> list[Run]:
 
 # distinctive literals, one of which every block the parser reads contains (see Parser.keywords)
 KEYWORDS = ("copied,", "transferred in", "timing buffered", "timing cached", "timing o_direct",
-            "disk reads:", "cached reads:")
+            "disk reads:", "cached reads:", "buffer-cache reads")  # (hdparm before 5.x: `buffer-cache`)
 
 
 PARSER = Parser(

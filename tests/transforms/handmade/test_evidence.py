@@ -36,3 +36,5 @@ def test_dd_counted_in_a_case_name_names_dd():
     assert benchmarks_in("thresh=1G/btrfs-100dd-4k-8p") == ["dd"]
     # a hex number, a decimal, a word, dd alone: no tool
     assert benchmarks_in("0xa0dd 1.5dd odd add dd/mm 10dda") == []
+    # a code, not a count: `(XEN) d39:v1: unhandled page fault (ec=00dd)` (generated corpus, Xen logs)
+    assert benchmarks_in("unhandled page fault (ec=00dd) 00dd") == []

@@ -55,8 +55,8 @@ def _caption_system(lines: list[str], banner: int, runs: list[Run]) -> None:
             return
         if (name := names_system(text)) is not None:
             for run in runs:
-                for r in run.results:
-                    r.params.setdefault("host", run.system or "")
+                for r in run.results if run.system else ():
+                    r.params.setdefault("host", run.system)
                 run.system = name
             return
 

@@ -25,12 +25,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from transforms.handmade.cells import RULE
 from transforms.tools import TOOLS
 
 _KEY = re.compile(r"^[ \t>]*+(Test|Units|Statistic)[ \t]*+:[ \t]*+(\S.{0,80}?)[ \t]*+$")
 _HEAD_MARK = re.compile(r"\[pct imp\]\([ \t]{0,3}+(?:CV|std%)\)")  # `[pct imp](CV)`, `[pct imp]( std%)`
 _GAP = re.compile(r"\t|  ")
-_RULE = re.compile(r"^[ \t>]*+(?:={3,}+|-{3,}+)[ \t]*+$")
 _CELL = re.compile(r"(\d{1,9}(?:\.\d{1,9})?)[ \t]*+\[[ \t]*+[-+]?\d{1,9}(?:\.\d{1,9})?\][ \t]*+"
                    r"\([ \t]*+\d{1,9}(?:\.\d{1,9})?\)")
 _COUNT = re.compile(r"^(\d{1,7})(?:-([A-Za-z]{1,20}))?$")  # `1-groups`, `4-clients`, `16`
@@ -75,8 +75,9 @@ def read_normalized(lines: list[str]) -> tuple[list[NormalizedValue], set[int]]:
         rows = _rows(lines, i + 1, len(systems))
         if not rows:
             continue
-        units = keys.get("Units", (i, ""))[1] or (keys["Test"][1] if keys["Test"][0] < i - 1 and "Units" not in keys
-                                                  and not _KEY.match(lines[keys["Test"][0]]) else "")
+        units = keys.get("Units", (i, ""))[1]
+        if not units and keys["Test"][0] < i - 1 and not _KEY.match(lines[keys["Test"][0]]):
+            units = keys["Test"][1]  # a titled block: its title says what was measured
         base = {"test": keys["Test"][1]} if bench == "stream" else {}
         if "Statistic" in keys:
             base["statistic"] = keys["Statistic"][1]
@@ -114,7 +115,7 @@ def _title_above(lines: list[str], i: int) -> tuple[int, str] | None:
     k = i - 1
     while k >= 0 and not lines[k].strip(" \t>"):
         k -= 1
-    if k >= 0 and _RULE.match(lines[k]):
+    if k >= 0 and RULE.match(lines[k].strip(" \t>")):
         k -= 1
     if k < 0 or not (title := lines[k].strip(" \t>")) or len(title) > 80:
         return None

@@ -157,7 +157,6 @@ def read(segs: list[Segment], subject: str | None, claimed: dict[int, str],
     return out, explained
 
 
-_HEAD_RULE = re.compile(r"^[\s=_*~#+-]*+$")
 _HEADS_REACH = 250  # lines above a table searched for the heads of an earlier part of it (mmtests reports)
 _SYSTEM_TOKEN = re.compile(r"(?i)^(?:v?\d{1,2}\.\d{1,2}[\w.+-]{0,30}+|(?:un)?patched\w{0,10}+|vanilla\w{0,10}+"
                            r"|base(?:line)?\w{0,10}+|stock|mainline|upstream|before|after|old|new)$")
@@ -182,7 +181,7 @@ def _heads_far_above(seg: Segment, run: Run) -> None:
         return
     for j in range(run.line_start - 1, max(-1, run.line_start - 1 - _HEADS_REACH), -1):
         text = seg.lines[j].strip().lstrip(">").strip()
-        if not text or _HEAD_RULE.match(text):
+        if not text or RULE.match(text):
             continue
         cells = [c.text for c in split_wide(text.expandtabs())]
         if len(cells) == k and all(_SYSTEM_TOKEN.match(c) for c in cells) and len(set(cells)) == k:

@@ -263,19 +263,20 @@ def number_repeated_runs(runs: Sequence[Run]) -> None:
 
 # What posters measure and name on a line of its own: a kernel or release version, a tree, a
 # patch state, a virtualisation layer. `2.6.24-rc3:`, `Under 2.4.21:`, `Unpatched`, `guest:`, `v5`.
+# `with the patch`, `without this fix`, `with your changes`: a patch state in words
+_WITH_CHANGE_WORDS = r"with(?:out)?\s+(?:the\s+|this\s+|that\s+|my\s+|your\s+)?(?:patch\w{0,5}|fix(?:es)?|series|change[sd]?)"
 _NAMES_SYSTEM = re.compile(
     r"(?i)(?<![\w/.-])(?:(?:linux-?|kernel-?|v)?\d{1,3}\.\d{1,3}(?:\.\d{1,4}){0,2}(?:[-+~][\w.+~-]{1,30})?"
     r"|v\d{1,3}|(?:un)?patched|vanilla|baseline|stock|mainline|upstream|guest|host|bare[- ]metal|native"
     r"|dom[0u]|kvm|xen|qemu|vmware|hyper-?v|virtualbox|before|after|previously|originally"
-    r"|with(?:out)?\s+(?:the\s+|this\s+|that\s+|my\s+|your\s+)?(?:patch\w{0,5}|fix(?:es)?|series|change[sd]?)"
+    r"|" + _WITH_CHANGE_WORDS +
     r"|\+\s?(?:patch(?:es|set)?|fix(?:es)?)"  # `+ patch 14/16`, `+ patches 15,16`: patches stacked on a base
     r"|(?:tip|linux-next|net-next|mm)(?:/[\w.-]{1,30}){0,3})(?![\w/-])"
 )
 # a tool's own banner or connection line names its version or peer, not the system measured
 _BANNER = re.compile(r"(?i)\b(?:copyright|version|port|connect(?:ing|ed)|pid|listening|bound)\b")
 # the condition a sentence leading into a printout names: `... numbers with your change ...:`
-_WITH_CHANGE = re.compile(r"(?i)\bwith(?:out)?+\s++(?:(?:the|this|that|my|your|our)\s++)?+"
-                          r"(?:patch(?:es|set)?+|fix(?:es)?+|series|changes?+)\b")
+_WITH_CHANGE = re.compile(r"(?i)\b" + _WITH_CHANGE_WORDS + r"\b")
 _CONDITION = re.compile(r"(?i)^(?:with(?:out)?|w/o?|before|after)\b(?!.*[.!?]\s)")
 _DECORATED = re.compile(r"^\s*[*#=~]{3,}")  # `*********** stock 2.4.1 ...`: set off as a heading
 _LABEL_REMARK = re.compile(r"^([^:()]{1,40}):\s+\(")

@@ -217,18 +217,27 @@ def score_post(slug: str, facts: list[dict[str, Any]], rows: list[dict[str, Any]
         if rank[0]:
             ps.attributed.add(i)
         else:
-            ps.why[i] = _differs(facts[i], rows[j], rank)
+            ps.why[i] = _differs(facts, rows[j], rank)
     seen = {_repeat_key(rows[j]) for j in used}
     ps.repeats = {j for j, r in enumerate(rows) if j not in used and j not in ps.spreads and _repeat_key(r) in seen}
     return ps
 
 
-def _differs(fact: dict[str, Any], row: dict[str, Any], rank: tuple) -> tuple[str, ...]:
-    """What keeps a value-matched pair from being attributed (a fact's own benchmark, system, metric)."""
+def _differs(facts: list[dict[str, Any]], row: dict[str, Any], rank: tuple) -> tuple[str, ...]:
+    """What keeps a value-matched pair from being attributed (a fact's own benchmark, system, metric).
+
+    A wrong system is told apart by whether the post gives it as a system elsewhere (columns or
+    sections mixed up) or never does (a device, host or caption taken for the system).
+    """
     _, b, m, s = rank[:4]
     out = [] if b else ["benchmark"]
     if not s:
-        out.append("no system" if not row.get("system") else "other system")
+        if not row.get("system"):
+            out.append("no system")
+        elif any(f.get("system") and system_match(f["system"], row["system"]) for f in facts):
+            out.append("other system")
+        else:
+            out.append("system not in the post")
     return (*out, *([] if m else ["metric"]))
 
 

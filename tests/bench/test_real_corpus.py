@@ -179,12 +179,14 @@ def test_wrong_label_finds_the_value_but_is_not_attributed():
 
 
 def test_unattributed_pairs_say_what_differs():
-    facts = [_fact(system="guest", value=1.0), _fact(system="guest", value=2.0), _fact(value=3.0)]
+    facts = [_fact(system="guest", value=1.0), _fact(system="guest", value=2.0), _fact(value=3.0),
+             _fact(system="host", value=4.0)]
     rows = [_row(system=None, value=1.0), _row(system="eth0", value=2.0),
-            _row(value=3.0, metric_label="Latency", metric="latency")]
+            _row(value=3.0, metric_label="Latency", metric="latency"), _row(system="guest", value=4.0)]
     sc = rc.SplitScore([rc.score_post("p", facts, rows)])
-    assert sc.posts[0].why == {0: ("no system",), 1: ("other system",), 2: ("metric",)}
-    assert sc.why() == {"metric": 1, "no system": 1, "other system": 1}
+    assert sc.posts[0].why == {0: ("no system",), 1: ("system not in the post",), 2: ("metric",),
+                               3: ("other system",)}
+    assert sc.why() == {"metric": 1, "no system": 1, "other system": 1, "system not in the post": 1}
 
 
 def test_extra_rows_and_repeats():

@@ -59,7 +59,7 @@ LITERALS = frozenset(_LITERALS)
 _WORD = re.compile(r"[A-Za-z0-9_]")
 # STREAM is a common English word: only its capitalised name or its own context counts
 _STREAM_UPPER = re.compile(r"STREAM(?![A-Za-z_])")
-_STREAM_CONTEXT = re.compile(r"stream(?:\s+(?:benchmark|bench\b|test\b|results?\b|triad|copy)|\.c\b|_c\b)", re.I)
+_STREAM_CONTEXT = re.compile(r"stream(?:\s+(?:benchmark|bench\b|test\b|results?\b|scores?\b|triad|copy)|\.c\b|_c\b)", re.I)
 
 # `dd` alone is an abbreviation as often as the tool (`dd/mm`, a Debian developer); counted in a
 # case name (`xfs-10dd-4k`, `1dd`: that many dd processes) it names the tool. Beside words of a
@@ -99,12 +99,18 @@ def _mentions(text: str) -> Iterator[Mention]:
         bench = _LITERALS[lit]
         if bench == "stream" and not (_STREAM_UPPER.match(text, start) or _STREAM_CONTEXT.match(low, start)):
             continue
-        if lit == "fio" and start > 0 and low[start - 1] in "-./":
-            continue  # a path or an option (`libfio`, `--fio`) names no run
+        if lit == "fio" and start > 0 and low[start - 1] in "-./" and not _run_path(low, start, end):
+            continue  # a path or an option (`/usr/src/fio/`, `--fio`) names no run
         yield Mention(start, bench, text[start:end])
 
 
 _AC_LITERALS = list(_LITERALS)
+
+
+def _run_path(low: str, start: int, end: int) -> bool:
+    """`./fio --name=...`, `/usr/bin/fio job.fio`: a path ending in the tool, then a blank, is the
+    tool being run."""
+    return low[start - 1] == "/" and (end == len(low) or low[end] in " \t\n")
 
 
 def _dd_named(low: str, start: int) -> bool:

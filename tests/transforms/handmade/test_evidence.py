@@ -38,3 +38,17 @@ def test_dd_counted_in_a_case_name_names_dd():
     assert benchmarks_in("0xa0dd 1.5dd odd add dd/mm 10dda") == []
     # a code, not a count: `(XEN) d39:v1: unhandled page fault (ec=00dd)` (generated corpus, Xen logs)
     assert benchmarks_in("unhandled page fault (ec=00dd) 00dd") == []
+
+
+def test_a_path_ending_in_fio_then_a_blank_runs_fio():
+    # https://lore.kernel.org/lkml/CAD14+f1YoiSVvq2M1v8u5bUdCNN_0nurY4ued6ZFu1gaBSHxDw@mail.gmail.com/
+    assert benchmarks_in("Test w/:\n    ./fio --name=onessd --filename=/data/test") == ["fio"]
+    assert benchmarks_in("/usr/bin/fio job.fio") == ["fio"]
+    # a path through a directory of that name, an option, a file: no run
+    assert benchmarks_in("cd /usr/src/fio/ && make; --fio=1; t/fio.c") == []
+
+
+def test_stream_scores_name_stream():
+    # https://lore.kernel.org/lkml/3A8A8AAC.C04F8C2@linux.nu/
+    assert benchmarks_in("> Stream scores.  it's been a while since I ran Stream") == ["stream"]
+    assert benchmarks_in("the stream of scores") == []

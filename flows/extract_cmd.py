@@ -125,7 +125,7 @@ def extract_rows(path: str, problems: list[str] | None = None, *, explain: list[
         if explain is not None:
             explain.append(f"message {mail.message_id}: {mail.subject or ''}".rstrip())
             if not explained:
-                explain.append("  no block read: the post names no benchmark and no tool output matched")
+                explain.append("  no block read: no tool printout matched, and the post names no benchmark or holds no figure")
             for e in explained:
                 where = f"lines {e.line_start + 1}-{e.line_end}" + (" (quoted)" if e.quoted else "")
                 evidence = f"benchmark {e.benchmark} ({e.evidence})" if e.benchmark else "no benchmark"

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from transforms.handmade import HANDMADE, Explained
 from transforms.handmade import read as read_handmade
-from transforms.handmade.evidence import has_evidence
+from transforms.handmade.evidence import benchmarks_in, has_evidence
 from transforms.labelled import has_labels, unlabel, unlabel_text
 from transforms.leadin import fill_systems
 from transforms.logprefix import has_log_prefix
@@ -250,6 +250,8 @@ def extract_explained(body: str, message_id: str, subject: str | None = None, pr
     for k, hr in enumerate(hand):
         found.append((hr.segment.offset + hr.run.line_start, HANDMADE.name, k, hr.run, hr.segment))
     if not found:
+        if not explained:
+            explained.append(_nothing_read(body, subject, parsers, evident))
         return [], bool(parsers), explained
     found.sort(key=lambda t: (t[0], t[1], t[2]))
     explained.sort(key=lambda e: (e.line_start, e.line_end))
@@ -279,6 +281,20 @@ def extract_explained(body: str, message_id: str, subject: str | None = None, pr
         for r in out:
             r.run.notes.append(cut_note)  # kept with the run record
     return out, True, explained
+
+
+def _nothing_read(body: str, subject: str | None, parsers: list[Parser], evident: bool) -> Explained:
+    """Why a post that got past the gate gave nothing, when no block was even looked at."""
+    end = body.count("\n") + 1
+    if parsers:
+        names = ", ".join(p.name for p in parsers)
+        return Explained(0, end, f"tool output ({names} signature)", benchmark=parsers[0].name,
+                         evidence="a line the tool prints", outcome="nothing: the parser found no printout it reads")
+    named = benchmarks_in(subject or "") if subject else []
+    where = "the subject" if named else "the body"
+    named = named or benchmarks_in(body)
+    return Explained(0, end, "whole post", benchmark=named[0] if named else None, evidence=f"named in {where}",
+                     outcome="nothing: no table, summary, command output or sentence with a measured figure")
 
 
 # parsers whose tables a reply may continue after a comment: rows quoted again further down,

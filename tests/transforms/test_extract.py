@@ -71,3 +71,19 @@ def test_an_annotated_hackbench_time_line_is_read():
             "Running in threaded mode with 112 groups using 40 file descriptors each (== 4480 tasks)\n"
             "Each sender will pass 30000 messages of 100 bytes\nTime: 118.220  <---\n")
     assert [r["value"] for r in result_rows(extract_explained(text, "h")[0])] == [118.22]
+
+
+def test_a_post_past_the_gate_that_gives_nothing_says_why():
+    # https://lore.kernel.org/linux-xfs/CAPFOzZuH=Mb2D_sNTZrnbcx0SYKcQOqMydk373_eTLc19-H+cQ@mail.gmail.com/
+    body = "> My test command is:\n> /fio/t/io_uring -p0 -d128 -b4096\n\nYes, similar numbers with XFS on 2 disks.\n"
+    runs, hit, explained = extract_explained(body, "m", subject="Re: [PATCH] iomap: fio numbers")
+    assert runs == [] and not hit
+    (e,) = explained
+    assert (e.line_start, e.line_end, e.benchmark, e.evidence) == (0, 5, "fio", "named in the subject")
+    assert e.outcome.startswith("nothing: no table")
+    # hackbench's banner with no `Time:` after it: the signature matched, its parser read nothing
+    banner = "Running in process mode with 10 groups using 40 file descriptors each (== 400 tasks)\n"
+    runs, hit, explained = extract_explained(banner, "m")
+    assert runs == [] and hit
+    assert explained[0].taken_for == "tool output (hackbench signature)"
+    assert explained[0].outcome == "nothing: the parser found no printout it reads"

@@ -17,7 +17,9 @@ A fact is *attributed* when its one-to-one row matches benchmark, system, metric
 *value-found* when any row of the post carries its value. A row is *correct* when it is paired
 with a fact. A row that repeats a correct row (same benchmark, system, metric, value: a quoted
 copy of a block, a summary re-stating a table) is counted apart as a repeat, not against precision;
-so is a row with statistic `stddev` (a spread the reader labels as such is never a fact).
+so is a row with statistic `stddev` (a spread the reader labels as such is never a fact), and a row
+with statistic `min` or `max` paired with no fact (a report's bounds of its runs; the corpus records
+them only where a post gives them as its results).
 """
 
 from __future__ import annotations
@@ -176,7 +178,7 @@ class PostScore:
     attributed: set[int] = field(default_factory=set)  # fact indexes
     value_found: set[int] = field(default_factory=set)
     repeats: set[int] = field(default_factory=set)  # row indexes repeating a correct row
-    spreads: set[int] = field(default_factory=set)  # row indexes of standard deviations
+    spreads: set[int] = field(default_factory=set)  # row indexes of stddevs, and of unpaired min/max
     why: dict[int, tuple[str, ...]] = field(default_factory=dict)  # paired, not attributed: what differs
 
     @property
@@ -218,6 +220,8 @@ def score_post(slug: str, facts: list[dict[str, Any]], rows: list[dict[str, Any]
             ps.attributed.add(i)
         else:
             ps.why[i] = _differs(facts, rows[j], rank)
+    # a bound of the runs (`Min`, `Max` rows of a report) is a spread unless it is a fact's value
+    ps.spreads |= {j for j, r in enumerate(rows) if j not in used and r.get("statistic") in ("min", "max")}
     seen = {_repeat_key(rows[j]) for j in used}
     ps.repeats = {j for j, r in enumerate(rows) if j not in used and j not in ps.spreads and _repeat_key(r) in seen}
     return ps
@@ -415,7 +419,7 @@ def summary(root: Path, split: str) -> dict[str, Any]:
 def report(data: dict[str, Any]) -> list[str]:
     out = ["", f"-- real posts ({data['root']}) --",
            "attributed: the paired row has the fact's benchmark, system, metric and value; value found: some row",
-           "has its value; precision: correct rows / (rows - repeats of a correct row - stddev rows)"]
+           "has its value; precision: correct rows / (rows - repeats of a correct row - stddev rows - unpaired min/max rows)"]
     for s, d in data["splits"].items():
         t = d["total"]
         out += ["", f"split {s}: {d['posts']} posts, {t['facts']} facts, {t['rows']} rows; "

@@ -207,6 +207,13 @@ def test_standard_deviation_rows_are_not_held_against_precision():
     assert t.value_found == 1  # and a fact never takes a stddev row's value
 
 
+def test_unpaired_bounds_are_spreads_and_a_bound_given_as_a_fact_pairs():
+    rows = [_row(value=10.0), _row(value=9.0, statistic="min"), _row(value=12.0, statistic="max"), _row(value=99.0)]
+    t = rc.SplitScore([rc.score_post("p", [_fact(value=10.0), _fact(value=12.0)], rows)]).tally()
+    assert (t.rows, t.correct, t.spreads, t.attributed) == (4, 2, 1, 2)
+    assert t.precision == 2 / 3  # the unpaired `min` is left aside, the 99 counts against
+
+
 def test_per_layout_counts_rows_without_layout_as_tool_output():
     facts = [_fact(layout="tool_output", value=1.0), _fact(layout="prose", value=2.0)]
     rows = [_row(value=1.0), _row(value=2.0, layout="prose"), _row(value=3.0, layout="hand_table")]

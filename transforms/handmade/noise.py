@@ -26,6 +26,9 @@ _BLOCK = re.compile(
     r"|^[^\S\n]*+(?:Tgid|PPid|TracerPid|FDSize|VmSize|VmRSS|VmPeak|SigPnd|SigBlk|CapEff|voluntary_ctxt_switches)"
     r":"  # /proc/<pid>/status
     r"|\b(?:[ER]AX|[ER]BX|[ER]CX|[ER]IP|[ER]SP|CR[0-4]):\s*+(?:[0-9a-f]{4}:)?[0-9a-f]{8}"  # an oops' registers
+    r"|\b(?:NIP|LR|CTR|MSR|CFAR|DAR|DSISR|GPR\d\d|REGS|x\d{1,2}|pc|lr|sp)[^\S\n]*+:[^\S\n]*+[0-9a-f]{8}"  # powerpc, arm64
+    r"|\bOops:|\bFaulting instruction address\b|\bUnable to handle kernel\b|\bBUG: (?:kernel|Kernel|unable|KASAN)\b"
+    r"|\bSanity Checks[^\S\n]*+:|\bRedzoning[^\S\n]*+:|\bSlabObj:|\bSizes \(bytes\)[^\S\n]++Slabs"  # slabinfo -r
     r"|^[^\S\n]*+(?:Arch|CPUs|Model name|CPU family|Stepping|BogoMIPS|Thread\(s\) per core):"  # the machine
     r"|\bANSI SCSI revision\b|\bVendor:[^\S\n]++\S[^\n]{0,40}+Model:"  # a SCSI device listing
     r"|^[^\S\n]*+(?:raiddev|nr-raid-disks|persistent-superblock|chunk-size|nr-spare-disks)\b"  # raidtab

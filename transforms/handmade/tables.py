@@ -679,6 +679,18 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
             param_name = "size" if min(ints) >= 64 else "instances"
             row_stat = next(iter(same_label))
             parsed = core
+    row_stats: dict[int, str] = {}  # a row's own statistic, in reports giving several per size
+    if not first_is_param and row_stat is None and len(core) >= 2 and len(same_label) >= 2 and n >= 3 \
+            and all(_REPORT_STAT.match(lab) for lab in same_label):
+        # mmtests: `Min 256 23.55 (0.00%) 23.19 (1.53%)`, then `Amean 256 ...`, `Max 256 ...`: a
+        # statistic, the size or count it was measured at, one value per system
+        ints = [v[0].value for _, _, v in core if v and v[0].kind == "abs" and v[0].value is not None]
+        n_abs = Counter(sum(c.kind == "abs" for c in v) for _, _, v in core).most_common(1)[0][0]
+        if len(ints) == len(core) and all(float(x).is_integer() for x in ints) and len(header) in (n_abs - 1, 0):
+            first_is_param = True
+            param_name = "size" if min(ints) >= 64 else "instances"
+            row_stats = {r: lab for r, lab, _ in core}
+            parsed = core
     if not first_is_param and len(parsed) > 3 and all(not lab for _, lab, _ in parsed):
         return None  # unlabelled rows of numbers: samples over time (vmstat-like), not results
     if first_is_param:
@@ -859,7 +871,7 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
                 else:
                     params[rp[0]] = rp[1]
                 system, metric_label = _system_or_metric(hd)
-                metric_label = metric_label or row_stat
+                metric_label = metric_label or row_stats.get(r) or row_stat
                 if rp is not None and rp[0] == "case" and not metric_label and any(
                         any_metric(w) for w in label.split()):
                     metric_label = label  # `TCP_RR 56-threads`: the case names the metric
@@ -883,6 +895,9 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
                     metric_label = f"{metric_label} {extra}"
             if stat != "value" and t.orientation != "rows=systems":
                 system = None
+            if stat == "value" and (bound := _BOUND_ROW.match(row_stats.get(r) or label)):
+                # mmtests' `Min  Trans-1`, `Max  Trans-1`: the runs' bounds; `BAmean-50`: the best half's mean
+                stat = bound.group(1).lower() if bound.group(1) else "mean"
             if kind == "util" and t.orientation != "rows=systems":
                 system, metric_label = owner.get(hd or ""), hd  # `cpu%` after `vanilla-SMT`: its cpu%
             if t.change and u is None:
@@ -896,6 +911,9 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
     return t
 
 
+_BOUND_ROW = re.compile(r"(?i)^(?:(min|max)(?:-\d{1,2})?+|b[ahg]mean-\d{1,2})(?:[ \t]++\S|$)")
+# a report's statistic of the runs, first on its row (mmtests: `Amean`, `BHmean-50`, `Max-90`)
+_REPORT_STAT = re.compile(r"(?i)^(?:[ahg]mean|min|max|stddev|coeffvar|median|b[ahg]mean-\d{1,2}|(?:min|max)-\d{1,2})$")
 _JOB_LABEL = re.compile(r"^[A-Za-z][\w.]{0,20}[-_]\d{1,3}:?$")  # `fio-1`, `job_2`, `vm-3`
 _IO_TEST = re.compile(r"(?i)^(?:rand|seq(?:uential)?\s*)?(?:read|write|rw|randrw|mixed)\b")
 _RUN_LABEL = re.compile(r"^(?P<sys>.{1,40}?)[-_ #](?P<n>\d{1,2})$")

@@ -117,3 +117,40 @@ Average Latency\t\t\t2 msec
 def test_a_drives_datasheet_gives_no_rows():
     rows = result_rows(extract_explained(DATASHEET, "d")[0])
     assert [(r["benchmark"], r["value"]) for r in rows] == [("hdparm", 35.0)]
+
+
+# https://lore.kernel.org/linuxppc-dev/2a71b853-f461-4327-8d44-ef97564b2b91@linux.ibm.com/ : a powerpc oops
+# of a hackbench task; its registers are no hackbench figures
+OOPS = """\
+Ran hackbench with bcc tools. Panic log:
+  BUG: Kernel NULL pointer dereference on read at 0x000006b8
+  Faulting instruction address: 0xc00000000013cf10
+  Oops: Kernel access of bad area, sig: 11 [#1]
+  CPU: 38 UID: 0 PID: 2938 Comm: hackbench Kdump: loaded Not tainted 6.19.0-rc4+ #326 PREEMPT(full)
+  NIP:  c00000000013cf10 LR: c00000000013ced0 CTR: c0000000004a7f08
+  REGS: c0000000a7f96b60 TRAP: 0300   Not tainted  (6.19.0-rc4+)
+  MSR:  8000000000001033 <SF,ME,IR,DR,RI,LE>  CR: 88022828  XER: 20040000
+  CFAR: c00000000050490c DAR: 00000000000006b8 DSISR: 40000000 IRQMASK: 3
+"""
+
+# https://lore.kernel.org/linux-mm/alpine.LFD.2.02.1205181223460.3899@tux.localdomain/ : `slabinfo -r`
+# after a hackbench run
+SLABINFO_R = """\
+> when './perf stat -r 30 hackbench 50 process 4000 > /dev/null' is done.
+>
+> ***Vanilla***
+> Sizes (bytes)     Slabs              Debug                Memory
+> ------------------------------------------------------------------------
+> Object :     256  Total  :     468   Sanity Checks : Off  Total: 3833856
+> SlabObj:     256  Full   :     111   Redzoning     : Off  Used : 2004992
+> SlabSiz:    8192  Partial:     302   Poisoning     : Off  Loss : 1828864
+> Loss   :       0  CpuSlab:      55   Tracking      : Off  Lalig:       0
+> Align  :       8  Objects:      32   Tracing       : Off  Lpadd:       0
+"""
+
+
+def test_an_oops_and_slabinfo_beside_hackbench_give_no_rows():
+    assert result_rows(extract_explained(OOPS, "o", subject="BUG: Kernel NULL pointer, hackbench")[0]) == []
+    assert result_rows(extract_explained(SLABINFO_R, "s")[0]) == []
+    assert noise_block(OOPS) == "BUG: Kernel"
+    assert noise_block(SLABINFO_R.split("***Vanilla***")[1]) == "Sizes (bytes)     Slabs"

@@ -940,3 +940,23 @@ def test_a_label_column_headed_kernel_holds_the_systems():
     got = {(r["system"], r["metric_label"], r["value"]) for r in rows(KERNEL_COLUMN)}
     assert ("linux-4x700", "select 10 fd", 4.591) in got and ("480r-2x900", "select 500 tcp", 519.16) in got
     assert ("s390-linux", "select 100 fd", 56.076) in got and len(got) == 24
+
+
+def test_mmtests_several_statistics_per_size_each_labels_its_row():
+    # https://lore.kernel.org/lkml/20220128052851.17162-1-bharata@amd.com/ (its lines)
+    text = ("hackbench-process-pipes\n"
+            "                           hackbench              hackbench\n"
+            "                             default                    pan\n"
+            "Min       256     23.5510 (   0.00%)     23.1900 (   1.53%)\n"
+            "Amean     256     24.4604 (   0.00%)     24.0353 *   1.74%*\n"
+            "Stddev    256      0.4420 (   0.00%)      0.7611 ( -72.18%)\n"
+            "CoeffVar  256      1.8072 (   0.00%)      3.1666 ( -75.22%)\n"
+            "Max       256     25.4930 (   0.00%)     30.5450 ( -19.82%)\n"
+            "BAmean-50 256     24.1074 (   0.00%)     23.6616 (   1.85%)\n")
+    got = {(r["system"], r["metric_label"], r["statistic"], r["params"].get("size"), r["value"]) for r in rows(text)}
+    assert got == {("hackbench default", "Min", "min", "256", 23.551), ("hackbench pan", "Min", "min", "256", 23.19),
+                   ("hackbench default", "Amean", "value", "256", 24.4604),
+                   ("hackbench pan", "Amean", "value", "256", 24.0353),
+                   ("hackbench default", "Max", "max", "256", 25.493), ("hackbench pan", "Max", "max", "256", 30.545),
+                   ("hackbench default", "BAmean-50", "mean", "256", 24.1074),
+                   ("hackbench pan", "BAmean-50", "mean", "256", 23.6616)}  # the size is no value

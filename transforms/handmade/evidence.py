@@ -159,6 +159,23 @@ _OTHER = re.compile(r"\b(?:\w+bench|\w+[ _-]bench(?:mark)?|sdet|aim\d|reaim|spec
                     r"|build)\b", re.I)
 
 
+# a benchmark of another kind by its name (`tiobench-0.3.3`, `AIM7`, `specjbb`): the tables right
+# below it are its own, whatever their column heads look like
+_OTHER_TOOL = re.compile(r"(?i)\b(?:\w+bench|tiobench|iozone|postmark|fs_?mark|ffsb|pgbench|specjbb|reaim|aim\d"
+                         r"|sdet|netpipe|sockperf|ebizzy|will-it-scale|stress-ng)\b")
+
+
+def _other_nearer(lines: Sequence[str], start: int, reach: int) -> bool:
+    """The nearest tool named above line `start` is not one of ours."""
+    for k in range(start - 1, max(-1, start - 1 - reach), -1):
+        line = lines[k]
+        if benchmarks_in(line):
+            return False
+        if _OTHER_TOOL.search(line) and other_benchmark(line):
+            return True
+    return False
+
+
 def other_benchmark(caption: str | None) -> str | None:
     """A benchmark outside the project named in a table's caption (`schbench 99.0th ...`)."""
     if not caption or benchmarks_in(caption):
@@ -190,6 +207,8 @@ def attribute(lines: Sequence[str], start: int, end: int, subject: str | None,
         best = max(inside, key=lambda b: label_votes.get(b, 0))
         if label_votes.get(best, 0):
             return Attribution(best, f"named in the block, its labels fit: {best}")
+    if not inside and _other_nearer(lines, start, reach):
+        return None
     votes = label_votes or {}
     strong = [b for b, n in votes.items() if n >= 2]
     if len(strong) == 1:

@@ -52,3 +52,17 @@ def test_stream_scores_name_stream():
     # https://lore.kernel.org/lkml/3A8A8AAC.C04F8C2@linux.nu/
     assert benchmarks_in("> Stream scores.  it's been a while since I ran Stream") == ["stream"]
     assert benchmarks_in("the stream of scores") == []
+
+
+def test_a_table_under_another_benchmarks_name_is_not_ours_whatever_its_heads():
+    # https://lore.kernel.org/lkml/20030425230939.GA2281@rushmore/ (its lines): tiobench's tables, far
+    # below lmbench's, with heads (`Latency`, `Rate`) that sysbench also prints
+    from transforms.handmade.evidence import attribute
+
+    lines = ["lmbench latency, 2.5.68 vs 2.5.68-mm2", "", "tiobench-0.3.3", "Unit information", "",
+             "Sequential Reads ext2", "               Num                    Avg       Maximum",
+             "Kernel         Thr   Rate  (CPU%)   Latency     Latency",
+             "2.5.68           1   28.77 13.23%     0.405      592.14"]
+    assert attribute(lines, 5, 9, None, {"sysbench": 2}) is None
+    lines[2] = "sysbench 0.4"  # our tool named nearer: the heads may speak
+    assert attribute(lines, 5, 9, None, {"sysbench": 2}).benchmark == "sysbench"

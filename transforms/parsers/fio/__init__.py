@@ -1,4 +1,5 @@
-"""fio: normal and terse output (`text`) and `--output-format=json`/`json+` (`json`), one parser.
+"""fio: normal and terse output (`text`), `--output-format=json`/`json+` (`json`) and the peak-IOPS
+tool `t/io_uring` (`io_uring`), one parser.
 
 A segment may hold both: `--output-format=json,normal` prints the JSON document and then the
 same run as text. The text run that follows a JSON document directly and names the same jobs
@@ -13,13 +14,13 @@ import re
 from transforms.model import Parser, Run, Segment
 from transforms.parsers._common import number_repeated_results
 
-from . import json, text
+from . import io_uring, json, text
 
 NAME = text.NAME
 METRICS = {**text.METRICS, **json.JSON_METRICS}
 
 # a JSON key may sit anywhere on its line (one-line documents, any key order)
-SIGNATURE = re.compile(rf"{text.SIGNATURE.pattern}|\"fio version\"\s*:", re.M)
+SIGNATURE = re.compile(rf"{text.SIGNATURE.pattern}|\"fio version\"\s*:|{io_uring.SIGNATURE.pattern}", re.M)
 KEYWORDS = (*text.KEYWORDS, '"fio version"')
 
 _ECHO_GAP = 3  # lines between the end of a JSON document and the text run that repeats it
@@ -59,6 +60,7 @@ def parse(seg: Segment) -> list[Run]:
             )
             continue
         runs.append(run)
+    runs += io_uring.parse(seg)
     runs.sort(key=lambda r: r.line_start)
     _renumber(runs)
     return runs

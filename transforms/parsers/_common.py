@@ -375,12 +375,15 @@ def _item_label(text: str) -> str | None:
     return None if generic_label(core) or _CAPTION_STOP.search(core + ":") else core
 
 
+_FOOTNOTE = re.compile(r"^\[\d{1,3}\]$")  # `[1]` over its rule: the note a reference points to
+
+
 def _heading(text: str) -> str | None:
     """`bzImage_cgroups_preempt:` over a `-----` rule: a short label, not a generic title."""
     if _MARKUP.match(text):
         return None
     core = text.strip("#*=~ ").rstrip(":").strip()
-    if not core or len(core.split()) > 5 or core.endswith((".", ",", "?", "!")) or "=" in core and not (
+    if not core or _FOOTNOTE.match(core) or len(core.split()) > 5 or core.endswith((".", ",", "?", "!")) or "=" in core and not (
             _SETTING.match(core) and _configuration_setting(core)):
         return None  # a setting heads a section only when it names a configuration (`read_latency = 8192`)
     if _CAPTION_STOP.search(core + ":") or core.lower() in _CAPTION_STOPWORDS or generic_label(core):
@@ -508,8 +511,21 @@ def caption_system(seg: Segment, start: int) -> str | None:
     """The system of a printout starting at `start`: a label-like caption right above it, else a
     short line alone right above it, else the nearest line above that names what was measured (a
     kernel, a patch, a VM; see `naming_caption`)."""
-    return system_label(nearest_caption(seg, start)) or lone_caption(seg.lines, start) \
+    label = None if _sentence_tail(seg, start) else system_label(nearest_caption(seg, start))
+    return label or lone_caption(seg.lines, start) \
         or _naming_line_above(seg.lines, start) or naming_caption(seg.lines, start, 0, seg.before)
+
+
+def _sentence_tail(seg: Segment, start: int) -> bool:
+    """The caption above `start` ends a sentence begun on the line before it (`... on a single CPU`
+    / `core:`): a word of prose, not a label."""
+    k = start - 1
+    while k >= 0 and (not seg.lines[k].strip() or _RULE.match(seg.lines[k].strip())):
+        k -= 1
+    if k <= 0:
+        return False
+    above = seg.lines[k - 1].strip()
+    return bool(above) and not above.endswith((".", ":", "!", "?")) and _is_prose(above)
 
 
 def _naming_line_above(lines: Sequence[str], start: int) -> str | None:

@@ -61,7 +61,7 @@ _AUTO, _MASKS, _EXACT, _IS_TOOL = _automaton()
 _ALWAYS = sum(1 << bit for bit, p in enumerate(_PARSERS) if not p.keywords)  # no keywords: always tried
 _WORD = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 # a looser twin of evidence._STREAM_CONTEXT (any non-ASCII byte may be Unicode white space)
-_STREAM_CONTEXT = re.compile(rb"stream(?:[\s\x80-\xff]++(?:benchmark|bench\b|test\b|results?\b|triad|copy)"
+_STREAM_CONTEXT = re.compile(rb"stream(?:[\s\x80-\xff]++(?:benchmark|bench\b|test\b|results?\b|scores?\b|triad|copy)"
                              rb"|\.c\b|_c\b)")
 
 

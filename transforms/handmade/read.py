@@ -183,7 +183,7 @@ def _heads_far_above(seg: Segment, run: Run) -> None:
         text = seg.lines[j].strip().lstrip(">").strip()
         if not text or RULE.match(text):
             continue
-        cells = [c.text for c in split_wide(text.expandtabs())]
+        cells = [c.text for c in split_wide(text.expandtabs()) if not RULE.match(c.text)]  # `=====  base  patched`
         if len(cells) == k and all(_SYSTEM_TOKEN.match(c) for c in cells) and len(set(cells)) == k:
             for row in per_line.values():
                 for r, head in zip(row, cells, strict=True):

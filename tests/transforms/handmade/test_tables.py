@@ -960,3 +960,14 @@ def test_mmtests_several_statistics_per_size_each_labels_its_row():
                    ("hackbench default", "Max", "max", "256", 25.493), ("hackbench pan", "Max", "max", "256", 30.545),
                    ("hackbench default", "BAmean-50", "mean", "256", 24.1074),
                    ("hackbench pan", "BAmean-50", "mean", "256", 23.6616)}  # the size is no value
+
+
+def test_heads_after_a_rule_name_a_later_block_of_the_same_report():
+    # https://lore.kernel.org/lkml/6ef38c6e-e47d-66c2-216a-76ab4a59feb1@amd.com/ (its lines)
+    text = ("kernbench\n==========\t\tbase                  patched\n"
+            "Amean     user-128    13799.58 (   0.00%)    13789.86 *   0.07%*\n"
+            "Amean     elsp-128      165.09 (   0.00%)      164.78 *   0.19%*\n\n"
+            "Duration User       41404.28    41375.08\n"
+            "Duration Elapsed      519.87      518.72\n")
+    got = {(r["system"], r["metric_label"], r["value"]) for r in rows(text)}
+    assert ("base", "Duration User", 41404.28) in got and ("patched", "Duration Elapsed", 518.72) in got

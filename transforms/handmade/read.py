@@ -29,6 +29,7 @@ from transforms.handmade.tables import CHANGE_HEAD, RATIO_UNIT, STDEV_HEAD, Tabl
 from transforms.model import Result, Run, Segment
 from transforms.parsers import metric_spec
 from transforms.parsers._common import keyed_system, names_system, naming_caption, system_label
+from transforms.shell import prompt_end
 from transforms.tools import names_pattern
 
 MAX_BLOCK_LINES = 600
@@ -303,6 +304,31 @@ def _attributed_run(seg: Segment, plain: list[str], subject: str | None, explain
     results = build(att.benchmark)
     ex.rows, ex.outcome = len(results), f"{len(results)} rows"
     return _run(att.benchmark, results, span[0], span[1])
+
+
+_PROGRAM = re.compile(r"(?:sudo[ \t]++(?:-\S++[ \t]++)*+)?+(?:\S*+/)?+(?P<name>[A-Za-z][\w.+-]{0,40}+)")
+_PROGRAM_REACH = 3  # lines between a command and the table it printed (`Processed 1 file, ...`)
+
+
+def _program_above(plain: list[str], start: int) -> str | None:
+    """A program other than the benchmarks run at a prompt right above line `start` (`$ sudo compsize
+    file`, `# numactl -H`): the table below is what it printed, not a result."""
+    for k in range(start - 1, max(-1, start - 1 - _PROGRAM_REACH), -1):
+        line = plain[k].lstrip("> \t")
+        end = prompt_end(line)
+        if end is None:
+            continue
+        command = line[end:]
+        m = _PROGRAM.match(command)
+        if m is None or evidence.benchmarks_in(command) or m["name"].lower() in _RUNNERS:
+            return None
+        return m["name"]
+    return None
+
+
+# what runs a benchmark rather than being one's output (`./run.sh`, `time make`, `taskset -c 0 ...`)
+_RUNNERS = frozenset({"taskset", "numactl", "time", "perf", "nice", "chrt", "env", "for", "while", "bash", "sh",
+                      "make", "cd", "echo", "sync", "ionice", "cgexec", "systemd-run", "ssh", "docker", "podman"})
 
 
 def _caption_system(lines: list[str], start: int, seg: Segment, lo: int) -> str | None:
@@ -605,6 +631,10 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
         other = None  # kernbench is a kernel build
     if other and not att.evidence.startswith("named in the block"):
         ex.outcome = f"nothing: its caption names {other!r}, a benchmark not read here"
+        return [], ex
+    if att.evidence.startswith(("the post names only", "subject names")) \
+            and (program := _program_above(plain, abs_lo + t.start)) is not None:
+        ex.outcome = f"nothing: the output of `{program}`, run right above it"
         return [], ex
     if (tested := _report_test(block[:t.start] or plain[max(0, abs_lo - 8):abs_lo])) is not None \
             and bench not in evidence.benchmarks_in(tested) and not _names_first(tested, bench):

@@ -234,3 +234,23 @@ iperf3 without this patch (no significant different with PSM on/off):
 def test_a_caption_naming_the_tool_then_a_condition_names_the_condition():
     rows = result_rows(extract_explained(TOOL_THEN_CONDITION, "o", subject="[PATCH] wilc1000: fix PSM wakeup")[0])
     assert {(r["system"], r["value"]) for r in rows} == {("without this patch", 9.82), ("without this patch", 19.6)}
+
+
+def test_a_table_printed_by_another_program_run_right_above_gives_no_rows():
+    # https://lore.kernel.org/linux-btrfs/20250604013611.GA485082@zen.localdomain/ (its lines): `compsize`
+    # tables in a post about dd read speed
+    text = ("> $ sudo compsize highly-compressible\n"
+            "> Processed 1 file, 81920 regular extents (81920 refs), 0 inline.\n"
+            "> Type       Perc     Disk Usage   Uncompressed Referenced\n"
+            "> TOTAL        3%      320M          10G          10G\n"
+            "> $ sudo compsize compressible\n"
+            "> Processed 1 file, 81965 regular extents (81965 refs), 0 inline.\n"
+            "> Type       Perc     Disk Usage   Uncompressed Referenced\n"
+            "> TOTAL       43%      4.3G          10G          10G\n"
+            "> zstd        43%      4.3G          10G          10G\n"
+            ">\n> $ dd if=highly-compressible   of=/dev/null bs=8k\n"
+            "> 1310720+0 records in\n> 1310720+0 records out\n"
+            "> 10737418240 bytes (11 GB, 10 GiB) copied, 12.9102 s, 832 MB/s\n")
+    runs, _, explained = extract_explained(text, "c", subject="Sequential read(8K) from compressed files are very slow")
+    assert {(r["benchmark"], r["value"]) for r in result_rows(runs)} == {("dd", 832.0), ("dd", 12.9102)}
+    assert any(e.outcome == "nothing: the output of `compsize`, run right above it" for e in explained)

@@ -351,9 +351,19 @@ def _run_for(seg: Segment, block: _Block) -> Run:
     return run
 
 
+_NEXT_GAP = 2  # lines (a caption) between two printouts of one series
+
+
 def parse(seg: Segment) -> list[Run]:
     """Every dbench/tbench summary (and op table) in the segment."""
-    runs = [_run_for(seg, b) for b in _blocks(seg.lines) if b.results or b.ops or b.bad]
+    runs: list[Run] = []
+    for b in _blocks(seg.lines):
+        if not (b.results or b.ops or b.bad):
+            continue
+        prev = runs[-1] if runs else None
+        if b.tool is None and prev is not None and prev.benchmark == "tbench" and b.start - prev.line_end <= _NEXT_GAP:
+            b.tool = "tbench"  # the next printout of a tbench series, under its own caption (`6.3.0+eevdf`)
+        runs.append(_run_for(seg, b))
     number_repeated_results(runs)
     return runs
 

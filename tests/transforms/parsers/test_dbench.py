@@ -269,3 +269,19 @@ def test_tbench_banner_and_marks_wrapped_by_a_mailer_stay_chatter():
     key = lambda r: (r["benchmark"], r["metric"], tuple(sorted(r["params"].items())), r["value"])  # noqa: E731
     assert sorted(map(key, GOLDEN.rows(wrap(text)))) == sorted(map(key, GOLDEN.rows(text)))
     assert {r["benchmark"] for r in GOLDEN.rows(wrap(text))} == {"tbench"}
+
+
+def test_the_next_printout_of_a_tbench_series_under_its_own_caption_is_tbench():
+    # https://lore.kernel.org/lkml/bfbfbf041854e2cd1a8ed14e64081062e5d632d3.camel@gmx.de/ (its lines,
+    # quoted-printable decoded): `tbench` is named once, above the first kernel's lines
+    text = ("30 sec tbench\n6.3.0.g8ca09d5\n"
+            "Throughput 3655.33 MB/sec  8 clients  8 procs  max_latency=16.322 ms\n"
+            "Throughput 3651.73 MB/sec  8 clients  8 procs  max_latency=16.260 ms\n"
+            "6.3.0.g8ca09d5+eevdf\n"
+            "Throughput 3497.39 MB/sec  8 clients  8 procs  max_latency=12.380 ms\n"
+            "Throughput 3403.28 MB/sec  8 clients  8 procs  max_latency=12.296 ms\n"
+            "avg vs avg     .948\n")
+    found = [r for r in rows_of(text) if r["metric"] == "throughput"]
+    assert [(r["benchmark"], r["system"], r["value"]) for r in found] == [
+        ("tbench", "6.3.0.g8ca09d5", 3655.33), ("tbench", "6.3.0.g8ca09d5", 3651.73),
+        ("tbench", "6.3.0.g8ca09d5+eevdf", 3497.39), ("tbench", "6.3.0.g8ca09d5+eevdf", 3403.28)]

@@ -244,6 +244,7 @@ def fill_systems(found: Sequence[tuple[Run, Segment]], body: str, subject: str |
     """Give runs whose rows name no system the release their lead-in (or the whole post) names."""
     _fill_in_order(found)
     _fill_by_lead_ins(found)
+    _fill_by_condition_headings(found, body)
     whole: list[str] | None = None
     for run, seg in found:
         if run.status != "ok" or run.system or any(r.system for r in run.results):
@@ -256,3 +257,41 @@ def fill_systems(found: Sequence[tuple[Run, Segment]], body: str, subject: str |
             named = whole
         if len(named) == 1:
             run.system = named[0]
+
+
+_HEADING_REACH = 200  # lines above a printout searched for the condition heading of its section
+_QUOTE = re.compile(r"^(?:[ \t]{0,2}>)*")
+
+
+def _fill_by_condition_headings(found: Sequence[tuple[Run, Segment]], body: str) -> None:
+    """`Before the patch:` ... printouts ... `After the patch:` ... printouts: a heading of its own
+    line naming a condition (before, after, with, without) heads a section; a printout in it that
+    nothing else names measured that condition, however far below (a reply may cut the quoted
+    section with comments). A printout of the same benchmark named otherwise in between ends it."""
+    from transforms.parsers._common import _CONDITION, names_system
+
+    todo = [(run, seg) for run, seg in found if run.status == "ok" and run.results and not run.system
+            and not any(r.system for r in run.results)]
+    if not todo:
+        return
+    lines = body.split("\n")
+    named = sorted((seg.offset + run.line_start, run.benchmark) for run, seg in found
+                   if run.status == "ok" and (run.system or any(r.system for r in run.results)))
+    for run, seg in todo:
+        start = seg.offset + run.line_start
+        for k in range(start - 1, max(-1, start - 1 - _HEADING_REACH), -1):
+            if k >= len(lines):
+                continue
+            raw = lines[k]
+            depth = _QUOTE.match(raw).group(0).count(">")  # type: ignore[union-attr]
+            text = raw[len(_QUOTE.match(raw).group(0)):].strip()  # type: ignore[union-attr]
+            if depth != seg.depth or not text.endswith(":") or len(text) > 60:
+                continue
+            name = names_system(text)
+            if name is None or not _CONDITION.match(name):
+                continue
+            if any(k < at < start and bench == run.benchmark for at, bench in named):
+                break  # a printout named otherwise since: the section moved on
+            run.system = name
+            break
+

@@ -192,3 +192,25 @@ def test_a_printout_right_under_another_shares_its_lead_in():
     got = {(s, m, v) for s, m, v in _systems(text) if v in (22364.0, 22151.0)}
     assert got == {("on intel u100/promise U100", "storage.a2000.nu", 22364.0),
                    ("on 3ware (7850)", "storage.a2000.nu", 22151.0)}
+
+
+def test_a_condition_heading_names_its_section_across_a_reply_that_cuts_the_quote():
+    # https://lore.kernel.org/linux-mmc/CAPDyKFrtBKHHRgeF-JO27ANsbSmt8rdnhn-WNr5Je9okEgA29Q@mail.gmail.com/
+    # (its lines): `Before the patch:` over a command, the reply's comment, then the quoted fio output
+    text = ("> Filled random I/O data\n> Before the patch:\n> CMD (Randread):\n"
+            "> sudo fio -filename=/dev/mmcblk0 -direct=1 -numjobs=1 -ioengine=psync -iodepth=1 -name=mytest -bs=1M\n\n"
+            "Thanks for running the tests! Overall, I would not expect an impact on\n"
+            "the throughput when using a big blocksize like 1M.\n\n"
+            ">\n> mytest: (groupid=0, jobs=1): err= 0: pid=2663: Fri Dec 24 14:28:33 2021\n"
+            ">   read: IOPS=85, BW=85.1MiB/s (89.3MB/s)(1024MiB/12026msec)\n\n"
+            "I haven't yet been able to provide you with comments on the code.\n\n"
+            "> After the patch:\n>\n> CMD (Randread):\n"
+            "> sudo fio -filename=/dev/mmcblk0 -direct=1 -numjobs=1 -ioengine=psync -iodepth=1 -name=mytest -bs=1M\n>\n"
+            "> mytest: (groupid=0, jobs=1): err= 0: pid=11614: Fri Dec 24 14:07:06 2021\n"
+            ">   read: IOPS=86, BW=86.6MiB/s (90.8MB/s)(1024MiB/11828msec)\n")
+    got = {(r["system"], r["value"]) for r in result_rows(extract_explained(text, "m")[0]) if r["metric"] == "iops"}
+    assert got == {("Before the patch", 85.0), ("After the patch", 86.0)}
+    # a printout named otherwise in between ends the section
+    named = text.replace("> After the patch:\n", "> 5.16-rc6:\n")
+    got = {(r["system"], r["value"]) for r in result_rows(extract_explained(named, "m")[0]) if r["metric"] == "iops"}
+    assert ("5.16-rc6", 86.0) in got

@@ -19,6 +19,7 @@ from transforms.parsers._common import generic_label, names_system
 from transforms.platform import classify, legend
 from transforms.prefilter import prefilter
 from transforms.quotes import segments, strip_quotes
+from transforms.sidebyside import halves
 
 
 def candidate_parsers(body: str) -> list[Parser]:
@@ -101,6 +102,25 @@ def _parse_segment(parser: Parser, seg: Segment) -> list[Run]:
                 reason=f"parser error: {type(exc).__name__}: {exc}",
             )
         ]
+
+
+def _side_by_side(parser: Parser, runs: list[Run], split: tuple[Segment, Segment, range]) -> list[Run]:
+    """Two printouts pasted side by side (transforms.sidebyside): each half read on its own, in
+    place of what the parser made of the lines holding both."""
+    left, right, cut = split
+
+    def inside(run: Run) -> bool:
+        return run.line_start < cut.stop and max(run.line_end, run.line_start + 1) > cut.start
+
+    if any(inside(r) and r.status == "ok" and r.results for r in runs):
+        return runs  # the parser reads the pair itself (kernbench's side-by-side outputs)
+    halves_runs = [r for half in (left, right) for r in _parse_segment(parser, half)
+                   if inside(r) and r.status == "ok" and r.results]
+    if not halves_runs:
+        return runs
+    for r in halves_runs:
+        r.notes.append("one of two printouts pasted side by side")
+    return [r for r in runs if not inside(r)] + halves_runs
 
 
 def _continued_systems(runs: list[Run]) -> None:
@@ -224,11 +244,14 @@ def extract_explained(body: str, message_id: str, subject: str | None = None, pr
     if parsers:
         for seg in segs:
             text = seg.text
+            split = halves(seg) if "   " in text else None
             for parser in parsers:
                 if not parser.signature.search(text):
                     runs = _labelled_runs(parser, seg)
                 else:
                     runs = _parse_segment(parser, seg)
+                    if split is not None:
+                        runs = _side_by_side(parser, runs, split)
                 _continued_systems(runs)
                 for k, run in enumerate(runs):
                     if run.status == "ok" and not run.results:

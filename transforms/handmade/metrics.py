@@ -159,6 +159,8 @@ def canonical(benchmark: str, label: str) -> str | None:
     if 2 <= len(words) <= 4 and unit(words[0]) and (m := _MMTESTS_TAIL.match(words[-1])):
         # mmtests: `MB/sec copy-16`, `usec lat-4`: the unit, the metric, `-<threads>`
         return table.get(" ".join([*words[1:-1], m.group(1)]))
+    if 2 <= len(words) <= 3 and unit(words[0]):
+        return table.get(" ".join(words[1:]))  # mmtests: `MB/sec copy`, the unit, then the metric
     if len(words) >= 3 and words[-1] in _CPU_WORDS:
         base = table.get(" ".join(words[:-1]))  # `Sequential Output Block %CPU`: its CPU share
         return f"{base}_cpu" if base and f"{base}_cpu" in _registry(benchmark) else None

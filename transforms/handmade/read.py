@@ -669,7 +669,8 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
         return [], ex
     series = bench == "lmbench" and (t.caption or "").startswith('"')  # lmbench's own `"title` format
     if not (near or has_unit or mapped or votes.get(bench) or t.change or series or _sibling(t, bench, plain, earlier)
-            or _same_rows(plain[abs_lo + t.start:abs_lo + t.end], bench, plain, earlier)):
+            or _same_rows(plain[abs_lo + t.start:abs_lo + t.end], bench, plain, earlier)
+            or _same_metrics(t, bench, plain, earlier)):
         ex.outcome = f"nothing: {bench} named at a distance, but no unit or {bench} metric in the table"
         return [], ex
     caption_sys = _caption_system(block, t.start, seg, lo)
@@ -771,6 +772,23 @@ def _same_rows(lines: Sequence[str], bench: str, plain: list[str], earlier: Sequ
         return False
     return any(e.rows and e.benchmark == bench and e.taken_for.startswith("hand_table")
                and len(mine & _row_heads(plain[e.line_start:e.line_end])) >= 3 for e in earlier)
+
+
+def _same_metrics(t: Table, bench: str, plain: list[str], earlier: Sequence[Explained]) -> bool:
+    """A table whose rows are the metrics of a table already read as `bench` in this post (mmtests'
+    `MB/sec copy` ... `MB/sec triad` again under the heads of the next configurations)."""
+    if t.orientation != "rows=metrics":
+        return False
+    mine = {" ".join(x.split()).lower() for x in t.labels if x}
+    if len(mine) < 3:
+        return False
+    for e in earlier:
+        if e.rows and e.benchmark == bench and e.taken_for.endswith("rows=metrics)"):
+            theirs = {" ".join(x.split()[:len(next(iter(mine)).split())]).lower()
+                      for x in plain[e.line_start:e.line_end] if x.strip()}
+            if len(mine & theirs) >= 3:
+                return True
+    return False
 
 
 def _col_benchmarks(t: Table, bench: str) -> dict[str, str | None]:

@@ -971,3 +971,32 @@ def test_heads_after_a_rule_name_a_later_block_of_the_same_report():
             "Duration Elapsed      519.87      518.72\n")
     got = {(r["system"], r["metric_label"], r["value"]) for r in rows(text)}
     assert ("base", "Duration User", 41404.28) in got and ("patched", "Duration Elapsed", 518.72) in got
+
+
+def test_a_report_giving_the_same_metric_rows_again_under_new_heads_is_the_same_benchmark():
+    # https://lore.kernel.org/lkml/277737d6034b3da072d3b0b808d2fa6e110038b0.camel@suse.com/ (its lines,
+    # quoted-printable decoded): mmtests' STREAM, the rows of the first block again under the VM heads
+    text = (
+    "STREAM\n"
+    "======\n"
+    "\n"
+    "http://xenbits.xen.org/people/dariof/benchmarks/results/linux/core-sched/mmtests/boxes/wayrath/coresched-email-1_stream.txt\n"
+    "\n"
+    "                                  v                      v                     BM                     BM                     BM                     BM                     BM                     BM\n"
+    "                              BM-HT                BM-noHT                     HT                   noHT                 csc-HT        csc_stallfix-HT             csc_tim-HT        csc_vruntime-HT\n"
+    "MB/sec copy     33827.50 (   0.00%)    33654.32 (  -0.51%)    33683.34 (  -0.43%)    33819.30 (  -0.02%)    33830.88 (   0.01%)    33731.02 (  -0.29%)    33573.76 (  -0.75%)    33292.76 (  -1.58%)\n"
+    "MB/sec scale    22762.02 (   0.00%)    22524.00 (  -1.05%)    22416.54 (  -1.52%)    22444.16 (  -1.40%)    22652.56 (  -0.48%)    22462.80 (  -1.31%)    22461.90 (  -1.32%)    22670.84 (  -0.40%)\n"
+    "MB/sec add      26141.76 (   0.00%)    26241.42 (   0.38%)    26559.40 (   1.60%)    26365.36 (   0.86%)    26607.10 (   1.78%)    26384.50 (   0.93%)    26117.78 (  -0.09%)    26192.12 (   0.19%)\n"
+    "MB/sec triad    26522.46 (   0.00%)    26555.26 (   0.12%)    26499.62 (  -0.09%)    26373.26 (  -0.56%)    26667.32 (   0.55%)    26642.70 (   0.45%)    26505.38 (  -0.06%)    26409.60 (  -0.43%)\n"
+    "                                  v                      v                     VM                     VM                     VM                     VM                     VM                     VM\n"
+    "                              VM-HT                VM-noHT                     HT                   noHT                 csc-HT        csc_stallfix-HT             csc_tim-HT        csc_vruntime-HT\n"
+    "MB/sec copy     34559.32 (   0.00%)    34153.30 (  -1.17%)    34236.64 (  -0.93%)    33724.38 (  -2.42%)    33535.60 (  -2.96%)    33534.10 (  -2.97%)    33469.70 (  -3.15%)    33873.18 (  -1.99%)\n"
+    "MB/sec scale    22556.18 (   0.00%)    22834.88 (   1.24%)    22733.12 (   0.78%)    23010.46 (   2.01%)    22480.60 (  -0.34%)    22552.94 (  -0.01%)    22756.50 (   0.89%)    22434.96 (  -0.54%)\n"
+    "MB/sec add      26209.70 (   0.00%)    26640.08 (   1.64%)    26692.54 (   1.84%)    26747.40 (   2.05%)    26358.20 (   0.57%)    26353.50 (   0.55%)    26686.62 (   1.82%)    26256.50 (   0.18%)\n"
+    "MB/sec triad    26521.80 (   0.00%)    26490.26 (  -0.12%)    26598.66 (   0.29%)    26466.30 (  -0.21%)    26560.48 (   0.15%)    26496.30 (  -0.10%)    26609.10 (   0.33%)    26450.68 (  -0.27%)\n"
+    "\n"
+    )
+    got = {(r["benchmark"], r["system"], r["metric"], r["value"]) for r in rows(text)}
+    assert ("stream", "BM-HT", "copy", 33827.5) in got  # `MB/sec copy`: the unit, then STREAM's metric
+    assert ("stream", "VM-HT", "copy", 34559.32) in got and ("stream", "VM-noHT", "triad", 26490.26) in got
+    assert len(got) == 64  # 2 blocks x 8 configurations x 4 metrics

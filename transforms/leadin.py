@@ -15,6 +15,7 @@ import re
 from collections.abc import Sequence
 
 from transforms.model import Run, Segment
+from transforms.quotes import split_quote
 from transforms.shell import is_prompted
 from transforms.tools import TOOLS, names_pattern
 
@@ -260,7 +261,6 @@ def fill_systems(found: Sequence[tuple[Run, Segment]], body: str, subject: str |
 
 
 _HEADING_REACH = 200  # lines above a printout searched for the condition heading of its section
-_QUOTE = re.compile(r"^(?:[ \t]{0,2}>)*")
 
 
 def _fill_by_condition_headings(found: Sequence[tuple[Run, Segment]], body: str) -> None:
@@ -282,9 +282,8 @@ def _fill_by_condition_headings(found: Sequence[tuple[Run, Segment]], body: str)
         for k in range(start - 1, max(-1, start - 1 - _HEADING_REACH), -1):
             if k >= len(lines):
                 continue
-            raw = lines[k]
-            depth = _QUOTE.match(raw).group(0).count(">")  # type: ignore[union-attr]
-            text = raw[len(_QUOTE.match(raw).group(0)):].strip()  # type: ignore[union-attr]
+            depth, text = split_quote(lines[k])
+            text = text.strip()
             if depth != seg.depth or not text.endswith(":") or len(text) > 60:
                 continue
             name = names_system(text)

@@ -25,16 +25,19 @@ from decimal import Decimal
 from transforms.model import Result, Run, Segment
 from transforms.parsers._common import caption_system, naming_caption, printout_system, scaled
 
+from .text import _BW3 as _BW  # KiB/s per unit fio 3 prints, `MiB` and `MB` alike
+from .text import _SUFFIX  # fio's num2str suffixes (`3.05M`)
+
 NAME = "fio"
 
 _NUM = r"\d{1,12}+(?:\.\d{1,6}+)?+"
 # `IOPS=3.05M, BW=1488MiB/s, IOS/call=32/31`: IOPS first on its line, then BW or IOS/call
 LINE = re.compile(
-    rf"^[ \t]*+IOPS=(?P<iops>{_NUM})(?P<s>[KMG]?+),[ \t]*+"
-    rf"(?:BW=(?P<bw>{_NUM})(?P<bu>[KMGTP]i?B|B)/s(?:,[ \t]*+IOS/call=\d++/\d++)?+|IOS/call=\d++/\d++)"
+    rf"^[ \t]*+IOPS=(?P<iops>{_NUM})(?P<s>[kKMG]?+),[ \t]*+"
+    rf"(?:BW=(?P<bw>{_NUM})(?P<bu>[KMGTP]iB|[kMGTP]B|B)/s(?:,[ \t]*+IOS/call=\d++/\d++)?+|IOS/call=\d++/\d++)"
 )
-MAXIMUM = re.compile(rf"^[ \t]*+(?:\^C)?+Maximum IOPS=(?P<iops>{_NUM})(?P<s>[KMG]?+)[ \t]*+$")
-SIGNATURE = re.compile(rf"^(?:[ \t]{{0,2}}[A-Za-z]{{0,3}}>)*[ \t]*+IOPS={_NUM}[KMG]?+,[ \t]*+(?:BW|IOS/call)=", re.M)
+MAXIMUM = re.compile(rf"^[ \t]*+(?:\^C)?+Maximum IOPS=(?P<iops>{_NUM})(?P<s>[kKMG]?+)[ \t]*+$")
+SIGNATURE = re.compile(rf"^(?:[ \t]{{0,2}}[A-Za-z]{{0,3}}>)*[ \t]*+IOPS={_NUM}[kKMG]?+,[ \t]*+(?:BW|IOS/call)=", re.M)
 # the banner t/io_uring prints before its first line, and what may stand between its lines
 _BANNER = re.compile(r"^[ \t]*+(?:submitter=|polled=|Engine=|Added file|ring setup|(?:\^C)?+Exiting on \w++"
                      r"|fixedbufs=|(?:[ \t]*+\w++=[^,\n]{0,40}+,){2})")
@@ -46,11 +49,6 @@ _OPTION_NAMES = {"b": "bs", "d": "depth", "s": "submit_batch", "c": "complete_ba
 _QD = re.compile(r"\bQD=(?P<qd>\d{1,6}+)")
 _FILE = re.compile(r"\bfile=(?P<file>/[^\s,]{1,80}+),")
 
-_KIB = Decimal(1024)
-_BW: dict[str, Decimal] = {"B": 1 / _KIB, "KiB": Decimal(1), "MiB": _KIB, "GiB": _KIB**2, "TiB": _KIB**3,
-                           "PiB": _KIB**4, "KB": Decimal(1000) / _KIB, "MB": Decimal(10**6) / _KIB,
-                           "GB": Decimal(10**9) / _KIB, "TB": Decimal(10**12) / _KIB, "PB": Decimal(10**15) / _KIB}
-_SUFFIX = {"K": Decimal(1000), "M": Decimal(10**6), "G": Decimal(10**9)}
 _GAP = 2  # lines (the banner's, `^CExiting`) that may stand between two lines of one series
 _BANNER_REACH = 8  # lines above the first `IOPS=` searched for the banner and the command
 

@@ -26,6 +26,7 @@ from transforms.handmade.prose import read_prose
 from transforms.handmade.slashes import read_slashes
 from transforms.handmade.summaries import BULLET_KV, read_summaries
 from transforms.handmade.tables import CHANGE_HEAD, RATIO_UNIT, STDEV_HEAD, Table, read_tables
+from transforms.handmade.wrapped import unwrap
 from transforms.model import Result, Run, Segment
 from transforms.parsers import metric_spec
 from transforms.parsers._common import keyed_system, names_system, naming_caption, system_label
@@ -139,7 +140,7 @@ def read(segs: list[Segment], subject: str | None, claimed: dict[int, str],
                 explained.append(Explained(abs_lo, seg.offset + hi, "not results", outcome=f"nothing: looks like {why!r}",
                                           quoted=seg.quoted))
                 continue
-            clean = ["" if noise_line(x) else x for x in block]
+            clean = unwrap(["" if noise_line(x) else x for x in block])
             beside = {claimed[k] for k in (abs_lo - 1, seg.offset + hi)
                       if k in claimed}
             runs = _read_block(seg, lo, clean, plain, subject, explained, raw=block)

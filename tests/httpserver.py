@@ -97,6 +97,8 @@ class Site:
                     self.send_header("ETag", etag)
                     self.end_headers()
                     return
+                if route.status == 200:  # counted before the client can see the answer (and hang up)
+                    site.full_bodies[path] += 1
                 self.send_response(route.status)
                 self.send_header("Content-Type", route.content_type)
                 self.send_header("Content-Length", str(len(route.body)))
@@ -105,8 +107,6 @@ class Site:
                 for k, v in route.headers.items():
                     self.send_header(k, v)
                 self.end_headers()
-                if route.status == 200:
-                    site.full_bodies[path] += 1
                 with contextlib.suppress(BrokenPipeError, ConnectionResetError):
                     self.wfile.write(route.body)
 

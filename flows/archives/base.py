@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -66,12 +67,17 @@ class ArchiveKind(Protocol):
 
 
 def sha256_file(path: Path) -> tuple[str, int]:
+    """(sha256, size) of a file, read in 16 MB pieces: each piece's hashing gives up the GIL, and
+    taking it back behind a busy thread (GX importing ahead) cost ~5 ms a piece, 1.2 s for a
+    250 MB mbox in 1 MB pieces where the hashing itself takes 0.15 s."""
     h = hashlib.sha256()
     n = 0
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-            n += len(chunk)
+    with open(path, "rb", buffering=0) as f:
+        buf = bytearray(min(16 << 20, max(1 << 16, os.fstat(f.fileno()).st_size + 1)))  # small pages: small
+        view = memoryview(buf)
+        while k := f.readinto(buf):
+            h.update(view[:k])
+            n += k
     return h.hexdigest(), n
 
 

@@ -135,3 +135,37 @@ def test_unescaping_removes_one_angle_from_every_line_that_starts_with_it(lines)
     msg = b"\n".join(lines)  # the first line stands at the message's start, the others after a break
     expected = re.sub(rb"(?m)^>(>*From )", rb"\1", msg)  # the rule, written as plainly as it reads
     assert _finish(msg, 0, 0, 1 << 20) == expected
+
+
+def _fetch(path, previous=None, recheck=False):
+    from flows.archives.base import FetchContext, Unit
+    from flows.archives.mbox import KIND
+    from flows.source import Source
+
+    source = Source("l", "mbox", str(path))
+    unit = Unit(source="l", key=path.name, url=str(path))
+    ctx = FetchContext(raw_dir=path.parent / "raw", previous={("l", path.name): previous} if previous else {},
+                       recheck=recheck)
+    return KIND.fetch(unit, source, ctx), source
+
+
+def test_the_same_stamp_is_unchanged_without_reading_and_a_touch_is_hashed(tmp_path):
+    import hashlib
+    import os
+
+    p = tmp_path / "l.mbox"
+    p.write_bytes(MBOX)
+    first, _ = _fetch(p)
+    assert first.status == "ok" and first.sha256 == hashlib.sha256(MBOX).hexdigest() and first.bytes == len(MBOX)
+    last = {"etag": first.etag, "sha256": "recorded", "bytes": len(MBOX)}
+    again, _ = _fetch(p, last)
+    assert again.status == "unchanged" and again.sha256 == "recorded"  # the stamp alone decided
+    st = p.stat()
+    os.utime(p, ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))  # touched: same bytes, read to be sure
+    digest = hashlib.sha256(MBOX).hexdigest()
+    touched, _ = _fetch(p, {**last, "sha256": digest})
+    assert touched.status == "unchanged" and touched.etag != first.etag
+    assert _fetch(p, last)[0].status == "ok"  # an old stamp: hashed, and "recorded" is not its hash
+    assert _fetch(p, {**last, "etag": touched.etag, "sha256": digest}, recheck=True)[0].sha256 == digest
+    p.write_bytes(MBOX + MBOX)  # grown: another stamp, another hash
+    assert _fetch(p, {**last, "etag": touched.etag, "sha256": digest})[0].status == "ok"

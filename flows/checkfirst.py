@@ -16,8 +16,8 @@ the check), with the same functions the flow's tasks call:
   those) stops the checks and leaves that unit to the flow.
 
 Checks happen only where they can pay off and be recorded: a lake already holding data and a
-Prefect API given in the environment (PREFECT_API_URL; without it a temporary API would have to
-be started to record the run, which costs more than the flow). `full_flow=True` skips them.
+Prefect API, given in the environment (PREFECT_API_URL) or the temporary one (flows.prefect_api),
+which is started first and comes up while the checks run. `full_flow=True` skips them.
 """
 
 from __future__ import annotations
@@ -88,18 +88,27 @@ def ingest(cfg: Config, sources: list[str] | None = None, since: str | None = No
            until: str | None = None, task_runner: str = "default", dask_address: str | None = None,
            recheck: bool = False, full_flow: bool = False) -> dict[str, Any]:
     """One ingest run (module doc): the checks alone when nothing changed, else the flow."""
+    if not os.environ.get("PREFECT_API_URL"):
+        from flows.prefect_api import ensure_api
+
+        ensure_api(wait=False)  # a temporary API comes up while the checks and the warm-up run
+        if task_runner == "default":
+            from flows import warmup
+
+            warmup.prestart(cfg)
     api = os.environ.get("PREFECT_API_URL")
     checked = None
     if api and not full_flow:
+        from flows.prefect_api import started_up
         from flows.run_record import RecordError, flow_id
 
+        checked = check(cfg, sources, since, until, recheck)
+        started_up()
         try:
             flow = flow_id(api, "ingest")  # the API answers: the run can be recorded after
         except RecordError:
             flow = None  # the flow meets the API on its own, and says what is wrong
-        if flow is not None:
-            checked = check(cfg, sources, since, until, recheck)
-        if checked is not None and checked.complete:
+        if flow is not None and checked is not None and checked.complete:
             return _record_only(cfg, checked, api, flow, sources, since, until, recheck)
     from flows.ingest import run_ingest
 

@@ -1,12 +1,13 @@
-"""Prefect's temporary API server, started so that it dies with the process that needs it.
+"""Prefect's temporary API server, started early and so that it dies with the process that needs it.
 
 Without PREFECT_API_URL, Prefect starts a temporary API server (uvicorn, a child
 process) on first use and stops it at exit. A `kill -9` of the ingest skips the
 exit handlers, and the server ran on, orphaned. Here the server is started up front
 (from the calling thread, the CLI's main one) through a two-line launcher that asks
 the kernel to SIGKILL it when its parent dies (prctl PR_SET_PDEATHSIG, Linux) and
-then execs the server's own command line: the process Prefect tracks and stops is
-the server itself. Prefect's later lookups of its temporary server find this one.
+then execs the server's own command line: the process stopped at exit is the server
+itself. It is started before the work that needs no API (the checks, the worker pool,
+GX's import), which goes on while it comes up.
 """
 
 from __future__ import annotations
@@ -32,58 +33,104 @@ def dies_with_parent(args: list[str]) -> list[str]:
     return [sys.executable, "-c", LAUNCHER, str(os.getpid()), *args]
 
 
-class _Subprocess:
-    """`subprocess` as the server module sees it while starting: Popen goes through the launcher."""
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(subprocess, name)
-
-    @staticmethod
-    def Popen(args: list[str], *rest: Any, **kw: Any) -> subprocess.Popen[Any]:  # noqa: N802
-        return subprocess.Popen(dies_with_parent(args), *rest, **kw)
-
-
 STARTUP_TIMEOUT_S = 120
+PORT_IN_USE = 3  # uvicorn's exit code when its port is taken (Prefect picks another port then)
+
+_SERVER: dict[str, Any] = {}  # the temporary API this process started: "proc", "url", "ready"
 
 
-def server_class() -> type:
-    from prefect.server.api import server as prefect_server
+def ensure_api(wait: bool = True) -> str | None:
+    """Start the temporary API now unless an API is configured; returns its URL (None when one is
+    configured). With `wait=False` it returns at once and the server comes up while the caller
+    does work that needs no API; the next `ensure_api()` waits until it answers. Call it from
+    the thread that lives as long as the run: the kernel ties the signal to the thread that
+    started the child.
 
-    class DyingServer(prefect_server.SubprocessASGIServer):
-        def _run_uvicorn_command(self) -> subprocess.Popen[Any]:
-            saved = prefect_server.subprocess
-            prefect_server.subprocess = _Subprocess()  # type: ignore[assignment]
-            try:
-                return super()._run_uvicorn_command()
-            finally:
-                prefect_server.subprocess = saved
+    Prefect would start the same server itself (`SubprocessASGIServer`), but it imports the
+    server's modules (FastAPI, SQLAlchemy, its ORM: ~4 s of CPU) in this process first, which
+    only the server process needs. Here the server's command line is Prefect's own, and its
+    URL becomes this process's PREFECT_API_URL, so that every thread's client uses it."""
+    if "url" not in _SERVER:
+        from prefect.settings import PREFECT_SERVER_EPHEMERAL_ENABLED, get_current_settings
 
-    return DyingServer
+        if get_current_settings().api.url or not PREFECT_SERVER_EPHEMERAL_ENABLED.value():
+            return None  # a configured API, or none allowed (Prefect then says so itself)
+        _start()
+    if wait and not _SERVER.get("ready"):
+        _wait_until_up()
+    return _SERVER["url"]
 
 
-def ensure_api() -> str | None:
-    """Start the temporary API now unless an API is configured; returns its URL (None when
-    PREFECT_API_URL is set). Call it from the thread that lives as long as the run: the kernel
-    ties the signal to the thread that started the child."""
-    from prefect.settings import (
-        PREFECT_SERVER_EPHEMERAL_ENABLED,
-        PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS,
-        get_current_settings,
-    )
+def started_up() -> None:
+    """Wait for the temporary API if this process started one (no import of Prefect otherwise)."""
+    if "url" in _SERVER and not _SERVER.get("ready"):
+        _wait_until_up()
 
-    if get_current_settings().api.url or not PREFECT_SERVER_EPHEMERAL_ENABLED.value():
-        return None  # a configured API, or none allowed (Prefect then says so itself)
-    # the server's modules (FastAPI, SQLAlchemy, its ORM: ~2.5 s) only when one is started here
-    from prefect.server.api.server import SubprocessASGIServer
 
-    cls = server_class()
-    current = SubprocessASGIServer._instances.get(None)
-    if current is not None and current.running:
-        return current.api_url  # already up (started earlier in this process)
-    if current is not None and not isinstance(current, cls):
-        del SubprocessASGIServer._instances[None]
-    server = cls()
+def server_pid() -> int | None:
+    proc = _SERVER.get("proc")
+    return None if proc is None else proc.pid
+
+
+def _start() -> None:
+    import atexit
+    import socket
+
+    import prefect
+    from prefect.context import refresh_global_settings_context
+    from prefect.settings import get_current_settings
+
+    env = {**os.environ, "PREFECT_UI_ENABLED": "0", "PREFECT__SERVER_EPHEMERAL": "1", "PREFECT__SERVER_FINAL": "1",
+           **get_current_settings().to_environment_variables(exclude_unset=True)}
+    env.pop("PREFECT_API_URL", None)  # a port taken: started again, and not told its last address
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    args = [sys.executable, "-m", "uvicorn", "--app-dir", str(prefect.__module_path__.parent), "--factory",
+            "prefect.server.api.server:create_app", "--host", "127.0.0.1", "--port", str(port),
+            "--log-level", "error", "--lifespan", "on"]
+    if "proc" not in _SERVER:
+        atexit.register(_stop)
+    _SERVER.update(proc=subprocess.Popen(dies_with_parent(args), env=env), url=f"http://127.0.0.1:{port}/api",
+                   ready=False)
+    os.environ["PREFECT_API_URL"] = _SERVER["url"]
+    refresh_global_settings_context()
+
+
+def _wait_until_up() -> None:
+    import time
+    import urllib.request
+
+    from prefect.settings import PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS
+
     # Prefect waits 20 s by default; a loaded machine (CI, a laptop mid-build) needs longer, and
     # failing the run for a slow start helps nobody. A larger setting of the user's wins.
-    server.start(timeout=max(STARTUP_TIMEOUT_S, PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS.value()))
-    return server.api_url
+    deadline = time.monotonic() + max(STARTUP_TIMEOUT_S, PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS.value())
+    while time.monotonic() < deadline:
+        code = _SERVER["proc"].poll()
+        if code == PORT_IN_USE:
+            _start()
+            continue
+        if code is not None:
+            raise RuntimeError(f"the temporary Prefect API server exited with code {code} while starting")
+        try:
+            with urllib.request.urlopen(_SERVER["url"] + "/health", timeout=2) as r:
+                if r.status == 200:
+                    _SERVER["ready"] = True
+                    return
+        except OSError:
+            pass
+        time.sleep(0.05)
+    raise RuntimeError("timed out while waiting for the temporary Prefect API server to start")
+
+
+def _stop() -> None:
+    proc = _SERVER.get("proc")
+    if proc is None or proc.poll() is not None:
+        return
+    proc.terminate()
+    try:
+        proc.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()

@@ -13,11 +13,11 @@ def prestart(cfg: Config) -> None:
     data dir without a lake yet: every message is new): the worker pool (spawned, its parsers
     imported) and GX. Otherwise both wait for the first changed unit, so that a run with nothing
     new costs only its checks."""
-    from flows import workers
-    from flows.parallel import default_workers, ready
-
     lake_dir = cfg.lake_dir  # a URL for a remote lake: nothing is started ahead there
     if isinstance(lake_dir, Path) and not (lake_dir.exists() and any(lake_dir.iterdir())):
+        from flows import workers
+        from flows.parallel import default_workers, ready
+
         workers.prestart(default_workers(), ready)
         prewarm_validation()
 

@@ -194,3 +194,26 @@ def test_what_the_checks_asked_the_flow_does_not_ask_again(tmp_path, prefect_api
         ("a", "unchanged", 0), ("b", "ok", 1)]
     assert listed == ["a", "b"] and fetched == ["a", "b"]  # by the checks only: the flow took them over
     assert handover._HANDED == {}
+
+
+def test_with_the_temporary_api_a_run_with_nothing_new_is_recorded_without_the_flow(tmp_path):
+    """No PREFECT_API_URL: the temporary API starts first and comes up while the checks run; the
+    run is recorded over REST like against a running server (no flow engine, no parsers)."""
+    import sqlite3
+
+    from tests.conftest import plain_ingest
+
+    shutil.copy(SEEDS_MBOX, tmp_path / "seeds.mbox")
+    cfg = write_config(tmp_path, mbox_source("sample", "seeds.mbox", message_timeout_s=30))
+    plain_ingest(cfg)
+    env = {k: v for k, v in os.environ.items() if k != "PREFECT_API_URL"}
+    env.update(PYTHONPATH=str(ROOT), GX_ANALYTICS_ENABLED="False", PREFECT_HOME=str(tmp_path / "prefect-home"),
+               PREFECT_SERVER_ANALYTICS_ENABLED="false")
+    p = subprocess.run([sys.executable, "-c", CLI_RUN % (HEAVY,), str(cfg)], cwd=ROOT, capture_output=True,
+                       text=True, env=env, timeout=300)
+    assert p.returncode == 0, p.stderr[-3000:]
+    out = json.loads(p.stdout.strip().splitlines()[-1])
+    assert out == {"code": 0, "imported": ["prefect"]}  # its settings only: the server runs elsewhere
+    with sqlite3.connect(tmp_path / "prefect-home" / "prefect.db") as db:
+        tags = [json.loads(t) for (t,) in db.execute("SELECT tags FROM flow_run")]
+    assert tags == [["no-change"]] or (len(tags) == 1 and "no-change" in tags[0])

@@ -268,9 +268,8 @@ def test_the_temporary_api_dies_with_its_parent(tmp_path):
     from pathlib import Path
 
     code = ("import os, sys, time\nfrom flows.cli import quiet_prefect\nquiet_prefect()\n"
-            "from flows.prefect_api import ensure_api\nurl = ensure_api()\n"
-            "from prefect.server.api.server import SubprocessASGIServer\n"
-            "print(SubprocessASGIServer().server_process.pid, url, flush=True)\ntime.sleep(600)\n")
+            "from flows.prefect_api import ensure_api, server_pid\nurl = ensure_api()\n"
+            "print(server_pid(), url, flush=True)\ntime.sleep(600)\n")
     env = {k: v for k, v in os.environ.items() if k != "PREFECT_API_URL"}
     parent = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, env=env, stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE)

@@ -85,27 +85,29 @@ def _run(cfg: Config, sources: list[str] | None, since: str | None, until: str |
             continue
         emit("source", source=source.name, units=len(units))
         bound = source.limits.part_messages, source.limits.part_rows
-        for i in range(0, len(units), CHUNK_UNITS):
-            cursors = []  # each unit's parts, in unit order (a distributed runner starts them all now)
-            for u in units[i:i + CHUNK_UNITS]:
-                with summary.timed("fetch"):
-                    fetched = _fetch_or_fail(fetch_unit, u, source, ctx)
-                if fetched.status == "ok":
-                    prewarm_validation()
-                with summary.timed("decode+extract"):
-                    cursors.append(extract(fetched, source, known))
-            pending: list[UnitWork] = []
-            for parts in cursors:
-                while True:
+        with Loader(partial(_load, on.load_units, log, lake=lake, list_names=list_names, summary=summary,
+                            source=source)) as loader:
+            for i in range(0, len(units), CHUNK_UNITS):
+                cursors = []  # each unit's parts, in unit order (a distributed runner starts them all now)
+                for u in units[i:i + CHUNK_UNITS]:
+                    with summary.timed("fetch"):
+                        fetched = _fetch_or_fail(fetch_unit, u, source, ctx)
+                    if fetched.status == "ok":
+                        prewarm_validation()
                     with summary.timed("decode+extract"):
-                        work = next(parts, None)
-                    if work is None:
-                        break
-                    pending.append(work)
-                    if _full(pending, *bound):
-                        _load(on.load_units, log, pending, lake, list_names, summary, source)
-                        pending = []
-            _load(on.load_units, log, pending, lake, list_names, summary, source)
+                        cursors.append(extract(fetched, source, known))
+                pending: list[UnitWork] = []
+                for parts in cursors:
+                    while True:
+                        with summary.timed("decode+extract"):
+                            work = next(parts, None)
+                        if work is None:
+                            break
+                        pending.append(work)
+                        if _full(pending, *bound):
+                            loader.load(pending)
+                            pending = []
+                loader.load(pending)
     with summary.timed("compact"):
         lake.compact_fragmented(int(cfg.quality.get("compact_after_parts", COMPACT_AFTER_PARTS)))
     with summary.timed("views"):
@@ -122,7 +124,47 @@ def _full(works: list[UnitWork], messages: int, rows: int) -> bool:
                 or (rows and sum(len(w.records.results) for w in works) >= rows))
 
 
-def _load(load: Callable[..., list[dict[str, Any]]], log: Any, works: list[UnitWork], lake: Lake,
+class Loader:
+    """Parts validated and committed on a thread of their own, one group at a time and in order,
+    while the next part is decoded: the workers no longer wait for GX and the lake commit (a
+    third of a big unit's wall time). At most one group is loading and one decoding, so memory
+    stays at two parts. The group's flow run context goes with it (its task run belongs to the
+    flow run), and what a load raised is raised here, at the next group or at the end."""
+
+    def __init__(self, load: Callable[[list[UnitWork]], None]) -> None:
+        from concurrent.futures import ThreadPoolExecutor
+
+        self._load = load
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="listbench-load")
+        self._running: Any = None
+
+    def load(self, works: list[UnitWork]) -> None:
+        if not works:
+            return
+        import contextvars
+
+        self.wait()
+        self._running = self._pool.submit(contextvars.copy_context().run, self._load, works)
+
+    def wait(self) -> None:
+        running, self._running = self._running, None
+        if running is not None:
+            running.result()
+
+    def __enter__(self) -> Loader:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        try:
+            if exc[0] is None:
+                self.wait()
+            elif self._running is not None:
+                self._running.exception()  # the run failed already: let its load finish, not raise twice
+        finally:
+            self._pool.shutdown(wait=True)
+
+
+def _load(load: Callable[..., list[dict[str, Any]]], log: Any, works: list[UnitWork], *, lake: Lake,
           list_names: list[str], summary: IngestSummary, source: Source) -> None:
     """Validate and commit waiting parts; a unit whose last part is in is reported."""
     if not works:

@@ -253,11 +253,21 @@ def fill_systems(found: Sequence[tuple[Run, Segment]], body: str, subject: str |
         named = releases(lead_in(seg.lines, run.line_start))
         if not named:
             if whole is None:
-                text = f"{subject or ''}\n{body}"
-                whole = releases(text, strong=True) if len(releases(text)) == 1 else []
+                whole = _post_release(subject, body)
             named = whole
         if len(named) == 1:
             run.system = named[0]
+
+
+def _post_release(subject: str | None, body: str) -> list[str]:
+    """The one release the whole post names, or the one its subject names as a release when the
+    body names others too (`Subject: 2.4.10-ac10-preempt lmbench output`, the body comparing it
+    with the kernel used before): the subject says what the post measured."""
+    text = f"{subject or ''}\n{body}"
+    if len(releases(text)) == 1:
+        return releases(text, strong=True)
+    topic = releases(subject or "", strong=True)
+    return topic if len(topic) == 1 and len(releases(subject or "")) == 1 else []
 
 
 _HEADING_REACH = 200  # lines above a printout searched for the condition heading of its section

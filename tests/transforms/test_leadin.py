@@ -45,6 +45,32 @@ def test_two_releases_named_guess_nothing():
     assert {r["system"] for r in result_rows(extract_explained(text, "d")[0])} == {None}
 
 
+# https://lore.kernel.org/lkml/20011010003636Z271005-760+23005@vger.kernel.org/ (lines as posted)
+PREEMPT = """\
+I'm very pleased so far with ac10 with the preempt patch.  Much better than
+2.4.9-ac18-preempt, which is what i was using.  I'm just going to put up some
+output from lmbench to see if anyone who is running the non-preempt version
+is seeing better or worse timings and scores.
+
+ftp://ftp.bitmover.com/lmbench/LMbench2.tgz
+(top of README says lmbench 2alpha8)
+compiled without any changes to the Makefile (gcc 2.95.4)
+
+Simple syscall: 0.3226 microseconds
+Simple read: 0.8185 microseconds
+Process fork+exit: 249.6818 microseconds
+"""
+
+
+def test_the_release_the_subject_names_is_what_the_post_measured():
+    rows = result_rows(extract_explained(PREEMPT, "p", subject="2.4.10-ac10-preempt lmbench output.")[0])
+    assert {(r["metric_label"], r["value"], r["system"]) for r in rows} >= {
+        ("Simple syscall", 0.3226, "2.4.10-ac10-preempt"), ("Process fork+exit", 249.6818, "2.4.10-ac10-preempt")}
+    # a subject comparing two releases names neither
+    rows = result_rows(extract_explained(PREEMPT, "p", subject="2.4.10-ac10 vs 2.4.9-ac18 lmbench")[0])
+    assert {r["system"] for r in rows} == {None}
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.text(alphabet=st.sampled_from(list("0123456789.-kernlux vrcm\n")), max_size=400))
 def test_releases_never_raise_and_are_named_in_the_text(text):

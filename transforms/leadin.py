@@ -76,10 +76,16 @@ _ORDER_WORD = re.compile(r"(?i)first|top|upper")
 def order_legend(lines: Sequence[str]) -> tuple[int, list[str]] | None:
     """(line, [first, second]) of a sentence that names printouts by their order."""
     head = lines[:2000]
-    if _ORDER_WORD.search("\n".join(head)) is None:
-        return None  # most posts: one scan, not one a line
-    for k, line in enumerate(head):
-        if len(line) > 300 or not _ORDER_WORD.search(line):
+    text = "\n".join(head)
+    k, at, last = 0, 0, -1  # the line of each word found, counted from the previous one: one scan in all
+    for w in _ORDER_WORD.finditer(text):
+        k += text.count("\n", at, w.start())
+        at = w.start()
+        if k == last:
+            continue
+        last = k
+        line = head[k]
+        if len(line) > 300:
             continue
         m = _ORDER.search(line)
         if m and m.group("a").lower() != m.group("b").lower():

@@ -3,6 +3,7 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from transforms import leadin
 from transforms.extract import extract_explained
 from transforms.leadin import lead_in, order_legend, releases
 from transforms.rows import result_rows
@@ -240,3 +241,26 @@ def test_a_condition_heading_names_its_section_across_a_reply_that_cuts_the_quot
     named = text.replace("> After the patch:\n", "> 5.16-rc6:\n")
     got = {(r["system"], r["value"]) for r in result_rows(extract_explained(named, "m")[0]) if r["metric"] == "iops"}
     assert ("5.16-rc6", 86.0) in got
+
+
+def _order_legend_line_by_line(lines):
+    """The legend search as it was, one line after another (what the one-scan search must equal)."""
+    import re
+
+    for k, line in enumerate(lines[:2000]):
+        if len(line) > 300 or not re.search(r"(?i)first|top|upper", line):
+            continue
+        m = leadin._ORDER.search(line)
+        if m and m.group("a").lower() != m.group("b").lower():
+            return k, [m.group("a").rstrip("."), m.group("b").rstrip(".")]
+    return None
+
+
+_LEGEND_WORDS = ["first", "First", "top", "upper", "then", "second", "bottom", "next", "lines", "is", "for",
+                 "vanilla", "patched", "2.6.24", "vanilla.", ",", ":", "and", "the", "run", "TOP", "x" * 150]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(_LEGEND_WORDS), max_size=12).map(" ".join), max_size=12))
+def test_the_one_scan_legend_search_finds_what_the_line_by_line_one_found(lines):
+    assert order_legend(lines) == _order_legend_line_by_line(lines)

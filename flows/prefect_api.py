@@ -106,6 +106,7 @@ def _wait_until_up() -> None:
     # Prefect waits 20 s by default; a loaded machine (CI, a laptop mid-build) needs longer, and
     # failing the run for a slow start helps nobody. A larger setting of the user's wins.
     deadline = time.monotonic() + max(STARTUP_TIMEOUT_S, PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS.value())
+    direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # 127.0.0.1: never through a proxy
     while time.monotonic() < deadline:
         code = _SERVER["proc"].poll()
         if code == PORT_IN_USE:
@@ -114,7 +115,7 @@ def _wait_until_up() -> None:
         if code is not None:
             raise RuntimeError(f"the temporary Prefect API server exited with code {code} while starting")
         try:
-            with urllib.request.urlopen(_SERVER["url"] + "/health", timeout=2) as r:
+            with direct.open(_SERVER["url"] + "/health", timeout=2) as r:
                 if r.status == 200:
                     _SERVER["ready"] = True
                     return

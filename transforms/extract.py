@@ -244,7 +244,7 @@ def extract_explained(body: str, message_id: str, subject: str | None = None, pr
     if parsers:
         for seg in segs:
             text = seg.text
-            split = halves(seg) if "   " in text else None
+            split = halves(seg)
             for parser in parsers:
                 if not parser.signature.search(text):
                     runs = _labelled_runs(parser, seg)

@@ -370,11 +370,7 @@ _QP_HINT = re.compile(rb"=(?:3D|\r?\n)")
 _NOT_QP = re.compile(rb"=(?![0-9A-F]{2}|\r?\n)")  # an `=` quoted-printable would have escaped
 
 
-def restore_lost_headers(raw: bytes) -> tuple[bytes, list[str]]:
-    return _restore_lost_headers(raw)[:2]
-
-
-def _restore_lost_headers(raw: bytes) -> tuple[bytes, list[str], tuple[int, int] | None]:
+def restore_lost_headers(raw: bytes) -> tuple[bytes, list[str], tuple[int, int] | None]:
     """A message whose headers lost what its body needs (archives and copies that keep only From,
     Subject, Date and Message-Id), with it put back, and a note for each:
     - a body that opens with a MIME delimiter and a part's header is multipart: its parts are
@@ -382,7 +378,8 @@ def _restore_lost_headers(raw: bytes) -> tuple[bytes, list[str], tuple[int, int]
     - a plain-text body in quoted-printable (every `=` an escape or a soft line break, and at least
       two of its marks such as `=3D` or a soft break) is decoded, instead of read with its `=3D`
       and its lines broken at 76 columns.
-    Any other message comes back as it is."""
+    Any other message comes back as it is. Last, where its headers end (`header_end`), for the
+    decoder not to search again; None when headers were put back."""
     cut = header_end(raw)
     if cut is None:
         return raw, [], None
@@ -420,7 +417,7 @@ def _qp_marked(raw: bytes, start: int) -> bool:
 def decode_message(raw: bytes, max_depth: int = MAX_MIME_DEPTH) -> Mail:
     """Parse one RFC 822 message (bytes). Bad charsets, transfer encodings and nesting give
     notes, not exceptions; anything else is left to the caller's per-message guard."""
-    raw, restored, cut = _restore_lost_headers(raw)
+    raw, restored, cut = restore_lost_headers(raw)
     mail = _decode(raw, max_depth, cut)
     mail.notes[:0] = restored
     return mail

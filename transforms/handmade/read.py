@@ -783,10 +783,11 @@ def _same_metrics(t: Table, bench: str, plain: list[str], earlier: Sequence[Expl
     mine = {" ".join(x.split()).lower() for x in t.labels if x}
     if len(mine) < 3:
         return False
+    widths = {len(x.split()) for x in mine}  # an earlier row's label: its first words, as many as one of mine has
     for e in earlier:
         if e.rows and e.benchmark == bench and e.taken_for.endswith("rows=metrics)"):
-            theirs = {" ".join(x.split()[:len(next(iter(mine)).split())]).lower()
-                      for x in plain[e.line_start:e.line_end] if x.strip()}
+            theirs = {" ".join(x.split()[:n]).lower() for x in plain[e.line_start:e.line_end] if x.strip()
+                      for n in widths}
             if len(mine & theirs) >= 3:
                 return True
     return False

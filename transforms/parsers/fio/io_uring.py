@@ -25,8 +25,8 @@ from decimal import Decimal
 from transforms.model import Result, Run, Segment
 from transforms.parsers._common import caption_system, naming_caption, printout_system, scaled
 
-from .text import _BW3 as _BW  # KiB/s per unit fio 3 prints, `MiB` and `MB` alike
-from .text import _SUFFIX  # fio's num2str suffixes (`3.05M`)
+from .text import BW3 as _BW  # KiB/s per unit fio 3 prints, `MiB` and `MB` alike
+from .text import SUFFIX  # fio's num2str suffixes (`3.05M`)
 
 NAME = "fio"
 
@@ -54,7 +54,7 @@ _BANNER_REACH = 8  # lines above the first `IOPS=` searched for the banner and t
 
 
 def _iops(m: re.Match[str]) -> float | None:
-    return scaled(m["iops"] + m["s"], Decimal(1), _SUFFIX)
+    return scaled(m["iops"] + m["s"], Decimal(1), SUFFIX)
 
 
 def _params(lines: list[str], start: int, first: int) -> tuple[dict[str, str], str | None]:

@@ -144,7 +144,7 @@ SIGNATURE = re.compile(
 _KIB = Decimal(1024)
 # KiB/s per printed unit. fio <= 2.16 (`io=/bw=/aggrb=` grammar) means 1024 by `KB`.
 _BW2: dict[str, Decimal] = {"B": 1 / _KIB, "KB": Decimal(1), "MB": _KIB, "GB": _KIB**2, "TB": _KIB**3, "PB": _KIB**4}
-_BW3: dict[str, Decimal] = {
+BW3: dict[str, Decimal] = {
     "B": 1 / _KIB,
     "KiB": Decimal(1),
     "MiB": _KIB,
@@ -158,13 +158,13 @@ _BW3: dict[str, Decimal] = {
     "PB": Decimal(10**15) / _KIB,
 }
 _TIME_US = {"nsec": Decimal("0.001"), "usec": Decimal(1), "msec": Decimal(1000)}
-_SUFFIX = {"k": Decimal(1000), "K": Decimal(1000), "M": Decimal(10**6), "G": Decimal(10**9)}  # fio's num2str
+SUFFIX = {"k": Decimal(1000), "K": Decimal(1000), "M": Decimal(10**6), "G": Decimal(10**9)}  # fio's num2str
 _SIZE = re.compile(r"^(?P<n>\d+)(?P<u>[kKmMgG]?)(?:i?B)?$")
 
 
 def _scaled(token: str, factor: Decimal) -> float | None:
     """fio prints `26.2k`: every number it prints may carry a num2str K/M/G suffix."""
-    return scaled(token, factor, _SUFFIX)
+    return scaled(token, factor, SUFFIX)
 
 
 # --- parameters ---------------------------------------------------------------------------------
@@ -395,7 +395,7 @@ class _Reader:
 
     def _dir3(self, i: int, m: re.Match[str], line: str) -> None:
         params = self._direction_params(i, m["dir"])
-        self._add(i, "bandwidth", "BW", _scaled(m["bw"], _BW3[m["unit"]]), "KiB/s", params)
+        self._add(i, "bandwidth", "BW", _scaled(m["bw"], BW3[m["unit"]]), "KiB/s", params)
         self._add(i, "iops", "IOPS", _scaled(m["iops"], Decimal(1)), "IOPS", params)  # `26.2k`
         if (runtime := RUNTIME3.search(line, m.end())) is not None:
             self._runtime(runtime["ms"])
@@ -447,7 +447,7 @@ class _Reader:
         self._group_line(i, m, line, _BW2, "aggrb")
 
     def _group3(self, i: int, m: re.Match[str], line: str) -> None:
-        self._group_line(i, m, line, _BW3, "bw")
+        self._group_line(i, m, line, BW3, "bw")
 
     # terse
     def _terse(self, i: int, m: re.Match[str], line: str) -> None:

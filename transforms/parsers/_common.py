@@ -467,6 +467,16 @@ _TEST_WORD = re.compile(
     r"|\d")
 
 
+def _enclosed(text: str) -> str | None:
+    """`'2.6.22 with CFS'`, `/* 2.6.24-rc3 */`: a line wholly in quotes or a comment is a name the
+    poster gave, figures and all."""
+    if len(text) > 4 and text[0] == text[-1] and text[0] in "'\"" and text[0] not in text[1:-1]:
+        return text[1:-1].strip()
+    if text.startswith("/*") and text.endswith("*/") and len(text) > 4 and "*/" not in text[2:-2]:
+        return text[2:-2].strip()
+    return None
+
+
 def lone_caption(lines: Sequence[str], start: int, skip: Callable[[str], bool] | None = None) -> str | None:
     """A short line standing alone right above a printout (`slab`, then a blank line, then netperf's
     banner): the name of what was measured. Blank lines, rules and lines `skip` accepts (commands)
@@ -482,11 +492,14 @@ def lone_caption(lines: Sequence[str], start: int, skip: Callable[[str], bool] |
                 k -= 1
             return " ".join(heads) if k < 0 or not lines[k].strip() else None
         alone = k == 0 or not lines[k - 1].strip() or bool(_UNDERLINE.match(lines[k - 1].strip()))
+        named = _enclosed(text)
+        if named is not None:
+            text = named
         core = _clean_caption(text, False) if alone else None
         if core is not None and _SETTING.match(core) and _configuration_setting(core):
             return core  # `DCHE = 0b`: the setting the printout below was measured with
         if core is None or len(core.split()) > 4 or not _LONE.match(core) or _MARKUP.match(text) \
-                or _TOOL_WORD.search(core) or _CAPTION_STOP.search(core) or _TEST_WORD.search(core):
+                or _TOOL_WORD.search(core) or _CAPTION_STOP.search(core) or named is None and _TEST_WORD.search(core):
             return None
         return core
     return None

@@ -204,6 +204,15 @@ def test_a_lone_line_naming_what_a_test_ran_names_no_system(above):
     assert lone_caption(["", above, "", "TCP STREAM TEST from 0.0.0.0"], 3) is None
 
 
+@pytest.mark.parametrize(("line", "system"), [("'2.6.22 with CFS'", "2.6.22 with CFS"),
+                                              ('"vanilla 4.19"', "vanilla 4.19"),
+                                              ("/* 2.6.24-rc3 */", "2.6.24-rc3")])
+def test_a_line_wholly_in_quotes_or_a_comment_is_a_name_figures_and_all(line, system):
+    banner = "Throughput 221.812 MB/sec 16 procs"
+    assert lone_caption(["", line, "", banner], 3) == system
+    assert lone_caption(["", line.strip("'\"/* "), "", banner], 3) is None  # bare, its figures say how it ran
+
+
 # https://lore.kernel.org/lkml/998877465.801.19.camel@phantasy/ (2001, preempt-kernel patch), lines as posted
 PREEMPT_DBENCH = """\
 Some benchmarks:

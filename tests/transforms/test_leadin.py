@@ -264,3 +264,34 @@ _LEGEND_WORDS = ["first", "First", "top", "upper", "then", "second", "bottom", "
 @given(st.lists(st.lists(st.sampled_from(_LEGEND_WORDS), max_size=12).map(" ".join), max_size=12))
 def test_the_one_scan_legend_search_finds_what_the_line_by_line_one_found(lines):
     assert order_legend(lines) == _order_legend_line_by_line(lines)
+
+
+# https://lore.kernel.org/lkml/ (2007, `hdparm -t` under 2.6.20-rc; tests/fixtures/real/dev/
+# ba_lkml_2007_hdparm_bonnie_2620rc3_regression.txt), the lines as posted: a label line of the
+# reply over each quoted bonnie++ printout, the machine (`stein`) printed in both
+STEIN = """\
+bonnie++ on the SATA disk with a single 47% filled reiserfs partition:
+========================================================================
+2.6.19.1, SATA:
+> Version 1.93c       ------Sequential Output------ --Sequential Input- --Random-
+> Concurrency   1     -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--
+> Machine        Size K/sec %CP K/sec %CP K/sec %CP K/sec %CP K/sec %CP  /sec %CP
+> stein            2G   203  99 57389  18 26943   9   856  93 66032  17 190.8   6
+> Latency             48553us     295ms    1130ms     196ms   18075us     500ms
+That is,
+56.0 MB/s write and 64.5 MB/s read performance of sequential block I/O.
+========================================================================
+2.6.20-rc3, SATA:
+> Version 1.93c       ------Sequential Output------ --Sequential Input- --Random-
+> Concurrency   1     -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--
+> Machine        Size K/sec %CP K/sec %CP K/sec %CP K/sec %CP K/sec %CP  /sec %CP
+> stein            2G   210  99 57340  18 26920  10  1166  89 66805  17 195.3   5
+> Latency             47794us     284ms     869ms     249ms   36229us     533ms
+That is,
+56.0 MB/s write and 65.2 MB/s read performance of sequential block I/O.
+"""
+
+
+def test_a_label_line_of_the_reply_names_the_quoted_printout_below_it():
+    got = {(s, m, v) for s, m, v in _systems(STEIN) if v in (57389.0, 57340.0)}
+    assert got == {("2.6.19.1, SATA", "stein", 57389.0), ("2.6.20-rc3, SATA", "stein", 57340.0)}

@@ -21,6 +21,9 @@ def test_with_and_without_wrapped_over_two_lines():
 def test_caption_naming_another_benchmark():
     assert other_benchmark("schbench  99.0th tail latency") == "schbench"
     assert other_benchmark("tbench throughput") is None
+    # https://lore.kernel.org/lkml/41E4BB99.90908@zanfx.com/ (2005): tiobench's own program, over its
+    # table in a post that runs bonnie++ too
+    assert other_benchmark("Tiotest results for 4 concurrent io threads:") == "Tiotest"
 
 
 def test_a_long_tool_name_after_an_underscore_names_it():

@@ -58,7 +58,9 @@ os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
 os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "180")
 from flows.config import load_config
 from flows.checkfirst import ingest
+from flows.cli import end_process
 print(json.dumps(ingest(load_config(sys.argv[1]))))
+end_process(0)  # as `listbench ingest` ends
 """
 
 

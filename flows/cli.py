@@ -6,7 +6,7 @@ import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import typer
 
@@ -102,6 +102,7 @@ def ingest(
         fail(str(exc))
     print_summary(cfg, result)
     _alert_failures(result.get("alert_failures") or {})
+    _END_AT_ONCE.append(True)
     if result["failed"]:
         typer.echo(f"listbench: {result['failed']} unit(s) failed; see `listbench sql \"SELECT * FROM archives WHERE status = 'failed'\"`", err=True)
         raise typer.Exit(2)
@@ -526,12 +527,38 @@ def serve(config: ConfigOpt = None) -> None:
     run_serve(cfg)
 
 
+_END_AT_ONCE: list[bool] = []  # a command whose process may end without tearing its heap down
+
+
 def main() -> None:
     try:
         app()
     except KeyboardInterrupt:
         typer.echo("listbench: interrupted", err=True)
         sys.exit(130)
+    except SystemExit as exc:
+        if _END_AT_ONCE:
+            end_process(exc.code)
+        raise
+
+
+def end_process(code: int | str | None) -> NoReturn:
+    """End an ingest's process as soon as its work is done and recorded: other threads are
+    joined, exit handlers run (Prefect's, logging's, the temporary API's) and output is flushed,
+    but the interpreter does not free the run's objects one by one (~1 s after a 50,000-message
+    run, once everything is on disk)."""
+    import atexit
+    import threading
+
+    if isinstance(code, str):
+        typer.echo(code, err=True)
+    for t in threading.enumerate():
+        if t is not threading.current_thread() and not t.daemon:
+            t.join()
+    atexit._run_exitfuncs()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code if isinstance(code, int) else (0 if code is None else 1))
 
 
 if __name__ == "__main__":

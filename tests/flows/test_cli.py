@@ -82,6 +82,25 @@ def test_bad_config_and_unknown_kind(tmp_path):
     assert "Traceback" not in r.stderr.decode()
 
 
+def test_an_ingest_ends_its_process_with_its_exit_code_and_all_its_output(tmp_path, prefect_api):
+    """The process ends without tearing its heap down: the summary, the failed unit's line and
+    the exit code (2: a unit failed) must all still come out, and the good unit's rows be kept."""
+    import shutil
+
+    shutil.copy(SEEDS_MBOX, tmp_path / "seeds.mbox")
+    (tmp_path / "page.mbox").write_text("<html>not an archive</html>\n", encoding="utf-8")
+    cfg = write_config(tmp_path, mbox_source("good", "seeds.mbox") + "\n" + mbox_source("bad", "page.mbox"))
+    from prefect.settings import PREFECT_API_URL
+
+    r = run_cli("ingest", "--config", str(cfg), cwd=tmp_path, env={"PREFECT_API_URL": PREFECT_API_URL.value()})
+    err = r.stderr.decode()
+    assert r.returncode == 2, err[-2000:]
+    assert "1 unit(s) failed" in err and "Traceback" not in err
+    assert "messages: 5" in r.stdout.decode()
+    rows = _json(["sql", "SELECT count(*) AS n FROM benchmark_results", "--config", str(cfg), "--format", "json"])
+    assert rows[0]["n"] > 500
+
+
 def test_sql_without_warehouse_and_bad_sql(tmp_path):
     cfg = write_config(tmp_path, mbox_source("s", SEEDS_MBOX))
     r = run_cli("sql", "select 1", "--config", str(cfg))

@@ -65,8 +65,7 @@ def _run(cfg: Config, sources: list[str] | None, since: str | None, until: str |
     list_names = [s.name for s in cfg.sources]
     # no lock: other writers may commit at the same moment (warehouse.lake serialises batch commits)
     lake = open_writer(cfg.lake_dir, cfg.storage, cfg.db_path, "ingest", summary.run)
-    with summary.timed("views"):
-        refresh_views_if_needed(cfg.db_path, lake)
+    lake.views(lake)  # a views file missing or behind the lake is rebuilt in the background meanwhile
     known = Known.load(lake)
     ctx = FetchContext(raw_dir=cfg.raw_dir, previous=previous_ledger(lake), recheck=recheck)
     if any(s.is_remote for s in chosen):

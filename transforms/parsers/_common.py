@@ -75,7 +75,7 @@ def system_label(caption: str | None) -> str | None:
     text = " ".join(_BULLET.sub("", text).strip().strip("*_").split())
     if not text or _CAPTION_STOP.search(text + ":") or re.search(r"[.!?]\s", text) or generic_label(text):
         return None  # empty, generic, or the tail of a prose paragraph
-    return text
+    return None if run_parameter(text) else text  # `iodepth=4` over a command: how it ran, not on what
 
 
 # `PSM on (no significant change):`: a label, then the poster's remark on its figures in parentheses

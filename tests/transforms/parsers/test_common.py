@@ -213,6 +213,14 @@ def test_a_line_wholly_in_quotes_or_a_comment_is_a_name_figures_and_all(line, sy
     assert lone_caption(["", line.strip("'\"/* "), "", banner], 3) is None  # bare, its figures say how it ran
 
 
+def test_a_run_parameter_over_a_command_is_no_system_label():
+    # https://lore.kernel.org/ (2025, FUSE read throughput on 6.11 and 6.14; tests/fixtures/real/dev/
+    # ad_linuxfsdevel_2025_fio_fuse_legacy_iodepth_611_614.txt): `iodepth=4` heads each fio command
+    assert system_label("iodepth=4") is None and system_label("iodepth = 4:") is None
+    assert system_label("linux-2.4.10-pre12") == "linux-2.4.10-pre12"
+    assert system_label("read_latency=8192") == "read_latency=8192"  # a setting that names a configuration
+
+
 # https://lore.kernel.org/lkml/998877465.801.19.camel@phantasy/ (2001, preempt-kernel patch), lines as posted
 PREEMPT_DBENCH = """\
 Some benchmarks:

@@ -33,7 +33,9 @@ _BLOCK = re.compile(
     r"|\bANSI SCSI revision\b|\bVendor:[^\S\n]++\S[^\n]{0,40}+Model:"  # a SCSI device listing
     r"|^[^\S\n]*+(?:raiddev|nr-raid-disks|persistent-superblock|chunk-size|nr-spare-disks)\b"  # raidtab
     r"|^[^\S\n]*+cpu[^\S\n]++\d++[^\S\n]++(?:hot|cold):[^\S\n]*+low\b|\boom-killer:|\bMem-Info:"  # an OOM report
-    r"|\btrack-to-track\b|\bspindle speed\b|\baverage seek time\b|\bformatted int\w{0,6}+ transfer rate\b",  # a drive's datasheet
+    r"|\btrack-to-track\b|\bspindle speed\b|\baverage seek time\b|\bformatted int\w{0,6}+ transfer rate\b"  # a drive's datasheet
+    r"|^[^\S\n]*+(?:Address Setup|Cmd Active|Cmd Recovery|Data Recovery|Read DMA FIFO flush|Post Write Buffer)"
+    r"[^\S\n]*+:",  # an IDE chipset's timings (/proc/ide/via and kin)
     re.I | re.M,
 )
 

@@ -154,3 +154,24 @@ def test_an_oops_and_slabinfo_beside_hackbench_give_no_rows():
     assert result_rows(extract_explained(SLABINFO_R, "s")[0]) == []
     assert noise_block(OOPS) == "BUG: Kernel"
     assert noise_block(SLABINFO_R.split("***Vanilla***")[1]) == "Sizes (bytes)     Slabs"
+
+
+# https://lore.kernel.org/lkml/20010302094803.A5170@cone.kiwa.co.nz/ : the IDE chipset's
+# timings (/proc/ide/via) quoted beside hdparm runs, the lines as posted; its nanoseconds are no hdparm figures
+IDE_TIMINGS = """\
+--------------------drive0----drive1----drive2----drive3-----
+Transfer Mode:       UDMA       PIO       PIO       PIO
+Address Setup:       29ns     116ns     116ns     116ns
+Cmd Active:          87ns      87ns     464ns     464ns
+Cmd Recovery:        58ns      58ns     464ns     464ns
+Data Active:         87ns     319ns     319ns     319ns
+Data Recovery:       58ns     261ns     261ns     261ns
+Cycle Time:          20ns     580ns     580ns     580ns
+Transfer Rate:  100.0MB/s   3.4MB/s   3.4MB/s   3.4MB/s
+"""
+
+
+def test_an_ide_chipsets_timings_beside_hdparm_give_no_rows():
+    body = "hdparm -tT /dev/hda\n\n" + IDE_TIMINGS
+    assert noise_block(IDE_TIMINGS)
+    assert result_rows(extract_explained(body, "v")[0]) == []

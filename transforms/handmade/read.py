@@ -633,6 +633,10 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
     if other and not att.evidence.startswith("named in the block"):
         ex.outcome = f"nothing: its caption names {other!r}, a benchmark not read here"
         return [], ex
+    if not att.evidence.startswith(("named in the block", "each", "line")) \
+            and (twin := _twin_left_unread(plain, abs_lo + t.start, earlier)) is not None:
+        ex.outcome = f"nothing: its heads are those of the table at line {twin + 1}, which no benchmark read here printed"
+        return [], ex
     if att.evidence.startswith(("the post names only", "subject names")) \
             and (program := _program_above(plain, abs_lo + t.start)) is not None:
         ex.outcome = f"nothing: the output of `{program}`, run right above it"
@@ -756,6 +760,20 @@ def _sibling(t: Table, bench: str, plain: list[str], earlier: Sequence[Explained
             if above and above.group(1).strip().lower() == key:
                 return True
     return False
+
+
+def _twin_left_unread(plain: list[str], start: int, earlier: Sequence[Explained]) -> int | None:
+    """The first line of an earlier table of this post with the same head line as the table at
+    `start` (three words or more) that was left unread for want of evidence or for another
+    tool's name (tiobench's tables, one per test, only the first near its name): this one too."""
+    head = " ".join(plain[start].split()).lower() if start < len(plain) else ""
+    if len(head.split()) < 3:
+        return None
+    for e in earlier:
+        if not e.rows and e.outcome.startswith(("nothing: unattributed", "nothing: its caption names")) \
+                and e.line_start < start and " ".join(plain[e.line_start].split()).lower() == head:
+            return e.line_start
+    return None
 
 
 def _row_heads(lines: Sequence[str]) -> set[str]:

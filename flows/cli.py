@@ -552,9 +552,14 @@ def end_process(code: int | str | None) -> NoReturn:
 
     if isinstance(code, str):
         typer.echo(code, err=True)
-    for t in threading.enumerate():
-        if t is not threading.current_thread() and not t.daemon:
-            t.join()
+    # the interpreter's own first step at exit: thread pools told to stop, other threads joined
+    shutdown = getattr(threading, "_shutdown", None)
+    if shutdown is not None:
+        shutdown()
+    else:
+        for t in threading.enumerate():
+            if t is not threading.current_thread() and not t.daemon:
+                t.join()
     atexit._run_exitfuncs()
     sys.stdout.flush()
     sys.stderr.flush()

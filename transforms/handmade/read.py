@@ -635,7 +635,7 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
         return [], ex
     if not att.evidence.startswith(("named in the block", "each", "line")) \
             and (twin := _twin_left_unread(plain, abs_lo + t.start, earlier)) is not None:
-        ex.outcome = f"nothing: its heads are those of the table at line {twin + 1}, which no benchmark read here printed"
+        ex.outcome = f"nothing: its heads are those of the table at line {twin + 1}, left unread"
         return [], ex
     if att.evidence.startswith(("the post names only", "subject names")) \
             and (program := _program_above(plain, abs_lo + t.start)) is not None:

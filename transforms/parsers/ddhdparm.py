@@ -116,8 +116,12 @@ def _dd_command(s: str, operand: re.Pattern[str] = _DD_OPERAND) -> bool:
     return m is not None and operand.search(s, m.end()) is not None
 
 
+# `dd /mnt/lol/cmpr 128k`: a run named by the poster's own shorthand for the command, no operands
+_DD_SHORTHAND = re.compile(r"^(?:[\w@.~:/-]*[$#]\s*)?dd\s++[\w./~-]{1,80}+(?:\s++[\w./~-]{1,40}+){0,3}$")
+
+
 def _dd_chatter(s: str) -> bool:
-    return _dd_command(s) or _DD_OTHER_CHATTER.search(s) is not None
+    return _dd_command(s) or _DD_OTHER_CHATTER.search(s) is not None or _DD_SHORTHAND.match(s) is not None
 _HDPARM_CHATTER = re.compile(r"\bhdparm\b|^[\w@.~:/-]*[$#]\s*$")
 
 

@@ -406,3 +406,23 @@ def test_the_machine_the_prompt_names_is_the_system_of_timings_far_below_their_d
 
     got = {(r["system"], r["value"]) for r in result_rows(extract_runs(THREE_BOXES, "m"))}
     assert got == {("beetle", 36.57), ("fttk", 35.36)}
+
+
+# https://lore.kernel.org/linux-btrfs/ (2025, readahead expansion on compressed files; tests/fixtures/real/dev/
+# aa_linuxbtrfs_2025_dd_readahead_expand_compressed.txt), the lines as posted: the poster's shorthand for each
+# dd command between the heading and the output it printed
+RA_EXPAND = """\
+==========for-next==========
+dd /mnt/lol/non-cmpr 4k
+1048576+0 records in
+1048576+0 records out
+4294967296 bytes (4.3 GB, 4.0 GiB) copied, 6.02983 s, 712 MB/s
+"""
+
+
+def test_a_heading_names_dd_output_under_the_posters_shorthand_for_the_command():
+    from transforms.extract import extract_explained
+    from transforms.rows import result_rows
+
+    rows = result_rows(extract_explained(RA_EXPAND, "r")[0])
+    assert {(r["system"], r["value"]) for r in rows} == {("for-next", 712.0), ("for-next", 6.02983)}

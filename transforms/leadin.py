@@ -131,12 +131,16 @@ _FILLER = frozenset({
 def _lead_caption(seg: Segment, run: Run) -> str | None:
     """The line or two right above a printout that say what it measured (`Now after clients did
     some streaming IO:`), cleaned of the words that only join it to the text before."""
-    from transforms.parsers._common import generic_label, run_parameter  # (they import this module)
+    from transforms.parsers._common import (  # (they import this module)
+        generic_label,
+        run_parameter,
+        system_label,
+    )
 
     text = lead_in(seg.lines, run.line_start)
     if not text and not any(x.strip() for x in seg.lines[:run.line_start]) and seg.before:
         text = seg.before[-1].strip()  # a quoted printout under a lead-in of the reply (or v.v.)
-        if not _sentence_like(text) and not _label_line(text):
+        if not _sentence_like(text) and not (text.endswith(":") and system_label(text)):  # `2.6.19.1, SATA:`
             return None  # the lines before are another printout, not a sentence leading into this one
         if len(seg.before) > 1 and not seg.before[-2].rstrip().endswith((".", "!", "?", ":")) \
                 and _sentence_like(seg.before[-2]):
@@ -170,11 +174,6 @@ _NOT_CAPTION = re.compile(r"\d:\d\d:\d\d|\d\s*+[KMGT]?(?:B|bits?)/s(?:ec)?\b|^(?
 def _wordy(text: str) -> bool:
     """No log line, reading or command: what a poster writes above a printout to name it."""
     return not _NOT_CAPTION.search(text)
-
-
-def _label_line(text: str) -> bool:
-    """`2.6.19.1, SATA:`: a short line ending in a colon, the name of what follows."""
-    return text.endswith(":") and len(text.split()) <= 6 and not text.startswith(("<", "[", "|"))
 
 
 def _sentence_like(text: str) -> bool:

@@ -108,7 +108,8 @@ _WRAPPED_TAIL = re.compile(r"^\s*[a-z][a-z ]{0,40}$")
 _DD_WORD = re.compile(r"\bdd\b")
 _DD_OPERAND = re.compile(r"\b(?:if|of|bs|count)=")
 _DD_IO_OPERAND = re.compile(r"\b(?:if|of)=")
-_DD_OTHER_CHATTER = re.compile(r"^\d+\+\d+ records (?:in|out)$|^[\w@.~:/-]*[$#]\s*$")
+_PROMPT = r"[\w@.~:/-]*[$#]"  # a shell prompt's tail: `user@host:~$`, `#`
+_DD_OTHER_CHATTER = re.compile(r"^\d+\+\d+ records (?:in|out)$|^" + _PROMPT + r"\s*$")
 
 
 def _dd_command(s: str, operand: re.Pattern[str] = _DD_OPERAND) -> bool:
@@ -117,12 +118,12 @@ def _dd_command(s: str, operand: re.Pattern[str] = _DD_OPERAND) -> bool:
 
 
 # `dd /mnt/lol/cmpr 128k`: a run named by the poster's own shorthand for the command, no operands
-_DD_SHORTHAND = re.compile(r"^(?:[\w@.~:/-]*[$#]\s*)?dd\s++[\w./~-]{1,80}+(?:\s++[\w./~-]{1,40}+){0,3}$")
+_DD_SHORTHAND = re.compile(r"^(?:" + _PROMPT + r"\s*)?dd\s++[\w./~-]{1,80}+(?:\s++[\w./~-]{1,40}+){0,3}$")
 
 
 def _dd_chatter(s: str) -> bool:
     return _dd_command(s) or _DD_OTHER_CHATTER.search(s) is not None or _DD_SHORTHAND.match(s) is not None
-_HDPARM_CHATTER = re.compile(r"\bhdparm\b|^[\w@.~:/-]*[$#]\s*$")
+_HDPARM_CHATTER = re.compile(r"\bhdparm\b|^" + _PROMPT + r"\s*$")
 
 
 def _decimal(token: str) -> Decimal | None:

@@ -494,6 +494,28 @@ def _section_header(plain: list[str], start: int, ncols: int) -> list[str] | Non
     return None
 
 
+def _post_header(plain: list[str], start: int, ncols: int) -> list[str] | None:
+    """The post's column scheme, written over an earlier table and left off a later one
+    (`schbench -t 400   upstream   +series` ... then `Process 10 groups   2.84   2.62`): the names
+    of the nearest head row above, past sentences, that ends in as many names as value columns.
+    Tried only when no caption, legend or section header names the columns."""
+    if ncols < 2:
+        return None
+    for k in range(start - 1, max(-1, start - 120), -1):
+        cells = [h for h in split_wide(plain[k]) if not CHANGE_HEAD.match(h.text) and not STDEV_HEAD.match(h.text)]
+        if len(cells) not in (ncols, ncols + 1) or RULE.match(plain[k].strip()):
+            continue
+        heads = cells[-ncols:]
+        nxt = next((plain[j] for j in range(k + 1, min(len(plain), k + 3)) if plain[j].strip()
+                    and not RULE.match(plain[j].strip())), "")
+        if not re.search(r"\d", nxt) or not _names_only(heads):
+            continue
+        if any(metrics.any_metric(h.text) for h in heads):
+            return None  # heads of metrics (`Throughput  Latency`): no systems to carry over
+        return [h.text for h in heads]
+    return None
+
+
 # `[Gbps]`, `(MB/s)`, `[Mbps / (%CPU_Host + %CPU_Guest)]`: a unit set apart in a heading
 _BRACKETED = re.compile(r"\[([^\[\]\n]{1,60})\]|\(([^()\n]{1,24})\)")
 _DIRECTION = re.compile(r"\S{1,30}[ \t]*+(?:->|<-|=>|<=>)[ \t]*+\S{1,30}")  # `host -> guest`
@@ -721,6 +743,8 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
             legend = _distant_header(plain, abs_lo + t.start, len({v.col for v in t.values}))
         if legend is None and caption_sys is None:
             legend = _section_header(plain, abs_lo + t.start, len({v.col for v in t.values}))
+        if legend is None and caption_sys is None:
+            legend = _post_header(plain, abs_lo + t.start, len({v.col for v in t.values}))
     kept_values = [v for v in t.values if col_bench.get(v.label or "", bench) is not None]
     if len(kept_values) < len(t.values):
         t.values = kept_values  # a column of another tool's figures (`turbostat PkgWatt`)

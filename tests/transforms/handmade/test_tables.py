@@ -396,11 +396,25 @@ def test_one_header_row_names_the_systems_of_the_captioned_groups_below_it():
     assert not any(r["system"].startswith(("hackbench", "Unixbench")) for r in got)
 
 
-def test_a_sentence_between_ends_the_reach_of_a_header_row():
+def test_past_a_sentence_a_header_row_names_a_later_headless_table_unless_its_heads_are_metrics():
     text = ("            base       patched\nschedpipe  53125      53443\n\n"
             "Then I ran something else entirely, which is described here in words.\n\n"
             "hackbench -l 2560 -g 4\n 1 groups   1.579   1.410\n 4 groups   1.269   1.205\n")
-    assert {r["system"] for r in rows(text)} == {None}
+    got = {(r["system"], r["value"]) for r in rows(text) if r["benchmark"] == "hackbench"}
+    assert got == {("base", 1.579), ("patched", 1.41), ("base", 1.269), ("patched", 1.205)}
+    text = text.replace("base       patched", "Throughput  Latency")
+    assert {r["system"] for r in rows(text) if r["benchmark"] == "hackbench"} == {None}
+
+
+# https://lore.kernel.org/linuxppc-dev/52811199-742a-40fc-8bf2-9cb4397afda4@linux.ibm.com/
+_PPC = Path(__file__).parents[2] / "fixtures/real/dev/at_linuxppcdev_2025_hackbench_paravirt_cpus_powervm_kvm.txt"
+
+
+def test_the_posts_column_scheme_over_earlier_tables_names_a_headless_table_below():
+    got = rows(_PPC.read_text())
+    hack = {(r["system"], r["params"].get("case"), r["value"]) for r in got
+            if r["benchmark"] == "hackbench" and r["params"].get("case", "").startswith("Process 10")}
+    assert hack == {("upstream", "Process 10 groups", 2.84), ("+series", "Process 10 groups", 2.62)}
 
 
 def test_groups_under_one_heading_take_their_parameter_line_and_the_heading():

@@ -29,9 +29,13 @@ from transforms.handmade.tables import CHANGE_HEAD, RATIO_UNIT, STDEV_HEAD, Tabl
 from transforms.handmade.wrapped import unwrap
 from transforms.model import Result, Run, Segment
 from transforms.parsers import metric_spec
-from transforms.parsers._common import keyed_system, names_system, naming_caption, system_label
+from transforms.parsers._common import (
+    keyed_system,
+    naming_caption,
+    system_label,
+    tool_condition,
+)
 from transforms.shell import prompt_end
-from transforms.tools import names_pattern
 
 MAX_BLOCK_LINES = 600
 MAX_LINE = 1000  # a longer line is no table row, summary or sentence worth reading
@@ -344,22 +348,11 @@ def _caption_system(lines: list[str], start: int, seg: Segment, lo: int) -> str 
             return keyed  # `Kernel version: 2.4.19`: the value names the system
         label = system_label(text.strip())
         if label and evidence.benchmarks_in(label):
-            label = _after_tool(label)  # `iperf3 without this patch:`: the tool, then what it ran on
+            label = tool_condition(label)  # `iperf3 without this patch:`: the tool, then what it ran on
         if label and not evidence.benchmarks_in(label) and len(label.split()) <= 4:
             return label
     del k
     return None
-
-
-_TOOL_FIRST = re.compile(r"(?i)^(?:" + names_pattern(without=("stream", "dd")) + r")\s++(?=(?:with|without|w/o?|on|under)\b)")
-
-
-def _after_tool(label: str) -> str | None:
-    """The condition a label names after the tool's name (`iperf3 without this patch` ->
-    `without this patch`), None when it names the tool and nothing measured on."""
-    m = _TOOL_FIRST.match(label)
-    rest = label[m.end():] if m else ""
-    return names_system(rest) if rest else None
 
 
 def _read_block(seg: Segment, lo: int, block: list[str], plain: list[str], subject: str | None,

@@ -520,11 +520,30 @@ def run_parameter(text: str) -> bool:
     return bool(_SETTING.match(text)) and not _configuration_setting(text)
 
 
+# `iperf3 UDP bidirectional with DSPACE set to 16 Bytes`: the tool, a few words of what ran, then the condition
+_TOOL_THEN = re.compile(r"(?i)^(?:" + names_pattern(without=("stream", "dd")) + r")(?:[ \t]++[\w/+-]{1,20}+){0,3}?"
+                        r"[ \t]++(?=(?:with|without|w/o?|on|under)[ \t])")
+
+
+def tool_condition(label: str | None) -> str | None:
+    """The condition a caption names after the tool's name and a few words of what ran (`iperf3
+    without this patch` -> `without this patch`), None when it names none."""
+    m = _TOOL_THEN.match(label or "")
+    if m is None or not label or re.search(r"[.!?,;]$|[.!?]\s", label):
+        return None
+    rest = label[m.end():].strip()
+    return names_system(rest if rest.endswith(":") else rest + ":")  # set off by the tool's name: a label
+
+
 def caption_system(seg: Segment, start: int) -> str | None:
-    """The system of a printout starting at `start`: a label-like caption right above it, else a
-    short line alone right above it, else the nearest line above that names what was measured (a
-    kernel, a patch, a VM; see `naming_caption`)."""
-    label = None if _sentence_tail(seg, start) else system_label(nearest_caption(seg, start))
+    """The system of a printout starting at `start`: a label-like caption right above it (the
+    condition it names after the tool's name, if it names one), else a short line alone right
+    above it, else the nearest line above that names what was measured (a kernel, a patch, a VM;
+    see `naming_caption`)."""
+    label = None
+    if not _sentence_tail(seg, start):
+        caption = nearest_caption(seg, start)
+        label = tool_condition(caption) or system_label(caption)
     return label or lone_caption(seg.lines, start) \
         or _naming_line_above(seg.lines, start) or naming_caption(seg.lines, start, 0, seg.before)
 

@@ -11,6 +11,7 @@ from transforms.parsers._common import (
     naming_caption,
     printout_system,
     system_label,
+    tool_condition,
 )
 
 
@@ -331,3 +332,14 @@ def test_a_remark_in_parentheses_before_a_labels_colon_is_no_part_of_the_name():
     rows = result_rows(extract_explained(REMARKED, "o", subject="[PATCH] wilc1000: fix PSM wakeup")[0])
     assert {(r["system"], r["value"]) for r in rows} >= {
         ("PSM off", 14.4), ("PSM off", 22.4), ("PSM on", 9.78), ("PSM on", 18.0)}
+
+
+def test_a_caption_naming_the_tool_and_what_ran_then_a_condition_names_the_condition():
+    # https://lore.kernel.org/netdev/20231116054350.620420-1-vishvambarpanth.s@microchip.com/
+    assert tool_condition("iperf3 UDP bidirectional with DSPACE set to 16 Bytes") == "with DSPACE set to 16 Bytes"
+    assert tool_condition("iperf3 UDP bidirectional with DSPACE set to L1 CACHE Size:") == \
+        "with DSPACE set to L1 CACHE Size"
+    assert tool_condition("iperf3 without this patch:") == "without this patch"
+    assert tool_condition("iperf3 runs much faster with this patch applied, as expected.") is None  # a sentence
+    assert tool_condition("The iperf3 numbers with the patch:") is None  # not set off by the tool's name
+    assert tool_condition("fio -rw=randread --bs=4k") is None  # a command line

@@ -163,9 +163,14 @@ def test_bidir_roles_and_udp_named_by_the_caption():
     found = rows("lkml_lan743x_iperf3_bidir_roles")
     assert len(found) == 16 and {r["params"]["role"] for r in found} == {"TX-C", "RX-C"}
     assert {r["params"]["protocol"] for r in found} == {"udp"}  # "iperf3 UDP bidirectional ...:"
-    l1 = [r for r in found if r["system"] == "iperf3 UDP bidirectional with DSPACE set to L1 CACHE Size"]
+    # the caption names the tool and what ran, then the condition: the condition is the system,
+    # with or without the caption's colon
+    l1 = [r for r in found if r["system"] == "with DSPACE set to L1 CACHE Size"]
     rx = pick(l1, role="RX-C", side="receiver")
     assert [(r["params"]["repeat"], r["value"]) for r in rx] == [("1", 870.0), ("2", 946.0)]
+    b16 = [r for r in found if r["system"] == "with DSPACE set to 16 Bytes"]
+    tx = pick(b16, role="TX-C", side="sender")
+    assert [(r["params"]["repeat"], r["value"]) for r in tx] == [("1", 956.0), ("2", 810.0)]
 
 
 test_negative_fixtures_give_no_rows = negatives_test(DIR, rows)
@@ -301,3 +306,4 @@ def test_iperf3_report_round_trips(report):
 test_synthetic_report_survives_mail_damage, test_fixture_survives_mail_damage = damage_tests(
     st.one_of(iperf2_report(), iperf3_report()), DIR, SETTINGS
 )
+

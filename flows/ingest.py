@@ -46,13 +46,14 @@ def run_ingest(cfg: Config, sources: list[str] | None = None, since: str | None 
                until: str | None = None, task_runner: str = "default",
                dask_address: str | None = None, recheck: bool = False) -> dict[str, Any]:
     """One flow run; `task_runner="dask"` uses `dask_address` or a two-worker LocalCluster."""
-    from flows.prefect_api import ensure_api
+    from flows.prefect_api import ensure_api, run_settings
 
     runner = runners.make_task_runner(task_runner, dask_address)
     if runner is None:
         warmup.prestart(cfg)  # the worker pool (and GX for a new lake) while the API starts
     ensure_api()  # a temporary API (no PREFECT_API_URL) dies with this process, even on kill -9
     if runner is None:
-        return ingest_flow(str(cfg.path), sources, since, until, recheck)
-    with runners.api_for_workers():
+        with run_settings():
+            return ingest_flow(str(cfg.path), sources, since, until, recheck)
+    with runners.api_for_workers(), run_settings():
         return ingest_flow.with_options(task_runner=runner)(str(cfg.path), sources, since, until, recheck)

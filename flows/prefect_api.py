@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
 # argv: -c PARENT_PID COMMAND...; exits at once when the parent is already gone
@@ -59,6 +60,18 @@ def ensure_api(wait: bool = True) -> str | None:
     if wait and not _SERVER.get("ready"):
         _wait_until_up()
     return _SERVER["url"]
+
+
+def run_settings() -> AbstractContextManager[Any]:
+    """Settings for a flow run of this process. On the temporary API, no flow run heartbeats: they
+    exist so that a server outliving a crashed run can mark it crashed, and this server ends with
+    the process. Their thread sleeps in one-second steps and is joined as the flow ends, which
+    cost every run up to a second of waiting. A configured API keeps them."""
+    if "url" not in _SERVER:
+        return nullcontext()
+    from prefect.settings import PREFECT_FLOWS_HEARTBEAT_FREQUENCY, temporary_settings
+
+    return temporary_settings(updates={PREFECT_FLOWS_HEARTBEAT_FREQUENCY: None})
 
 
 def started_up() -> None:

@@ -1,6 +1,6 @@
 """The benchmarks under bench/ run end to end at tiny sizes (`python -m bench.<name>`).
 
-All three start at once (separate processes: the GX context and the DuckDB files stay
+All of them start at once (separate processes: the GX context and the DuckDB files stay
 out of this test session) and each test checks one report.
 """
 
@@ -19,6 +19,7 @@ RUNS = {
     "extraction": ["--corpus", "300", "--repeat", "1"],
     "validate": ["--rows", "2000"],
     "queries": ["--rows", "2000", "--repeat", "2"],
+    "flowrun": ["--runs", "2", "--work", "0.3"],
 }
 
 
@@ -83,3 +84,13 @@ def test_queries_report(reports):
         assert re.search(rf"^\s+{n}\s+\S", table, re.M), f"query {n} missing from the report"
     assert "ERROR" not in table
     assert re.search(r"CLI end to end: .*\n\s+exit 0, answer '\d+'", out)
+
+
+def test_flowrun_report(reports):
+    out = _ok(reports, "flowrun")
+    med = {k: float(v) for k, v in re.findall(r"^\s+(Prefect's default|listbench) \(.*?median (\d+\.\d+) s", out, re.M)}
+    assert set(med) == {"Prefect's default", "listbench"}
+    assert med["listbench"] >= 0.3 and med["Prefect's default"] >= 0.3  # the flow's own work is in both
+    # the heartbeat thread sleeps in one-second steps and is joined as the flow ends
+    assert med["listbench"] < med["Prefect's default"]
+    assert re.search(r"ratio listbench / default: \d+\.\d\dx time", out)

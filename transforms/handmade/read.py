@@ -540,6 +540,27 @@ def _unit_heading(plain: list[str], start: int) -> tuple[str | None, str | None]
     return None
 
 
+_IN_UNIT = re.compile(r"(?i)\b(?:times|latenc(?:y|ies)|bandwidths?|throughput|rates?|results?|numbers|figures|values)"
+                      r"[ \t]++(?:are[ \t]++)?in[ \t]++(?P<unit>[A-Za-z/%µ]{1,12}+)\b")
+
+
+def _unit_said_above(plain: list[str], start: int) -> str | None:
+    """The unit a heading over the table says its figures are in (`times in microseconds`,
+    `bandwidth in MB/s`), the nearest line of words above (rules and the table's own head lines
+    aside, none a sentence) when it says so."""
+    for k in range(start - 1, max(-1, start - 5), -1):
+        text = plain[k].strip()
+        if not text or RULE.match(text):
+            continue
+        if text.endswith(".") or len(text.split()) > 14:
+            return None
+        m = _IN_UNIT.search(text)
+        if m:
+            u = unit_in(m.group("unit"))
+            return u if u not in (None, "%", "x") else None
+    return None
+
+
 def _heading_above(plain: list[str], start: int) -> str | None:
     """The nearest line above that is no table row, no group's parameter (`25%`, `group=8`) and no
     rule: the heading a run of small groups shares (`netperf/udp_rr on ICL`)."""
@@ -681,6 +702,9 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
         for v in t.values:  # `host -> guest [Gbps]` over the heads, a blank line, then the rows
             v.unit = v.unit or headed[0]
             v.label = v.label or headed[1]
+    if not headed and not any(v.unit for v in t.values) and (said := _unit_said_above(plain, abs_lo + t.start)):
+        for v in t.values:  # `Context switching with 4K - times in microseconds - smaller is better`
+            v.unit = said
     has_unit = bool(headed) or any(v.unit for v in t.values)
     if t.change and not (t.baseline or any(v.unit in ("%", "x") for v in t.values)
                          or any(re.search(r"%|diff|delta|change|gain|improv|speedup|ratio", h, re.I)

@@ -1031,3 +1031,21 @@ def test_tables_with_the_heads_of_one_left_unread_for_another_tool_are_left_unre
     assert {r["benchmark"] for r in rows} >= {"bonnie", "lmbench", "tbench"}
     twins = [e for e in explained if "its heads are those of the table at line" in e.outcome]
     assert len(twins) == 2
+
+
+# https://lore.kernel.org/lkml/20030425230939.GA2281@rushmore/
+_LM = Path(__file__).parents[2] / "fixtures/real/dev/ar_lkml_2003_tbench_lmbench_bonnie_2568_vs_2568mm2.txt"
+
+
+def test_a_heading_saying_the_times_are_in_microseconds_gives_the_tables_unit():
+    lines = _LM.read_text().split("\n")
+    start = next(k for k, ln in enumerate(lines) if ln.startswith("Context switching with 4K"))
+    text = "lmbench 2.0 results\n\n" + "\n".join(lines[start:start + 7]) + "\n"
+    got = {(r["system"], r["metric_label"], r["value"], r["unit"]) for r in rows(text)}
+    assert ("2.5.68", "2proc/4k ctx swtch", 1.81, "us") in got
+    assert ("2.5.68-mm2", "96proc/4k ctx swtch", 7.91, "us") in got
+    assert len(got) == 14
+    # far below the tool's name, the unit the heading names is what makes the table a result
+    far = "lmbench 2.0 results\n\n" + "Some words.\n\n" * 12 + "\n".join(lines[start:start + 7]) + "\n"
+    assert len(rows(far)) == 14
+    assert rows(far.replace("times in microseconds", "smaller is better")) == []

@@ -19,7 +19,7 @@ RUNS = {
     "extraction": ["--corpus", "300", "--repeat", "1"],
     "validate": ["--rows", "2000"],
     "queries": ["--rows", "2000", "--repeat", "2"],
-    "flowrun": ["--runs", "2", "--work", "0.3"],
+    "flowrun": ["--runs", "3", "--work", "0.3"],
 }
 
 

@@ -30,6 +30,7 @@ from transforms.handmade.wrapped import unwrap
 from transforms.model import Result, Run, Segment
 from transforms.parsers import metric_spec
 from transforms.parsers._common import (
+    generic_label,
     keyed_system,
     naming_caption,
     system_label,
@@ -745,7 +746,9 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
                 for v in t.values:
                     v.params.setdefault(aside.group("name").lower(), aside.group(0))
         elif caption_metric is None and above and not (caption_sys and caption_sys in above) \
-                and len(above.split()) <= 5 and not _GENERIC_CAPTION.match(above) and not _KEY_NUMBER.match(above):
+                and len(above.split()) <= 5 and not _GENERIC_CAPTION.match(above) and not _KEY_NUMBER.match(above) \
+                and not (generic_label(above.rstrip(":")) and not evidence.benchmarks_in(above)):
+            # `Following are some performance data:` leads in; `dbench` alone says what was measured
             caption_metric = above.rstrip(":").strip('"')  # `hackbench -g $group`: what was measured
     if any(v.system is not None and not re.search(r"[A-Za-z]", v.system) and not _VERSION.match(v.system)
            for v in t.values):

@@ -1049,3 +1049,14 @@ def test_a_heading_saying_the_times_are_in_microseconds_gives_the_tables_unit():
     far = "lmbench 2.0 results\n\n" + "Some words.\n\n" * 12 + "\n".join(lines[start:start + 7]) + "\n"
     assert len(rows(far)) == 14
     assert rows(far.replace("times in microseconds", "smaller is better")) == []
+
+
+def test_a_lead_in_line_over_a_table_is_no_metric_but_a_tools_name_still_is():
+    # https://lore.kernel.org/virtualization/CACycT3steXFeg7NRbWpo2J59dpYcumzcvM2zcPJAVe40-EvvEg@mail.gmail.com/
+    table = ("                            numjobs=1   numjobs=2    numjobs=4   numjobs=8\n"
+             "iova_alloc_fast    145k iops      265k iops      514k iops      758k iops\n\n"
+             "iova_alloc            137k iops     170k iops      128k iops      113k iops\n")
+    got = rows("I ran fio with a vduse block device.\n\nFollowing are some performance data:\n\n" + table)
+    assert {(r["metric_label"], r["value"], r["unit"]) for r in got} >= {("iops", 145000.0, "IOPS"), ("iops", 758000.0, "IOPS")}
+    named = rows("I ran fio with a vduse block device.\n\nfio:\n\n" + table)  # the caption says what was measured
+    assert {r["metric_label"] for r in named} == {"fio"}

@@ -461,43 +461,23 @@ def _distant_header(plain: list[str], start: int, ncols: int) -> list[str] | Non
     return None
 
 
-def _section_header(plain: list[str], start: int, ncols: int) -> list[str] | None:
-    """One header row over several captioned groups of a section (`tip/sched/core  w/ this
-    patchset  improvement`, then `hackbench -l ...` / `1 groups  1.579  1.410` ... `dbench` / ...):
-    the nearest row above of as many names as value columns (change and spread heads aside) that
-    heads a row of numbers, with no sentence between."""
+def _header_row(plain: list[str], start: int, ncols: int, post_wide: bool = False) -> list[str] | None:
+    """Column heads written once and left off a headless table below: the nearest row above of as
+    many names as value columns (change and spread heads aside) that heads a row of numbers.
+    Within a section (`tip/sched/core  w/ this patchset  improvement`, then `hackbench -l ...` /
+    `1 groups  1.579  1.410` ... `dbench` / ...), with no sentence between. Post-wide, tried when
+    the section has none (`schbench -t 400   upstream   +series` over the first tables, then
+    `Process 10 groups   2.84   2.62`): past sentences, a caption cell before the names aside."""
     if ncols < 2:
         return None
-    for k in range(start - 1, max(-1, start - 40), -1):
+    for k in range(start - 1, max(-1, start - (120 if post_wide else 40)), -1):
         text = plain[k].strip()
         if not text or RULE.match(text):
             continue
-        if text.endswith((".", ":")) and len(text.split()) > 3 or len(text.split()) > 12:
+        if not post_wide and (text.endswith((".", ":")) and len(text.split()) > 3 or len(text.split()) > 12):
             return None  # a sentence: the section ended above
-        heads = [h for h in split_wide(plain[k]) if not CHANGE_HEAD.match(h.text) and not STDEV_HEAD.match(h.text)]
-        if len(heads) != ncols or len(split_wide(plain[k])) < 2:
-            continue
-        nxt = next((plain[j] for j in range(k + 1, min(len(plain), k + 3)) if plain[j].strip()
-                    and not RULE.match(plain[j].strip())), "")
-        if not re.search(r"\d", nxt):
-            continue
-        if _names_only(heads):
-            if any(metrics.any_metric(h.text) for h in heads):
-                return None  # heads of metrics (`Throughput  Latency`): that table is another shape
-            return [h.text for h in heads]
-    return None
-
-
-def _post_header(plain: list[str], start: int, ncols: int) -> list[str] | None:
-    """The post's column scheme, written over an earlier table and left off a later one
-    (`schbench -t 400   upstream   +series` ... then `Process 10 groups   2.84   2.62`): the names
-    of the nearest head row above, past sentences, that ends in as many names as value columns.
-    Tried only when no caption, legend or section header names the columns."""
-    if ncols < 2:
-        return None
-    for k in range(start - 1, max(-1, start - 120), -1):
         cells = [h for h in split_wide(plain[k]) if not CHANGE_HEAD.match(h.text) and not STDEV_HEAD.match(h.text)]
-        if len(cells) not in (ncols, ncols + 1) or RULE.match(plain[k].strip()):
+        if len(cells) != ncols and not (post_wide and len(cells) == ncols + 1):
             continue
         heads = cells[-ncols:]
         nxt = next((plain[j] for j in range(k + 1, min(len(plain), k + 3)) if plain[j].strip()
@@ -505,7 +485,7 @@ def _post_header(plain: list[str], start: int, ncols: int) -> list[str] | None:
         if not re.search(r"\d", nxt) or not _names_only(heads):
             continue
         if any(metrics.any_metric(h.text) for h in heads):
-            return None  # heads of metrics (`Throughput  Latency`): no systems to carry over
+            return None  # heads of metrics (`Throughput  Latency`): that table is another shape
         return [h.text for h in heads]
     return None
 
@@ -759,12 +739,11 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
         legend = _legend(plain[max(0, abs_lo + t.start - 4):abs_lo + t.start])
         if legend is None and t.caption and t.caption.startswith('"'):  # a series under a legend above
             legend = _legend(plain[max(0, abs_lo + t.start - 40):abs_lo + t.start])
+        ncols = len({v.col for v in t.values})
         if legend is None:
-            legend = _distant_header(plain, abs_lo + t.start, len({v.col for v in t.values}))
+            legend = _distant_header(plain, abs_lo + t.start, ncols)
         if legend is None and caption_sys is None:
-            legend = _section_header(plain, abs_lo + t.start, len({v.col for v in t.values}))
-        if legend is None and caption_sys is None:
-            legend = _post_header(plain, abs_lo + t.start, len({v.col for v in t.values}))
+            legend = _header_row(plain, abs_lo + t.start, ncols) or _header_row(plain, abs_lo + t.start, ncols, True)
     kept_values = [v for v in t.values if col_bench.get(v.label or "", bench) is not None]
     if len(kept_values) < len(t.values):
         t.values = kept_values  # a column of another tool's figures (`turbostat PkgWatt`)

@@ -131,15 +131,25 @@ def _unixbench_score_ratio(col: dict[str, list]) -> np.ndarray:
     return out
 
 
-def runs_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
-    df = pd.DataFrame(rows)
+# what the runs and messages suites read, and what their findings show: a frame of whole rows
+# (snippets, subjects, headers) made GX copy every column at each of its row filters
+RUN_COLUMNS = ("message_id", "run_id", "benchmark", "parser_version", "status", "n_results")
+MESSAGE_COLUMNS = ("message_id", "list_name", "posted_at")
+
+
+def _frame(rows: list[dict[str, Any]], columns: tuple[str, ...]) -> pd.DataFrame:
+    df = pd.DataFrame({c: [r.get(c) for r in rows] for c in columns})
     df["row_id"] = np.arange(len(df))
+    return df
+
+
+def runs_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
+    df = _frame(rows, RUN_COLUMNS)
     df["results_if_ok"] = np.where(df["status"].eq("ok"), df["n_results"].astype("float64"), np.nan)
     return df
 
 
 def messages_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
-    df = pd.DataFrame(rows)
-    df["row_id"] = np.arange(len(df))
+    df = _frame(rows, MESSAGE_COLUMNS)
     df["posted_at"] = pd.to_datetime(df["posted_at"], utc=True)
     return df

@@ -146,6 +146,10 @@ def cells(line: str) -> list[Cell]:
             # an aside after a number: skip to its closing parenthesis (at most 8 tokens)
             j = i
             while j < len(toks) and j < i + 8 and not toks[j][0].endswith(")"):
+                if j + 1 < len(toks) and toks[j + 1][1] - toks[j][2] >= 3 and toks[j + 1][0][:1].isdigit() \
+                        and any(c.isdigit() for t in toks[i:j + 1] for c in t[0]):
+                    toks[j] = (toks[j][0] + ")", toks[j][1], toks[j][2])  # `(103.57 pct     260273.88`:
+                    break  # its `)` lost, the aside ends at the wide gap before the next number
                 j += 1
             if j < len(toks) and j < i + 8:
                 i = j + 1

@@ -88,3 +88,12 @@ def test_decimal_commas_keeps_the_line_count_and_only_swaps_commas(lines):
     assert len(out) == len(lines)
     for a, b in zip(lines, out, strict=True):
         assert len(a) == len(b) and a.replace(",", ".") == b.replace(",", ".")
+
+
+def test_an_aside_whose_parenthesis_was_lost_ends_at_the_next_column():
+    # https://lore.kernel.org/lkml/YbcEE/mgIAhWuS+A@BLR-5CG11610CF.amd.com/ (STREAM, NPS=1)
+    row = _read("  Add:    124504.19 (0.00 pct)     253461.32 (103.57 pct     260273.88 (109.04 pct)")
+    assert row == [("label", "Add:", None), ("abs", "124504.19", None), ("abs", "253461.32", None),
+                   ("abs", "260273.88", None)]
+    # an aside spaced inside its parentheses is still one aside
+    assert _read(" 1.00 (  0.84)\t -0.32 (  0.71)") == [("abs", "1.00", None), ("chg", "-0.32", None)]

@@ -21,6 +21,8 @@ def test_with_and_without_wrapped_over_two_lines():
 def test_caption_naming_another_benchmark():
     assert other_benchmark("schbench  99.0th tail latency") == "schbench"
     assert other_benchmark("tbench throughput") is None
+    # https://lore.kernel.org/lkml/YbcEE/mgIAhWuS+A@BLR-5CG11610CF.amd.com/ (after the tbench tables)
+    assert other_benchmark("YCSB + Mongodb.") == "YCSB"
     # https://lore.kernel.org/lkml/41E4BB99.90908@zanfx.com/ (2005): tiobench's own program, over its
     # table in a post that runs bonnie++ too
     assert other_benchmark("Tiotest results for 4 concurrent io threads:") == "Tiotest"

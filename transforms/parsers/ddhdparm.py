@@ -52,6 +52,8 @@ METRICS: dict[str, MetricSpec] = {
     # dd
     "throughput": MetricSpec("MB/s", True, 0.0, 1e6, units=("KB/s", "GB/s", "KiB/s", "MiB/s", "GiB/s")),
     "elapsed": MetricSpec("s", False, 0.0, 1e6),
+    "user_time": MetricSpec("s", False, 0.0, 1e6),  # the shell's `time` of a dd (user, sys)
+    "sys_time": MetricSpec("s", False, 0.0, 1e6),
     # hdparm
     "cached_reads": MetricSpec("MiB/s", True, 1.0, 1e6),
     "buffered_disk_reads": MetricSpec("MiB/s", True, 0.0, 1e5),
@@ -110,6 +112,12 @@ _DD_OPERAND = re.compile(r"\b(?:if|of|bs|count)=")
 _DD_IO_OPERAND = re.compile(r"\b(?:if|of)=")
 _PROMPT = r"[\w@.~:/-]*[$#]"  # a shell prompt's tail: `user@host:~$`, `#`
 _DD_OTHER_CHATTER = re.compile(r"^\d+\+\d+ records (?:in|out)$|^" + _PROMPT + r"\s*$")
+# `count=1048576` alone: the tail of a dd command a mailer wrapped
+_OPERANDS_ONLY = re.compile(r"^(?:(?:if|of|bs|ibs|obs|count|skip|seek|conv|iflag|oflag|status)=[^\s=]{1,80}+\s*+){1,6}$")
+_RECORDS_OUT = re.compile(r"^\s*\d+\+\d+ records out\s*$")
+# the shell's `time` after a dd that printed no summary of its own (before coreutils 5.3):
+# `real    0m32.339s` (bash), `real 32.33` (`time -p`)
+_SHELL_TIME = re.compile(r"^\s*(?P<what>real|user|sys)[ \t]++(?:(?P<min>\d{1,6})m)?(?P<sec>\d{1,6}(?:[.,]\d{1,6})?)s?\s*$")
 
 
 def _dd_command(s: str, operand: re.Pattern[str] = _DD_OPERAND) -> bool:
@@ -122,7 +130,8 @@ _DD_SHORTHAND = re.compile(r"^(?:" + _PROMPT + r"\s*)?dd\s++[\w./~-]{1,80}+(?:\s
 
 
 def _dd_chatter(s: str) -> bool:
-    return _dd_command(s) or _DD_OTHER_CHATTER.search(s) is not None or _DD_SHORTHAND.match(s) is not None
+    return _dd_command(s) or _DD_OTHER_CHATTER.search(s) is not None or _DD_SHORTHAND.match(s) is not None \
+        or _OPERANDS_ONLY.match(s) is not None
 _HDPARM_CHATTER = re.compile(r"\bhdparm\b|^" + _PROMPT + r"\s*$")
 
 
@@ -217,6 +226,44 @@ def _dd_runs(lines: Sequence[str], before: Sequence[str]) -> list[Run]:
     return runs
 
 
+def _timed_dd_runs(lines: Sequence[str], before: Sequence[str], summaries: Sequence[Run]) -> list[Run]:
+    """`time dd ...`, dd's `records in` / `records out`, then the shell's `real` / `user` / `sys`:
+    a dd too old to print its own summary, timed by the shell; those times are its results."""
+    runs: list[Run] = []
+    taken = {r.line_start for r in summaries}
+    for i, line in enumerate(lines):
+        if "records out" not in line or not _RECORDS_OUT.match(line) or i + 1 in taken or i + 2 in taken:
+            continue
+        command = _command_above(lines, i, max(0, i - 5))
+        if command is None or not re.search(r"(?:^|[\s$#;])time\s++dd\b", command):
+            continue
+        results: list[Result] = []
+        k = i + 1
+        while k < len(lines) and k <= i + 3 and not lines[k].strip():
+            k += 1
+        ops = _operands(command)
+        params = _command_params(ops)
+        while k < len(lines) and (m := _SHELL_TIME.match(lines[k])) and len(results) < 3:
+            secs = float(int(m.group("min") or 0) * 60 + Decimal(m.group("sec").replace(",", ".")))
+            what = m.group("what")
+            results.append(Result(_TIME_METRIC[what], what, secs, "s", dict(params), line=k))
+            k += 1
+        if not any(r.metric == "elapsed" for r in results):
+            continue
+        run = Run("dd", results, line_start=i, line_end=k)
+        _, run.caption = caption_above(lines, i, 0, skip=_dd_chatter, before=before)
+        run.system = run.caption or naming_caption(lines, i, 0, before)
+        run.attributes["command"] = command
+        if device := _read_device(ops):
+            run.system = printout_system(run.system, {"device": device}, params)
+            for r in results:
+                r.params.setdefault("device", device)
+            run.attributes["device"] = device
+        runs.append(run)
+    return runs
+
+
+_TIME_METRIC = {"real": "elapsed", "user": "user_time", "sys": "sys_time"}
 _DD_OPERANDS = frozenset({"bs", "ibs", "obs", "count", "oflag", "iflag", "conv"})
 _OPERAND_VALUE = re.compile(r"^[\w.,]{1,40}$")
 
@@ -268,10 +315,13 @@ def _read_device(ops: dict[str, str]) -> str | None:
 
 
 def _command_above(lines: Sequence[str], index: int, floor: int) -> str | None:
-    """The ``dd if=... of=...`` command printed just above a summary, if any."""
+    """The ``dd if=... of=...`` command printed just above a summary, if any (with its operands a
+    mailer wrapped onto the next line: `... bs=512` / `count=1048576`)."""
     for k in range(index - 1, max(floor, index - 5) - 1, -1):
         s = lines[k].strip()
         if _dd_command(s, _DD_IO_OPERAND):
+            if k + 1 < index and _OPERANDS_ONLY.match(tail := lines[k + 1].strip()):
+                s = f"{s} {tail}"
             return s
     return None
 
@@ -376,7 +426,8 @@ def _hdparm_result(t: re.Match[str], i: int) -> Result | None:
 
 def parse(seg: Segment) -> list[Run]:
     """dd summary lines (one run each) and hdparm device blocks (one run per device block)."""
-    runs = _dd_runs(seg.lines, seg.before) + _hdparm_runs(seg.lines, seg.before)
+    dd = _dd_runs(seg.lines, seg.before)
+    runs = dd + _timed_dd_runs(seg.lines, seg.before, dd) + _hdparm_runs(seg.lines, seg.before)
     runs.sort(key=lambda r: r.line_start)
     number_repeated_runs([r for r in runs if r.benchmark == "dd"])
     number_repeated_runs([r for r in runs if r.benchmark == "hdparm"])
@@ -384,7 +435,7 @@ def parse(seg: Segment) -> list[Run]:
 
 
 # distinctive literals, one of which every block the parser reads contains (see Parser.keywords)
-KEYWORDS = ("copied,", "transferred in", "timing buffered", "timing cached", "timing o_direct",
+KEYWORDS = ("copied,", "transferred in", "records out", "timing buffered", "timing cached", "timing o_direct",
             "disk reads:", "cached reads:", "buffer-cache reads")  # (hdparm before 5.x: `buffer-cache`)
 
 
@@ -392,7 +443,8 @@ PARSER = Parser(
     name=NAME,
     version="1",
     signature=re.compile(
-        r"bytes? (?:\([^()\n]*\) )?copied, |bytes transferred in |Timing [\w -]{1,60} reads:"
+        r"(?m)bytes? (?:\([^()\n]*\) )?copied, |bytes transferred in |Timing [\w -]{1,60} reads:"
+        r"|^[ \t>]*+\d+\+\d+ records out[ \t]*+$"
     ),
     parse=parse,
     metrics=METRICS,

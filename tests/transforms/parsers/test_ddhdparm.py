@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -143,6 +144,47 @@ def test_dd_reading_a_device_under_no_caption_is_named_by_the_device():
         ("/dev/md3", "/dev/md3", 26.9), ("/dev/sda", "/dev/sda", 71.2)}
     assert ddhdparm._read_device(ddhdparm._operands("dd if=/dev/zero of=/dev/sda bs=1M")) is None  # it wrote the device
     assert ddhdparm._read_device(ddhdparm._operands("dd if=/dev/urandom of=f bs=1M")) is None
+
+
+# https://lore.kernel.org/lkml/42CA5A84.1060005@rainbow-software.org/ (2005: a dd of its day printed no summary), as posted
+TIMED_DD = """\
+2.6.12
+root@pentium:/home/rainbow# time dd if=/dev/hda of=/dev/null bs=512
+count=1048576
+1048576+0 records in
+1048576+0 records out
+
+real    0m32.339s
+user    0m1.500s
+sys     0m14.560s
+
+2.4.26
+root@pentium:/home/rainbow# time dd if=/dev/hda of=/dev/null bs=512
+count=1048576
+1048576+0 records in
+1048576+0 records out
+
+real    0m23.858s
+user    0m1.750s
+sys     0m15.180s
+"""
+
+
+def test_a_dd_without_a_summary_is_timed_by_the_shell():
+    rows = _rows(TIMED_DD, "dd")
+    assert {(r["system"], r["metric_label"], r["value"], r["unit"]) for r in rows} == {
+        ("2.6.12", "real", 32.339, "s"), ("2.6.12", "user", 1.5, "s"), ("2.6.12", "sys", 14.56, "s"),
+        ("2.4.26", "real", 23.858, "s"), ("2.4.26", "user", 1.75, "s"), ("2.4.26", "sys", 15.18, "s")}
+    assert {r["metric"] for r in rows} == {"elapsed", "user_time", "sys_time"}
+    # the operand the mailer wrapped onto its own line is the command's, not a caption
+    assert all(r["params"] == {"bs": "512", "count": "1048576", "device": "/dev/hda"} for r in rows)
+    # a dd that printed its summary: the shell's times after it are not its results
+    summary = TIMED_DD.split("2.4.26")[0].replace("1048576+0 records out\n",
+                                                   "1048576+0 records out\n536870912 bytes (537 MB) copied, "
+                                                   "32.3 seconds, 16.6 MB/s\n")
+    assert {r["metric"] for r in _rows(summary, "dd")} == {"throughput", "elapsed"}
+    # no `time` before the dd: nothing timed it
+    assert _rows(TIMED_DD.replace("time dd", "dd"), "dd") == []
 
 
 def test_rate_that_does_not_follow_from_bytes_and_time_is_unparsed():
@@ -312,6 +354,18 @@ def test_mail_damage_on_real_posts_keeps_the_rows(text, how):
     if how == "crlf":
         text = pad_bare_quotes(text)
     assert canon(_rows(damaged(text, how, keep_ends=True)), _KEYS) == canon(_rows(text), _KEYS)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 600), st.integers(0, 59_999), st.integers(1, 10**7), st.booleans())
+def test_a_timed_dd_round_trips(minutes, millis, count, posix):
+    secs = f"{millis // 1000}.{millis % 1000:03d}"
+    real = f"real {minutes * 60 + millis / 1000:.3f}" if posix else f"real\t{minutes}m{secs}s"
+    text = (f"$ time dd if=/dev/zero of=f bs=1k count={count}\n{count}+0 records in\n{count}+0 records out\n\n"
+            f"{real}\nuser\t0m0.001s\nsys\t0m1.250s\n")
+    rows = {r["metric"]: r for r in _rows(text, "dd")}
+    assert rows["elapsed"]["value"] == pytest.approx(minutes * 60 + millis / 1000)
+    assert rows["sys_time"]["value"] == 1.25 and rows["elapsed"]["params"]["count"] == str(count)
 
 
 def test_busybox_hdparm_prints_kb_per_s_and_a_console_line_may_come_between():

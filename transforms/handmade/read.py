@@ -694,6 +694,7 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
         return [], ex
     series = bench == "lmbench" and (t.caption or "").startswith('"')  # lmbench's own `"title` format
     if not (near or has_unit or mapped or votes.get(bench) or t.change or series or _sibling(t, bench, plain, earlier)
+            or (t.orientation == "rows=params" and _next_of_series(plain, abs_lo + t.start, bench, earlier))
             or _same_rows(plain[abs_lo + t.start:abs_lo + t.end], bench, plain, earlier)
             or _same_metrics(t, bench, plain, earlier)):
         ex.outcome = f"nothing: {bench} named at a distance, but no unit or {bench} metric in the table"
@@ -782,6 +783,25 @@ def _sibling(t: Table, bench: str, plain: list[str], earlier: Sequence[Explained
             above = _CAPTION_KEY.match(plain[e.line_start - 1])
             if above and above.group(1).strip().lower() == key:
                 return True
+    return False
+
+
+def _next_of_series(plain: list[str], start: int, bench: str, earlier: Sequence[Explained]) -> bool:
+    """The table at `start` follows one read as `bench` with the same head line (three words or
+    more), only blank lines and a short caption between them (`NPS=2`, then `NPS=4`, each over
+    `Clients:  tip/sched/core  mel-v3  mel-v4`): the next of a series, however far above the tool
+    was named."""
+    head = " ".join(plain[start].split()).lower() if start < len(plain) else ""
+    if len(head.split()) < 3:
+        return False
+    for e in earlier:
+        if not (e.rows and e.benchmark == bench and e.taken_for.startswith("hand_table")
+                and e.line_end <= start <= e.line_end + 6
+                and " ".join(plain[e.line_start].split()).lower() == head):
+            continue
+        between = [x.strip(" >\t") for x in plain[e.line_end:start] if x.strip(" >\t")]
+        if len(between) <= 1 and all(len(x) <= 40 and not x.endswith(".") for x in between):
+            return True
     return False
 
 

@@ -277,7 +277,7 @@ _NAMES_SYSTEM = re.compile(
 _BANNER = re.compile(r"(?i)\b(?:copyright|version|port|connect(?:ing|ed)|pid|listening|bound)\b")
 # the condition a sentence leading into a printout names: `... numbers with your change ...:`
 _WITH_CHANGE = re.compile(r"(?i)\b" + _WITH_CHANGE_WORDS + r"\b")
-_CONDITION = re.compile(r"(?i)^(?:with(?:out)?|w/o?|before|after)\b(?!.*[.!?]\s)")
+_CONDITION = re.compile(r"(?i)^(?:with(?:out)?|w/o?|before|after|(?:en|dis)abl(?:e|ed|ing)\s++(?!supported\b)(?=\S))\b(?!.*[.!?]\s)")
 _DECORATED = re.compile(r"^\s*[*#=~]{3,}")  # `*********** stock 2.4.1 ...`: set off as a heading
 _LABEL_REMARK = re.compile(r"^([^:()]{1,40}):\s+\(")
 _NUMERIC = re.compile(r"^[-+]?\d+(?:[.,]\d+)?%?$")  # `2.4.31` is a version, not a number

@@ -41,6 +41,10 @@ from transforms.parsers._common import (
         # https://lore.kernel.org/linux-mm/ (2021, memcg refill_stock and hackbench): a sentence leading
         # into the printouts names the condition they ran under
         ("> Please find the hackbench numbers with your change as given below:", "with your change"),
+        # https://lore.kernel.org/lkml/20250502081947.44034-1-chanho.min@lge.com/ (2025, squashfs cache):
+        # an option turned on or off over each printout
+        ("Disable CONFIG_SQUASHFS_COMP_CACHE_FULL:", "Disable CONFIG_SQUASHFS_COMP_CACHE_FULL"),
+        ("Enable CONFIG_SQUASHFS_COMP_CACHE_FULL:", "Enable CONFIG_SQUASHFS_COMP_CACHE_FULL"),
     ],
 )
 def test_a_caption_naming_what_was_measured(line, system):
@@ -60,6 +64,8 @@ def test_a_caption_naming_what_was_measured(line, system):
         "Processor: Intel Xeon 2.4 GHz",
         "Throughput: 2.4 MB/sec",
         "With the patch applied the numbers look fine.",
+        # hdparm -I's head of its feature listing
+        "Enabled Supported:",
     ],
 )
 def test_lines_that_name_no_system(line):

@@ -278,6 +278,7 @@ _BANNER = re.compile(r"(?i)\b(?:copyright|version|port|connect(?:ing|ed)|pid|lis
 # the condition a sentence leading into a printout names: `... numbers with your change ...:`
 _WITH_CHANGE = re.compile(r"(?i)\b" + _WITH_CHANGE_WORDS + r"\b")
 _CONDITION = re.compile(r"(?i)^(?:with(?:out)?|w/o?|before|after|(?:en|dis)abl(?:e|ed|ing)\s++(?!supported\b)(?=\S))\b(?!.*[.!?]\s)")
+_CONDITION_CLAUSE = re.compile(r"(?i),\s++(?:the|it|we|i|this|that|these|those|numbers?|results?|performance|throughput)\b")
 _DECORATED = re.compile(r"^\s*[*#=~]{3,}")  # `*********** stock 2.4.1 ...`: set off as a heading
 _LABEL_REMARK = re.compile(r"^([^:()]{1,40}):\s+\(")
 _NUMERIC = re.compile(r"^[-+]?\d+(?:[.,]\d+)?%?$")  # `2.4.31` is a version, not a number
@@ -308,6 +309,8 @@ def names_system(text: str) -> str | None:
         core = m.group(1)  # `Before: (not enabling bigger TSO/GRO packets)`
     if (cut := core.rfind("(")) > 0 and ")" not in core[cut:]:
         core = core[:cut].strip()  # `2.4.10-pre6 with the preempt patch (pre5 patches` wraps on
+    if colon and _CONDITION.match(core) and (clause := _CONDITION_CLAUSE.search(core)):
+        core = core[:clause.start()]  # `With -s32 and -c32, the numbers decline:`: the condition, not the news
     if _CONDITION.match(core) and (colon or len(core.split()) <= 5) and len(core) <= 60 and not _BANNER.search(core):
         return core  # `Without "g_list_reverse()":`, `With LMh Support:`: the condition measured
     if colon and len(core.split()) > 5 and len(phrases := {p.lower(): p for p in _WITH_CHANGE.findall(core)}) == 1:
@@ -522,7 +525,7 @@ def run_parameter(text: str) -> bool:
 
 # `iperf3 UDP bidirectional with DSPACE set to 16 Bytes`: the tool, a few words of what ran, then the condition
 _TOOL_THEN = re.compile(r"(?i)^(?:" + names_pattern(without=("stream", "dd")) + r")(?:[ \t]++[\w/+-]{1,20}+){0,3}?"
-                        r"[ \t]++(?=(?:with|without|w/o?|on|under)[ \t])")
+                        r"[ \t]++(?=(?:with|without|w/o?|on|under|before|after)[ \t])")
 
 
 def tool_condition(label: str | None) -> str | None:

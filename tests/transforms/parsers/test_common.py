@@ -45,6 +45,9 @@ from transforms.parsers._common import (
         # an option turned on or off over each printout
         ("Disable CONFIG_SQUASHFS_COMP_CACHE_FULL:", "Disable CONFIG_SQUASHFS_COMP_CACHE_FULL"),
         ("Enable CONFIG_SQUASHFS_COMP_CACHE_FULL:", "Enable CONFIG_SQUASHFS_COMP_CACHE_FULL"),
+        # https://lore.kernel.org/io-uring/ (2023, t/io_uring on an attached NVMe): the condition, not
+        # what the poster says of its numbers
+        ("With -s32 and -c32, the numbers decline:", "With -s32 and -c32"),
     ],
 )
 def test_a_caption_naming_what_was_measured(line, system):
@@ -66,6 +69,8 @@ def test_a_caption_naming_what_was_measured(line, system):
         "With the patch applied the numbers look fine.",
         # hdparm -I's head of its feature listing
         "Enabled Supported:",
+        # a sentence, not a caption: what happened before the patch
+        "Before patch, the dd tasks are quickly OOM killed.",
     ],
 )
 def test_lines_that_name_no_system(line):
@@ -346,6 +351,10 @@ def test_a_caption_naming_the_tool_and_what_ran_then_a_condition_names_the_condi
     assert tool_condition("iperf3 UDP bidirectional with DSPACE set to L1 CACHE Size:") == \
         "with DSPACE set to L1 CACHE Size"
     assert tool_condition("iperf3 without this patch:") == "without this patch"
+    # https://lore.kernel.org/netdev/20191225005655.1502037-2-martin.blumenstingl@googlemail.com/: before, after
+    assert tool_condition("iperf3 results before the change:") == "before the change"
+    assert tool_condition("iperf3 results after the change (including an updated TX delay of 2ns):") == \
+        "after the change (including an updated TX delay of 2ns)"
     assert tool_condition("iperf3 runs much faster with this patch applied, as expected.") is None  # a sentence
     assert tool_condition("The iperf3 numbers with the patch:") is None  # not set off by the tool's name
     assert tool_condition("fio -rw=randread --bs=4k") is None  # a command line

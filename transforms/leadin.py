@@ -252,13 +252,19 @@ def _fill_by_lead_ins(found: Sequence[tuple[Run, Segment]]) -> None:
 
 
 def fill_systems(found: Sequence[tuple[Run, Segment]], body: str, subject: str | None) -> None:
-    """Give runs whose rows name no system the release their lead-in (or the whole post) names."""
+    """Give runs whose rows name no system the release their lead-in (or the whole post) names; a
+    device standing in for a caption (`/dev/md0:`) yields to the release of the lead-in only."""
     _fill_in_order(found)
     _fill_by_lead_ins(found)
     _fill_by_condition_headings(found, body)
     whole: list[str] | None = None
     for run, seg in found:
-        if run.status != "ok" or run.system or any(r.system for r in run.results):
+        if run.status != "ok" or any(r.system for r in run.results):
+            continue
+        if run.system:
+            if run.system == run.attributes.get("device") \
+                    and len(lead := releases(lead_in(seg.lines, run.line_start))) == 1:
+                run.system = lead[0]  # the device stood in for a caption: the release right above names the run
             continue
         named = releases(lead_in(seg.lines, run.line_start))
         if not named:

@@ -295,3 +295,20 @@ That is,
 def test_a_label_line_of_the_reply_names_the_quoted_printout_below_it():
     got = {(s, m, v) for s, m, v in _systems(STEIN) if v in (57389.0, 57340.0)}
     assert got == {("2.6.19.1, SATA", "stein", 57389.0), ("2.6.20-rc3, SATA", "stein", 57340.0)}
+
+
+def test_a_release_named_right_above_outranks_the_device_standing_in_for_a_caption():
+    # https://lore.kernel.org/lkml/005801c2fa25$f97d0810$2e77c23e@pentium4/ (2003, software RAID 5), as quoted
+    text = ("> > raid 5 system. I've installed Red Hat 9.0 with kernel 2.4.20 compiled\n"
+            "> > myself to match my harware (had the same problem with the default\n"
+            "> > kernel). When I test the raid device's speed using 'hdparm -Tt /dev/hdx'\n"
+            "> > I get this:\n"
+            "> > /dev/md0:\n"
+            "> > Timing buffer-cache reads:   128 MB in  1.14 seconds =112.28 MB/sec\n"
+            "> > Timing buffered disk reads:  64 MB in  2.39 seconds = 26.78 MB/sec\n")
+    rows = result_rows(extract_explained(text, "x", subject="Re: RAID 5 performance problems")[0])
+    assert {(r["system"], r["params"]["device"], r["value"]) for r in rows} == {
+        ("2.4.20", "/dev/md0", 112.28), ("2.4.20", "/dev/md0", 26.78)}
+    # with no release above, the device still tells the printouts apart
+    bare = text.replace("with kernel 2.4.20 compiled", "compiled")
+    assert {r["system"] for r in result_rows(extract_explained(bare, "x")[0])} == {"/dev/md0"}

@@ -30,6 +30,12 @@ _RELEASE = re.compile(
 _TOOL_BEFORE = re.compile(r"(?i)(?:" + names_pattern(without=("tbench", "hackbench", "kernbench", "dd", "hdparm"))
                           + r"|gcc|version|ver\.?|release|v\.)[\s-]{0,2}$")
 _LEAD_REACH = 10  # lines above a printout searched for its lead-in paragraph
+# a command typed without its prompt (`mkraid /dev/md0`, `mount /dev/md0 /backup`, `bonnie -d /hde`):
+# a word of the shell's or a tool's name, then arguments, no sentence
+_SHELL_WORDS = frozenset({"mount", "umount", "mkfs", "mke2fs", "mkraid", "raidstart", "mdadm", "echo", "cat",
+                          "cd", "sync", "modprobe", "insmod", "rmmod", "sudo", "time", "taskset", "numactl",
+                          "sysctl", "blockdev", "tune2fs", "swapon", "swapoff", "rm", "cp", "mkdir", "ln"})
+_UNPROMPTED = re.compile(r"^(?:\./|/)?(?P<word>[a-z][\w.+-]{0,30})(?:\s++(?:-{1,2}[\w=.,:/+-]*+|[\w./=:,+-]++|[>|&;]{1,2}))++$")
 _MAX_TEXT = 200_000
 
 
@@ -59,9 +65,15 @@ def lead_in(lines: Sequence[str], start: int) -> str:
         while k >= 0 and start - k <= _LEAD_REACH and lines[k].strip():
             para.insert(0, lines[k].strip())
             k -= 1
-        if not para or not all(is_prompted(x) for x in para):
+        if not para or not all(is_prompted(x) or _unprompted_command(x) for x in para):
             break  # a paragraph of commands (`# echo 10 > ...`) is what was run, not what it ran on
     return " ".join(para)
+
+
+def _unprompted_command(line: str) -> bool:
+    m = _UNPROMPTED.match(line)
+    return m is not None and (m.group("word").split(".")[0] in _SHELL_WORDS or m.group("word") in TOOLS
+                              or line.startswith(("./", "/")))
 
 
 # `first lines for 2.4.7-ac3, then 2.4.7-ac9`, `first run is vanilla, second is patched`,

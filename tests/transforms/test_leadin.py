@@ -312,3 +312,11 @@ def test_a_release_named_right_above_outranks_the_device_standing_in_for_a_capti
     # with no release above, the device still tells the printouts apart
     bare = text.replace("with kernel 2.4.20 compiled", "compiled")
     assert {r["system"] for r in result_rows(extract_explained(bare, "x")[0])} == {"/dev/md0"}
+
+
+def test_a_paragraph_of_commands_typed_without_a_prompt_is_no_lead_in():
+    # https://lore.kernel.org/lkml/Pine.GHP.4.43.0112161058510.11934-100000@bobcat/ (2001, PDC20265 RAID0)
+    lines = ["        raid-disk 1", "", "mkraid /dev/md0", "mke2fs /dev/md0", "mount /dev/md0 /backup",
+             "bonnie -d /backup -n 1 -s 1024k -u0", "", "Version  1.02  ------Sequential Output------"]
+    assert lead_in(lines, 7) == "raid-disk 1"
+    assert lead_in(["Numbers with the patch:", "", "then i ran it on /dev/md0", "", "x"], 4) == "then i ran it on /dev/md0"

@@ -897,6 +897,8 @@ def _result(bench: str, line: int, label: str | None, value: float, unit: str | 
         label = "IOPS"  # `84k` with no unit: fio prints bandwidth with its unit, IOPS as a bare `84k`
     metric, metric_label = metrics.metric_for(bench, label, u)
     if change:
+        if metrics.norm(metric_label or "") == bench and bench in metrics.DEFAULT_METRIC:
+            metric = metrics.DEFAULT_METRIC[bench]  # a change under the tool's name: of its headline figure
         suffix = "ratio" if u == "x" else "change_pct"
         u = u or "%"
         metric = f"{metric}_{suffix}"

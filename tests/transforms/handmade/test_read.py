@@ -347,3 +347,22 @@ def test_the_next_table_of_a_series_under_the_same_heads_is_read_like_the_first(
     assert {("tip/sched/core", "1", 633.25), ("mel-v4", "1024", 48490.3), ("mel-v3", "2", 1203.27), ("mel-v4", "1024", 50563.23)} <= got
     # the YCSB table below is another benchmark's, though its heads are the same systems
     assert 351611.0 not in {r["value"] for r in rows}
+
+
+# https://lore.kernel.org/lkml/c6f93f10-fea5-a734-9a78-64aa9ff44adb@huawei.com/ (2023, cluster scan on
+# Jacobsville): its tbench change table, as posted
+TBENCH_CHANGE = """\
+tbench
+======
+case            \tload    \tbaseline(std%)\tcompare%( std%)
+loopback        \t6-threads\t 1.00 (  0.41)\t +1.63 (  0.17)
+loopback        \t12-threads\t 1.00 (  0.18)\t +4.39 (  0.12)
+loopback        \t18-threads\t 1.00 (  0.43)\t+10.42 (  0.18)
+"""
+
+
+def test_a_change_under_the_tools_name_is_a_change_of_its_headline_figure():
+    rows = result_rows(extract_explained(TBENCH_CHANGE, "c", subject="Re: [PATCH v9 2/2] sched/fair: Scan cluster")[0])
+    changes = {r["value"]: r for r in rows if r["unit"] == "%"}
+    assert set(changes) == {1.63, 4.39, 10.42}
+    assert {(r["metric"], r["metric_label"]) for r in changes.values()} == {("throughput_change_pct", "tbench")}

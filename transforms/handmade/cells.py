@@ -125,9 +125,9 @@ def cells(line: str) -> list[Cell]:
         if tok.strip("*") == "":
             starred = tok == "*"
             continue  # mmtests marks significant changes with `*`
-        if starred and tok.endswith("%*") and toks and toks[-1][0][:1].isdigit():
+        if (starred or tok.startswith("*")) and tok.endswith("%*") and toks and toks[-1][0][:1].isdigit():
             starred = False
-            continue  # `375.06 *  -0.68%*`: the change mmtests starred is an aside, as `(  -0.68%)` is
+            continue  # `375.06 *  -0.68%*`, `45.86 *-105.52%*`: the change mmtests starred is an aside
         starred = False
         if tok.endswith("%*") or tok.endswith("*") and tok[:1].isdigit():
             tok = tok.rstrip("*")

@@ -243,6 +243,39 @@ def _header_cells(line: str, n: int, pipe: bool) -> list[Cell]:
     return wide
 
 
+def _names_under_heads(lines: list[str], k: int, values: int) -> list[Cell] | None:
+    """mmtests' second head line, one name a column a blank apart (or run together: `_unglued`),
+    under a line of as many heads (`5.15.0-rc1` x 3): the names, set where their columns are."""
+    if k < 1 or not lines[k].strip():
+        return None
+    upper = split_wide(lines[k - 1])
+    n = len(upper)
+    if n < 2 or values not in (n, n + 1) or any(read_number(c.text) is not None for c in upper):
+        return None
+    narrow = words(lines[k])
+    if any(read_number(c.text) is not None for c in narrow):
+        return None
+    return narrow if len(narrow) == n else _unglued(narrow, lines[k - 1], n)
+
+
+def _unglued(narrow: list[Cell], above: str, n: int) -> list[Cell] | None:
+    """mmtests sets each name flush right under its column's release (`5.15.0-rc1` x 3 over
+    `vanillasched-scalewakegran-v2r5 sched-moveforward-v1r1`): a name as wide as its column runs
+    into the one before it. Each word is cut where a head of the line above ends inside it."""
+    ends = [c.end for c in split_wide(above)]
+    if len(ends) != n:
+        return None
+    out: list[Cell] = []
+    for w in narrow:
+        start = w.start
+        for end in ends:
+            if start + 3 <= end <= w.end - 3:
+                out.append(Cell(w.text[start - w.start:end - w.start], start, end, w.kind))
+                start = end
+        out.append(Cell(w.text[start - w.start:], start, w.end, w.kind))
+    return out if len(out) == n else None
+
+
 def _by_position(header: list[Cell], vals: list[Cell]) -> list[Cell | None]:
     """The header cell each value sits under (ragged or missing cells): nearest by overlap, then centre."""
     out: list[Cell | None] = []
@@ -573,7 +606,7 @@ def _header_index(lines: list[str], grid: list[list[Cell] | None], first: int,
         return None
     _, first_vals = _values_tail(grid[first] or [])
     wide = split_wide(lines[k]) if "|" not in lines[k] else []  # a pipe row's cells are its own
-    if len(wide) == 1 and len(wide[0].text) > 40:
+    if len(wide) == 1 and len(wide[0].text) > 40 and _names_under_heads(lines, k, len(first_vals)) is None:
         return None  # `MIGRATED TCP REQUEST/RESPONSE TEST from 0.0.0.0 ...`: a banner, not a column head
     if len(wide) == 1 and lines[k].rstrip().endswith(":") and len(lines[k].split()) >= 2:
         return None  # `The hdparm results:` over the rows: a caption, not a column head
@@ -611,8 +644,11 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
         h = None  # `Kernel version: 2.4.19` over rows of numbers names what they ran on: a caption
     if len(rows) < 2 and (h is None or n < 2 or len(_header_cells(lines[h], n, pipe)) < n):
         return None  # one row makes a table only under a header naming each of its columns
-    sub = _sub_heads(lines, h) if h is not None and not pipe else None
-    if sub is not None:
+    named = _names_under_heads(lines, h, n) if h is not None and not pipe and len(split_wide(lines[h])) == 1 else None
+    sub = _sub_heads(lines, h) if h is not None and not pipe and named is None else None
+    if named is not None:
+        header = named
+    elif sub is not None:
         h, header = sub
     else:
         header = _header_cells(lines[h], n, pipe) if h is not None else []

@@ -97,3 +97,9 @@ def test_an_aside_whose_parenthesis_was_lost_ends_at_the_next_column():
                    ("abs", "260273.88", None)]
     # an aside spaced inside its parentheses is still one aside
     assert _read(" 1.00 (  0.84)\t -0.32 (  0.71)") == [("abs", "1.00", None), ("chg", "-0.32", None)]
+
+
+def test_a_starred_change_glued_to_its_star_is_an_aside():
+    # https://lore.kernel.org/lkml/20211004080547.GK3959@techsingularity.net/ (mmtests: `*-105.52%*`)
+    row = _read("Amean     4         22.32 (   0.00%)       22.06 *   1.14%*       45.86 *-105.52%*")
+    assert [c[1] for c in row if c[0] == "abs"] == ["4", "22.32", "22.06", "45.86"]

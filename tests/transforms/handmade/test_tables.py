@@ -1060,3 +1060,25 @@ def test_a_lead_in_line_over_a_table_is_no_metric_but_a_tools_name_still_is():
     assert {(r["metric_label"], r["value"], r["unit"]) for r in got} >= {("iops", 145000.0, "IOPS"), ("iops", 758000.0, "IOPS")}
     named = rows("I ran fio with a vduse block device.\n\nfio:\n\n" + table)  # the caption says what was measured
     assert {r["metric_label"] for r in named} == {"fio"}
+
+
+# https://lore.kernel.org/lkml/20211004080547.GK3959@techsingularity.net/ (2021, mmtests' compare
+# report): the configurations' names under their releases, the first two run together, as posted
+MMTESTS_GLUED = """\
+For the same Cascadelake machine both resulst are from, dbench reports
+
+                          5.15.0-rc1             5.15.0-rc1             5.15.0-rc1
+                             vanillasched-scalewakegran-v2r5 sched-moveforward-v1r1
+Amean     1         15.99 (   0.00%)       16.20 *  -1.27%*       16.18 *  -1.16%*
+Amean     2         18.43 (   0.00%)       18.34 *   0.50%*       22.72 * -23.28%*
+Amean     4         22.32 (   0.00%)       22.06 *   1.14%*       45.86 *-105.52%*
+Amean     8         30.58 (   0.00%)       30.22 *   1.18%*       99.04 *-223.88%*
+"""
+
+
+def test_mmtests_names_under_their_releases_are_the_systems_even_run_together():
+    rows = result_rows(extract_explained(MMTESTS_GLUED, "m", subject="Re: [PATCH 2/2] sched/fair: Scale wakeup")[0])
+    got = {(r["system"].split()[-1], r["params"].get("instances"), r["value"]) for r in rows}
+    assert {("vanilla", "1", 15.99), ("sched-scalewakegran-v2r5", "4", 22.06),
+            ("sched-moveforward-v1r1", "4", 45.86), ("sched-moveforward-v1r1", "8", 99.04)} <= got
+    assert len(rows) == 12 and {r["benchmark"] for r in rows} == {"dbench"}

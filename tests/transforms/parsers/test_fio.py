@@ -387,3 +387,19 @@ def test_bare_labels_inside_a_printout_name_its_groups_and_wrapped_tails_stay_in
     assert ("zsmalloc", "0", 1680.4 * 1024) in got and ("zsmalloc", "1", 1620.4 * 1024) in got
     assert ("z3fold", "0", 1224.8 * 1024) in got and ("z3fold", "1", 3119.3 * 1024) in got
     assert len(rows) == 4  # `maxb=`, `mint=`, `maxt=` are fio's spreads, not results of their own
+
+
+def test_summary_blocks_each_under_a_caption_of_their_own():
+    # https://lore.kernel.org/linux-raid/CALTww2-HamETu5UppBiz079PZUP+rDRtQkaRA+03=s3wSQGRKA@mail.gmail.com/
+    # (2023, RAID1 against a ram disk), its lines
+    text = ("I can reproduce this with upstream kernel too.\n\nRAID1\n"
+            "READ: bw=3699MiB/s (3879MB/s)\nWRITE: bw=1586MiB/s (1663MB/s)\n\nram disk:\n"
+            "READ: bw=5720MiB/s (5997MB/s)\nWRITE: bw=2451MiB/s (2570MB/s)\n\n"
+            "There is a performance problem. But not like your result.\n")
+    found = GOLDEN.rows(text)
+    assert {(r["system"], r["params"]["direction"], r["value"]) for r in found} == {
+        ("RAID1", "read", 3699 * 1024), ("RAID1", "write", 1586 * 1024),
+        ("ram disk", "read", 5720 * 1024), ("ram disk", "write", 2451 * 1024)}
+    # without a caption over the second block, both stay the first caption's, told apart by repeat
+    plain = GOLDEN.rows(text.replace("ram disk:\n", ""))
+    assert {r["system"] for r in plain} == {"RAID1"}

@@ -67,6 +67,7 @@ from transforms.parsers._common import (
     nearest_caption,
     number_repeated_results,
     scaled,
+    system_label,
 )
 from transforms.parsers.fio.series import Clock, mark_series
 
@@ -491,6 +492,7 @@ def _report_captions(seg: Segment, fr: _FioRun) -> None:
     ... `With X:` ... report): each report's rows take the system its caption names."""
     heads = [i for i in range(fr.start, min(fr.end, len(seg.lines))) if JOB.search(_clean(seg.lines[i]))]
     if len(heads) < 2:
+        _summary_captions(seg, fr)
         return
     floors = [fr.start, *(h + 1 for h in heads[:-1])]
     named = [naming_caption(seg.lines, h, lo) for h, lo in zip(heads, floors, strict=True)]
@@ -500,6 +502,31 @@ def _report_captions(seg: Segment, fr: _FioRun) -> None:
         k = max((n for n, h in enumerate(heads) if h <= r.line), default=None)
         if k is not None and r.system is None:
             r.system = named[k]
+
+
+def _summary_captions(seg: Segment, fr: _FioRun) -> None:
+    """Only the groups' summary lines, pasted in blocks each under a short caption of its own
+    (`RAID1` / `READ: bw=...` / `WRITE: bw=...`, then `ram disk:` / ...): each block's rows take
+    the system its caption names, the first block's caption being the run's own."""
+    lines = seg.lines
+    summary = [i for i in range(fr.start, min(fr.end, len(lines)))
+               if GROUP3.match(_clean(lines[i])) or GROUP2.match(_clean(lines[i]))]
+    starts = [i for k, i in enumerate(summary) if k == 0 or summary[k - 1] < i - 1]
+    if len(starts) < 2:
+        return
+    names: list[str | None] = []
+    for i in starts:
+        k = i - 1
+        while k >= 0 and not lines[k].strip():
+            k -= 1
+        names.append(system_label(lines[k].strip()) if k >= 0 and k >= i - 2 else None)
+    if None in names or len({n.lower() for n in names if n}) < len(names):
+        return  # only when every block has a caption of its own, all different
+    for r in fr.results:
+        k = max((n for n, i in enumerate(starts) if i <= r.line), default=None)
+        if k is not None and r.system is None:
+            r.system = names[k]
+            r.params.pop("repeat", None)
 
 
 def _finish(seg: Segment, fr: _FioRun) -> Run:

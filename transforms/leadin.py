@@ -35,7 +35,7 @@ _LEAD_REACH = 10  # lines above a printout searched for its lead-in paragraph
 _SHELL_WORDS = frozenset({"mount", "umount", "mkfs", "mke2fs", "mkraid", "raidstart", "mdadm", "echo", "cat",
                           "cd", "sync", "modprobe", "insmod", "rmmod", "sudo", "time", "taskset", "numactl",
                           "sysctl", "blockdev", "tune2fs", "swapon", "swapoff", "rm", "cp", "mkdir", "ln"})
-_UNPROMPTED = re.compile(r"^(?:\./|/)?(?P<word>[a-z][\w.+-]{0,30})(?:\s++(?:-{1,2}[\w=.,:/+-]*+|[\w./=:,+-]++|[>|&;]{1,2}))++$")
+_UNPROMPTED = re.compile(r"^(?:\./|/)?(?P<word>[a-z][\w.+-]{0,30})(?:\s++(?:-[\w=.,:/+-]*+|[\w./=:,+][\w./=:,+-]*+|[>|&;]{1,2}))++$")
 _MAX_TEXT = 200_000
 
 

@@ -299,6 +299,8 @@ def _post_release(subject: str | None, body: str) -> list[str]:
 
 
 _HEADING_REACH = 200  # lines above a printout searched for the condition heading of its section
+# `*** Test results, without reverting patch 12 ***`: a heading set off by marks on both sides
+_DECORATED_HEADING = re.compile(r"^(?:\*{3,}+|#{3,}+|={3,}+|~{3,}+)[ \t]++[^*#=~\s][^*#=~]{1,78}[^*#=~\s][ \t]++[*#=~]{3,}+$")
 
 
 def _fill_by_condition_headings(found: Sequence[tuple[Run, Segment]], body: str) -> None:
@@ -313,7 +315,7 @@ def _fill_by_condition_headings(found: Sequence[tuple[Run, Segment]], body: str)
     if not todo:
         return
     lines = body.split("\n")
-    named = sorted((seg.offset + run.line_start, run.benchmark) for run, seg in found
+    named = sorted((seg.offset + run.line_start, run.benchmark, run.system) for run, seg in found
                    if run.status == "ok" and (run.system or any(r.system for r in run.results)))
     for run, seg in todo:
         start = seg.offset + run.line_start
@@ -322,12 +324,12 @@ def _fill_by_condition_headings(found: Sequence[tuple[Run, Segment]], body: str)
                 continue
             depth, text = split_quote(lines[k])
             text = text.strip()
-            if depth != seg.depth or not text.endswith(":") or len(text) > 60:
+            if depth != seg.depth or not (text.endswith(":") or _DECORATED_HEADING.match(text)) or len(text) > 60:
                 continue
             name = names_system(text)
             if name is None or not _CONDITION.match(name):
                 continue
-            if any(k < at < start and bench == run.benchmark for at, bench in named):
+            if any(k < at < start and bench == run.benchmark and system != name for at, bench, system in named):
                 break  # a printout named otherwise since: the section moved on
             run.system = name
             break

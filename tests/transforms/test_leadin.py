@@ -320,3 +320,25 @@ def test_a_paragraph_of_commands_typed_without_a_prompt_is_no_lead_in():
              "bonnie -d /backup -n 1 -s 1024k -u0", "", "Version  1.02  ------Sequential Output------"]
     assert lead_in(lines, 7) == "raid-disk 1"
     assert lead_in(["Numbers with the patch:", "", "then i ran it on /dev/md0", "", "x"], 4) == "then i ran it on /dev/md0"
+
+
+def test_a_marked_heading_names_every_printout_of_its_section():
+    # https://lore.kernel.org/xen-devel/dc5d60d7-1ada-5eb1-ff91-495d663ca89e@vates.fr/ (2021, XSA-332):
+    # three iperf3 printouts under each heading; the first ones are named near it, the last far below
+    run = ("root@samtest:~# iperf3 -c 10.0.90.1\n"
+           "[ ID] Interval           Transfer     Bitrate         Retr\n"
+           + "".join(f"[  5]   {i}.00-{i + 1}.00   sec   100 MBytes   842 Mbits/sec    0\n" for i in range(10))
+           + "- - - - - - - - - - - - - - - - - - - - - - - - -\n"
+           "[ ID] Interval           Transfer     Bitrate         Retr\n"
+           "[  5]   0.00-10.00  sec  1.35 GBytes  {rate} Gbits/sec    0             sender\n"
+           "[  5]   0.00-10.00  sec  1.35 GBytes  {rate} Gbits/sec                  receiver\n\n")
+    text = ("*** Test results, without reverting patch 12 ***\n\n"
+            + "".join(run.replace("{rate}", r) for r in ("1.16", "1.17", "8.54"))
+            + "*** Test results, after reverting patch 12 (only) ***\n\n"
+            + "".join(run.replace("{rate}", r) for r in ("1.60", "2.16", "8.53")))
+    rows = [r for r in result_rows(extract_explained(text, "x")[0])
+            if r["params"].get("side") == "sender" and r["metric"] == "throughput"]
+    assert {(r["value"], r["system"]) for r in rows} == {
+        (1160.0, "without reverting patch 12"), (1170.0, "without reverting patch 12"),
+        (8540.0, "without reverting patch 12"), (1600.0, "after reverting patch 12 (only)"),
+        (2160.0, "after reverting patch 12 (only)"), (8530.0, "after reverting patch 12 (only)")}

@@ -299,6 +299,9 @@ def names_system(text: str) -> str | None:
     colon = core.endswith(":")
     if colon:
         core = core[:-1].strip()
+    if (cut := core.find(", ")) > 0 and _CONDITION.match(tail := core[cut + 2:].strip()) \
+            and generic_label(core[:cut]):
+        core = tail  # `*** Test results, without reverting patch 12 ***`: the condition, after the lead
     if colon and (cut := max(core.rfind(". "), core.rfind(", "))) >= 0:
         tail = core[cut + 2 :].strip(". ")  # `OK, is a bit more stable now ... before:`
         if tail and len(tail.split()) <= 3 and _NAMES_SYSTEM.search(tail):

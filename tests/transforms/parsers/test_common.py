@@ -48,6 +48,9 @@ from transforms.parsers._common import (
         # https://lore.kernel.org/io-uring/ (2023, t/io_uring on an attached NVMe): the condition, not
         # what the poster says of its numbers
         ("With -s32 and -c32, the numbers decline:", "With -s32 and -c32"),
+        # https://lore.kernel.org/xen-devel/dc5d60d7-1ada-5eb1-ff91-495d663ca89e@vates.fr/ (2021, XSA-332):
+        # a heading's generic lead, then the condition
+        ("*** Test results, without reverting patch 12 ***", "without reverting patch 12"),
     ],
 )
 def test_a_caption_naming_what_was_measured(line, system):

@@ -97,7 +97,7 @@ _GENERIC_WORDS = _TOOL_NAMES | frozenset({
     "the", "my", "our", "some", "here", "are", "is", "below", "following", "results",
     "result", "numbers", "number", "output", "outputs", "summary", "summaries", "data", "benchmark",
     "benchmarks", "test", "tests", "run", "runs", "figures", "stats", "statistics", "log", "logs",
-    "and", "of", "a", "an", "these", "performance",
+    "and", "of", "a", "an", "these", "performance", "compare", "comparison",
 })  # fmt: skip
 _OPEN_END = frozenset({"with", "by", "for", "as", "at", "of", "to", "from", "the", "a", "an",
                        "and", "or", "using", "via", "under", "that", "which", "is", "are", "was", "were"})

@@ -366,3 +366,20 @@ def test_a_change_under_the_tools_name_is_a_change_of_its_headline_figure():
     changes = {r["value"]: r for r in rows if r["unit"] == "%"}
     assert set(changes) == {1.63, 4.39, 10.42}
     assert {(r["metric"], r["metric_label"]) for r in changes.values()} == {("throughput_change_pct", "tbench")}
+
+
+# https://lore.kernel.org/lkml/718acf0e-2c98-cff3-98f4-da43d49f776b@huawei.com/ (2023, SIS_SHORT v6), as posted
+COMPARE_HEADING = """\
+tbench results (node 0):
+Compare
+      6.3-rc1-vanilla                sis-short-v6
+  1:        322.2940        324.6750 (    0.74%)
+  4:       1293.4000       1294.2900 (    0.07%)
+  8:       2568.7700       2606.9200 (    1.49%)
+"""
+
+
+def test_a_reports_compare_heading_is_no_metric():
+    rows = result_rows(extract_explained(COMPARE_HEADING, "c", subject="Re: [PATCH v6 2/2] sched/fair: SIS_SHORT")[0])
+    assert {(r["system"], r["value"]) for r in rows} >= {("6.3-rc1-vanilla", 322.294), ("sis-short-v6", 2606.92)}
+    assert {r["metric"] for r in rows} == {"throughput"}

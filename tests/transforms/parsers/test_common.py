@@ -186,7 +186,7 @@ def test_lines_alone_above_a_printout_that_name_no_system(above):
 
 @pytest.mark.parametrize("label", ["dbench summaries", "The hdparm results", "The performance has been measured with",
                                    "fio output", "Here are the numbers", "dbench 16", "tbench -t 60 192",
-                                   "dd bs=1M count=1000"])
+                                   "dd bs=1M count=1000", "Compare"])
 def test_generic_or_unfinished_labels_name_no_system(label):
     assert generic_label(label) and system_label(label + ":") is None
 

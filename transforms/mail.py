@@ -76,9 +76,22 @@ def _latin1_to_utf8(text: str) -> str:
         return text
 
 
+# single-byte charsets a mailer often declares for text it wrote in UTF-8: bytes that form valid
+# UTF-8 sequences (`Â±` would be `±`) are hardly ever real text in them, so UTF-8 is read first
+_LATIN = frozenset({"iso-8859-1", "iso-8859-15", "iso8859-1", "iso8859-15", "cp1252", "windows-1252"})
+
+
 def _decode_bytes(data: bytes, charset: str | None, notes: list[str]) -> str:
     cs = (charset or "").strip().strip('"').lower()
     cs = _CHARSET_ALIASES.get(cs, cs)
+    if cs in _LATIN and not data.isascii():
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            pass
+        else:
+            notes.append(f"declared {charset!r}, read as UTF-8")
+            return text
     if cs:
         try:
             return data.decode(cs)

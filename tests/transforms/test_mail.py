@@ -370,3 +370,13 @@ def test_header_end_finds_what_the_blank_line_pattern_finds(raw, limit):
 
     m = re.compile(rb"\r?\n\r?\n").search(raw, 0, len(raw) if limit < 0 else limit)
     assert header_end(raw, limit) == ((m.start(), m.end()) if m else None)
+
+
+def test_utf8_text_under_a_latin1_label_is_read_as_utf8():
+    # https://lore.kernel.org/lkml/20230824075208.GA459974@ziqianlu-dell/ (2023): `192s±25%` in a
+    # post labelled iso-8859-1 whose bytes are UTF-8; real Latin-1 text stays Latin-1
+    head = b"From: a@b.c\nSubject: x\nMessage-ID: <m@x>\nContent-Type: text/plain; charset=\"iso-8859-1\"\n\n"
+    mail = decode_message(head + "base     192s\u00b125%  15.12%\n".encode("utf-8"))
+    assert "192s\u00b125%" in mail.body and any("read as UTF-8" in n for n in mail.notes)
+    latin = decode_message(head + "caf\u00e9 M\u00fcller\n".encode("latin-1"))
+    assert "caf\u00e9 M\u00fcller" in latin.body

@@ -786,18 +786,24 @@ def _sibling(t: Table, bench: str, plain: list[str], earlier: Sequence[Explained
     return False
 
 
+def _head_line(plain: list[str], start: int) -> str | None:
+    """A table's head line, spaced as one and lower-cased, to compare with another's; None under
+    three words (too little to tell two tables' heads apart)."""
+    head = " ".join(plain[start].split()).lower() if start < len(plain) else ""
+    return head if len(head.split()) >= 3 else None
+
+
 def _next_of_series(plain: list[str], start: int, bench: str, earlier: Sequence[Explained]) -> bool:
     """The table at `start` follows one read as `bench` with the same head line (three words or
     more), only blank lines and a short caption between them (`NPS=2`, then `NPS=4`, each over
     `Clients:  tip/sched/core  mel-v3  mel-v4`): the next of a series, however far above the tool
     was named."""
-    head = " ".join(plain[start].split()).lower() if start < len(plain) else ""
-    if len(head.split()) < 3:
+    head = _head_line(plain, start)
+    if head is None:
         return False
     for e in earlier:
         if not (e.rows and e.benchmark == bench and e.taken_for.startswith("hand_table")
-                and e.line_end <= start <= e.line_end + 6
-                and " ".join(plain[e.line_start].split()).lower() == head):
+                and e.line_end <= start <= e.line_end + 6 and _head_line(plain, e.line_start) == head):
             continue
         between = [x.strip(" >\t") for x in plain[e.line_end:start] if x.strip(" >\t")]
         if len(between) <= 1 and all(len(x) <= 40 and not x.endswith(".") for x in between):
@@ -809,12 +815,12 @@ def _twin_left_unread(plain: list[str], start: int, earlier: Sequence[Explained]
     """The first line of an earlier table of this post with the same head line as the table at
     `start` (three words or more) that was left unread for want of evidence or for another
     tool's name (tiobench's tables, one per test, only the first near its name): this one too."""
-    head = " ".join(plain[start].split()).lower() if start < len(plain) else ""
-    if len(head.split()) < 3:
+    head = _head_line(plain, start)
+    if head is None:
         return None
     for e in earlier:
         if not e.rows and e.outcome.startswith(("nothing: unattributed", "nothing: its caption names")) \
-                and e.line_start < start and " ".join(plain[e.line_start].split()).lower() == head:
+                and e.line_start < start and _head_line(plain, e.line_start) == head:
             return e.line_start
     return None
 

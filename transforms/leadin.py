@@ -265,18 +265,24 @@ def _fill_by_lead_ins(found: Sequence[tuple[Run, Segment]]) -> None:
 
 def fill_systems(found: Sequence[tuple[Run, Segment]], body: str, subject: str | None) -> None:
     """Give runs whose rows name no system the release their lead-in (or the whole post) names; a
-    device standing in for a caption (`/dev/md0:`) yields to the release of the lead-in only."""
+    device standing in for a caption (`/dev/md0:`) yields to the release of its lead-in, or to the
+    post's when the post measured that one device only."""
     _fill_in_order(found)
     _fill_by_lead_ins(found)
     _fill_by_condition_headings(found, body)
     whole: list[str] | None = None
+    devices = {run.attributes.get("device") for run, _ in found if run.status == "ok" and run.results}
     for run, seg in found:
         if run.status != "ok" or any(r.system for r in run.results):
             continue
         if run.system:
-            if run.system == run.attributes.get("device") \
-                    and len(lead := releases(lead_in(seg.lines, run.line_start))) == 1:
-                run.system = lead[0]  # the device stood in for a caption: the release right above names the run
+            if run.system == run.attributes.get("device"):
+                lead = releases(lead_in(seg.lines, run.line_start))
+                if not lead and len(devices) == 1:  # one device measured: it tells nothing apart
+                    whole = _post_release(subject, body) if whole is None else whole
+                    lead = whole
+                if len(lead) == 1:
+                    run.system = lead[0]  # the device stood in for a caption: the release names the run
             continue
         named = releases(lead_in(seg.lines, run.line_start))
         if not named:

@@ -342,3 +342,18 @@ def test_a_marked_heading_names_every_printout_of_its_section():
         (1160.0, "without reverting patch 12"), (1170.0, "without reverting patch 12"),
         (8540.0, "without reverting patch 12"), (1600.0, "after reverting patch 12 (only)"),
         (2160.0, "after reverting patch 12 (only)"), (8530.0, "after reverting patch 12 (only)")}
+
+
+def test_one_device_measured_yields_to_the_release_the_post_names():
+    # https://lore.kernel.org/lkml/20010301140158.A402@hylke.fakenet/ (2001, AMD7409 DMA), its lines
+    text = ("/dev/hda: setting using_dma to 1 (on)\n HDIO_SET_DMA failed: Operation not permitted\n"
+            " using_dma    =  0 (off)\nhylke:/home/hylke# hdparm -tT /dev/hda\n\n/dev/hda:\n"
+            " Timing buffer-cache reads:   128 MB in  0.90 seconds =142.22 MB/sec\n"
+            " Timing buffered disk reads:  64 MB in 12.60 seconds =  5.08 MB/sec\n")
+    subject = "DMA on a AMD7409 controller with kernel 2.4.2"
+    rows = result_rows(extract_explained(text, "h", subject=subject)[0])
+    assert {(r["system"], r["params"]["device"]) for r in rows} == {("2.4.2", "/dev/hda")}
+    # two devices measured: each device tells its printout apart, and stays its system
+    two = text + text.replace("/dev/hda", "/dev/hdc")
+    assert {r["system"] for r in result_rows(extract_explained(two, "h", subject=subject)[0])} == {
+        "/dev/hda", "/dev/hdc"}

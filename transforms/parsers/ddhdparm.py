@@ -194,18 +194,8 @@ def _dd_runs(lines: Sequence[str], before: Sequence[str]) -> list[Run]:
                 )
             continue
         nbytes, secs, rate, unit, _printed = reading
-        run = Run("dd", [], line_start=i, line_end=i + 1)
-        _, run.caption = caption_above(lines, i, floor, skip=_dd_chatter, before=before)
-        run.system = run.caption or naming_caption(lines, i, 0, before)
         params = {"bytes": str(nbytes)}
-        ops: dict[str, str] = {}
-        if command := _command_above(lines, i, floor):
-            run.attributes["command"] = command
-            ops = _operands(command)
-            params.update(_command_params(ops))
-            if device := _read_device(ops):
-                run.system = printout_system(run.system, {"device": device}, params)
-                run.attributes["device"] = device
+        run, ops = _named_run(lines, i, floor, before, _command_above(lines, i, floor), params)
         floor = i + 1
         if not _consistent(nbytes, secs, rate, unit):
             run.status, run.reason = (
@@ -235,35 +225,45 @@ def _timed_dd_runs(lines: Sequence[str], before: Sequence[str], summaries: Seque
         if "records out" not in line or not _RECORDS_OUT.match(line) or i + 1 in taken or i + 2 in taken:
             continue
         command = _command_above(lines, i, max(0, i - 5))
-        if command is None or not re.search(r"(?:^|[\s$#;])time\s++dd\b", command):
+        if command is None or not _TIMED.search(command):
             continue
-        results: list[Result] = []
+        params: dict[str, str] = {}
+        run, _ = _named_run(lines, i, 0, before, command, params)
         k = i + 1
         while k < len(lines) and k <= i + 3 and not lines[k].strip():
             k += 1
-        ops = _operands(command)
-        params = _command_params(ops)
-        while k < len(lines) and (m := _SHELL_TIME.match(lines[k])) and len(results) < 3:
+        while k < len(lines) and (m := _SHELL_TIME.match(lines[k])) and len(run.results) < 3:
             secs = float(int(m.group("min") or 0) * 60 + Decimal(m.group("sec").replace(",", ".")))
             what = m.group("what")
-            results.append(Result(_TIME_METRIC[what], what, secs, "s", dict(params), line=k))
+            run.results.append(Result(_TIME_METRIC[what], what, secs, "s", dict(params), line=k))
             k += 1
-        if not any(r.metric == "elapsed" for r in results):
-            continue
-        run = Run("dd", results, line_start=i, line_end=k)
-        _, run.caption = caption_above(lines, i, 0, skip=_dd_chatter, before=before)
-        run.system = run.caption or naming_caption(lines, i, 0, before)
-        run.attributes["command"] = command
-        if device := _read_device(ops):
-            run.system = printout_system(run.system, {"device": device}, params)
-            for r in results:
-                r.params.setdefault("device", device)
-            run.attributes["device"] = device
-        runs.append(run)
+        if any(r.metric == "elapsed" for r in run.results):
+            run.line_end = k
+            runs.append(run)
     return runs
 
 
+def _named_run(lines: Sequence[str], i: int, floor: int, before: Sequence[str], command: str | None,
+               params: dict[str, str]) -> tuple[Run, dict[str, str]]:
+    """A dd run at line `i` and its command's operands: a caption above (or a line naming what was
+    measured) is its system; the command's operands go into `params`, and a device it reads is a
+    param too, standing in as the system when nothing names one (hdparm's rule)."""
+    run = Run("dd", [], line_start=i, line_end=i + 1)
+    _, run.caption = caption_above(lines, i, floor, skip=_dd_chatter, before=before)
+    run.system = run.caption or naming_caption(lines, i, 0, before)
+    ops: dict[str, str] = {}
+    if command:
+        run.attributes["command"] = command
+        ops = _operands(command)
+        params.update(_command_params(ops))
+        if device := _read_device(ops):
+            run.system = printout_system(run.system, {"device": device}, params)
+            run.attributes["device"] = device
+    return run, ops
+
+
 _TIME_METRIC = {"real": "elapsed", "user": "user_time", "sys": "sys_time"}
+_TIMED = re.compile(r"(?:^|[\s$#;])time\s++dd\b")  # `# time dd if=...`: the shell times the dd
 _DD_OPERANDS = frozenset({"bs", "ibs", "obs", "count", "oflag", "iflag", "conv"})
 _OPERAND_VALUE = re.compile(r"^[\w.,]{1,40}$")
 

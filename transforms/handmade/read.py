@@ -670,7 +670,8 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
         ex.outcome = f"nothing: the text right below it is about {named!r}, and no {bench} metric is in it"
         return [], ex
     labels = {v.label for v in t.values if v.label}
-    if labels and not mapped and not votes.get(bench) and 2 * sum(bool(_COUNTER.match(x.rstrip(" -:"))) for x in labels) >= len(labels):
+    if labels and not mapped and not votes.get(bench) and 2 * sum(bool(_COUNTER.match(x.rstrip(" -:"))) and not metrics.any_metric(x)
+                                                                 for x in labels) >= len(labels):
         ex.outcome = "nothing: its rows are counters named like code (`request_count`), not results"
         return [], ex
     if t.group and t.caption is None:

@@ -511,6 +511,29 @@ def _label_columns(lines: list[str], parsed: list[tuple[int, str, list[Cell]]], 
     return out or None
 
 
+def _two_label_heads(lines: list[str], parsed: list[tuple[int, str, list[Cell]]], header: list[Cell],
+                     n: int) -> dict[int, tuple[str, str]] | None:
+    """Two label columns under heads of their own over rows of parameters (`case  load
+    baseline(std%)  compare%( std%)` over `TCP_RR  56-threads  1.00 ( 1.12)  -0.05 ( 0.97)`): each
+    row's two labels, cut where the second head starts."""
+    if len(header) != n + 2 or n < 1:
+        return None
+    first, second = header[0], header[1]
+    if any(read_number(c.text) is not None or not c.text[:1].isalpha() for c in (first, second)) \
+            or second.start <= first.end or len(first.text.split()) > 2 or len(second.text.split()) > 2:
+        return None
+    out: dict[int, tuple[str, str]] = {}
+    for r, _, vals in parsed:
+        line = lines[r]
+        if not vals or vals[0].start <= second.start or line[second.start - 1:second.start] not in (" ", "\t"):
+            return None
+        a, b = line[:second.start].strip(" :|"), line[second.start:vals[0].start].strip(" :|")
+        if not a or not b or len(a.split()) > 3 or len(b.split()) > 3:
+            return None
+        out[r] = (a, b)
+    return out
+
+
 _KEYED_VALUE = re.compile(r":[ \t]*+[-+]?\d")  # `orig: 2.063s`: a key and its value
 
 
@@ -685,6 +708,8 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
     first_is_param = False
     param_name = None
     label_name: str | None = None  # the label column's head, when it names no parameter
+    pairs: dict[int, tuple[str, str]] | None = None  # two label columns: each row's two labels
+    label_pair: tuple[str, str] = ("", "")  # and their heads
     if all(not lab for _, lab, _ in parsed):
         ints = [v[0].value for _, _, v in parsed if v and v[0].kind == "abs" and v[0].value is not None]
         sizes = [v[0].value * _BINARY.get(v[0].unit or "", 1) for _, _, v in parsed
@@ -737,6 +762,9 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
         n -= 1
         if header and (len(header) == n + 1 or _is_param_name(header[0].text) or header[0].end <= first_end + 1):
             header = header[1:]
+    elif header and (pairs := _two_label_heads(lines, parsed, header, n)) is not None:
+        label_pair = (norm(header[0].text).strip("#=: "), norm(header[1].text).strip("#=: "))
+        header = header[2:]
     elif header and len(header) == n + 1:
         label_head = header[0]
         header = header[1:]
@@ -771,6 +799,9 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
         parsed = [(r, lab.split(" ", 1)[1].strip(), v) for r, lab, v in parsed]  # `rwhron> 2.4.17`
     if not parsed or (len(parsed) < 2 and h is None):
         return None  # long labels are sentences: prose, not table rows
+    if h is None and n == 1 and all(len(lab.split()) >= 5 and _FUNCTION_WORD.search(lab) and all(
+            c.unit is None and c.kind == "abs" for c in v) for _, lab, v in parsed):
+        return None  # `... running under Fedora 42` / `... and then under Rocky 9.5`: sentences ending in a name
     if sum(lab.endswith("=") or lab.endswith(" =") for _, lab, _ in parsed) * 2 > len(parsed):
         return None  # `multcount = 16`: a settings listing, not measurements
     col_heads: list[str | None]
@@ -841,6 +872,8 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
                                    for g in (grid[r] for r, _, _ in parsed) if g)
     row_params = [_row_param(lab, param_name) or (
         (label_name or "case", lab) if _NUMERIC_LABEL.match(lab) or cases else None) for lab in row_labels]
+    if pairs is not None:
+        row_params = [(label_pair[0], pairs[r][0]) for r, _, _ in parsed]
     head_params = {hd: _row_param(hd, None) for hd in heads}
     cols_are_params = bool(heads) and all(p is not None and p[0] != "case" for p in head_params.values())
     if first_is_param or (row_labels and all(p is not None for p in row_params)):
@@ -904,6 +937,9 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
             if t.orientation == "rows=params":
                 if first_is_param or rp is None:
                     params[param_name or "size"] = label
+                elif pairs is not None:  # `TCP_RR  56-threads`: each label its head's parameter
+                    params[label_pair[0]], params[label_pair[1]] = pairs[r]
+                    label = pairs[r][0]
                 else:
                     params[rp[0]] = rp[1]
                 system, metric_label = _system_or_metric(hd)
@@ -1041,11 +1077,15 @@ def _headline(head: str) -> bool:
     return any(canonical(b, head) is not None for b in benchmarks_in(head))
 
 
+_FUNCTION_WORD = re.compile(r"(?i)\b(?:the|and|then|under|which|that|when|than|from|into|there)\b")
+_SPREAD_ASIDE = re.compile(r"[(\[][ \t]*+(?:std|stdev|stddev|sem|cv)%?[^()\[\]]{0,20}+[)\]]$", re.I)
+
+
 def _system_or_metric(head: str | None) -> tuple[str | None, str | None]:
     """A column head names a system (`patched`), a metric (`Throughput (MB/s)`), or nothing."""
     if not head:
         return None, None
-    text = head.strip(" :|")
+    text = _SPREAD_ASIDE.sub("", head).strip(" :|")  # `compare%( std%)`: the spread's head is no name
     if _GENERIC_HEAD.match(text) or CHANGE_HEAD.match(text) or norm(text) in _STAT_HEAD:
         return None, None
     if label_votes([text]) or any_metric(text):

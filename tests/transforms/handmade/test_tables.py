@@ -1082,3 +1082,28 @@ def test_mmtests_names_under_their_releases_are_the_systems_even_run_together():
     assert {("vanilla", "1", 15.99), ("sched-scalewakegran-v2r5", "4", 22.06),
             ("sched-moveforward-v1r1", "4", 45.86), ("sched-moveforward-v1r1", "8", 99.04)} <= got
     assert len(rows) == 12 and {r["benchmark"] for r in rows} == {"dbench"}
+
+
+def test_two_label_columns_under_their_heads_are_two_parameters():
+    # https://lore.kernel.org/lkml/4f2131940d43060eda55847a2affc8042179b4ee.1695704179.git.yu.c.chen@intel.com/
+    # (2023, SIS_CACHE v1): `case` and `load` over the rows, a spread in parentheses beside each head
+    text = ("netperf throughput\n=======\n"
+            "case            \tload    \tbaseline(std%)\tcompare%( std%)\n"
+            "TCP_RR          \t56-threads\t 1.00 (  1.57)\t +0.08 (  1.23)\n"
+            "TCP_RR          \t112-threads\t 1.00 (  1.01)\t -0.41 (  0.28)\n"
+            "UDP_RR          \t56-threads\t 1.00 (  1.47)\t -0.09 (  1.57)\n")
+    got = rows(text)
+    assert {(r["params"]["case"], r["params"]["load"], r["metric_label"], r["system"], r["value"]) for r in got} == {
+        ("TCP_RR", "56-threads", "TCP_RR", "compare%", 0.08), ("TCP_RR", "112-threads", "TCP_RR", "compare%", -0.41),
+        ("UDP_RR", "56-threads", "UDP_RR", "compare%", -0.09)}
+    assert {r["metric"] for r in got} == {"transaction_rate_change_pct"}  # one metric, whatever the load
+
+
+def test_sentences_ending_in_a_name_with_a_number_are_no_table():
+    # https://lore.kernel.org/linux-xfs/CAAiJnjor+=Zn62n09f-aJw2amX2wxQOb-2TB3rea9wDCU7ONoA@mail.gmail.com/
+    # (2025, "Sequential read from NVMe/XFS twice slower on Fedora 42 than on Rocky 9.5"), as posted
+    text = ("There are 12 Kioxia CM-7 NVMe SSDs configured in mdadm/raid0 and\nmounted to /mnt.\n\n"
+            "Exactly the same fio command running under Fedora 42\n"
+            "(6.14.5-300.fc42.x86_64) and then under Rocky 9.5\n"
+            "(5.14.0-503.40.1.el9_5.x86_64) shows twice the performance difference.\n")
+    assert rows(text) == []

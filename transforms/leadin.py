@@ -291,6 +291,33 @@ def fill_systems(found: Sequence[tuple[Run, Segment]], body: str, subject: str |
             named = whole
         if len(named) == 1:
             run.system = named[0]
+    _fill_beside_named(found)
+
+
+_SHORT_CAPTION = 5  # words: a caption naming one printout of several (`Fedora 42`), not a sentence
+
+
+def _fill_beside_named(found: Sequence[tuple[Run, Segment]]) -> None:
+    """A printout left unnamed beside printouts of the same measurements that are named (`Rocky
+    9.5` over one, `Fedora 42` over the other, where only one caption read as a system): a short
+    lead-in of its own that no other printout bears names it too."""
+    ok = [(run, seg) for run, seg in found if run.status == "ok" and run.results]
+    named = [(run, seg) for run, seg in ok if run.system or any(r.system for r in run.results)]
+    if not named:
+        return
+    taken = {(run.system or "").lower() for run, _ in named} | {
+        (r.system or "").lower() for run, _ in named for r in run.results}
+    for run, seg in ok:
+        if run.system or any(r.system for r in run.results):
+            continue
+        keys = _row_keys(run)
+        if not any(other.benchmark == run.benchmark and 2 * len(keys & _row_keys(other)) >= len(keys)
+                   for other, _ in named):
+            continue
+        name = _lead_caption(seg, run)
+        if name and len(name.split()) <= _SHORT_CAPTION and name.lower() not in taken:
+            run.system = name
+            taken.add(name.lower())
 
 
 def _post_release(subject: str | None, body: str) -> list[str]:

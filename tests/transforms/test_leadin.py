@@ -357,3 +357,23 @@ def test_one_device_measured_yields_to_the_release_the_post_names():
     two = text + text.replace("/dev/hda", "/dev/hdc")
     assert {r["system"] for r in result_rows(extract_explained(two, "h", subject=subject)[0])} == {
         "/dev/hda", "/dev/hdc"}
+
+
+def test_a_printout_unnamed_beside_named_ones_takes_its_own_short_caption():
+    # https://lore.kernel.org/linux-xfs/CAAiJnjor+=Zn62n09f-aJw2amX2wxQOb-2TB3rea9wDCU7ONoA@mail.gmail.com/
+    # (2025, NVMe/XFS read on Fedora 42 and Rocky 9.5): `Rocky 9.5` reads as a release, `Fedora 42` not
+    run = ("[root@localhost ~]# fio --name=test --rw=read --bs=256k --filename=/mnt/testfile --direct=1 "
+           "--numjobs=1 --iodepth=64 --group_reporting --ioengine=libaio --runtime=30 --time_based\n"
+           "test: (g=0): rw=read, bs=(R) 256KiB-256KiB, (W) 256KiB-256KiB, (T) 256KiB-256KiB, "
+           "ioengine=libaio, iodepth=64\nfio-3.39-44-g19d9\nStarting 1 process\n"
+           "test: (groupid=0, jobs=1): err= 0: pid=2465: Sat May  3 17:51:24 2025\n"
+           "  read: IOPS={iops}, BW={bw}GiB/s (53.2GB/s)(1487GiB/30001msec)\n")
+    text = ("Fedora 42\n\n" + run.replace("{iops}", "203k").replace("{bw}", "49.6")
+            + "\nRocky 9.5\n\n" + run.replace("{iops}", "393k").replace("{bw}", "96.0"))
+    rows = result_rows(extract_explained(text, "x")[0])
+    assert {(r["system"], r["value"]) for r in rows if r["metric"] == "iops"} == {
+        ("Fedora 42", 203000.0), ("Rocky 9.5", 393000.0)}
+    # alone, with nothing named beside it, a printout keeps no caption that is no release
+    alone = result_rows(extract_explained("Fedora 42\n\n" + run.replace("{iops}", "203k").replace("{bw}", "49.6"),
+                                          "x")[0])
+    assert {r["system"] for r in alone} == {None}

@@ -333,7 +333,7 @@ def _post_release(subject: str | None, body: str) -> list[str]:
 
 _HEADING_REACH = 200  # lines above a printout searched for the condition heading of its section
 # `*** Test results, without reverting patch 12 ***`: a heading set off by marks on both sides
-_DECORATED_HEADING = re.compile(r"^(?:\*{3,}+|#{3,}+|={3,}+|~{3,}+)[ \t]++[^*#=~\s][^*#=~]{1,78}[^*#=~\s][ \t]++[*#=~]{3,}+$")
+_DECORATED_HEADING = re.compile(r"^(?:\*{3,}+|#{3,}+|={3,}+|~{3,}+)[ \t]*+(?P<name>[^*#=~\s]++(?:[ \t]++[^*#=~\s]++){0,15}+)[ \t]*+[*#=~]{3,}+$")
 
 
 def _fill_by_condition_headings(found: Sequence[tuple[Run, Segment]], body: str) -> None:
@@ -341,7 +341,8 @@ def _fill_by_condition_headings(found: Sequence[tuple[Run, Segment]], body: str)
     line naming a condition (before, after, with, without) heads a section; a printout in it that
     nothing else names measured that condition, however far below (a reply may cut the quoted
     section with comments). A printout of the same benchmark named otherwise in between ends it."""
-    from transforms.parsers._common import _CONDITION, names_system
+    from transforms.handmade import evidence
+    from transforms.parsers._common import _CONDITION, generic_label, names_system
 
     todo = [(run, seg) for run, seg in found if run.status == "ok" and run.results and not run.system
             and not any(r.system for r in run.results)]
@@ -360,7 +361,11 @@ def _fill_by_condition_headings(found: Sequence[tuple[Run, Segment]], body: str)
             if depth != seg.depth or not (text.endswith(":") or _DECORATED_HEADING.match(text)) or len(text) > 60:
                 continue
             name = names_system(text)
-            if name is None or not _CONDITION.match(name):
+            marked = _DECORATED_HEADING.match(text)
+            if name is None and marked and len(bare := marked["name"].strip()) <= 30 and len(bare.split()) <= 3 \
+                    and not generic_label(bare) and not evidence.benchmarks_in(bare):
+                name = bare  # `==========for-next==========`: a heading set off by marks names its section
+            elif name is None or not _CONDITION.match(name) and not marked:
                 continue
             if any(k < at < start and bench == run.benchmark and system != name for at, bench, system in named):
                 break  # a printout named otherwise since: the section moved on

@@ -377,3 +377,22 @@ def test_a_printout_unnamed_beside_named_ones_takes_its_own_short_caption():
     alone = result_rows(extract_explained("Fedora 42\n\n" + run.replace("{iops}", "203k").replace("{bw}", "49.6"),
                                           "x")[0])
     assert {r["system"] for r in alone} == {None}
+
+
+def test_a_name_set_off_by_marks_heads_every_printout_of_its_section():
+    # https://lore.kernel.org/linux-btrfs/CAL3q7H4JPumV5YPUdbTU=gS6wyYOpUga0H47ffxgirqrEVE=pQ@mail.gmail.com/
+    # (2025, btrfs readahead expansion, as quoted): the marks glued to the branch names
+    def section(name: str, runs: tuple[str, str]) -> str:
+        return (f"> =========={name}==========\n"
+                "> dd /mnt/lol/cmpr 4k\n> 1048576+0 records in\n> 1048576+0 records out\n"
+                f"> 4294967296 bytes (4.3 GB, 4.0 GiB) copied, {runs[0]}\n"
+                "> dd /mnt/lol/cmpr 128k\n> 32768+0 records in\n> 32768+0 records out\n"
+                f"> 4294967296 bytes (4.3 GB, 4.0 GiB) copied, {runs[1]}\n>\n")
+    text = (section("for-next", ("17.8832 s, 240 MB/s", "3.71001 s, 1.2 GB/s"))
+            + section("ra-expand", ("3.79531 s, 1.1 GB/s", "3.69533 s, 1.2 GB/s")))
+    rows = result_rows(extract_explained(text, "x")[0])
+    assert {(r["system"], r["value"], r["unit"]) for r in rows if r["metric"] == "throughput"} == {
+        ("for-next", 240.0, "MB/s"), ("for-next", 1.2, "GB/s"), ("ra-expand", 1.1, "GB/s"), ("ra-expand", 1.2, "GB/s")}
+    # a generic word between marks (`=== Results ===`) names nothing
+    plain = text.replace("for-next", "Results").replace("ra-expand", "Summary")
+    assert {r["system"] for r in result_rows(extract_explained(plain, "x")[0])} == {None}

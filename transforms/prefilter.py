@@ -62,7 +62,7 @@ _ALWAYS = sum(1 << bit for bit, p in enumerate(_PARSERS) if not p.keywords)  # n
 _WORD = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 # a looser twin of evidence._STREAM_CONTEXT (any non-ASCII byte may be Unicode white space)
 _STREAM_CONTEXT = re.compile(rb"stream(?:[\s\x80-\xff]++(?:benchmark|bench\b|test\b|results?\b|scores?\b|triad|copy)"
-                             rb"|\.c\b|_c\b)")
+                             rb"|\.c\b|_c\b|[\s\x80-\xff]++with[\s\x80-\xff]++\d{1,4}[\s\x80-\xff]++threads\b)")
 
 
 # The hand-made reader makes rows of figures: a body whose every decimal number stands in an
@@ -93,6 +93,8 @@ class Gate:
 def _tool_word(low: bytes, raw: bytes, start: int, end: int) -> bool:
     """A necessary condition for evidence's mention test at this hit (word-bounded; STREAM; `dd`
     after a count, `10dd`)."""
+    if low.startswith(b"stream_array_size", start):
+        return raw.startswith(b"STREAM_ARRAY_SIZE", start)  # STREAM's build flag (`-DSTREAM_ARRAY_SIZE=`)
     if end == start + 3 and low.startswith(b"dd", start + 1) and 48 <= low[start] <= 57:
         return end == len(low) or low[end] not in _WORD
     if start > 0 and low[start - 1] in _WORD and not (low[start - 1] == 95 and end - start >= 7):  # 95: "_"

@@ -58,8 +58,9 @@ _AC = ahocorasick_rs.AhoCorasick(list(_LITERALS))
 LITERALS = frozenset(_LITERALS)
 _WORD = re.compile(r"[A-Za-z0-9_]")
 # STREAM is a common English word: only its capitalised name or its own context counts
-_STREAM_UPPER = re.compile(r"STREAM(?![A-Za-z_])")
-_STREAM_CONTEXT = re.compile(r"stream(?:\s+(?:benchmark|bench\b|test\b|results?\b|scores?\b|triad|copy)|\.c\b|_c\b)", re.I)
+_STREAM_UPPER = re.compile(r"STREAM(?![A-Za-z_]|_ARRAY_SIZE)|STREAM_ARRAY_SIZE")  # also its build flag
+_STREAM_CONTEXT = re.compile(r"stream(?:\s+(?:benchmark|bench\b|test\b|results?\b|scores?\b|triad|copy)|\.c\b|_c\b"
+                             r"|\s+with\s+\d{1,4}\s+threads\b)", re.I)  # `Stream with 16 threads.`
 
 # `dd` alone is an abbreviation as often as the tool (`dd/mm`, a Debian developer); counted in a
 # case name (`xfs-10dd-4k`, `1dd`: that many dd processes) it names the tool. Beside words of a
@@ -152,7 +153,7 @@ class Attribution:
 
 # benchmarks the project does not read: a table captioned with one of them is not ours
 _OTHER = re.compile(r"\b(?:\w+bench|\w+[ _-]bench(?:mark)?|sdet|aim\d|reaim|specjbb|specpower|spec\s?cpu|ebizzy|will-it-scale"
-                    r"|netpipe|sockperf|tiobench|tiotest|iozone|postmark|fs_?mark|ffsb|pgbench|redis|memcached|ycsb|hammerdb"
+                    r"|netpipe|sockperf|qperf|uperf|neper|ping|tiobench|tiotest|iozone|postmark|fs_?mark|ffsb|pgbench|redis|memcached|ycsb|hammerdb"
                     r"|tpc-?\w|lkp|phoronix|stress-ng|perf\s+bench\s+(?!sched)"
                     r"|vmstat|vmmon|iostat|mpstat|pidstat|sar|top|slabtop|numastat|perf\s+stat|perf\s+top"
                     r"|/proc/\w+|meminfo|slabinfo|blktrace|ftrace|trace-cmd|turbostat|powertop|compilation|compile"

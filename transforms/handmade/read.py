@@ -433,6 +433,7 @@ def _legend(lines: list[str]) -> list[str] | None:
 _COUNTER = re.compile(r"^(?:\[\w{1,8}\])?[A-Za-z][A-Za-z0-9]{0,30}(?:_[A-Za-z0-9]{1,30}){1,6}$")  # `[a]request_count`
 
 
+_SETTING_CAPTION = re.compile(r"^(?P<key>[A-Za-z][\w.-]{0,30}+)[ \t]?=[ \t]?(?P<val>[\w.,+-]{1,30}+)$")  # `NPS=4`
 _KEY_NUMBER = re.compile(r"^[^:\d]{1,40}:\s*+[-+]?\d")  # `patch:  50174±9.5%`: a row of a table above, no caption
 
 
@@ -727,6 +728,9 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
             if aside:
                 for v in t.values:
                     v.params.setdefault(aside.group("name").lower(), aside.group(0))
+        elif caption_metric is None and (setting := _SETTING_CAPTION.match(above.strip().rstrip(":"))):
+            for v in t.values:  # `NPS=1` over the table: how every value of it ran, no metric
+                v.params.setdefault(setting.group("key"), setting.group("val"))
         elif caption_metric is None and above and not (caption_sys and caption_sys in above) \
                 and len(above.split()) <= 5 and not _GENERIC_CAPTION.match(above) and not _KEY_NUMBER.match(above) \
                 and not (generic_label(above.rstrip(":")) and not evidence.benchmarks_in(above)):
@@ -803,13 +807,38 @@ def _next_of_series(plain: list[str], start: int, bench: str, earlier: Sequence[
     if head is None:
         return False
     for e in earlier:
-        if not (e.rows and e.benchmark == bench and e.taken_for.startswith("hand_table")
-                and e.line_end <= start <= e.line_end + 6 and _head_line(plain, e.line_start) == head):
+        first = _head_line(plain, e.line_start)
+        if not (e.rows and e.benchmark == bench and e.taken_for.startswith("hand_table") and e.line_end <= start
+                and first is not None and (head == first or head.startswith(first + " "))):
             continue
         between = [x.strip(" >\t") for x in plain[e.line_end:start] if x.strip(" >\t")]
-        if len(between) <= 1 and all(len(x) <= 40 and not x.endswith(".") for x in between):
+        if head == first and start <= e.line_end + 6 and len(between) <= 1 \
+                and all(len(x) <= 40 and not x.endswith(".") for x in between):
+            return True
+        # further down, or a column more (`mel-v4.2` added), each under a setting of its own (`NPS=1`,
+        # `NPS=2`): only the discussion of the same tool between
+        mine, theirs = _setting_above(plain, start), _setting_above(plain, e.line_start)
+        if mine is not None and theirs is not None and mine[0] == theirs[0] and mine[1] != theirs[1] \
+                and start - e.line_end <= _SERIES_REACH and not any(
+                x.rows and x.benchmark != bench and e.line_end <= x.line_start < start for x in earlier) \
+                and all(set(evidence.benchmarks_in(x)) <= {bench} and evidence.other_benchmark(x) is None
+                        for x in between):
             return True
     return False
+
+
+_SERIES_REACH = 60  # lines from one table of a series to the next, discussion between
+
+
+def _setting_above(plain: list[str], start: int) -> tuple[str, str] | None:
+    """The `key=value` caption right above a table's head (`NPS=2`, underlined or not)."""
+    for k in range(start - 1, max(-1, start - 3), -1):
+        text = plain[k].strip(" >\t").rstrip(":")
+        if not text or RULE.match(text):
+            continue
+        m = _SETTING_CAPTION.match(text)
+        return (m.group("key").lower(), m.group("val")) if m else None
+    return None
 
 
 def _twin_left_unread(plain: list[str], start: int, earlier: Sequence[Explained]) -> int | None:

@@ -179,6 +179,7 @@ def _labels_first(lines: list[str], grid: list[list[Cell] | None]) -> list[list[
     dec hex filename`, is a tool's listing). The cells keep their columns, so the heads still fit."""
     out = list(grid)
     i, n = 0, len(grid)
+    last_turned = -2  # the last row turned so far
     while i < n:
         if not _label_last(grid[i]):
             i += 1
@@ -191,11 +192,15 @@ def _labels_first(lines: list[str], grid: list[list[Cell] | None]) -> list[list[
             h -= 1  # separator lines
         heads = grid[h] if h >= 0 else None
         first_label = min(grid[k][-1].start for k in range(i, j))  # type: ignore[index]
-        if j - i >= 2 and heads and all(c.kind == "label" for c in heads) \
+        # the next group of the same rows, a blank line below the last one turned (each group of
+        # thresholds, then the `TOTAL write_bw` row, under the heads written once)
+        continued = last_turned == i - 2 and not lines[i - 1].strip() and aligned(lines[last_turned], lines[i])
+        if continued or j - i >= 2 and heads and all(c.kind == "label" for c in heads) \
                 and all(c.end < first_label for c in heads):
             for k in range(i, j):
                 row = grid[k]
                 out[k] = [row[-1], *row[:-1]]  # type: ignore[index]
+            last_turned = j - 1
         i = j
     return out
 
@@ -430,6 +435,10 @@ _ONE_NAME_CAPTION = re.compile(r"^[^\S\n]*+[A-Za-z][\w ./()-]{0,40}+:[^\S\n]*+[^
 _DASH_RUNS = re.compile(r"(?<!-)-{2,}+[^-\s](?:[^-]|-(?!-)){0,60}+-{2,}+")  # from a run's first dash
 
 
+# a line of changes in parentheses under a row of values (`(0.00%)  (-2.21%)  (12.82%)`)
+_ASIDE_ROW = re.compile(r"^[ \t]*+(?:\([ \t]*+[-+]?[\d.,]{1,15}+[ \t]*+%[ \t]*+\)[ \t]*+){2,}+$")
+
+
 def read_tables(lines: list[str]) -> list[Table]:
     """Every table in a block of lines (one paragraph of one quote depth)."""
     csv = _csv_table(lines)
@@ -464,6 +473,9 @@ def read_tables(lines: list[str]) -> list[Table]:
         rows: list[int] = []
         while j < n_lines and len(rows) < MAX_ROWS:
             r = grid[j]
+            if rows and j == rows[-1] + 1 and _ASIDE_ROW.match(lines[j]):
+                j += 1  # `(0.00%)  (-2.21%)  (-0.03%)` under a row: its changes, an aside
+                continue
             if r is None:
                 if lines[j].strip() and RULE.match(lines[j]):
                     j += 1
@@ -700,13 +712,18 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
     if t.unit is None and caption and not RATIO_UNIT.search(caption):
         t.unit = unit_in(caption)  # `[Mbps / (%CPU_Host + %CPU_Guest)]` is a ratio: no unit of the values
 
+    corner = _CORNER.match(header[0].text) if header and len(header) in (n, n - 1) and not pipe else None
+    if corner and _is_param_name(corner.group("param")):
+        # `Clients: tip-core   mel-v3`: the label column's name, then the first column's system
+        header = [Cell(corner.group("name"), header[0].start + corner.start("name"), header[0].end, header[0].kind),
+                  *header[1:]]
     if not pipe and (keyed := _label_columns(lines, parsed, header, n)) is not None:
         t.values, t.labels, t.orientation = keyed, [lab for _, lab, _ in parsed], "rows=systems"
         return t
 
     # does the first value column hold a parameter (sizes, procs, groups) rather than a measurement?
     first_is_param = False
-    param_name = None
+    param_name = norm(corner.group("param")) if corner and _is_param_name(corner.group("param")) else None
     label_name: str | None = None  # the label column's head, when it names no parameter
     pairs: dict[int, tuple[str, str]] | None = None  # two label columns: each row's two labels
     label_pair: tuple[str, str] = ("", "")  # and their heads
@@ -721,8 +738,8 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
                 and len(header) <= n)  # a head spanning two columns (`virtio-net + vhost` over two)
         ):  # one row under a header of names is one value per name, not a sweep
             first_is_param = True
-            param_name = norm(head0).strip("#=: ") if header and _is_param_name(head0) or len(header) == n \
-                else "size"
+            param_name = param_name or (norm(head0).strip("#=: ") if header and _is_param_name(head0)
+                                        or len(header) == n else "size")
         elif n >= 2 and not header and len(ints) == len(parsed) >= 3 and caption and caption.startswith('"') \
                 and all(a < b for a, b in zip(ints, ints[1:], strict=False)):
             first_is_param, param_name = True, "size"  # lmbench's `"mappings` series: sizes, then values
@@ -772,8 +789,9 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
             param_name = norm(label_head.text)
         else:
             label_name = label_head.text.strip(" :|")
-    elif header and len(header) == n >= 3 and all(v and header[0].end <= v[0].start and v[-1].kind == "chg"
-                                                  for _, lab, v in parsed) and not _is_param_name(header[0].text):
+    elif header and len(header) == n >= (2 if header[0].text.endswith(":") else 3) and all(
+            v and header[0].end <= v[0].start and v[-1].kind == "chg" for _, lab, v in parsed) \
+            and (header[0].text.endswith(":") or not _is_param_name(header[0].text)):  # (`Test:  mel-v4.2`)
         # `2.6.32-rc5+mmotm-091101   no-patch  this-patch` over rows ending `12.856  ~1.2%`: the first
         # head stands over the row labels (a corner), the last column is a change without a head
         label_name = header[0].text.strip(" :|")
@@ -1077,6 +1095,7 @@ def _headline(head: str) -> bool:
     return any(canonical(b, head) is not None for b in benchmarks_in(head))
 
 
+_CORNER = re.compile(r"^(?P<param>[A-Za-z#][\w#]{0,20}+):[ \t]++(?P<name>\S.{0,60}+)$")  # `Clients: tip-core`
 _FUNCTION_WORD = re.compile(r"(?i)\b(?:the|and|then|under|which|that|when|than|from|into|there)\b")
 _SPREAD_ASIDE = re.compile(r"[(\[][ \t]*+(?:std|stdev|stddev|sem|cv)%?[^()\[\]]{0,20}+[)\]]$", re.I)
 

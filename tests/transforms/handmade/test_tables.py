@@ -1107,3 +1107,86 @@ def test_sentences_ending_in_a_name_with_a_number_are_no_table():
             "(6.14.5-300.fc42.x86_64) and then under Rocky 9.5\n"
             "(5.14.0-503.40.1.el9_5.x86_64) shows twice the performance difference.\n")
     assert rows(text) == []
+
+
+# https://lore.kernel.org/lkml/YbnW/vLgE8MmQopN@BLR-5CG11610CF.amd.com/ (2021, NUMA imbalance v4.1/v4.2),
+# the lines as posted: each row's changes on a line of their own under it, the label column named
+# in the first head, one table per NPS setting, discussion between them
+GAUTHAM = """\
+~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+tbench
+Zen3, 64C128T per socket, 2 sockets,
+~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+NPS=1
+======
+Clients: tip-core   mel-v3    mel-v4    mel-v4.1
+    1\t 633.19     619.16    632.94    619.27
+    \t (0.00%)    (-2.21%)  (-0.03%)\t(-2.19%)
+\t\x20
+    2\t 1152.48    1189.88   1184.82   1189.19
+    \t (0.00%)    (3.24%)   (2.80%)\t(3.18%)
+\t\x20
+
+
+We see that the v4.1 performs better than v4 in most cases except when
+the number of clients=256 where the spread strategy seems to be
+hurting as we see degradation in both v3 and v4.1. This is true even
+for NPS=2 and NPS=4 cases (see below).
+
+NPS=2
+=====
+Clients: tip-core   mel-v3    mel-v4    mel-v4.1
+    1\t 629.76\t    620.91    629.11\t631.95
+    \t (0.00%)    (-1.40%)  (-0.10%)\t(0.34%)
+\t\x20
+    2\t 1176.96    1203.12   1169.09\t1186.74
+    \t (0.00%)    (2.22%)   (-0.66%)\t(0.83%)
+"""
+
+
+def test_changes_under_each_row_a_label_head_and_the_next_tables_of_a_series():
+    got = {(r["system"], r["params"].get("clients"), r["params"].get("NPS"), r["value"]) for r in rows(GAUTHAM)}
+    assert got == {
+        ("tip-core", "1", "1", 633.19), ("mel-v3", "1", "1", 619.16), ("mel-v4", "1", "1", 632.94),
+        ("mel-v4.1", "1", "1", 619.27), ("tip-core", "2", "1", 1152.48), ("mel-v3", "2", "1", 1189.88),
+        ("mel-v4", "2", "1", 1184.82), ("mel-v4.1", "2", "1", 1189.19),
+        ("tip-core", "1", "2", 629.76), ("mel-v3", "1", "2", 620.91), ("mel-v4", "1", "2", 629.11),
+        ("mel-v4.1", "1", "2", 631.95), ("tip-core", "2", "2", 1176.96), ("mel-v3", "2", "2", 1203.12),
+        ("mel-v4", "2", "2", 1169.09), ("mel-v4.1", "2", "2", 1186.74)}  # never a change in parentheses
+    assert {(r["benchmark"], r["metric"]) for r in rows(GAUTHAM)} == {("tbench", "throughput")}
+    # another tool named between the two tables ends the series
+    other = GAUTHAM.replace("for NPS=2 and NPS=4 cases", "for the schbench NPS=2 and NPS=4 cases")
+    assert {r["params"].get("NPS") for r in rows(other)} == {"1"}
+
+
+def test_a_one_column_table_under_a_corner_head_takes_its_column_head_as_the_system():
+    # the same post: one kernel's stream figures, `Test:` over the labels
+    text = ("Stream with 16 threads.\nbuilt with -DSTREAM_ARRAY_SIZE=128000000, -DNTIMES=10\nNPS=4\nTest:\t mel-v4.2\n Copy:\t 225860.12 (498.11%)\n"
+            "Scale:\t 227869.07 (572.58%)\n  Add:\t 278365.58 (624.93%)\nTriad:\t 264315.44 (596.62%)\n")
+    assert {(r["system"], r["metric"], r["value"]) for r in rows(text)} == {
+        ("mel-v4.2", "copy", 225860.12), ("mel-v4.2", "scale", 227869.07), ("mel-v4.2", "add", 278365.58),
+        ("mel-v4.2", "triad", 264315.44)}
+
+
+def test_groups_of_label_last_rows_under_heads_written_once():
+    # https://lore.kernel.org/linux-mm/20111020033930.GA22746@localhost/ (2011, IO-less dirty throttling
+    # v12): the heads over the first group only, each case after its values, a `TOTAL write_bw` row
+    text = """\
+FYI, a simple sequential write comparison between the common filesystems (dd).
+
+                   btrfs                      ext3                      ext4                       xfs
+------------------------  ------------------------  ------------------------  ------------------------
+                   56.55       -45.8%        30.66       -10.8%        50.42       -26.1%        41.76  thresh=1G/X-100dd-4k-8p-4096M-1024M:10-3.1.0-rc8-ioless6a+
+                   56.11       -37.2%        35.24        +0.2%        56.23       -13.9%        48.34  thresh=1G/X-10dd-4k-8p-4096M-1024M:10-3.1.0-rc8-ioless6a+
+
+                   58.23       -35.9%        37.34       -20.2%        46.45       -23.5%        44.53  thresh=100M/X-10dd-4k-8p-4096M-100M:10-3.1.0-rc8-ioless6a+
+                   58.43       -23.9%        44.44        -3.1%        56.60        -4.4%        55.89  thresh=100M/X-1dd-4k-8p-4096M-100M:10-3.1.0-rc8-ioless6a+
+
+                  510.77       -30.6%       354.27        -8.9%       465.19       -16.2%       428.07  TOTAL write_bw
+"""
+    got = rows(text)
+    assert {(r["system"], r["value"]) for r in got if r["params"].get("case", "").startswith("thresh=100M/X-1dd")} == {
+        ("btrfs", 58.43), ("ext3", 44.44), ("ext4", 56.6), ("xfs", 55.89)}
+    assert len(got) == 20  # no change column read
+    assert {r["metric"] for r in got if "TOTAL" not in r["metric_label"]} == {"throughput"}
+    assert sorted(r["value"] for r in got if "TOTAL" in r["metric_label"]) == [354.27, 428.07, 465.19, 510.77]

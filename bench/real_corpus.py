@@ -144,10 +144,12 @@ def metric_match(fact: str | None, metric_label: str | None, metric: str | None,
     """Also equal when the fact's label is a synonym the registry maps to the row's metric
     (iperf3's `Bitrate` is iperf's `throughput`)."""
     if benchmark and fact and metric:
-        from transforms.handmade.metrics import canonical
+        from transforms.handmade.metrics import DEFAULT_METRIC, canonical
 
         if canonical(benchmark, fact) == metric:
             return True
+        if norm(fact) == norm(benchmark) and metric == DEFAULT_METRIC.get(benchmark):
+            return True  # a fact labelled only with the tool's name (`tbench`) is its headline figure
     f = norm(fact)
     for cand in (metric_label, metric):
         if _contains(f, norm(cand), 2):

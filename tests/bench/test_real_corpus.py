@@ -156,6 +156,10 @@ def test_metric_rule():
     assert not rc.metric_match("Time", "Throughput", "throughput")
     assert rc.metric_match("Pipe-based Context Switching", "Pipe-based Context Switching", "context1")
     assert not rc.metric_match("Pipe-based Context Switching", "Pipe Throughput", "pipe_throughput")
+    # a fact labelled only with the tool's name is the tool's headline figure, and no other
+    assert rc.metric_match("tbench", None, "throughput", "tbench")
+    assert not rc.metric_match("tbench", None, "max_latency", "tbench")
+    assert rc.metric_match("write_bw", "throughput", "throughput", "dd")  # the registry's synonym
 
 
 def test_benchmark_rule():

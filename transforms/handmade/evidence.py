@@ -29,6 +29,7 @@ _LITERALS: dict[str, str] = {
     "iperf": "iperf", "iperf3": "iperf",
     "fio": "fio",
     "dbench": "dbench", "tbench": "tbench", "dbench4": "dbench", "tbench4": "tbench",  # mmtests' names
+    "dbench3": "dbench", "tbench3": "tbench",  # dbench's third version, as posters name it
     "kernbench": "kernbench",
     "hackbench": "hackbench", "sched messaging": "hackbench", "sched/messaging": "hackbench",
     "sysbench": "sysbench",
@@ -58,7 +59,7 @@ _AC = ahocorasick_rs.AhoCorasick(list(_LITERALS))
 LITERALS = frozenset(_LITERALS)
 _WORD = re.compile(r"[A-Za-z0-9_]")
 # STREAM is a common English word: only its capitalised name or its own context counts
-_STREAM_UPPER = re.compile(r"STREAM(?![A-Za-z_]|_ARRAY_SIZE)|STREAM_ARRAY_SIZE")  # also its build flag
+_STREAM_UPPER = re.compile(r"STREAM(?![A-Za-z_])")
 _STREAM_CONTEXT = re.compile(r"stream(?:\s+(?:benchmark|bench\b|test\b|results?\b|scores?\b|triad|copy)|\.c\b|_c\b"
                              r"|\s+with\s+\d{1,4}\s+threads\b)", re.I)  # `Stream with 16 threads.`
 
@@ -92,6 +93,9 @@ def _mentions(text: str) -> Iterator[Mention]:
         if lit == "dd":
             if _dd_named(low, start):
                 yield Mention(start, "dd", text[start:end])
+            continue
+        if lit == "stream" and text.startswith("STREAM_ARRAY_SIZE", start):
+            yield Mention(start, "stream", text[start:end])  # STREAM's build flag (`-DSTREAM_ARRAY_SIZE=`)
             continue
         if start > 0 and _WORD.match(low[start - 1]) and not (low[start - 1] == "_" and len(lit) >= 7):
             continue  # `postgres_sysbench`, `mmtests_hackbench`: a long tool name after `_` still names it

@@ -13,6 +13,15 @@ def test_plain_english_stream_is_no_evidence():
     assert has_evidence("see numbers below", "[PATCH] sched: hackbench regression")
 
 
+def test_names_posters_give_stream_and_dbench_by_their_build_or_version():
+    # https://lore.kernel.org/lkml/YbnW/vLgE8MmQopN@BLR-5CG11610CF.amd.com/ (2021): `Stream with 16 threads.`
+    # and its build line; https://lore.kernel.org/lkml/20050919200136.GA22144@kevlar.burdell.org/ (2005): `dbench3`
+    assert benchmarks_in("Stream with 16 threads.") == ["stream"]
+    assert benchmarks_in("built with -DSTREAM_ARRAY_SIZE=128000000, -DNTIMES=10") == ["stream"]
+    assert benchmarks_in("dbench3 (16)\t1089.14 MB/sec") == ["dbench"]
+    assert not has_evidence("we stream with 4 cameras", None)
+
+
 def test_with_and_without_wrapped_over_two_lines():
     lines = ["SELinux enabled with and without these", "patches."]
     assert with_without(lines) == ("with these patches", "without these patches")

@@ -263,11 +263,36 @@ def _fill_by_lead_ins(found: Sequence[tuple[Run, Segment]]) -> None:
                     r.params.setdefault(key, shared)
 
 
+# hdparm's report of a setting it made (`setting drive write-caching to 0 (off)`, `setting
+# readahead to 256`): typed right before a run, the condition the run measured
+_SETTING_MADE = re.compile(r"^[ \t]*+setting[ \t]++(?:drive[ \t]++)?+(?P<what>[\w-]{2,30}+(?:[ \t]++[\w-]{1,30}+){0,3}?)"
+                           r"[ \t]++to[ \t]++(?P<val>\d{1,6}+(?:[ \t]++\((?:on|off)\))?+)[ \t]*+$")
+_SETTING_REACH = 8  # lines above a run searched for the setting made for it
+
+
+def _fill_by_settings(found: Sequence[tuple[Run, Segment]]) -> None:
+    """Runs named by nothing, each right after a setting of its own (`hdparm -W0`, then `time dd`;
+    `hdparm -W1`, then `time dd` again): the settings are the conditions they compare."""
+    made: list[tuple[Run, str]] = []
+    for run, seg in found:
+        if run.status != "ok" or not run.results or run.system or any(r.system for r in run.results):
+            continue
+        for k in range(run.line_start - 1, max(-1, run.line_start - 1 - _SETTING_REACH), -1):
+            m = _SETTING_MADE.match(seg.lines[k]) if k < len(seg.lines) else None
+            if m:
+                made.append((run, f"{m.group('what')} to {m.group('val')}"))
+                break
+    if len({name for _, name in made}) >= 2:
+        for run, name in made:
+            run.system = name
+
+
 def fill_systems(found: Sequence[tuple[Run, Segment]], body: str, subject: str | None) -> None:
     """Give runs whose rows name no system the release their lead-in (or the whole post) names; a
     device standing in for a caption (`/dev/md0:`) yields to the release of its lead-in, or to the
     post's when the post measured that one device only."""
     _fill_in_order(found)
+    _fill_by_settings(found)
     _fill_by_lead_ins(found)
     _fill_by_condition_headings(found, body)
     whole: list[str] | None = None

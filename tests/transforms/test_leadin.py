@@ -396,3 +396,21 @@ def test_a_name_set_off_by_marks_heads_every_printout_of_its_section():
     # a generic word between marks (`=== Results ===`) names nothing
     plain = text.replace("for-next", "Results").replace("ra-expand", "Summary")
     assert {r["system"] for r in result_rows(extract_explained(plain, "x")[0])} == {None}
+
+
+def test_a_setting_hdparm_reports_right_before_a_run_names_its_condition():
+    # https://lore.kernel.org/lkml/20010924161518.KYHD11251.femail27.sdc1.sfba.home.com@there/ (2001,
+    # write caching on an IBM DTLA), the lines as posted
+    def run(flag: str, said: str, real: str) -> str:
+        return (f"root@c779218-a:/home/nnkk# hdparm -{flag} /dev/hde\n\n/dev/hde:\n {said}\n"
+                "root@c779218-a:/home/nnkk# time dd if=/dev/zero of=test.zero bs=1024k \ncount=128\n"
+                f"128+0 records in\n128+0 records out\n\nreal    {real}\nuser    0m0.000s\nsys     0m1.740s\n"
+                "root@c779218-a:/home/nnkk# rm -f test.zero\n")
+    text = (run("W0", "setting drive write-caching to 0 (off)", "0m18.178s")
+            + run("W1", "setting drive write-caching to 1 (on)", "0m7.809s"))
+    rows = result_rows(extract_explained(text, "x")[0])
+    assert {(r["system"], r["value"]) for r in rows if r["metric"] == "elapsed"} == {
+        ("write-caching to 0 (off)", 18.178), ("write-caching to 1 (on)", 7.809)}
+    # one setting alone tells nothing apart
+    one = result_rows(extract_explained(run("W0", "setting drive write-caching to 0 (off)", "0m18.178s"), "x")[0])
+    assert {r["system"] for r in one} == {None}

@@ -16,6 +16,7 @@ from transforms.logprefix import strip_text as strip_log_text
 from transforms.model import Parser, Result, Run, Segment
 from transforms.parsers import PARSERS, owner
 from transforms.parsers._common import generic_label, names_system
+from transforms.parsers.dbench import retell_as_tbench
 from transforms.platform import classify, legend
 from transforms.prefilter import prefilter
 from transforms.quotes import segments, strip_quotes
@@ -278,6 +279,7 @@ def extract_explained(body: str, message_id: str, subject: str | None = None, pr
         return [], bool(parsers), explained
     found.sort(key=lambda t: (t[0], t[1], t[2]))
     explained.sort(key=lambda e: (e.line_start, e.line_end))
+    retell_as_tbench([f[3] for f in found if f[1] == "dbench"], body, subject)
     fill_systems([(f[3], f[4]) for f in found], body, subject)
     _describe_platforms(body, [f[3] for f in found])
     out: list[ExtractedRun] = []

@@ -285,3 +285,18 @@ def test_the_next_printout_of_a_tbench_series_under_its_own_caption_is_tbench():
     assert [(r["benchmark"], r["system"], r["value"]) for r in found] == [
         ("tbench", "6.3.0.g8ca09d5", 3655.33), ("tbench", "6.3.0.g8ca09d5", 3651.73),
         ("tbench", "6.3.0.g8ca09d5+eevdf", 3497.39), ("tbench", "6.3.0.g8ca09d5+eevdf", 3403.28)]
+
+
+def test_dbench_lines_in_a_post_naming_only_tbench_are_tbench():
+    # https://lore.kernel.org/lkml/4e271e7d95fe862c9f201b6f04b16b1423ae3dcb.camel@gmx.de/ (2023, SIS_CURRENT),
+    # its lines quoted-printable decoded: the printout quoted alone, tbench named paragraphs below
+    text = ("> > > Throughput  646.55 MB/sec   2 clients   2 procs  max_latency=0.104 ms\n"
+            "> > > Throughput 1361.06 MB/sec   5 clients   5 procs  max_latency=0.100 ms\n"
+            "> > >\n> > > So what's going on here? I don't see anything exciting happening at the\n"
+            "> > > 40 mark.\n> >\n> > Are you running tbench in the GUI so the per second output stimulates\n"
+            "> > assorted goo?  I'm using KDE fwtw.\n")
+    found = [(r["benchmark"], r["value"], r["params"].get("tool")) for r in rows_of(text) if r["metric"] == "throughput"]
+    assert found == [("tbench", 646.55, "tbench"), ("tbench", 1361.06, "tbench")]
+    # a post that names dbench too keeps dbench's lines dbench's
+    both = text.replace("Are you running tbench", "Are you running tbench or dbench")
+    assert {r["benchmark"] for r in rows_of(both)} == {"dbench"}

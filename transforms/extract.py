@@ -6,6 +6,7 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 
+from transforms.columns import columns
 from transforms.handmade import HANDMADE, Explained
 from transforms.handmade import read as read_handmade
 from transforms.handmade.evidence import benchmarks_in, has_evidence
@@ -122,6 +123,29 @@ def _side_by_side(parser: Parser, runs: list[Run], split: tuple[Segment, Segment
     for r in halves_runs:
         r.notes.append("one of two printouts pasted side by side")
     return [r for r in runs if not inside(r)] + halves_runs
+
+
+def _in_columns(parser: Parser, runs: list[Run], split: tuple[list[tuple[str, Segment]], range]) -> list[Run]:
+    """Printouts merged into columns under a line naming their systems (transforms.columns): each
+    column read on its own, in place of what the parser made of the lines holding them all, when
+    that reads more."""
+    copies, cut = split
+
+    def inside(run: Run) -> bool:
+        return run.line_start < cut.stop and max(run.line_end, run.line_start + 1) > cut.start
+
+    mine: list[Run] = []
+    for name, copy in copies:
+        for r in _parse_segment(parser, copy):
+            if inside(r) and r.status == "ok" and r.results:
+                r.system = name
+                for res in r.results:
+                    res.system = name  # the column's head, whatever caption stands above them all
+                r.notes.append("one of the printouts merged into columns")
+                mine.append(r)
+    if sum(len(r.results) for r in mine) <= sum(len(r.results) for r in runs if inside(r) and r.status == "ok"):
+        return runs
+    return [r for r in runs if not inside(r)] + mine
 
 
 def _continued_systems(runs: list[Run]) -> None:
@@ -246,6 +270,7 @@ def extract_explained(body: str, message_id: str, subject: str | None = None, pr
         for seg in segs:
             text = seg.text
             split = halves(seg)
+            merged = columns(seg)
             for parser in parsers:
                 if not parser.signature.search(text):
                     runs = _labelled_runs(parser, seg)
@@ -253,6 +278,8 @@ def extract_explained(body: str, message_id: str, subject: str | None = None, pr
                     runs = _parse_segment(parser, seg)
                     if split is not None:
                         runs = _side_by_side(parser, runs, split)
+                    if merged is not None:
+                        runs = _in_columns(parser, runs, merged)
                 _continued_systems(runs)
                 for k, run in enumerate(runs):
                     if run.status == "ok" and not run.results:

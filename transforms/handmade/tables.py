@@ -40,6 +40,7 @@ _GENERIC_HEAD = re.compile(r"^(?:results?|values?|scores?|numbers?|data|benchmar
 _PARAM_LABEL = re.compile(r"^(?P<word>[A-Za-z#][\w ./-]{0,20}?)\s*+[=:]?\s*+(?P<val>\d[\w.,/-]{0,12})$")
 _LABEL_PARAM = re.compile(r"^(?P<val>\d[\w.,/-]{0,12})\s*+(?P<word>[A-Za-z][\w ./-]{0,20})$")
 _DIGIT = re.compile(r"\d")
+_COPIES = re.compile(r"(?i)^(?P<n>\d{1,4})[ \t]++(?:parallel[ \t]++)?cop(?:y|ies)(?:[ \t]++(?:tests?|runs?))?$")
 _NUMERIC_LABEL = re.compile(r"^\d[\d/x:.,+-]{0,15}$")  # `1/1`, `4x8`, `16:100`
 _UTIL_HEAD = re.compile(r"^(?:cpu|%\s?cpu|cpu\s?%|cpu\s?util\w*|util(?:i[sz]ation)?\s?%?|%\s?util|%usr|%sys)$", re.I)
 _HEAD_UNIT = re.compile(r"\(([^()]{1,20})\)\s*+$")
@@ -1077,6 +1078,9 @@ def _row_param(label: str, default_name: str | None) -> tuple[str, str] | None:
     """`procs 8`, `8 threads`, `bs=4k`, or a bare size under a parameter-named label column."""
     if not label:
         return None
+    copies = _COPIES.match(label)
+    if copies:
+        return "copies", copies.group("n")  # UnixBench's `1 copy test`, `8 copy tests`
     m = _PARAM_LABEL.match(label)
     if m and _is_param_name(m.group("word")):
         return norm(m.group("word")), m.group("val")

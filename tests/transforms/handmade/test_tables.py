@@ -1190,3 +1190,14 @@ FYI, a simple sequential write comparison between the common filesystems (dd).
     assert len(got) == 20  # no change column read
     assert {r["metric"] for r in got if "TOTAL" not in r["metric_label"]} == {"throughput"}
     assert sorted(r["value"] for r in got if "TOTAL" in r["metric_label"]) == [354.27, 428.07, 465.19, 510.77]
+
+
+def test_unixbench_copy_counts_as_row_labels_are_the_copies_parameter():
+    # https://lore.kernel.org/lkml/20210624115813.3613290-1-thara.gopinath@linaro.org/ (2021, LMh), as posted
+    text = ("UnixBench whets and dhry\nSystem Benchmarks Index Score\n\n"
+            "                Without LMh Support             With LMh Support\n"
+            "1 copy test     1353.7                          1773.2\n\n"
+            "8 copy tests    4473.6                          7402.3\n")
+    assert {(r["system"], r["metric"], r["params"].get("copies"), r["value"]) for r in rows(text)} == {
+        ("Without LMh Support", "index_score", "1", 1353.7), ("With LMh Support", "index_score", "1", 1773.2),
+        ("Without LMh Support", "index_score", "8", 4473.6), ("With LMh Support", "index_score", "8", 7402.3)}

@@ -40,6 +40,7 @@ _GENERIC_HEAD = re.compile(r"^(?:results?|values?|scores?|numbers?|data|benchmar
 _PARAM_LABEL = re.compile(r"^(?P<word>[A-Za-z#][\w ./-]{0,20}?)\s*+[=:]?\s*+(?P<val>\d[\w.,/-]{0,12})$")
 _LABEL_PARAM = re.compile(r"^(?P<val>\d[\w.,/-]{0,12})\s*+(?P<word>[A-Za-z][\w ./-]{0,20})$")
 _DIGIT = re.compile(r"\d")
+_HARDWARE = re.compile(r"(?i)\b(?:ssds?|hdds?|nvme|optane|sata|sas|emmc|disks?|drives?|nics?)\b")  # a device, no metric
 _COPIES = re.compile(r"(?i)^(?P<n>\d{1,4})[ \t]++(?:parallel[ \t]++)?cop(?:y|ies)(?:[ \t]++(?:tests?|runs?))?$")
 _NUMERIC_LABEL = re.compile(r"^\d[\d/x:.,+-]{0,15}$")  # `1/1`, `4x8`, `16:100`
 _UTIL_HEAD = re.compile(r"^(?:cpu|%\s?cpu|cpu\s?%|cpu\s?util\w*|util(?:i[sz]ation)?\s?%?|%\s?util|%usr|%sys)$", re.I)
@@ -49,7 +50,8 @@ _SYSTEM_HEAD = re.compile(r"^(?:names?|config(?:uration)?s?|kernels?|systems?|se
                           r"|vms?|guests?|hosts?|drivers?|backends?|targets?)$", re.I)
 _SYSTEM_WORD = re.compile(
     r"^(?:before|after|base(?:line)?|patch(?:ed|es|set)?|unpatched|vanilla|stock|default|orig(?:inal)?|old|new"
-    r"|mainline|upstream|tip|host|guest|native|bare[- ]?metal|dom0|domu"
+    r"|mainline|upstream|tip|host|guest|native|bare[- ]?metal|dom0|domu|(?:un)?modified"
+    r"|(?:native|stock|vanilla|patched|(?:un)?modified|upstream|mainline|default|base(?:line)?)[ \t]++kernel"
     r"|(?:vm|kvm|xen|qemu|lxc|docker)(?:[ +/-]{1,3}+[\w./+-]{1,20}+){0,3}+"  # `KVM upstream`, `KVM trunk+paravirt/cr3`
     r"|with(?:out)?\b[^:]{0,60}+|w/o?\b[^:]{0,60}+|\+\s*+patch[^:]{0,60}+|v?\d++\.\d++[\w.+-]*+|linux[\w.+-]*+"
     r"|\d\.\d++[\w.+-]*+)\s*+:?$", re.I)
@@ -972,6 +974,8 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
                     name, val = head_params[hd]  # type: ignore[misc]
                     params[name] = val
                     metric_label = None
+                elif hd and _HARDWARE.search(hd) and not any_metric(hd) and u:
+                    params["device"], metric_label = hd, None  # `PCIe Gen3 SSD` over `553k iops`: where it ran
             elif label_name and row_votes == 0 and _JOB_LABEL.match(label) and (
                     any_metric(label_name) or _IO_TEST.match(label_name)):
                 # `Randread 4K  RR  WRR` over `fio-1:  220 k  395 k`: the corner names the test, rows the jobs

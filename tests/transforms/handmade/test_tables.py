@@ -1201,3 +1201,17 @@ def test_unixbench_copy_counts_as_row_labels_are_the_copies_parameter():
     assert {(r["system"], r["metric"], r["params"].get("copies"), r["value"]) for r in rows(text)} == {
         ("Without LMh Support", "index_score", "1", 1353.7), ("With LMh Support", "index_score", "1", 1773.2),
         ("Without LMh Support", "index_score", "8", 4473.6), ("With LMh Support", "index_score", "8", 7402.3)}
+
+
+def test_devices_over_the_columns_and_kernels_down_the_rows():
+    # https://lore.kernel.org/linux-block/345e9d6e-8bb2-3d43-4c3c-cc16fa7dd8c1@huaweicloud.com/ (2025)
+    text = ("> Additionally, performance variations were observed on different devices (fio).\n"
+            "> workload:randread\n> blocksize:4k\n> thread:1\n"
+            "> ------------------------------------------------------------------------\n"
+            ">                    PCIe Gen3 SSD   PCIe Gen4 SSD    PCIe Gen5 SSD\n"
+            "> native kernel     553k iops       633k iops        793k iops\n"
+            "> modified          553k iops       635k iops        801k iops\n")
+    got = {(r["system"], r["params"].get("device"), r["metric"], r["value"]) for r in rows(text)}
+    assert ("native kernel", "PCIe Gen4 SSD", "iops", 633000.0) in got
+    assert ("modified", "PCIe Gen5 SSD", "iops", 801000.0) in got
+    assert len(got) == 6

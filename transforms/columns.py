@@ -60,8 +60,9 @@ def _head(line: str) -> list[tuple[int, str]] | None:
 def columns(seg: Segment) -> tuple[list[tuple[str, Segment]], range] | None:
     """The segment as one copy per column (its system, its lines), and the lines they span; None
     when no head of names stands over keyed lines of as many values."""
-    if "    " not in seg.text:
-        return None
+    text = seg.text
+    if ":" not in text or " " * 12 not in text:
+        return None  # no keys, or no head set far in
     lines = seg.lines
     for h, line in enumerate(lines):
         heads = _head(line)

@@ -270,7 +270,7 @@ def extract_explained(body: str, message_id: str, subject: str | None = None, pr
         for seg in segs:
             text = seg.text
             split = halves(seg)
-            merged = columns(seg)
+            merged: tuple | None | bool = False  # (looked for once, when a parser reads the segment)
             for parser in parsers:
                 if not parser.signature.search(text):
                     runs = _labelled_runs(parser, seg)
@@ -278,7 +278,9 @@ def extract_explained(body: str, message_id: str, subject: str | None = None, pr
                     runs = _parse_segment(parser, seg)
                     if split is not None:
                         runs = _side_by_side(parser, runs, split)
-                    if merged is not None:
+                    if merged is False:
+                        merged = columns(seg)
+                    if merged:
                         runs = _in_columns(parser, runs, merged)
                 _continued_systems(runs)
                 for k, run in enumerate(runs):

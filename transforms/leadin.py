@@ -332,12 +332,13 @@ def _fill_beside_named(found: Sequence[tuple[Run, Segment]]) -> None:
         return
     taken = {(run.system or "").lower() for run, _ in named} | {
         (r.system or "").lower() for run, _ in named for r in run.results}
-    for run, seg in ok:
-        if run.system or any(r.system for r in run.results):
-            continue
+    unnamed = [(run, seg) for run, seg in ok if not (run.system or any(r.system for r in run.results))]
+    if not unnamed:
+        return
+    named_keys = [(other.benchmark, _row_keys(other)) for other, _ in named]
+    for run, seg in unnamed:
         keys = _row_keys(run)
-        if not any(other.benchmark == run.benchmark and 2 * len(keys & _row_keys(other)) >= len(keys)
-                   for other, _ in named):
+        if not any(bench == run.benchmark and 2 * len(keys & theirs) >= len(keys) for bench, theirs in named_keys):
             continue
         name = _lead_caption(seg, run)
         if name and len(name.split()) <= _SHORT_CAPTION and name.lower() not in taken:

@@ -40,6 +40,7 @@ _GENERIC_HEAD = re.compile(r"^(?:results?|values?|scores?|numbers?|data|benchmar
 _PARAM_LABEL = re.compile(r"^(?P<word>[A-Za-z#][\w ./-]{0,20}?)\s*+[=:]?\s*+(?P<val>\d[\w.,/-]{0,12})$")
 _LABEL_PARAM = re.compile(r"^(?P<val>\d[\w.,/-]{0,12})\s*+(?P<word>[A-Za-z][\w ./-]{0,20})$")
 _DIGIT = re.compile(r"\d")
+_RELEASE_LABEL = re.compile(r"^v?\d{1,2}\.\d{1,2}\.\d{1,3}(?:[-.]\w{1,12})?$|^v?\d{1,2}\.\d{1,2}-rc\d{1,2}$")  # `2.6.20`
 _HARDWARE = re.compile(r"(?i)\b(?:ssds?|hdds?|nvme|optane|sata|sas|emmc|disks?|drives?|nics?)\b")  # a device, no metric
 _COPIES = re.compile(r"(?i)^(?P<n>\d{1,4})[ \t]++(?:parallel[ \t]++)?cop(?:y|ies)(?:[ \t]++(?:tests?|runs?))?$")
 _NUMERIC_LABEL = re.compile(r"^\d[\d/x:.,+-]{0,15}$")  # `1/1`, `4x8`, `16:100`
@@ -892,7 +893,8 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
     cases = row_votes == 0 and all(len(g) >= 2 and g[0].start > g[1].start
                                    for g in (grid[r] for r, _, _ in parsed) if g)
     row_params = [_row_param(lab, param_name) or (
-        (label_name or "case", lab) if _NUMERIC_LABEL.match(lab) or cases else None) for lab in row_labels]
+        (label_name or "case", lab) if (_NUMERIC_LABEL.match(lab) and not _RELEASE_LABEL.match(lab)) or cases
+        else None) for lab in row_labels]
     if pairs is not None:
         row_params = [(label_pair[0], pairs[r][0]) for r, _, _ in parsed]
     head_params = {hd: _row_param(hd, None) for hd in heads}

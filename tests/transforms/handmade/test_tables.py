@@ -1215,3 +1215,11 @@ def test_devices_over_the_columns_and_kernels_down_the_rows():
     assert ("native kernel", "PCIe Gen4 SSD", "iops", 633000.0) in got
     assert ("modified", "PCIe Gen5 SSD", "iops", 801000.0) in got
     assert len(got) == 6
+
+
+def test_a_release_as_a_row_label_names_the_system_not_a_case():
+    # https://lore.kernel.org/linux-mm/1187764638.6869.17.camel@hannibal/ (2007, per-BDI dirty limits), its lines
+    text = "files, and dd if=/dev/zero of=bigfile bs=1048576.\n\ndd writeout speed\n\n2.6.20: 36.3MB/s, 35.3MB/s, 33.9MB/s\n2.6.23: 20.9MB/s, 22.2MB/s\n"
+    got = [(r["system"], r["value"], r["params"].get("case")) for r in rows(text)]
+    assert sorted(got) == [("2.6.20", 33.9, None), ("2.6.20", 35.3, None), ("2.6.20", 36.3, None),
+                           ("2.6.23", 20.9, None), ("2.6.23", 22.2, None)]

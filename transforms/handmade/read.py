@@ -385,7 +385,10 @@ def _read_block(seg: Segment, lo: int, block: list[str], plain: list[str], subje
         span = (min(k.line for k in kvs), max(k.line for k in kvs) + 1)
 
         def summary(bench: str) -> list[Result]:
-            caption = metrics.metric_in(bench, _line_above(plain[max(0, abs_lo - 3):abs_lo + span[0]], 3 + span[0]))
+            above = _line_above(plain[max(0, abs_lo - 3):abs_lo + span[0]], 3 + span[0])
+            caption = metrics.metric_in(bench, above)
+            if caption is None and any(not k.key for k in kvs):
+                caption = _measured_caption(above)  # `< UDP TX by iperf3 >` over `before:` / `after:`
             # lines with no label of their own are named by the caption above them (`and with the patch:`)
             named = None if all(k.system for k in kvs) else naming_caption(seg.lines, lo + span[0], 0, seg.before)
             return [_result(bench, lo + k.line, k.key or caption, k.value, k.unit, k.system or named,
@@ -408,6 +411,21 @@ def _read_block(seg: Segment, lo: int, block: list[str], plain: list[str], subje
                               reach=15)
         runs.extend([run] if run else [])
     return runs
+
+
+_BY = frozenset({"by", "with", "using", "via", "from"})
+
+
+def _measured_caption(text: str | None) -> str | None:
+    """What a caption says was measured, its marks and the tool it was measured by left off
+    (`< UDP TX by iperf3 >` -> `UDP TX`); None when that leaves no short label."""
+    if not text or len(text) > 80:
+        return None
+    words = text.strip(" \t<>[]*=#:-").split()
+    if len(words) >= 3 and words[-2].lower() in _BY and evidence.benchmarks_in(words[-1]):
+        words = words[:-2]  # `UDP TX by iperf3`: the tool it was measured by
+    bare = " ".join(words)
+    return bare if bare and len(words) <= 4 and not evidence.benchmarks_in(bare) else None
 
 
 def _bare_command(line: str) -> bool:

@@ -22,6 +22,9 @@ _LABEL_LINE = re.compile(r"^\s{0,8}+(?:[-*+•]\s{1,4}+)?\[?(?P<label>[\w.+/() -
 _SYSTEM_KEY = re.compile(r"^[\w.+/-]{1,40}(?: [\w.+/-]{1,20}){0,2}$")
 _IS_LINE = re.compile(r"^\s{0,8}(?P<key>[A-Za-z][\w/-]{0,20}(?: [\w/-]{1,20}){0,2}) (?:is|was|are|were)(?= \d)")
 _SYSTEM_LINE = re.compile(r"^(?:with|without|w/o?|before|after)\b[\w ./+-]{0,40}:?$", re.I)
+_HEDGE = re.compile(r"^[ \t]*+(?:about|approx(?:\.|imately)?|around|roughly|nearly|almost|circa|~)[ \t]*+(?=\d)", re.I)
+_CONDITION_KEY = re.compile(r"(?i)^(?:before|after|patched|unpatched|vanilla|baseline|stock|orig(?:inal)?"
+                            r"|(?:with|without|w/o?)\b[\w ./+-]{0,40}+)$")
 _RUN_KEY = re.compile(r"^(?:run|try|pass|iteration|iter|round|test)\s*+#?\s*+(?P<n>\d{1,3})$", re.I)
 _STOP_KEYS = frozenset({
     "date", "from", "to", "cc", "subject", "message-id", "cpu", "cpus", "model", "model name", "memory",
@@ -177,7 +180,7 @@ def read_summaries(lines: list[str], taken: set[int]) -> tuple[list[KeyValue], l
         nkey = norm(key)
         if not nkey or nkey in _STOP_KEYS or len(key.split()) > 8 or _SUM.search(key):
             continue  # `... will be 1 + 0.4 = 1.4ms`: the end of a calculation, not a summary line
-        rest = cells(kv.group("rest"))
+        rest = cells(_HEDGE.sub("", kv.group("rest")))  # `before: about 450Mbps on both tsn0 and tsn1`
         if not rest or rest[0].kind != "abs" or rest[0].value is None:
             continue
         if any(c.kind == "label" for c in _outside_asides(rest[1:])[:2]) and rest[0].unit is None:
@@ -189,6 +192,9 @@ def read_summaries(lines: list[str], taken: set[int]) -> tuple[list[KeyValue], l
         run = _RUN_KEY.match(key)
         if run:
             params["run"] = run.group("n")
+        if u in _MEASURE_UNITS and _CONDITION_KEY.match(key) and not label_votes([key]):
+            out.append(KeyValue(i, rest[0].value, u, "", key, params))  # `before: 450Mbps`: the key is the system
+            continue
         if u not in _MEASURE_UNITS and not label_votes([key]) and not (verb and any_metric(key)):
             if _SYSTEM_KEY.match(key) and len(rest) == 1 and not run and kv.group("sep") == ":":
                 listed.append(KeyValue(i, rest[0].value, u, "", key, params))

@@ -228,3 +228,15 @@ def test_the_end_of_a_calculation_is_no_summary_line():
              "io.latency io.latency will be 1 + 0.4 = 1.4ms,",
              "1.4 * 512 = 716.8ms, so the %util show it about 72%."]
     assert read_summaries(lines, set())[0] == []
+
+
+def test_before_and_after_keys_are_the_systems_and_the_caption_what_was_measured():
+    # https://lore.kernel.org/netdev/20230607015641.1724057-1-yoshihiro.shimoda.uh@renesas.com/ (2023,
+    # rswitch), the lines as posted: an `about` before each figure, the caption naming the tool
+    text = ("< UDP TX by iperf3 >\n before: about 450Mbps on both tsn0 and tsn1\n"
+            " after:  about 950Mbps on both tsn0 and tsn1\n\n"
+            "< TCP RX by iperf >\n before: about 670Mbps on tsn0\n after:  about 840Mbps on tsn0\n")
+    rows = result_rows(extract_explained(text, "r")[0])
+    assert {(r["system"], r["metric_label"], r["value"], r["unit"]) for r in rows} == {
+        ("before", "UDP TX", 450.0, "Mbit/s"), ("after", "UDP TX", 950.0, "Mbit/s"),
+        ("before", "TCP RX", 670.0, "Mbit/s"), ("after", "TCP RX", 840.0, "Mbit/s")}

@@ -34,7 +34,8 @@ _LITERALS: dict[str, str] = {
     "hackbench": "hackbench", "sched messaging": "hackbench", "sched/messaging": "hackbench",
     "sysbench": "sysbench",
     "stream": "stream",
-    "dd if=": "dd", "dd of=": "dd", "dd": "dd",
+    "dd if=": "dd", "dd of=": "dd", "dd bs=": "dd", "dd count=": "dd", "dd conv=": "dd", "dd iflag=": "dd",
+    "dd oflag=": "dd", "dd": "dd",  # dd's operands come in any order
     "hdparm": "hdparm",
     # what the tools print, as distinctive as their names: a table under one of these headings is
     # that tool's, however the poster re-typed it (`Processor, Processes - times in microseconds`)

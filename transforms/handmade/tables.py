@@ -773,7 +773,9 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
             param_name = "size" if min(ints) >= 64 else "instances"
             row_stats = {r: lab for r, lab, _ in core}
             parsed = core
-    if not first_is_param and len(parsed) > 3 and all(not lab for _, lab, _ in parsed):
+    runs_under_units = bool(header) and len(header) == n and len(parsed) <= 12 \
+        and all(unit_in(c.text) is not None and re.search(r"[A-Za-z]{2}", c.text) for c in header)
+    if not first_is_param and len(parsed) > 3 and all(not lab for _, lab, _ in parsed) and not runs_under_units:
         return None  # unlabelled rows of numbers: samples over time (vmstat-like), not results
     if first_is_param:
         first_end = max(v[0].end for _, _, v in parsed)

@@ -20,6 +20,8 @@ def test_names_posters_give_stream_and_dbench_by_their_build_or_version():
     assert benchmarks_in("built with -DSTREAM_ARRAY_SIZE=128000000, -DNTIMES=10") == ["stream"]
     assert benchmarks_in("dbench3 (16)\t1089.14 MB/sec") == ["dbench"]
     assert not has_evidence("we stream with 4 cameras", None)
+    # https://lore.kernel.org/linux-mm/1186575947.3106.23.camel@castor.rsk.org/ (2007): the block size first
+    assert benchmarks_in("dd bs=64k if=[sda]/data3g of=[sda]/temp_data3g &") == ["dd"]
 
 
 def test_with_and_without_wrapped_over_two_lines():

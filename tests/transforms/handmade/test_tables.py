@@ -1223,3 +1223,16 @@ def test_a_release_as_a_row_label_names_the_system_not_a_case():
     got = [(r["system"], r["value"], r["params"].get("case")) for r in rows(text)]
     assert sorted(got) == [("2.6.20", 33.9, None), ("2.6.20", 35.3, None), ("2.6.20", 36.3, None),
                            ("2.6.23", 20.9, None), ("2.6.23", 22.2, None)]
+
+
+def test_unlabelled_runs_under_heads_that_carry_units():
+    # https://lore.kernel.org/linux-mm/1186575947.3106.23.camel@castor.rsk.org/ (2007, per-device dirty
+    # throttling), the lines as posted: five runs, no row labels, each head a measure with its unit
+    text = ("dd bs=64k if=[sda]/data3g of=[sda]/temp_data3g &\n\nRunning this test 5 times gives\n"
+            "2.6.23-rc1-mm2\n1GB copy MB/s\t3GB copy MB/s\n16.2\t\t16.1\n15.2\t\t14.6\n17.3\t\t14.6\n"
+            "18.0\t\t14.5\n19.0\t\t14.6\n")
+    got = rows(text)
+    assert sorted(r["value"] for r in got if r["metric_label"].startswith("1GB")) == [15.2, 16.2, 17.3, 18.0, 19.0]
+    assert {(r["system"], r["unit"]) for r in got} == {("2.6.23-rc1-mm2", "MB/s")} and len(got) == 10
+    # without units in the heads, unlabelled rows are samples (vmstat-like): no rows
+    assert rows(text.replace(" MB/s", "")) == []

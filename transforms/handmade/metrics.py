@@ -196,6 +196,9 @@ def metric_for(benchmark: str, label: str | None, unit: str) -> tuple[str, str]:
         if found is not None:
             return found, label
         if command_params(label, benchmark) is None:
+            words = label.split()
+            if len(words) >= 2 and unit is not None and _unit_of(words[-1]) == unit:
+                return slug(" ".join(words[:-1])), label  # `1GB copy MB/s`: the unit is the row's, not the name's
             return slug(label), label
     by_unit = _BY_UNIT.get(benchmark, {}).get(unit)
     metric = by_unit or DEFAULT_METRIC.get(benchmark) or "value"
@@ -326,3 +329,6 @@ def unit_in(text: str) -> str | None:
         if found and found not in ("x",) and not (found == "s" and word.lower() == "s"):
             return found
     return None
+
+
+_unit_of = unit  # (metric_for's own argument is named `unit`)

@@ -1234,5 +1234,6 @@ def test_unlabelled_runs_under_heads_that_carry_units():
     got = rows(text)
     assert sorted(r["value"] for r in got if r["metric_label"].startswith("1GB")) == [15.2, 16.2, 17.3, 18.0, 19.0]
     assert {(r["system"], r["unit"]) for r in got} == {("2.6.23-rc1-mm2", "MB/s")} and len(got) == 10
+    assert {r["metric"] for r in got} == {"1gb_copy", "3gb_copy"}  # the unit in the head is no part of the name
     # without units in the heads, unlabelled rows are samples (vmstat-like): no rows
     assert rows(text.replace(" MB/s", "")) == []

@@ -451,6 +451,34 @@ def _legend(lines: list[str]) -> list[str] | None:
 _COUNTER = re.compile(r"^(?:\[\w{1,8}\])?[A-Za-z][A-Za-z0-9]{0,30}(?:_[A-Za-z0-9]{1,30}){1,6}$")  # `[a]request_count`
 
 
+_OPTIONS_LINE = re.compile(r"^--?[A-Za-z][\w-]{0,30}+(?:[= ]\S{1,40}+)?(?:[ \t]++\S{1,40}+){0,12}$")
+_OPTION = re.compile(r"(?<!\S)--(?P<opt>[A-Za-z][\w-]{0,30}+)=(?P<val>[^\s$]{1,40}+)")
+_SYSBENCH_TEST = re.compile(r"--test=(?P<t>[A-Za-z]\w{1,20}+)")
+
+
+_SHELL_OPTION = re.compile(r"(?<!\S)--?(?P<opt>[A-Za-z][\w-]{0,30}+)[= ](?P<var>\$\w{1,20}+)(?!\w)")
+
+
+def _options_of(lines: Sequence[str], names: set[str]) -> dict[str, str]:
+    """Shell variables (`$thr`) -> the option a command above sets with them (`--num-threads=$thr`
+    -> `threads`)."""
+    out: dict[str, str] = {}
+    for line in lines:
+        for m in _SHELL_OPTION.finditer(line):
+            if m.group("var") in names:
+                out[m.group("var")] = m.group("opt").removeprefix("num-")
+    return out
+
+
+def _sysbench_test(lines: Sequence[str]) -> str | None:
+    """sysbench's test named in the command above a table (`--test=threads`)."""
+    for line in reversed(lines):
+        m = _SYSBENCH_TEST.search(line)
+        if m:
+            return m.group("t")
+    return None
+
+
 _SETTING_CAPTION = re.compile(r"^(?P<key>[A-Za-z][\w.-]{0,30}+)[ \t]?=[ \t]?(?P<val>[\w.,+-]{1,30}+)$")  # `NPS=4`
 _KEY_NUMBER = re.compile(r"^[^:\d]{1,40}:\s*+[-+]?\d")  # `patch:  50174±9.5%`: a row of a table above, no caption
 
@@ -749,11 +777,24 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
         elif caption_metric is None and (setting := _SETTING_CAPTION.match(above.strip().rstrip(":"))):
             for v in t.values:  # `NPS=1` over the table: how every value of it ran, no metric
                 v.params.setdefault(setting.group("key"), setting.group("val"))
+        elif caption_metric is None and _OPTIONS_LINE.match(above.strip()):
+            # `--thread-yields=100 --thread-locks=2 run`, a command's wrapped options: how it ran
+            ran = plain[max(0, abs_lo + t.start - 6):abs_lo + t.start]
+            for v in t.values:
+                for m in _OPTION.finditer(above):
+                    v.params.setdefault(m.group("opt"), m.group("val"))
+            test = _sysbench_test(ran) if bench == "sysbench" else None
+            caption_metric = test  # sysbench's test (`--test=threads`) is what it measured
         elif caption_metric is None and above and not (caption_sys and caption_sys in above) \
                 and len(above.split()) <= 5 and not _GENERIC_CAPTION.match(above) and not _KEY_NUMBER.match(above) \
                 and not (generic_label(above.rstrip(":")) and not evidence.benchmarks_in(above)):
             # `Following are some performance data:` leads in; `dbench` alone says what was measured
             caption_metric = above.rstrip(":").strip('"')  # `hackbench -g $group`: what was measured
+    shell_vars = {k for v in t.values for k in v.params if k.startswith("$")}
+    if shell_vars:  # `$thr` over the rows: the option the command sets with it (`--num-threads=$thr`)
+        named_by = _options_of(plain[max(0, abs_lo + t.start - 10):abs_lo + t.start], shell_vars)
+        for v in t.values:
+            v.params = {named_by.get(k, k): x for k, x in v.params.items()}
     if any(v.system is not None and not re.search(r"[A-Za-z]", v.system) and not _VERSION.match(v.system)
            for v in t.values):
         ex.outcome = "nothing: a column read as a system has no name (`111`, `/`): the table was misread"

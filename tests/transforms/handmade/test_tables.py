@@ -1237,3 +1237,17 @@ def test_unlabelled_runs_under_heads_that_carry_units():
     assert {r["metric"] for r in got} == {"1gb_copy", "3gb_copy"}  # the unit in the head is no part of the name
     # without units in the heads, unlabelled rows are samples (vmstat-like): no rows
     assert rows(text.replace(" MB/s", "")) == []
+
+
+def test_a_shell_variable_over_the_rows_is_the_option_the_command_sets_with_it():
+    # https://lore.kernel.org/lkml/20210309024012.1391035-1-yuxiangyang4@huawei.com/ (2021, futex PI), as posted
+    text = ("Test case: https://github.com/akopytov/sysbench\n"
+            "Test cmd: ./sysbench --test=threads --num-threads=$thr\n"
+            "              --thread-yields=100 --thread-locks=2 run\n\n"
+            "$thr    stock   non-inline   inline\n256    0.8511     0.9254     0.8588\n"
+            "512    0.8489     0.9232     0.8503\n")
+    got = rows(text)
+    assert {(r["system"], r["metric"], r["params"]["threads"], r["value"]) for r in got} == {
+        ("stock", "threads", "256", 0.8511), ("non-inline", "threads", "256", 0.9254), ("inline", "threads", "256", 0.8588),
+        ("stock", "threads", "512", 0.8489), ("non-inline", "threads", "512", 0.9232), ("inline", "threads", "512", 0.8503)}
+    assert {(r["params"]["thread-yields"], r["params"]["thread-locks"]) for r in got} == {("100", "2")}

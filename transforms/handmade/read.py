@@ -454,8 +454,6 @@ _COUNTER = re.compile(r"^(?:\[\w{1,8}\])?[A-Za-z][A-Za-z0-9]{0,30}(?:_[A-Za-z0-9
 _OPTIONS_LINE = re.compile(r"^--?[A-Za-z][\w-]{0,30}+(?:[= ]\S{1,40}+)?(?:[ \t]++\S{1,40}+){0,12}$")
 _OPTION = re.compile(r"(?<!\S)--(?P<opt>[A-Za-z][\w-]{0,30}+)=(?P<val>[^\s$]{1,40}+)")
 _SYSBENCH_TEST = re.compile(r"--test=(?P<t>[A-Za-z]\w{1,20}+)")
-
-
 _SHELL_OPTION = re.compile(r"(?<!\S)--?(?P<opt>[A-Za-z][\w-]{0,30}+)[= ](?P<var>\$\w{1,20}+)(?!\w)")
 
 
@@ -779,12 +777,11 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
                 v.params.setdefault(setting.group("key"), setting.group("val"))
         elif caption_metric is None and _OPTIONS_LINE.match(above.strip()):
             # `--thread-yields=100 --thread-locks=2 run`, a command's wrapped options: how it ran
-            ran = plain[max(0, abs_lo + t.start - 6):abs_lo + t.start]
+            options = {m.group("opt"): m.group("val") for m in _OPTION.finditer(above)}
             for v in t.values:
-                for m in _OPTION.finditer(above):
-                    v.params.setdefault(m.group("opt"), m.group("val"))
-            test = _sysbench_test(ran) if bench == "sysbench" else None
-            caption_metric = test  # sysbench's test (`--test=threads`) is what it measured
+                v.params = {**options, **v.params}
+            if bench == "sysbench":  # its test (`--test=threads`) is what it measured
+                caption_metric = _sysbench_test(plain[max(0, abs_lo + t.start - 6):abs_lo + t.start])
         elif caption_metric is None and above and not (caption_sys and caption_sys in above) \
                 and len(above.split()) <= 5 and not _GENERIC_CAPTION.match(above) and not _KEY_NUMBER.match(above) \
                 and not (generic_label(above.rstrip(":")) and not evidence.benchmarks_in(above)):

@@ -54,6 +54,9 @@ def releases(text: str, strong: bool = False) -> list[str]:
     return out
 
 
+_DD_RECORDS = re.compile(r"^\d{1,12}+\+\d{1,12}+ records (?:in|out)$")  # dd's own lines above its summary
+
+
 def lead_in(lines: Sequence[str], start: int) -> str:
     """The paragraph right above line `start` (blank lines and shell commands between skipped)."""
     k = start - 1
@@ -65,7 +68,7 @@ def lead_in(lines: Sequence[str], start: int) -> str:
         while k >= 0 and start - k <= _LEAD_REACH and lines[k].strip():
             para.insert(0, lines[k].strip())
             k -= 1
-        if not para or not all(is_prompted(x) or _unprompted_command(x) for x in para):
+        if not para or not all(is_prompted(x) or _unprompted_command(x) or _DD_RECORDS.match(x) for x in para):
             break  # a paragraph of commands (`# echo 10 > ...`) is what was run, not what it ran on
     return " ".join(para)
 

@@ -414,3 +414,15 @@ def test_a_setting_hdparm_reports_right_before_a_run_names_its_condition():
     # one setting alone tells nothing apart
     one = result_rows(extract_explained(run("W0", "setting drive write-caching to 0 (off)", "0m18.178s"), "x")[0])
     assert {r["system"] for r in one} == {None}
+
+
+def test_dds_own_record_lines_are_no_lead_in():
+    # https://lore.kernel.org/linux-mm/20090801045345.GA16011@localhost/ (2009), as quoted: the post's
+    # subject names 2.6.31, the sentence above the run 2.6.30
+    text = ("> Here is a single dd on my laptop with 4G memory, kernel 2.6.30.\n>\n"
+            ">         root /home/wfg# echo 10 > /proc/sys/vm/dirty_ratio\n>\n"
+            ">         wfg ~% dd if=/dev/zero of=/opt/vm/10G bs=1M count=1000\n"
+            ">         1000+0 records in\n>         1000+0 records out\n"
+            ">         1048576000 bytes (1.0 GB) copied, 12.7143 s, 82.5 MB/s\n")
+    rows = result_rows(extract_explained(text, "x", subject="Re: Bug in kernel 2.6.31, Slow wb_kupdate writeout")[0])
+    assert {r["system"] for r in rows} == {"2.6.30"}

@@ -42,7 +42,7 @@ _LABEL_PARAM = re.compile(r"^(?P<val>\d[\w.,/-]{0,12})\s*+(?P<word>[A-Za-z][\w .
 _DIGIT = re.compile(r"\d")
 _RELEASE_LABEL = re.compile(r"^v?\d{1,2}\.\d{1,2}\.\d{1,3}(?:[-.]\w{1,12})?$|^v?\d{1,2}\.\d{1,2}-rc\d{1,2}$")  # `2.6.20`
 _HARDWARE = re.compile(r"(?i)\b(?:ssds?|hdds?|nvme|optane|sata|sas|emmc|disks?|drives?|nics?)\b")  # a device, no metric
-_COPIES = re.compile(r"(?i)^(?P<n>\d{1,4})[ \t]++(?:parallel[ \t]++)?cop(?:y|ies)(?:[ \t]++(?:tests?|runs?))?$")
+_COPIES = re.compile(r"(?i)^(?P<n>\d{1,4})[ \t]++(?:parallel[ \t]++)?(?:(?P<copy>cop(?:y|ies))(?:[ \t]++(?:tests?|runs?))?|tests?)$")
 _NUMERIC_LABEL = re.compile(r"^\d[\d/x:.,+-]{0,15}$")  # `1/1`, `4x8`, `16:100`
 _UTIL_HEAD = re.compile(r"^(?:cpu|%\s?cpu|cpu\s?%|cpu\s?util\w*|util(?:i[sz]ation)?\s?%?|%\s?util|%usr|%sys)$", re.I)
 _HEAD_UNIT = re.compile(r"\(([^()]{1,20})\)\s*+$")
@@ -1087,8 +1087,8 @@ def _row_param(label: str, default_name: str | None) -> tuple[str, str] | None:
     if not label:
         return None
     copies = _COPIES.match(label)
-    if copies:
-        return "copies", copies.group("n")  # UnixBench's `1 copy test`, `8 copy tests`
+    if copies:  # UnixBench's `1 copy test`, `8 copy tests`; `224 tests` in parallel
+        return ("copies" if copies.group("copy") else "tests"), copies.group("n")
     m = _PARAM_LABEL.match(label)
     if m and _is_param_name(m.group("word")):
         return norm(m.group("word")), m.group("val")

@@ -1251,3 +1251,13 @@ def test_a_shell_variable_over_the_rows_is_the_option_the_command_sets_with_it()
         ("stock", "threads", "256", 0.8511), ("non-inline", "threads", "256", 0.9254), ("inline", "threads", "256", 0.8588),
         ("stock", "threads", "512", 0.8489), ("non-inline", "threads", "512", 0.9232), ("inline", "threads", "512", 0.8503)}
     assert {(r["params"]["thread-yields"], r["params"]["thread-locks"]) for r in got} == {("100", "2")}
+
+
+def test_unixbench_parallel_test_counts_as_row_labels():
+    # https://lore.kernel.org/lkml/1571405198-27570-1-git-send-email-vincent.guittot@linaro.org/ (2019), as posted
+    text = ("           tip/sched/core        w/ this patchset    improvement\n"
+            "Unixbench shell8\n  1 test     1963.48 +/-0.36%       1902.88 +/-0.73%    (-3.09%)\n"
+            "224 tests    2427.60 +/-0.20%       2469.80 +/-0.42%  (1.74%)\n")
+    assert {(r["system"], r["metric"], r["params"].get("tests"), r["value"]) for r in rows(text)} == {
+        ("tip/sched/core", "shell_scripts_8", "1", 1963.48), ("w/ this patchset", "shell_scripts_8", "1", 1902.88),
+        ("tip/sched/core", "shell_scripts_8", "224", 2427.6), ("w/ this patchset", "shell_scripts_8", "224", 2469.8)}

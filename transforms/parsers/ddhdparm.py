@@ -336,7 +336,7 @@ def _prompted_host(lines: Sequence[str], top: int, floor: int) -> str | None:
 
 def _hdparm_runs(lines: Sequence[str], before: Sequence[str]) -> list[Run]:
     runs: list[Run] = []
-    lines = _join_wrapped_timings(lines)
+    lines, between = _unflowed_timings(_join_wrapped_timings(lines))
     device: str | None = None
     device_line = -1
     run: Run | None = None
@@ -374,6 +374,8 @@ def _hdparm_runs(lines: Sequence[str], before: Sequence[str]) -> list[Run]:
             _, run.caption = caption_above(
                 lines, top, floor, skip=_HDPARM_CHATTER.search, before=before
             )
+            if run.caption is None and top - 1 in between:
+                run.caption = between[top - 1].rstrip(":").strip()  # `on 2.6:` reflowed after the last timing
             params: dict[str, str] = {}
             if device is None:
                 # no device line: the caption, else the machine the command's prompt names
@@ -410,6 +412,62 @@ def _join_wrapped_timings(lines: Sequence[str]) -> list[str]:
         if "/sec" not in out[i] and _UNIT_ONLY.match(out[i + 1]) and _TIMING.match(out[i]):
             out[i], out[i + 1] = f"{out[i].rstrip()} {out[i + 1].strip()}", ""
     return out
+
+
+_FLOWED_TIMING = re.compile(
+    rf"Timing[ \t]++(?:O_DIRECT cached|O_DIRECT disk|buffer-cache|cached|buffered disk)[ \t]++reads:[ \t]*+{_NUM}[ \t]*+MB in"
+    rf"[ \t]*+{_NUM}[ \t]*+seconds[ \t]*+=[ \t]*+{_NUM}[ \t]*+[kMG]B/s(?:ec)?+", re.I)
+_TIMING_WORD = re.compile(r"\bTiming[ \t]")
+
+
+def _unflowed_timings(lines: list[str]) -> tuple[list[str], dict[int, str]]:
+    """Timings a mailer reflowed into a paragraph (`...seconds =  83.58` / `MB/sec Timing buffered
+    disk reads: ... =` / `14.10 MB/sec on 2.6:`): each timing is put back on the line it starts on,
+    and the words between two timings (`on 2.6:`, a caption) on the line they start on, when no two
+    pieces start on one line. Other lines are left as they are. Also the lines that hold words
+    between two timings."""
+    out = list(lines)
+    between: dict[int, str] = {}
+    i, n = 0, len(lines)
+    while i < n:
+        if not _TIMING_WORD.search(lines[i]):
+            i += 1
+            continue
+        j = i
+        while j < n and lines[j].strip() and j - i < 40:
+            j += 1
+        para = lines[i:j]
+        if j - i >= 2 and not all(_TIMING.match(x) for x in para):
+            starts = []  # offset of each line's start in the joined text
+            pos = 0
+            for x in para:
+                starts.append(pos)
+                pos += len(x.strip()) + 1
+            text = " ".join(x.strip() for x in para)
+            pieces: list[tuple[int, str]] = []  # (start offset, text)
+            at = 0
+            for m in _FLOWED_TIMING.finditer(text):
+                if text[at:m.start()].strip():
+                    pieces.append((at + len(text[at:m.start()]) - len(text[at:m.start()].lstrip()),
+                                   text[at:m.start()].strip()))
+                pieces.append((m.start(), m.group(0)))
+                at = m.end()
+            if text[at:].strip():
+                pieces.append((at + len(text[at:]) - len(text[at:].lstrip()), text[at:].strip()))
+            placed: dict[int, str] = {}
+            for start, piece in pieces:
+                k = max(x for x, off in enumerate(starts) if off <= start)
+                if k in placed:
+                    placed = {}
+                    break
+                placed[k] = piece
+            if sum(1 for p in placed.values() if p.startswith("Timing")) >= 2:
+                for k in range(len(para)):
+                    out[i + k] = placed.get(k, "")
+                    if k in placed and not placed[k].startswith("Timing") and k - 1 in placed:
+                        between[i + k] = placed[k]
+        i = j
+    return out, between
 
 
 def _hdparm_result(t: re.Match[str], i: int) -> Result | None:

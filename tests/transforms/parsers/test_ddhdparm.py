@@ -480,3 +480,29 @@ def test_a_heading_names_dd_output_under_the_posters_shorthand_for_the_command()
 
     rows = result_rows(extract_explained(RA_EXPAND, "r")[0])
     assert {(r["system"], r["value"]) for r in rows} == {("for-next", 712.0), ("for-next", 6.02983)}
+
+
+def test_timings_a_mailer_reflowed_into_a_paragraph_are_read_with_the_caption_between():
+    # https://lore.kernel.org/lkml/IBEJLCACHGEIBMFJACBEOEPLELAA.glarsen@alpha.homedns.org/ (2003), as quoted
+    body = ("on 2.4:\n"
+            "  Timing buffer-cache reads:   168 MB in  2.01 seconds =  83.58\n"
+            "MB/sec Timing buffered disk reads:   44 MB in  3.12 seconds =\n"
+            "14.10 MB/sec on 2.6:\n"
+            "  Timing buffer-cache reads:   172 MB in  2.02 seconds =  84.95\n"
+            "MB/sec Timing buffered disk reads:   34 MB in  3.08 seconds =\n"
+            "11.04 MB/sec\n")
+    got = {(r["system"], r["metric"], r["value"]) for r in _rows(body)}
+    assert got == {("on 2.4", "cached_reads", 83.58), ("on 2.4", "buffered_disk_reads", 14.1),
+                   ("on 2.6", "cached_reads", 84.95), ("on 2.6", "buffered_disk_reads", 11.04)}
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 999), st.integers(10, 9999)), min_size=2, max_size=4),
+       st.integers(40, 90))
+def test_reflowing_timings_at_any_width_keeps_every_value(runs, width):
+    import textwrap
+    text = " ".join(f"Timing buffered disk reads: {mb} MB in 3.00 seconds = {rate / 100:.2f} MB/sec" for mb, rate in runs)
+    lines = textwrap.wrap(text, width)
+    got = sorted(r["value"] for r in _rows("\n".join(lines) + "\n"))
+    if all(sum(ln.count("Timing") for ln in lines[k:k + 1]) <= 1 for k in range(len(lines))):
+        assert got == sorted(round(rate / 100, 2) for _, rate in runs)

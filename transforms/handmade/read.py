@@ -30,6 +30,7 @@ from transforms.handmade.wrapped import unwrap
 from transforms.model import Result, Run, Segment
 from transforms.parsers import metric_spec
 from transforms.parsers._common import (
+    SETTING,
     generic_label,
     keyed_system,
     naming_caption,
@@ -477,7 +478,6 @@ def _sysbench_test(lines: Sequence[str]) -> str | None:
     return None
 
 
-_SETTING_CAPTION = re.compile(r"^(?P<key>[A-Za-z][\w.-]{0,30}+)[ \t]?=[ \t]?(?P<val>[\w.,+-]{1,30}+)$")  # `NPS=4`
 _KEY_NUMBER = re.compile(r"^[^:\d]{1,40}:\s*+[-+]?\d")  # `patch:  50174±9.5%`: a row of a table above, no caption
 
 
@@ -772,7 +772,7 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
             if aside:
                 for v in t.values:
                     v.params.setdefault(aside.group("name").lower(), aside.group(0))
-        elif caption_metric is None and (setting := _SETTING_CAPTION.match(above.strip().rstrip(":"))):
+        elif caption_metric is None and (setting := SETTING.match(above.strip().rstrip(":"))):
             for v in t.values:  # `NPS=1` over the table: how every value of it ran, no metric
                 v.params.setdefault(setting.group("key"), setting.group("val"))
         elif caption_metric is None and _OPTIONS_LINE.match(above.strip()):
@@ -892,7 +892,7 @@ def _setting_above(plain: list[str], start: int) -> tuple[str, str] | None:
         text = plain[k].strip(" >\t").rstrip(":")
         if not text or RULE.match(text):
             continue
-        m = _SETTING_CAPTION.match(text)
+        m = SETTING.match(text)
         return (m.group("key").lower(), m.group("val")) if m else None
     return None
 

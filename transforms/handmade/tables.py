@@ -499,6 +499,12 @@ def read_tables(lines: list[str]) -> list[Table]:
     return out
 
 
+def _label_cells(line: str, starts: list[int], end: int) -> list[str]:
+    """A row's label columns, cut where each head after the first starts, up to its first value."""
+    cuts = [*starts, end]
+    return [line[a:b] for a, b in zip([0, *cuts[:-1]], cuts, strict=True)]
+
+
 def _label_columns(lines: list[str], parsed: list[tuple[int, str, list[Cell]]], header: list[Cell],
                    n: int) -> list[TableValue] | None:
     """Rows with two or more label columns under heads of their own (`NAME  I/O Operation
@@ -515,8 +521,7 @@ def _label_columns(lines: list[str], parsed: list[tuple[int, str, list[Cell]]], 
         if not vals or vals[0].start < heads[-1].start or any(h.start > 0 and line[h.start - 1:h.start] != " "
                                                                for h in heads[1:]):
             return None
-        cuts = [h.start for h in heads[1:]] + [vals[0].start]
-        labs = [line[a:b].strip() for a, b in zip([0, *cuts[:-1]], cuts, strict=True)]
+        labs = [x.strip() for x in _label_cells(line, [h.start for h in heads[1:]], vals[0].start)]
         if not all(labs):
             return None
         params = {norm(h.text): lab for lab, h in zip(labs[1:], heads[1:], strict=True)}
@@ -543,7 +548,7 @@ def _two_label_heads(lines: list[str], parsed: list[tuple[int, str, list[Cell]]]
         line = lines[r]
         if not vals or vals[0].start <= second.start or line[second.start - 1:second.start] not in (" ", "\t"):
             return None
-        a, b = line[:second.start].strip(" :|"), line[second.start:vals[0].start].strip(" :|")
+        a, b = (x.strip(" :|") for x in _label_cells(line, [second.start], vals[0].start))
         if not a or not b or len(a.split()) > 3 or len(b.split()) > 3:
             return None
         out[r] = (a, b)
@@ -717,7 +722,9 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
         t.unit = unit_in(caption)  # `[Mbps / (%CPU_Host + %CPU_Guest)]` is a ratio: no unit of the values
 
     corner = _CORNER.match(header[0].text) if header and len(header) in (n, n - 1) and not pipe else None
-    if corner and _is_param_name(corner.group("param")):
+    if corner and not _is_param_name(corner.group("param")):
+        corner = None
+    if corner:
         # `Clients: tip-core   mel-v3`: the label column's name, then the first column's system
         header = [Cell(corner.group("name"), header[0].start + corner.start("name"), header[0].end, header[0].kind),
                   *header[1:]]
@@ -727,7 +734,7 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
 
     # does the first value column hold a parameter (sizes, procs, groups) rather than a measurement?
     first_is_param = False
-    param_name = norm(corner.group("param")) if corner and _is_param_name(corner.group("param")) else None
+    param_name = norm(corner.group("param")) if corner else None
     label_name: str | None = None  # the label column's head, when it names no parameter
     pairs: dict[int, tuple[str, str]] | None = None  # two label columns: each row's two labels
     label_pair: tuple[str, str] = ("", "")  # and their heads

@@ -161,7 +161,7 @@ _TOOL_COMMAND = re.compile(r"^(?:[$#%]\s{1,4})?(?:\./|/[\w./-]{0,60}/)?(?:"
                            + names_pattern(without=("lmbench", "unixbench", "stream", "dd"))
                            + r"|lat_\w{1,12}|bw_\w{1,12})\s+-")
 _CONSOLE = re.compile(r"^(?:<\d>)?\[\s{0,12}\d{1,10}\.\d{1,9}\]")  # `[    7.175053] mmc2: ...`: the kernel's log
-_SETTING = re.compile(r"^[A-Za-z][\w.-]{0,30}+ ?= ?[\w.,+-]{1,30}$")  # `cpusched=staircase`, `DCHE = 0b`
+SETTING = re.compile(r"^(?P<key>[A-Za-z][\w.-]{0,30}+) ?= ?(?P<val>[\w.,+-]{1,30})$")  # `cpusched=staircase`, `DCHE = 0b`
 _TIME_LINE = re.compile(r"^(?:real|user|sys)\s++\d{1,5}m\d{1,2}(?:\.\d{1,6})?s$")  # `time`'s own output
 _ELISION = re.compile(r"^(?:\[\s*\.{2,}\s*\]|\.{3,}|\[snip\w*\]|<snip\w*>)$", re.I)  # `[..]`: lines left out
 
@@ -176,7 +176,7 @@ def _clean_caption(text: str, underlined: bool) -> str | None:
     if not core or len(core) > 60 or core.endswith((".", ",", ";", "!", "?")) or generic_label(core) \
             or _TIME_LINE.match(core):
         return None
-    if (any(ch in core for ch in "|$") or "=" in core and not _SETTING.match(core)) or "://" in core \
+    if (any(ch in core for ch in "|$") or "=" in core and not SETTING.match(core)) or "://" in core \
             or _PROMPT.match(text):
         return None  # `cpusched=staircase` alone names a configuration; other `=` lines are settings
     if is_prompted(text, host_only=True) and re.search(r"[/<>]|\s-\w", text):
@@ -227,9 +227,9 @@ def caption_above(
             continue
         if _MARKUP.match(s):
             return True, None
-        if k is not None and _SETTING.match(s) and not standalone(k):
+        if k is not None and SETTING.match(s) and not standalone(k):
             top = k  # `max_ia_bonus=0` / `max_tpt_bonus=default`: a paragraph of settings names the run
-            while top > 0 and k - top < 3 and _SETTING.match(lines[top - 1].strip()):
+            while top > 0 and k - top < 3 and SETTING.match(lines[top - 1].strip()):
                 top -= 1
             if standalone(top):
                 return True, " ".join(x.strip() for x in lines[top:k + 1])
@@ -390,7 +390,7 @@ def _heading(text: str) -> str | None:
         return None
     core = text.strip("#*=~ ").rstrip(":").strip()
     if not core or _FOOTNOTE.match(core) or len(core.split()) > 5 or core.endswith((".", ",", "?", "!")) or "=" in core and not (
-            _SETTING.match(core) and _configuration_setting(core)):
+            SETTING.match(core) and _configuration_setting(core)):
         return None  # a setting heads a section only when it names a configuration (`read_latency = 8192`)
     if _CAPTION_STOP.search(core + ":") or core.lower() in _CAPTION_STOPWORDS or generic_label(core):
         return None
@@ -502,7 +502,7 @@ def lone_caption(lines: Sequence[str], start: int, skip: Callable[[str], bool] |
         if named is not None:
             text = named
         core = _clean_caption(text, False) if alone else None
-        if core is not None and _SETTING.match(core) and _configuration_setting(core):
+        if core is not None and SETTING.match(core) and _configuration_setting(core):
             return core  # `DCHE = 0b`: the setting the printout below was measured with
         if core is None or len(core.split()) > 4 or not _LONE.match(core) or _MARKUP.match(text) \
                 or _TOOL_WORD.search(core) or _CAPTION_STOP.search(core) or named is None and _TEST_WORD.search(core):
@@ -523,7 +523,7 @@ def _configuration_setting(core: str) -> bool:
 
 def run_parameter(text: str) -> bool:
     """`iodepth=64`, `threads = 4` alone on a line: how a test ran, never what it ran on."""
-    return bool(_SETTING.match(text)) and not _configuration_setting(text)
+    return bool(SETTING.match(text)) and not _configuration_setting(text)
 
 
 # `iperf3 UDP bidirectional with DSPACE set to 16 Bytes`: the tool, a few words of what ran, then the condition

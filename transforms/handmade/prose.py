@@ -86,6 +86,11 @@ _KEY_FROM_TO = re.compile(
 )
 
 
+# words that say something changed but not what: the unit names the metric then
+_VAGUE = frozenset({"performance", "perf", "it", "this", "that", "speed", "result", "results", "number", "numbers",
+                    "score", "figure", "figures", "things"})
+
+
 def from_to(i: int, line: str) -> list[ProseValue]:
     """`<metric> went from <a> to <b>`: two values, before and after (params `when`); a
     `with the patch` in the sentence names the system of the second."""
@@ -101,11 +106,12 @@ def from_to(i: int, line: str) -> list[ProseValue]:
         subj = m.group("subj")
         if not (ua or ub or any_metric(subj)):
             continue
+        label = None if subj.lower() in _VAGUE else subj
         named = _WITH_PATCH.search(line[m.end():m.end() + 60])
         after = named.group("sys") if named and not named.group("sys").lower().startswith("without") else None
         for key, s_key, u, when in (("a", "sa", ua or ub, "before"), ("b", "sb", ub or ua, "after")):
             out.append(ProseValue(i, float(m.group(key).replace(",", "")), u, after if when == "after" else None,
-                                  subj, m.group(s_key), when))
+                                  label, m.group(s_key), when))
     return out
 
 
@@ -278,6 +284,8 @@ def read_prose(lines: list[str], taken: set[int]) -> list[ProseValue]:
             found = _cued(i, f"{line.rstrip()} {nxt}")  # `goes from 1124MiB/s to` / `1263.14MiB/s.`
             if found:
                 joined.add(i + 1)
+        if not found and i and not _DIGIT.search(lines[i - 1]) and _continued(lines, i - 1, taken) is not None:
+            found = _cued(i, f"{lines[i - 1].strip()} {line.strip()}")  # `... Performance` / `increases from 20k`
         if found:
             out.extend(found)
             continue

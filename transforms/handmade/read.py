@@ -22,11 +22,11 @@ from transforms.handmade.metrics import unit_in
 from transforms.handmade.noise import hunk_lines, noise_block, noise_line
 from transforms.handmade.normalized import read_normalized
 from transforms.handmade.pairs import read_pairs
-from transforms.handmade.prose import read_prose
+from transforms.handmade.prose import ProseValue, read_prose
 from transforms.handmade.slashes import read_slashes
 from transforms.handmade.summaries import BULLET_KV, read_summaries
 from transforms.handmade.tables import CHANGE_HEAD, RATIO_UNIT, STDEV_HEAD, Table, read_tables
-from transforms.handmade.wrapped import unwrap
+from transforms.handmade.wrapped import join_lone_labels, lone_label, unwrap
 from transforms.model import Result, Run, Segment
 from transforms.parsers import metric_spec
 from transforms.parsers._common import (
@@ -109,8 +109,9 @@ def _tables_across_blanks(lines: list[str], blocks: Iterable[tuple[int, int]]) -
     rows with a blank line between each)."""
     out: list[tuple[int, int]] = []
     for lo, hi in blocks:
+        first = lo + 1 if lo + 1 < hi and lone_label(lines[lo]) else lo  # `direct` over `submit  128K ...`
         if out and 0 < lo - out[-1][1] <= 1 and hi - out[-1][0] <= MAX_BLOCK_LINES \
-                and any(aligned(lines[k], lines[lo]) for k in range(max(out[-1][0], out[-1][1] - 3), out[-1][1])):
+                and any(aligned(lines[k], lines[first]) for k in range(max(out[-1][0], out[-1][1] - 3), out[-1][1])):
             out[-1] = (out[-1][0], hi)
         else:
             out.append((lo, hi))
@@ -146,7 +147,7 @@ def read(segs: list[Segment], subject: str | None, claimed: dict[int, str],
                 explained.append(Explained(abs_lo, seg.offset + hi, "not results", outcome=f"nothing: looks like {why!r}",
                                           quoted=seg.quoted))
                 continue
-            clean = unwrap(["" if noise_line(x) else x for x in block])
+            clean = join_lone_labels(unwrap(["" if noise_line(x) else x for x in block]))
             beside = {claimed[k] for k in (abs_lo - 1, seg.offset + hi)
                       if k in claimed}
             runs = _read_block(seg, lo, clean, plain, subject, explained, raw=block)
@@ -408,10 +409,15 @@ def _read_block(seg: Segment, lo: int, block: list[str], plain: list[str], subje
                               [p.system for p in vals if p.system], None,
                               lambda bench, vals=vals, line=line: [
                                   _result(bench, lo + line, p.label, p.value, p.unit or p.scale, p.system,
-                                          {"when": p.when} if p.when else {}, "prose") for p in vals],
+                                          _prose_params(p), "prose") for p in vals],
                               reach=15)
         runs.extend([run] if run else [])
     return runs
+
+
+def _prose_params(p: ProseValue) -> dict[str, str]:
+    """Before or after, and the scale printed with a unit (`20k IOPS`: 20 IOPS at scale k)."""
+    return {**({"when": p.when} if p.when else {}), **({"scale": p.scale} if p.unit and p.scale else {})}
 
 
 _BY = frozenset({"by", "with", "using", "via", "from"})

@@ -122,3 +122,18 @@ def test_a_rate_a_verb_of_getting_puts_in_a_sentence():
 def test_got_values_never_raises_and_reads_rates_only(line):
     for v in got_values(0, line):
         assert v.unit in {"MB/s", "B/s"} and v.value >= 0
+
+
+# https://lore.kernel.org/linux-xfs/20210112010746.1154363-1-david@fromorbit.com/ (its lines): the
+# sentence's subject ends the line above, the change and its scaled figures begin the next
+SUBBLOCK = """\
+Tested using fio with AIO+DIO randrw to a written file. Performance
+increases from about 20k IOPS to 150k IOPS, which is the limit of
+the setup I was using for testing.
+"""
+
+
+def test_a_change_whose_subject_ends_the_line_above_keeps_its_scale():
+    got = sorted((r["benchmark"], r["metric"], r["value"], r["unit"], r["params"]["scale"], r["params"]["when"])
+                 for r in _rows(SUBBLOCK))
+    assert got == [("fio", "iops", 20.0, "IOPS", "k", "before"), ("fio", "iops", 150.0, "IOPS", "k", "after")]

@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from transforms.extract import extract_explained
-from transforms.handmade.wrapped import unwrap
+from transforms.handmade.wrapped import join_lone_labels, unwrap
 from transforms.rows import result_rows
 
 # https://lore.kernel.org/lkml/794520d1-8cfa-0b81-a8d6-2c2bf4b55eb9@efficios.com/ (its lines, one quote
@@ -62,3 +62,54 @@ def test_any_lines_keep_their_count_and_only_tails_become_rules(lines):
     assert len(out) == len(lines)
     for before, after in zip(lines, out, strict=True):
         assert after == before or after == "-" or after.startswith(before.rstrip())
+
+
+# https://lore.kernel.org/target-devel/20230710214442.6718-1-michael.christie@oracle.com/ (its lines):
+# each row's label begins on a line of its own (`workqueue`, `direct`), the rest of it (`submit`) by
+# the values
+LONE = """\
+[PATCH 0/5] scsi: target: Allow userspace to config cmd submission
+
+For a nvme device and vhost-scsi I can see with 4K IOs:
+
+fio jobs        1       2       4       8       10
+--------------------------------------------------
+workqueue
+submit           94K     190K    394K    770K    890K
+
+direct
+submit          128K    252K    488K    950K    -
+"""
+
+
+def test_a_label_on_its_own_line_joins_its_row_and_every_line_keeps_its_number():
+    lines = LONE.splitlines()
+    out = join_lone_labels(lines)
+    assert len(out) == len(lines)
+    assert out[6].startswith("workqueue submit 94K") and out[7] == "-"
+    assert out[9].startswith("direct submit   128K    252K") and out[10] == "-"
+    assert out[9].index("252K") == lines[10].index("252K")  # the values keep their columns when they can
+
+
+def test_the_two_line_labels_name_the_systems():
+    rows = result_rows(extract_explained(LONE, "m")[0])
+    got = {(r["benchmark"], r["system"], r["params"].get("fio jobs"), r["value"]) for r in rows}
+    assert ("fio", "workqueue submit", "10", 890.0) in got
+    assert ("fio", "direct submit", "1", 128.0) in got
+    assert len(got) == 9
+
+
+def test_a_caption_or_a_group_over_several_rows_is_not_joined():
+    group = ["read", "4k      100   200", "64k     300   400"]
+    assert join_lone_labels(group) == group  # a name over two rows heads a group
+    caption = ["Results:", "base    100   200", "", "patch   300   400"]
+    assert join_lone_labels(caption) == caption
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.text(alphabet=" abc123.()%:-+K", max_size=60), max_size=20))
+def test_any_lines_keep_their_count_under_the_label_join(lines):
+    out = join_lone_labels(lines)
+    assert len(out) == len(lines)
+    for k, (before, after) in enumerate(zip(lines, out, strict=True)):
+        assert after == before or after == "-" or after.lstrip().startswith(before.strip()), k

@@ -365,6 +365,19 @@ _HEADING_REACH = 200  # lines above a printout searched for the condition headin
 _DECORATED_HEADING = re.compile(r"^(?:\*{3,}+|#{3,}+|={3,}+|~{3,}+)[ \t]*+(?P<name>[^*#=~\s]++(?:[ \t]++[^*#=~\s]++){0,15}+)[ \t]*+[*#=~]{3,}+$")
 
 
+_RULE_ABOVE = re.compile(r"^[ \t]*+(?:-{20,}+|={20,}+|_{20,}+|\*{20,}+)[ \t]*+$")
+
+
+def _ruled_heading(lines: list[str], k: int, depth: int, text: str) -> bool:
+    """A short line right under a long rule, a blank line below it (`-------` / `2.4.8-pre8` / ``):
+    the heading of the section the rule opens."""
+    if not text or k < 1 or k + 1 >= len(lines) or text.endswith((".", ",", ":")) or len(text.split()) > 3:
+        return False
+    above, below = split_quote(lines[k - 1]), split_quote(lines[k + 1])
+    return above[0] == depth and _RULE_ABOVE.match(above[1]) is not None and below[0] == depth \
+        and not below[1].strip()
+
+
 def _fill_by_condition_headings(found: Sequence[tuple[Run, Segment]], body: str) -> None:
     """`Before the patch:` ... printouts ... `After the patch:` ... printouts: a heading of its own
     line naming a condition (before, after, with, without) heads a section; a printout in it that
@@ -387,14 +400,17 @@ def _fill_by_condition_headings(found: Sequence[tuple[Run, Segment]], body: str)
                 continue
             depth, text = split_quote(lines[k])
             text = text.strip()
-            if depth != seg.depth or not (text.endswith(":") or _DECORATED_HEADING.match(text)) or len(text) > 60:
+            ruled = _ruled_heading(lines, k, depth, text)
+            if depth != seg.depth or not (text.endswith(":") or _DECORATED_HEADING.match(text) or ruled) \
+                    or len(text) > 60:
                 continue
             name = names_system(text)
             marked = _DECORATED_HEADING.match(text)
-            if name is None and marked and len(bare := marked["name"].strip()) <= 30 and len(bare.split()) <= 3 \
+            bare = marked["name"].strip() if marked else text if ruled else ""
+            if name is None and (marked or ruled) and len(bare) <= 30 and len(bare.split()) <= 3 \
                     and not generic_label(bare) and not evidence.benchmarks_in(bare):
                 name = bare  # `==========for-next==========`: a heading set off by marks names its section
-            elif name is None or not _CONDITION.match(name) and not marked:
+            elif name is None or not _CONDITION.match(name) and not (marked or ruled):
                 continue
             if any(k < at < start and bench == run.benchmark and system != name for at, bench, system in named):
                 break  # a printout named otherwise since: the section moved on

@@ -426,3 +426,35 @@ def test_dds_own_record_lines_are_no_lead_in():
             ">         1048576000 bytes (1.0 GB) copied, 12.7143 s, 82.5 MB/s\n")
     rows = result_rows(extract_explained(text, "x", subject="Re: Bug in kernel 2.6.31, Slow wb_kupdate writeout")[0])
     assert {r["system"] for r in rows} == {"2.6.30"}
+
+
+# https://lore.kernel.org/lkml/200108100502.f7A52Ve23324@thor.mesatop.com/ (its lines, cut): each section
+# opens with a rule and the kernel's name; its printouts come after other tools' output
+RULED = """\
+I ran dbench 32 for 2.4.8-pre8, 2.4.7-ac10, and 2.4.7.
+
+-------------------------------------------------------------------------------
+2.4.8-pre8
+
+32 clients started
+[....snipped]
+Throughput 5.88569 MB/sec (NB=7.35711 MB/sec  58.8569 MBit/sec)
+37.16user 398.40system 11:57.77elapsed 60%CPU (0avgtext+0avgdata 0maxresident)k
+32 clients started
+[....snipped]
+Throughput 5.95613 MB/sec (NB=7.44517 MB/sec  59.5613 MBit/sec)
+
+
+-------------------------------------------------------------------------------
+2.4.7-ac10
+
+32 clients started
+[....snipped]
+Throughput 7.84171 MB/sec (NB=9.80214 MB/sec  78.4171 MBit/sec)
+"""
+
+
+def test_a_name_under_a_rule_heads_its_section():
+    got = {(r["system"], r["value"]) for r in result_rows(extract_explained(RULED, "m")[0])
+           if r["metric"] == "throughput"}
+    assert got == {("2.4.8-pre8", 5.88569), ("2.4.8-pre8", 5.95613), ("2.4.7-ac10", 7.84171)}

@@ -37,6 +37,7 @@ _SYNONYMS: dict[str, dict[str, str]] = {
         "tcp sendfile": "throughput", "bandwidth": "throughput", "max udp bandwidth": "throughput",
         "udp bandwidth": "throughput", "tcp bandwidth": "throughput", "10^6bits/sec": "throughput",
         "throughput 10^6bits/sec": "throughput", "mbit/s": "throughput", "mbps": "throughput",
+        "10^6 bps": "throughput", "10^6bps": "throughput",
         "tcp rr": "transaction_rate", "tcp_rr": "transaction_rate", "udp rr": "transaction_rate",
         "udp_rr": "transaction_rate", "tcp crr": "transaction_rate", "tcp_crr": "transaction_rate",
         "trans/s": "transaction_rate", "trans rate": "transaction_rate",
@@ -266,6 +267,7 @@ _UNITS: dict[str, str] = {
     "gbit/s": "Gbit/s", "gbit/sec": "Gbit/s", "gbits/s": "Gbit/s", "gbits/sec": "Gbit/s", "gbps": "Gbit/s",
     "kbit/s": "Kbit/s", "kbits/sec": "Kbit/s", "kbits/s": "Kbit/s",
     "10^6bits/sec": "Mbit/s", "10^6bits/s": "Mbit/s", "10^6 bits/sec": "Mbit/s", "10^3bits/sec": "Kbit/s",
+    "10^6bps": "Mbit/s", "10^6 bps": "Mbit/s", "10^3bps": "Kbit/s", "10^3 bps": "Kbit/s",
     "us": "us", "usec": "us", "usecs": "us", "µs": "us", "microseconds": "us", "microsec": "us",
     "ns": "ns", "nsec": "ns", "nsecs": "ns", "nanoseconds": "ns",
     "ms": "ms", "msec": "ms", "msecs": "ms", "milliseconds": "ms",
@@ -309,7 +311,7 @@ def resolve_unit(benchmark: str, u: str) -> str:
     return u
 
 
-_IN_TEXT = re.compile(r"10\^[36]\s?bits/sec|[A-Za-z%µ][A-Za-z%/µ]{0,12}")
+_IN_TEXT = re.compile(r"10\^[36]\s?(?:bits/sec|bps)\b|[A-Za-z%µ][A-Za-z%/µ]{0,12}")
 
 
 _PER_SEC = re.compile(r"\btrans(?:actions?|\.)?\s*(?:rate\s+)?per\s+sec", re.I)

@@ -17,7 +17,7 @@ _LINE = re.compile(
     re.I,
 )
 _BLOCK = re.compile(
-    r"procs\s++-++memory|r\s++b\s++swpd\s++free|avg-cpu:|rrqm/s|Device:?\s++tps|Performance counter stats"
+    r"procs\s++-++memory|r\s++b\s++(?:w\s++)?swpd\s++free|avg-cpu:|rrqm/s|Device:?\s++tps|Performance counter stats"
     r"|task-clock|cpu-migrations|page-faults\s|PID\s++USER\s++PR|total\s++used\s++free|slabinfo"
     r"|total:\s++used:\s++free:|MemTotal:|Active\(anon\)|CPU\s++%usr|%user\s++%nice|\bkB_read/s|instructions\s++#"
     r"|\bcycles\s++#|Reported-by:|Signed-off-by:|^[^\S\n]*+Bug\s++\d|\bCVE-\d{4}"

@@ -240,16 +240,34 @@ def _tail_param(row: list[Cell]) -> dict[str, str]:
     return {}
 
 
-def _header_cells(line: str, n: int, pipe: bool) -> list[Cell]:
+def _header_cells(line: str, n: int, pipe: bool, vals: list[Cell] | None = None) -> list[Cell]:
     if pipe:
         return [c for c in (_pipe_cells(line) or [])]
     wide = split_wide(line)
+    if vals and len(wide) < n + 1 and (regrouped := _regrouped(line, wide, vals)) is not None:
+        return regrouped
     if len(wide) in (n, n + 1) or len(wide) >= 3:
         return wide
     narrow = words(line)
     if len(narrow) in (n, n + 1):
         return narrow
     return wide
+
+
+def _regrouped(line: str, wide: list[Cell], vals: list[Cell]) -> list[Cell] | None:
+    """`netperf   cfs +eevdf  vs cfs` over a label column and three of values: a corner over the
+    labels, then heads one blank apart. Each word joins the head of the column it stands over."""
+    if len(wide) < 2 or len(vals) < 2 or wide[0].end >= vals[0].start or wide[1].start < vals[0].start - 4:
+        return None
+    groups: list[list[Cell]] = [[] for _ in vals]
+    for w in (w for w in words(line) if w.start >= wide[1].start):
+        over = [k for k, v in enumerate(vals) if w.start < v.end and v.start < w.end]
+        if len(over) != 1:
+            return None  # a word over no column, or over two
+        groups[over[0]].append(w)
+    if any(not g for g in groups):
+        return None
+    return [wide[0], *(Cell(" ".join(w.text for w in g), g[0].start, g[-1].end, "label") for g in groups)]
 
 
 def _names_under_heads(lines: list[str], k: int, values: int) -> list[Cell] | None:
@@ -415,6 +433,27 @@ def _sub_heads(lines: list[str], h: int) -> tuple[int, list[Cell]] | None:
     return h - 1, out
 
 
+def _staggered_heads(lines: list[str], h: int, n: int) -> tuple[int, list[Cell]] | None:
+    """Heads too wide to stand side by side, set on two lines in turn (`NO_WA_WEIGHT` and
+    `NO_SIS_CURRENT` above, `NO_WA_BIAS` and `SIS_CURRENT` below, between them): the heads of both
+    lines in the order of their columns, and the upper line's index."""
+    if h < 1 or not lines[h - 1].strip() or len(lines[h - 1]) > 400 or RULE.match(lines[h - 1].strip()):
+        return None
+    above, below = split_wide(lines[h - 1]), split_wide(lines[h])
+    cells_ = sorted([(c.start, 0, c) for c in above] + [(c.start, 1, c) for c in below], key=lambda t: t[0])
+    if len(above) < 2 or not below or len(cells_) not in (n, n + 1) or any(
+            read_number(c.text) is not None or not re.search(r"[A-Za-z]", c.text) or len(c.text.split()) > 2
+            for _, _, c in cells_):
+        return None
+    lines_of = [src for _, src, _ in cells_]
+    if lines_of[0] != 0 or any(a == b == 1 for a, b in zip(lines_of, lines_of[1:], strict=False)) \
+            or any(x.start + 2 > y.start for (_, _, x), (_, _, y) in zip(cells_, cells_[1:], strict=False)) \
+            or any(2 * (min(lo.end, up.end) - max(lo.start, up.start)) >= lo.end - lo.start
+                   for lo in below for up in above):
+        return None  # the lower line's heads each stand between two upper ones, under none of them
+    return h - 1, [c for _, _, c in cells_]
+
+
 def _upper_heads(lines: list[str], h: int, header: list[Cell]) -> list[Cell] | None:
     """A row of words right over the column heads, each over one head (`fork  execve  /bin/sh` over
     `process  process  process`): the first level of a two-line head."""
@@ -423,7 +462,7 @@ def _upper_heads(lines: list[str], h: int, header: list[Cell]) -> list[Cell] | N
     upper = split_wide(lines[h - 1])
     if not 2 <= len(upper) <= len(header) or any(
             not re.search(r"[A-Za-z]", c.text) or read_number(c.text) is not None or unit(c.text) or unit_in(c.text)
-            or len(c.text.split()) > 3 for c in upper):
+            or len(c.text.split()) > 3 or c.text.startswith("$") for c in upper):  # `$i`: the loop's variable
         return None
     spans = [[hc for hc in header if c.start < hc.end and hc.start < c.end] for c in upper]
     if any(len(over) != 1 for over in spans) or len({id(over[0]) for over in spans}) != len(upper):
@@ -690,12 +729,16 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
         return None  # one row makes a table only under a header naming each of its columns
     named = _names_under_heads(lines, h, n) if h is not None and not pipe and len(split_wide(lines[h])) == 1 else None
     sub = _sub_heads(lines, h) if h is not None and not pipe and named is None else None
+    staggered = _staggered_heads(lines, h, n) if h is not None and not pipe and named is None and sub is None else None
     if named is not None:
         header = named
+    elif staggered is not None:
+        h, header = staggered
     elif sub is not None:
         h, header = sub
     else:
-        header = _header_cells(lines[h], n, pipe) if h is not None else []
+        widest = next((v for _, _, v in parsed if len(v) == n), None)
+        header = _header_cells(lines[h], n, pipe, widest) if h is not None else []
     if header and not pipe and h is not None:
         header = with_groups(lines, h, header)
     caption_lines = [ln.strip() for ln in lines[: (h if h is not None else rows[0])]
@@ -999,8 +1042,14 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
                     metric_label = extra
                 elif extra and metric_label and stat == "value":
                     metric_label = f"{metric_label} {extra}"
+            counted = _COUNTED_TEST.match(label) if t.orientation == "rows=metrics" and stat == "value" else None
+            if counted and any_metric(counted["test"]):
+                # `TCP_SENDFILE-1  : Avg:`: the test, how many ran at once, and the statistic of the runs
+                metric_label, params["instances"] = counted["test"], counted["n"]
             if stat != "value" and t.orientation != "rows=systems":
                 system = None
+            if counted and counted["stat"] and metric_label == counted["test"]:
+                stat = _STAT_HEAD.get(counted["stat"].lower(), "value")
             if stat == "value" and (bound := _BOUND_ROW.match(row_stats.get(r) or label)):
                 # mmtests' `Min  Trans-1`, `Max  Trans-1`: the runs' bounds; `BAmean-50`: the best half's mean
                 stat = bound.group(1).lower() if bound.group(1) else "mean"
@@ -1021,6 +1070,9 @@ _BOUND_ROW = re.compile(r"(?i)^(?:(min|max)(?:-\d{1,2})?+|b[ahg]mean-\d{1,2})(?:
 # a report's statistic of the runs, first on its row (mmtests: `Amean`, `BHmean-50`, `Max-90`)
 _REPORT_STAT = re.compile(r"(?i)^(?:[ahg]mean|min|max|stddev|coeffvar|median|b[ahg]mean-\d{1,2}|(?:min|max)-\d{1,2})$")
 _JOB_LABEL = re.compile(r"^[A-Za-z][\w.]{0,20}[-_]\d{1,3}:?$")  # `fio-1`, `job_2`, `vm-3`
+# `TCP_SENDFILE-1  : Avg:`, `UDP_RR-10    Avg:`: a test, the count run at once, the statistic
+_COUNTED_TEST = re.compile(r"^(?P<test>[A-Za-z][A-Za-z_]{1,30}+)-(?P<n>\d{1,4}+)[ \t]*+:?[ \t]*+"
+                           r"(?:(?P<stat>avg|average|mean|min|max|median)[ \t]*+:?)?$", re.I)
 _IO_TEST = re.compile(r"(?i)^(?:rand|seq(?:uential)?\s*)?(?:read|write|rw|randrw|mixed)\b")
 _RUN_LABEL = re.compile(r"^(?P<sys>.{1,40}?)[-_ #](?P<n>\d{1,2})$")
 

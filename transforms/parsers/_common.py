@@ -278,6 +278,7 @@ _BANNER = re.compile(r"(?i)\b(?:copyright|version|port|connect(?:ing|ed)|pid|lis
 # the condition a sentence leading into a printout names: `... numbers with your change ...:`
 _WITH_CHANGE = re.compile(r"(?i)\b" + _WITH_CHANGE_WORDS + r"\b")
 _CONDITION = re.compile(r"(?i)^(?:with(?:out)?|w/o?|before|after|(?:en|dis)abl(?:e|ed|ing)\s++(?!supported\b)(?=\S))\b(?!.*[.!?]\s)")
+_ASIDE_END = re.compile(r"\([^()\n]{0,60}+\)$")  # `(aka, with patches on)`: a remark after a name
 _CONDITION_CLAUSE = re.compile(r"(?i),\s++(?:the|it|we|i|this|that|these|those|numbers?|results?|performance|throughput)\b")
 _DECORATED = re.compile(r"^\s*[*#=~]{3,}")  # `*********** stock 2.4.1 ...`: set off as a heading
 _LABEL_REMARK = re.compile(r"^([^:()]{1,40}):\s+\(")
@@ -322,8 +323,10 @@ def names_system(text: str) -> str | None:
         return None
     if core.startswith(("/", "$", "#", ">", "[")) or _PROMPT.match(core) or _BANNER.search(core):
         return None
-    if len(core.split()) > (10 if colon or _NAMES_SYSTEM.match(core) else 6):
-        return None  # a long line names a system only as a label (`2.6.24 with the patch:`)
+    short = (m := _ASIDE_END.search(core)) is not None and len(core[:m.start()].split()) <= 4
+    if len(core.split()) > (10 if colon or _NAMES_SYSTEM.match(core) else 6) and not short:
+        return None  # a long line names a system only as a label (`2.6.24 with the patch:`), or as a
+        # short name with a remark after it (`WA_WEIGHT, WA_BIAS, SIS_CURRENT (aka, with patches on)`)
     if core.endswith(".") and (len(core.split()) <= 3 or _DECORATED.match(text)):
         core = core[:-1]  # `Linux 2.4.31-si.`, `***** stock 2.4.1 with ACPI turned on.`: a caption
     if re.search(r"[.!?,;。]$|[.!?]\s|。", core):  # the tail of a sentence, not a caption

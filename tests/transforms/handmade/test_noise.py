@@ -175,3 +175,11 @@ def test_an_ide_chipsets_timings_beside_hdparm_give_no_rows():
     body = "hdparm -tT /dev/hda\n\n" + IDE_TIMINGS
     assert noise_block(IDE_TIMINGS)
     assert result_rows(extract_explained(body, "v")[0]) == []
+
+
+def test_an_old_vmstat_with_its_w_column_is_noise():
+    # https://lore.kernel.org/lkml/200108100502.f7A52Ve23324@thor.mesatop.com/ (its lines): vmstat of 2.4
+    block = ("   procs                      memory    swap          io     system         cpu\n"
+             " r  b  w   swpd   free   buff  cache  si  so    bi    bo   in    cs  us  sy  id\n"
+             " 2  0  0      0 267028   4180  61008   0   0   176    52  572   209  10   8  82\n")
+    assert noise_block(block) is not None

@@ -1261,3 +1261,76 @@ def test_unixbench_parallel_test_counts_as_row_labels():
     assert {(r["system"], r["metric"], r["params"].get("tests"), r["value"]) for r in rows(text)} == {
         ("tip/sched/core", "shell_scripts_8", "1", 1963.48), ("w/ this patchset", "shell_scripts_8", "1", 1902.88),
         ("tip/sched/core", "shell_scripts_8", "224", 2427.6), ("w/ this patchset", "shell_scripts_8", "224", 2469.8)}
+
+
+def _hand_rows(text: str) -> list[dict]:
+    return [r for r in result_rows(extract_explained(text, "m")[0]) if r["layout"] == "hand_table"]
+
+
+# https://lore.kernel.org/lkml/20230501134827.GB1597538@hirez.programming.kicks-ass.net/ (its lines, cut
+# to three rows): heads too wide for their columns set on two lines in turn; each row a test, how many
+# ran at once and the statistic (`TCP_SENDFILE-1  : Avg:`)
+STAGGERED = """\
+On my ancient IVB-EP (2*10*2) with the code as in queue/sched/core I get:
+
+netperf           NO_WA_WEIGHT               NO_SIS_CURRENT
+                                 NO_WA_BIAS             SIS_CURRENT
+-------------------------------------------------------------------
+TCP_SENDFILE-1  : Avg: 40495.7    41899.7    42001      40783.4
+TCP_SENDFILE-10 : Avg: 37218.6    37200.1    37065.1    36604.4
+TCP_RR-1        : Avg: 84347.1    81056.2    81167.8    83541.3
+"""
+
+
+def test_staggered_heads_name_the_columns_in_turn():
+    got = {(r["system"], r["metric_label"], r["params"].get("instances"), r["value"]) for r in _hand_rows(STAGGERED)}
+    assert ("NO_WA_WEIGHT", "TCP_SENDFILE", "1", 40495.7) in got
+    assert ("NO_WA_BIAS", "TCP_SENDFILE", "10", 37200.1) in got
+    assert ("NO_SIS_CURRENT", "TCP_RR", "1", 81167.8) in got
+    assert ("SIS_CURRENT", "TCP_RR", "1", 83541.3) in got
+    assert len(got) == 12
+    rr = next(r for r in _hand_rows(STAGGERED) if r["metric_label"] == "TCP_RR")
+    assert (rr["metric"], rr["statistic"]) == ("transaction_rate", "mean")
+
+
+# https://lore.kernel.org/lkml/bfbfbf041854e2cd1a8ed14e64081062e5d632d3.camel@gmx.de/ (its lines, cut):
+# the tool's name over the labels, then heads one blank apart over three columns
+CORNER = """\
+netperf                   cfs +eevdf  vs cfs
+TCP_SENDFILE-1    Avg:  89258  92080   1.031
+TCP_SENDFILE-2    Avg:  83271  83371   1.001
+TCP_STREAM-1      Avg:  72583  71276    .981
+"""
+
+
+def test_heads_one_blank_apart_join_the_column_under_them():
+    got = {(r["system"], r["metric_label"], r["params"].get("instances"), r["value"]) for r in _hand_rows(CORNER)}
+    assert ("cfs", "TCP_SENDFILE", "1", 89258.0) in got
+    assert ("+eevdf", "TCP_SENDFILE", "2", 83371.0) in got
+    assert ("+eevdf", "TCP_STREAM", "1", 71276.0) in got
+    assert not any(s == "netperf" for s, *_ in got)
+
+
+# https://lore.kernel.org/netdev/20230724195813.11319-1-kuniyu@amazon.com/ (its lines, cut, tabs kept): the
+# loop's variable and the unit over the heads are no group of heads
+SIPHASH = """\
+  for i in 64 128 256 512 1024 2048 4096;
+  do
+	printf "%4d: " $i;
+	./super_netperf 32 -H ::1 -l 60 -- -m $i -M $i;
+  done
+
+Average of 5 run:
+
+  $i    10^6 bps
+  size\tbase\t\tjhash2                  hsiphash                siphash                 
+  64\t20735.80\t20419.96 (98.48)\t20335.60 (98.07)\t20404.08 (98.40)\t
+  128\t40450.40\t40167.66 (99.30)\t39957.32 (98.78)\t40222.06 (99.44)\t
+"""
+
+
+def test_a_unit_over_the_heads_is_the_unit_not_a_group():
+    got = {(r["system"], r["metric"], r["params"].get("size"), r["value"], r["unit"]) for r in _hand_rows(SIPHASH)}
+    assert ("base", "throughput", "64", 20735.8, "Mbit/s") in got
+    assert ("siphash", "throughput", "128", 40222.06, "Mbit/s") in got
+    assert len(got) == 8

@@ -51,6 +51,10 @@ from transforms.parsers._common import (
         # https://lore.kernel.org/xen-devel/dc5d60d7-1ada-5eb1-ff91-495d663ca89e@vates.fr/ (2021, XSA-332):
         # a heading's generic lead, then the condition
         ("*** Test results, without reverting patch 12 ***", "without reverting patch 12"),
+        # https://lore.kernel.org/lkml/20230501134827.GB1597538@hirez.programming.kicks-ass.net/ (2023,
+        # tbench under scheduler features): a short name with a remark in parentheses after it
+        ("WA_WEIGHT, WA_BIAS, SIS_CURRENT (aka, with patches on)",
+         "WA_WEIGHT, WA_BIAS, SIS_CURRENT (aka, with patches on)"),
     ],
 )
 def test_a_caption_naming_what_was_measured(line, system):
@@ -74,6 +78,8 @@ def test_a_caption_naming_what_was_measured(line, system):
         "Enabled Supported:",
         # a sentence, not a caption: what happened before the patch
         "Before patch, the dd tasks are quickly OOM killed.",
+        # https://lore.kernel.org/lkml/ (2001, hdparm on a Promise RAID): a sentence with an aside
+        "i did some tests using hdparm (4.1)",
     ],
 )
 def test_lines_that_name_no_system(line):

@@ -26,6 +26,11 @@ _BOUND = re.compile(r"^[<>]=?\d+(?:\.\d+)?$")  # `<10`: a bound the tool printed
 RULE = re.compile(r"^[\s=_+*~#|:.-]*$")  # separator lines: ====, ----, +----+, |---|---|
 
 
+# `cdc_ncm.ko: TCP_RR: 740, UDP_RR: 750`, `On Skylake: jhash2: +10%, hsiphash +8%`: a label holding
+# a value of its own and going on, a line of pairs rather than one label
+PAIR_IN_LABEL = re.compile(r"[:=][ \t]{0,8}+[-+]?\d[\d.]{0,15}+%?[ \t]{0,4}+[,;]")
+
+
 @dataclass(slots=True)
 class Cell:
     text: str

@@ -33,6 +33,9 @@ _BLOCK = re.compile(
     r"|\bANSI SCSI revision\b|\bVendor:[^\S\n]++\S[^\n]{0,40}+Model:"  # a SCSI device listing
     r"|^[^\S\n]*+(?:raiddev|nr-raid-disks|persistent-superblock|chunk-size|nr-spare-disks)\b"  # raidtab
     r"|^[^\S\n]*+cpu[^\S\n]++\d++[^\S\n]++(?:hot|cold):[^\S\n]*+low\b|\boom-killer:|\bMem-Info:"  # an OOM report
+    r"|^[^\S\n]*+Partition check:|\bFloppy drive\(s\):|\bFDC \d is a\b|\bCalibrating delay loop\b"  # boot messages
+    r"|\bKernel command line:|\bBIOS-provided physical RAM map\b|\bFreeing unused kernel memory\b"
+    r"|\bFound IRQ \d++ for device\b"
     r"|\btrack-to-track\b|\bspindle speed\b|\baverage seek time\b|\bformatted int\w{0,6}+ transfer rate\b"  # a drive's datasheet
     r"|^[^\S\n]*+(?:Address Setup|Cmd Active|Cmd Recovery|Data Recovery|Read DMA FIFO flush|Post Write Buffer)"
     r"[^\S\n]*+:",  # an IDE chipset's timings (/proc/ide/via and kin)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from transforms.handmade.cells import Cell, cells
+from transforms.handmade.cells import PAIR_IN_LABEL, Cell, cells
 from transforms.handmade.commands import command_of
 from transforms.handmade.metrics import any_metric, label_votes, norm
 from transforms.handmade.metrics import unit as unit_of
@@ -128,6 +128,9 @@ def _outside_asides(rest: list[Cell]) -> list[Cell]:
     return out
 
 
+_THAN = re.compile(r"(?i)\b(?:faster|slower|better|worse|more|less|higher|lower|quicker)\s++th[ae]n\b")
+
+
 def read_summaries(lines: list[str], taken: set[int]) -> tuple[list[KeyValue], list[int]]:
     """Key: value lines of a block (lines in `taken` belong to tables): values and label lines used."""
     out: list[KeyValue] = []
@@ -178,11 +181,12 @@ def read_summaries(lines: list[str], taken: set[int]) -> tuple[list[KeyValue], l
             continue
         key = kv.group("key").strip().strip("*_")
         nkey = norm(key)
-        if not nkey or nkey in _STOP_KEYS or len(key.split()) > 8 or _SUM.search(key):
-            continue  # `... will be 1 + 0.4 = 1.4ms`: the end of a calculation, not a summary line
+        if not nkey or nkey in _STOP_KEYS or len(key.split()) > 8 or _SUM.search(key) or PAIR_IN_LABEL.search(key):
+            continue  # `... will be 1 + 0.4 = 1.4ms`: the end of a calculation, not a summary line; a key
+            # holding pairs of its own (`On Skylake: jhash2: +10%, ... siphash: +23%`) is no key
         rest = cells(_HEDGE.sub("", kv.group("rest")))  # `before: about 450Mbps on both tsn0 and tsn1`
-        if not rest or rest[0].kind != "abs" or rest[0].value is None:
-            continue
+        if not rest or rest[0].kind != "abs" or rest[0].value is None or _THAN.search(kv.group("rest")):
+            continue  # `Dbench 32 is 10 seconds and nearly 3 MB/sec faster then ...`: a difference
         if any(c.kind == "label" for c in _outside_asides(rest[1:])[:2]) and rest[0].unit is None:
             continue  # `key: 12 of them were ...` is prose; `IOPS :147,182  (stdev:186 IOPS/s)` is not
         u = rest[0].unit

@@ -13,7 +13,16 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from transforms.handmade.cells import RULE, Cell, aligned, cells, read_number, split_wide, words
+from transforms.handmade.cells import (
+    PAIR_IN_LABEL,
+    RULE,
+    Cell,
+    aligned,
+    cells,
+    read_number,
+    split_wide,
+    words,
+)
 from transforms.handmade.evidence import benchmarks_in, names_tool
 from transforms.handmade.metrics import any_metric, canonical, label_votes, norm, unit, unit_in
 
@@ -61,7 +70,6 @@ _NAMES_SYSTEM = re.compile(r"(?i)(?<![\w.])(?:v?\d{1,2}\.\d{1,2}(?:\.\d{1,3})?(?
                            r"|stock|upstream|mainline|current|patch(?:ed|set)?|unpatched|before|after|with(?:out)?"
                            r"|orig(?:inal)?)\b")
 _BULLETED = re.compile(r"^[-*•][ \t]++")
-_PAIR_IN_LABEL = re.compile(r"[:=][ \t]{0,8}+[-+]?\d[\d.]{0,15}+[ \t]{0,4}+[,;]")
 _WORDS = re.compile(r"[\s_/=:-]+")
 RATIO_UNIT = re.compile(r"[\[(][^\[\]()\n]{0,30}/[ \t]*+\(")  # `[Mbps / (%CPU_Host + ...)]`
 _SIZE = re.compile(r"^\d+(?:\.\d+)?\s*[kKmMgG]?(?:i?[bB])?$")
@@ -864,7 +872,7 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
     parsed = [(r, lab.rstrip(",;"), v) for r, lab, v in parsed
               if len(lab.split()) <= 8 and not (lab.endswith((".", ",")) and len(lab.split()) > 3)
               and not lab.endswith("=") and not _CODE.search(lab) and not _SPREAD_ROW.match(lab)
-              and not _PAIR_IN_LABEL.search(lab)]  # `cdc_ncm.ko: TCP_RR: 740, UDP_RR: 750`: a line of pairs
+              and not PAIR_IN_LABEL.search(lab)]  # `cdc_ncm.ko: TCP_RR: 740, UDP_RR: 750`: a line of pairs
     bulleted = bool(parsed) and all(_BULLETED.match(lab) for _, lab, _ in parsed)
     if bulleted:  # `- MAC1000 - 950 Mbps` / `- XGMAC: 9.22 Gbps`: a list, each item named
         parsed = [(r, _BULLETED.sub("", lab).rstrip(" -:").strip(), v) for r, lab, v in parsed]

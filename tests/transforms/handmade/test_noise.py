@@ -183,3 +183,11 @@ def test_an_old_vmstat_with_its_w_column_is_noise():
              " r  b  w   swpd   free   buff  cache  si  so    bi    bo   in    cs  us  sy  id\n"
              " 2  0  0      0 267028   4180  61008   0   0   176    52  572   209  10   8  82\n")
     assert noise_block(block) is not None
+
+
+def test_boot_messages_are_noise():
+    # https://lore.kernel.org/lkml/20011228124905.A15601@earthlink.net/ (its lines): the boot log beside
+    # a dbench run
+    block = ("Partition check:\n hda: hda1 hda2 hda3 < hda5 hda6 hda7 >\n hdc: hdc1 hdc2 hdc3 < hdc5 >\n"
+             "Floppy drive(s): fd0 is 1.44M\nFDC 0 is a post-1991 82077\n8139too Fast Ethernet driver 0.9.22\n")
+    assert noise_block(block) is not None

@@ -240,3 +240,14 @@ def test_before_and_after_keys_are_the_systems_and_the_caption_what_was_measured
     assert {(r["system"], r["metric_label"], r["value"], r["unit"]) for r in rows} == {
         ("before", "UDP TX", 450.0, "Mbit/s"), ("after", "UDP TX", 950.0, "Mbit/s"),
         ("before", "TCP RX", 670.0, "Mbit/s"), ("after", "TCP RX", 840.0, "Mbit/s")}
+
+
+def test_a_difference_and_a_line_of_pairs_are_no_summaries():
+    # https://lore.kernel.org/lkml/20011121010744Z281242-17408+16783@vger.kernel.org/ (its lines): how much
+    # faster, not a result
+    lines = ["Dbench 32 is 10 seconds and nearly 3 MB/sec faster then all kernels I've", "tried before."]
+    assert read_summaries(lines, set())[0] == []
+    # https://lore.kernel.org/netdev/20230724195813.11319-1-kuniyu@amazon.com/ (its lines): pairs in a row
+    lines = ["  On Skylake: jhash2: +10%, hsiphash +8%, siphash: +23%",
+             "  On Nehalem: jahsh2: +5%,  hsiphash +9%, siphash: +26%"]
+    assert read_summaries(lines, set())[0] == []

@@ -1311,7 +1311,8 @@ def test_heads_one_blank_apart_join_the_column_under_them():
     assert not any(s == "netperf" for s, *_ in got)
 
 
-# https://lore.kernel.org/netdev/20230724195813.11319-1-kuniyu@amazon.com/ (its lines, cut, tabs kept): the
+# https://lore.kernel.org/netdev/20230724195813.11319-1-kuniyu@amazon.com/ (its lines, cut, tabs kept, the
+# trailing blanks of the heads dropped): the
 # loop's variable and the unit over the heads are no group of heads
 SIPHASH = """\
   for i in 64 128 256 512 1024 2048 4096;
@@ -1323,7 +1324,7 @@ SIPHASH = """\
 Average of 5 run:
 
   $i    10^6 bps
-  size\tbase\t\tjhash2                  hsiphash                siphash                 
+  size\tbase\t\tjhash2                  hsiphash                siphash
   64\t20735.80\t20419.96 (98.48)\t20335.60 (98.07)\t20404.08 (98.40)\t
   128\t40450.40\t40167.66 (99.30)\t39957.32 (98.78)\t40222.06 (99.44)\t
 """

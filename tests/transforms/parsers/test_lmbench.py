@@ -761,3 +761,29 @@ def test_a_caption_above_the_summary_names_its_system_and_the_host_becomes_a_par
     assert results and {s for s, _ in results} == {"kernel 2.5.54-mm2"}
     assert {r.params["host"] for _, r in results} == {"benchtest Linux 2.5.54"}
     assert {(r.params.get("repeat"), r.value) for _, r in results if r.metric == "null_call"} == {("1", 0.44), ("2", 0.46)}
+
+
+# https://lore.kernel.org/lkml/200302251711.h1PHBct16624@mail.osdl.org/ (its lines, one table): the 2-way
+# hosts, a blank line, then the 1-way hosts running the same OS: one table in two groups
+TWO_GROUPS = """\
+LMBench 2.0 Data ( items selected from total of five runs )
+
+Processor, Processes - times in microseconds - smaller is better
+----------------------------------------------------------------
+Host                 OS  Mhz null null      open selct sig  sig  fork exec sh
+                             call  I/O stat clos TCP   inst hndl proc proc proc
+--------- ------------- ---- ---- ---- ---- ---- ----- ---- ---- ---- ---- ----
+stp2-003.  Linux 2.4.18 1000 0.39 0.67 3.89 4.99  30.4 0.93 3.06 344. 1403 4465
+stp2-000.  Linux 2.5.60 1000 0.41 0.77 4.34 5.57  32.6 1.15 3.59 245. 1406 5795
+
+stp1-003.  Linux 2.4.18 1000 0.32 0.46 2.60 3.21  16.6 0.79 2.52 104. 918. 4460
+stp1-002.  Linux 2.5.60 1000 0.33 0.47 2.83 3.47  16.0 0.94 2.70 143. 1212 5292
+"""
+
+
+def test_a_second_group_of_hosts_after_a_blank_line_is_read():
+    got = {(r["system"], r["metric"], r["value"]) for r in _lm(TWO_GROUPS)}
+    assert {s for s, _, _ in got} == {"stp2-003. Linux 2.4.18", "stp2-000. Linux 2.5.60", "stp1-003. Linux 2.4.18",
+                                     "stp1-002. Linux 2.5.60"}
+    assert ("stp1-003. Linux 2.4.18", "null_call", 0.32) in got
+    assert ("stp1-002. Linux 2.5.60", "sh_proc", 5292.0) in got

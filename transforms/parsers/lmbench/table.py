@@ -174,6 +174,13 @@ def _pair_labels(header: list[str], n: int) -> list[str] | None:
     return [" ".join(col) for col in zip(*words, strict=True)]
 
 
+def _same_os(line: str, rows: list[str]) -> bool:
+    """A row of another host under a blank line that runs the same OS as the rows above it
+    (`stp1-003.  Linux 2.4.18 ...` after the `stp2-...` rows): the next group of one table."""
+    words = line.split()
+    return len(words) > 3 and any(r.split()[1:2] == words[1:2] and len(r.split()) == len(words) for r in rows)
+
+
 def _read_rows(
     lines: list[str], t: _Table, spans: list[tuple[int, int]], aligned: bool, known: set[str]
 ) -> None:
@@ -191,7 +198,8 @@ def _read_rows(
             i += 1
             continue
         row, used = _parse_row(lines, i, t, spans, aligned)
-        if row is None or (seen_blank and row.system not in counts and row.system not in known):
+        if row is None or (seen_blank and row.system not in counts and row.system not in known
+                           and not _same_os(line, [lines[r.line] for r in t.rows])):
             break
         row.occ = counts.get(row.system, 0)
         counts[row.system] = row.occ + 1

@@ -206,7 +206,9 @@ def _labels_first(lines: list[str], grid: list[list[Cell] | None]) -> list[list[
         first_label = min(grid[k][-1].start for k in range(i, j))  # type: ignore[index]
         # the next group of the same rows, a blank line below the last one turned (each group of
         # thresholds, then the `TOTAL write_bw` row, under the heads written once)
-        continued = last_turned == i - 2 and not lines[i - 1].strip() and aligned(lines[last_turned], lines[i])
+        # (a note of one line may stand between: `note: the above 8G cases run on another test box!`)
+        continued = i - 3 <= last_turned <= i - 2 and not lines[i - 1].strip() \
+            and aligned(lines[last_turned], lines[i])
         if continued or j - i >= 2 and heads and all(c.kind == "label" for c in heads) \
                 and all(c.end < first_label for c in heads):
             for k in range(i, j):
@@ -536,6 +538,9 @@ def read_tables(lines: list[str]) -> list[Table]:
                     continue
                 break
             if not _values_tail(r)[1]:
+                if rows and j == rows[-1] + 1 and _note_between(lines, grid, rows[-3:], j):
+                    j += 2  # `note: the above 8G cases run on another test box!`, a blank, more rows
+                    continue
                 break
             rows.append(j)
             j += 1
@@ -603,6 +608,16 @@ def _two_label_heads(lines: list[str], parsed: list[tuple[int, str, list[Cell]]]
 
 
 _KEYED_VALUE = re.compile(r":[ \t]*+[-+]?\d")  # `orig: 2.063s`: a key and its value
+
+
+def _note_between(lines: list[str], grid: list[list[Cell] | None], last: list[int], j: int) -> bool:
+    """A remark of a sentence (five words or more) under a group of rows, then a blank line,
+    then rows cut into the same columns: the table goes on below its note."""
+    if len(lines[j].split()) < 5 or j + 2 >= len(lines) or lines[j + 1].strip() or grid[j + 2] is None:
+        return False
+    if not _values_tail(grid[j + 2])[1] or sum(w.isalpha() for w in lines[j].split()) < 5:
+        return False
+    return any(aligned(lines[k], lines[j + 2]) for k in last)
 
 
 def _gap_in_table(lines: list[str], grid: list[list[Cell] | None], last: list[int], j: int) -> bool:

@@ -1335,3 +1335,29 @@ def test_a_unit_over_the_heads_is_the_unit_not_a_group():
     assert ("base", "throughput", "64", 20735.8, "Mbit/s") in got
     assert ("siphash", "throughput", "128", 40222.06, "Mbit/s") in got
     assert len(got) == 8
+
+
+# https://lore.kernel.org/linux-mm/20111020033930.GA22746@localhost/ (its lines, cut, trailing blanks
+# dropped): rows labelled last, a note of one sentence under the first group, a blank, the next group
+NOTED = """\
+and the number of dd tasks is no longer relevant with big enough memory.
+
+                   btrfs                      ext3                      ext4                       xfs
+------------------------  ------------------------  ------------------------  ------------------------
+                   92.89       -28.6%        66.36        +7.8%       100.10        -2.7%        90.41  thresh=8G/X-100dd-1M-32p-32768M-8192M:10-3.1.0-rc8-ioless6+
+                   89.69       -19.7%        72.00       +18.7%       106.42        +2.2%        91.67  thresh=8G/X-10dd-1M-32p-32768M-8192M:10-3.1.0-rc8-ioless6+
+                   92.26       -18.7%        75.01       +16.3%       107.26        +1.4%        93.51  thresh=8G/X-1dd-1M-32p-32768M-8192M:10-3.1.0-rc8-ioless6+
+                   89.96       -16.8%        74.87       +20.7%       108.62        +3.1%        92.76  thresh=8G/X-2dd-1M-32p-32768M-8192M:10-3.1.0-rc8-ioless6+
+note: the above 8G cases run on another test box!
+
+                   60.29       -47.0%        31.96       -14.6%        51.47       -27.9%        43.44  thresh=1G/X-100dd-4k-8p-4096M-1024M:10-3.1.0-rc8-ioless6+
+                   58.80       -38.5%        36.19        -4.4%        56.19       -15.3%        49.83  thresh=1G/X-10dd-4k-8p-4096M-1024M:10-3.1.0-rc8-ioless6+
+"""
+
+
+def test_a_note_between_two_groups_of_rows_does_not_end_the_table():
+    got = {(r["system"], r["params"].get("case", "")[:16], r["value"]) for r in _hand_rows("dd\n" + NOTED)}
+    assert ("ext3", "thresh=8G/X-100d", 66.36) in got
+    assert ("ext3", "thresh=1G/X-100d", 31.96) in got
+    assert ("xfs", "thresh=1G/X-10dd", 49.83) in got
+    assert len(got) == 24

@@ -689,6 +689,8 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
     named_cols = [b for b in _col_benchmarks(t, "").values() if b]
     if len(set(named_cols)) >= 2 or att is None and named_cols:  # `dbench 8  tbench 8` over kernels
         att = evidence.Attribution(named_cols[0], "each column names its benchmark")
+    if att is None and t.orientation == "rows=params" and (kin := _series_benchmark(plain, abs_lo + t.start, earlier)):
+        att = evidence.Attribution(kin, "the next of a series of tables under settings of one key")
     if att is None:
         ex.outcome = "nothing: unattributed table (no benchmark evidence)"
         return [], ex
@@ -877,16 +879,38 @@ def _next_of_series(plain: list[str], start: int, bench: str, earlier: Sequence[
         if head == first and start <= e.line_end + 6 and len(between) <= 1 \
                 and all(len(x) <= 40 and not x.endswith(".") for x in between):
             return True
-        # further down, or a column more (`mel-v4.2` added), each under a setting of its own (`NPS=1`,
-        # `NPS=2`): only the discussion of the same tool between
-        mine, theirs = _setting_above(plain, start), _setting_above(plain, e.line_start)
-        if mine is not None and theirs is not None and mine[0] == theirs[0] and mine[1] != theirs[1] \
-                and start - e.line_end <= _SERIES_REACH and not any(
-                x.rows and x.benchmark != bench and e.line_end <= x.line_start < start for x in earlier) \
-                and all(set(evidence.benchmarks_in(x)) <= {bench} and evidence.other_benchmark(x) is None
-                        for x in between):
+        if _settings_series(plain, start, e, earlier, between):
             return True
     return False
+
+
+def _settings_series(plain: list[str], start: int, e: Explained, earlier: Sequence[Explained],
+                     between: list[str]) -> bool:
+    """The table at `start` and the earlier one `e` each stand under a setting of the same key (`NPS=1`,
+    `NPS=2`), at most `_SERIES_REACH` lines apart, with only the discussion of `e`'s tool between."""
+    bench = e.benchmark
+    mine, theirs = _setting_above(plain, start), _setting_above(plain, e.line_start)
+    return mine is not None and theirs is not None and mine[0] == theirs[0] and mine[1] != theirs[1] \
+        and start - e.line_end <= _SERIES_REACH and not any(
+            x.rows and x.benchmark != bench and e.line_end <= x.line_start < start for x in earlier) \
+        and all(set(evidence.benchmarks_in(x)) <= {bench} and evidence.other_benchmark(x) is None for x in between)
+
+
+def _series_benchmark(plain: list[str], start: int, earlier: Sequence[Explained]) -> str | None:
+    """The tool of the series a table with no evidence of its own continues: the nearest earlier table
+    read as a hand table whose head line it repeats or extends (`Clients: tip-core ... mel-v4.1`, then
+    `... mel-v4.2`), each under a setting of the same key (`NPS=2`, then `NPS=4`)."""
+    head = _head_line(plain, start)
+    if head is None:
+        return None
+    for e in reversed(earlier):
+        first = _head_line(plain, e.line_start)
+        if not (e.rows and e.benchmark and e.taken_for.startswith("hand_table") and e.line_end <= start
+                and first is not None and (head == first or head.startswith(first + " "))):
+            continue
+        between = [x.strip(" >\t") for x in plain[e.line_end:start] if x.strip(" >\t")]
+        return e.benchmark if _settings_series(plain, start, e, earlier, between) else None
+    return None
 
 
 _SERIES_REACH = 60  # lines from one table of a series to the next, discussion between

@@ -383,3 +383,17 @@ def test_a_reports_compare_heading_is_no_metric():
     rows = result_rows(extract_explained(COMPARE_HEADING, "c", subject="Re: [PATCH v6 2/2] sched/fair: SIS_SHORT")[0])
     assert {(r["system"], r["value"]) for r in rows} >= {("6.3-rc1-vanilla", 322.294), ("sis-short-v6", 2606.92)}
     assert {r["metric"] for r in rows} == {"throughput"}
+
+
+# https://lore.kernel.org/lkml/YbnW/vLgE8MmQopN@BLR-5CG11610CF.amd.com/ (read from the real-posts corpus):
+# tbench named once, then its tables under NPS=1, NPS=2 and NPS=4, the last one far below the name
+_NPS = Path(__file__).parents[2] / "fixtures/real/dev/bj_lkml_2021_stream_tbench_numaimb_v4_1_v4_2_nps_gautham.txt"
+
+
+def test_the_next_table_under_a_setting_of_the_same_key_continues_the_series():
+    body = _NPS.read_text().split("\n\n", 1)[1]  # the headers stay out
+    rows = [r for r in result_rows(extract_explained(body, "n")[0]) if r["benchmark"] == "tbench"]
+    got = {(r["system"], r["params"].get("NPS"), r["params"].get("clients"), r["value"]) for r in rows}
+    assert ("tip-core", "4", "1", 622.65) in got  # the third table, ninety lines below the tool's name
+    assert ("mel-v4.2", "4", "32", 11767.46) in got
+    assert {n for _, n, _, _ in got} == {"1", "2", "4"}

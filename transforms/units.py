@@ -14,7 +14,7 @@ KNOWN_UNITS: frozenset[str] = frozenset(
         # CPU cost per unit of work (netperf service demand)
         "us/KB", "us/Tr", "ms/Tr",
         # rates and counts
-        "trans/s", "/sec", "ops/s", "IOPS", "events/s", "count", "packets",
+        "trans/s", "/sec", "ops/s", "IOPS", "events/s", "count", "packets", "pps", "Kpps", "Mpps",
         # cpu / ratios
         "%CPU", "%", "MHz", "bytes", "KB", "MB",
         # hand-made tables: a ratio (`x1.07`), or no unit printed nor implied

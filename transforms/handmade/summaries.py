@@ -40,6 +40,7 @@ _HEADER_KEYS = frozenset({"date", "from", "to", "cc", "subject", "message-id", "
 _MEASURE_UNITS = frozenset({
     "MB/s", "GB/s", "KB/s", "K/sec", "KiB/s", "MiB/s", "GiB/s", "Mbit/s", "Gbit/s", "Kbit/s", "us", "ns",
     "ms", "s", "IOPS", "trans/s", "ops/s", "events/s", "lps", "lpm", "MWIPS", "KBps", "Kb/s", "Mb/s", "Gb/s",
+    "pps", "Kpps", "Mpps",
 })  # fmt: skip
 
 

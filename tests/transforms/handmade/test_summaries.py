@@ -251,3 +251,14 @@ def test_a_difference_and_a_line_of_pairs_are_no_summaries():
     lines = ["  On Skylake: jhash2: +10%, hsiphash +8%, siphash: +23%",
              "  On Nehalem: jahsh2: +5%,  hsiphash +9%, siphash: +26%"]
     assert read_summaries(lines, set())[0] == []
+
+
+def test_a_packet_rate_under_conditions_as_keys():
+    # https://lore.kernel.org/netdev/CANn89iLQ3G6ffTN+=98+DDRhOzw8TNDqFd_YmYn168Qxyi4ucA@mail.gmail.com/
+    # (its lines)
+    text = ("tc qd replace dev eth1 root cake\n./super_netperf 16 -H tjbp27 -t UDP_STREAM -l 1000 -- -m 64 -Nn &\n\n"
+            "Before my series : ~360 Kpps\nAfter my series : ~550 Kpps\n")
+    got = {(r["benchmark"], r["system"], r["metric_label"], r["value"], r["unit"])
+           for r in result_rows(extract_explained(text, "k")[0])}
+    assert got == {("netperf", "Before my series", "UDP_STREAM", 360.0, "Kpps"),
+                   ("netperf", "After my series", "UDP_STREAM", 550.0, "Kpps")}

@@ -276,7 +276,6 @@ _UNITS: dict[str, str] = {
     "transactions/s": "trans/s", "transactions/sec": "trans/s", "tr/s": "trans/s",
     "ops/s": "ops/s", "ops/sec": "ops/s", "op/s": "ops/s", "events/s": "events/s",
     "events/sec": "events/s", "lps": "lps", "lpm": "lpm", "mwips": "MWIPS",
-    "pps": "pps", "kpps": "Kpps", "mpps": "Mpps",  # packets a second (UDP_STREAM, pktgen, XDP)
     "%": "%", "%cpu": "%CPU", "x": "x",
 }  # fmt: skip
 _MB_CASE = re.compile(r"^[kmg]b(?:/|ps)", re.I)

@@ -24,7 +24,7 @@ _IS_LINE = re.compile(r"^\s{0,8}(?P<key>[A-Za-z][\w/-]{0,20}(?: [\w/-]{1,20}){0,
 _SYSTEM_LINE = re.compile(r"^(?:with|without|w/o?|before|after)\b[\w ./+-]{0,40}:?$", re.I)
 _HEDGE = re.compile(r"^[ \t]*+(?:about|approx(?:\.|imately)?|around|roughly|nearly|almost|circa|~)[ \t]*+(?=\d)", re.I)
 _CONDITION_KEY = re.compile(r"(?i)^(?:before|after|patched|unpatched|vanilla|baseline|stock|orig(?:inal)?"
-                            r"|(?:with|without|w/o?)\b[\w ./+-]{0,40}+)$")
+                            r"|(?:with|without|w/o?|before|after)\b[\w ./+-]{0,40}+)$")  # `Before my series`
 _RUN_KEY = re.compile(r"^(?:run|try|pass|iteration|iter|round|test)\s*+#?\s*+(?P<n>\d{1,3})$", re.I)
 _STOP_KEYS = frozenset({
     "date", "from", "to", "cc", "subject", "message-id", "cpu", "cpus", "model", "model name", "memory",
@@ -40,8 +40,10 @@ _HEADER_KEYS = frozenset({"date", "from", "to", "cc", "subject", "message-id", "
 _MEASURE_UNITS = frozenset({
     "MB/s", "GB/s", "KB/s", "K/sec", "KiB/s", "MiB/s", "GiB/s", "Mbit/s", "Gbit/s", "Kbit/s", "us", "ns",
     "ms", "s", "IOPS", "trans/s", "ops/s", "events/s", "lps", "lpm", "MWIPS", "KBps", "Kb/s", "Mb/s", "Gb/s",
-    "pps", "Kpps", "Mpps",
 })  # fmt: skip
+# packet rates: no benchmark read here prints them, so they are no unit of the tables; only a poster's
+# own figure under a condition counts (`Before my series : ~360 Kpps`), not `Tx only: 3.4 Mpps` (xdpsock)
+_PACKET_RATES = {"pps": "pps", "kpps": "Kpps", "mpps": "Mpps"}
 
 
 # `Elapsed: 136.692s`, `IOPS=815, BW=102MiB/s`: one key and its number in a line of several (`IOS/call=32/31`
@@ -188,6 +190,10 @@ def read_summaries(lines: list[str], taken: set[int]) -> tuple[list[KeyValue], l
         rest = cells(_HEDGE.sub("", kv.group("rest")))  # `before: about 450Mbps on both tsn0 and tsn1`
         if not rest or rest[0].kind != "abs" or rest[0].value is None or _THAN.search(kv.group("rest")):
             continue  # `Dbench 32 is 10 seconds and nearly 3 MB/sec faster then ...`: a difference
+        rate = _PACKET_RATES.get(rest[1].text.lower()) if len(rest) > 1 and rest[0].unit is None else None
+        if rate and _CONDITION_KEY.match(key) and not label_votes([key]):
+            out.append(KeyValue(i, rest[0].value, rate, "", key, {}))  # `Before my series : ~360 Kpps`
+            continue
         if any(c.kind == "label" for c in _outside_asides(rest[1:])[:2]) and rest[0].unit is None:
             continue  # `key: 12 of them were ...` is prose; `IOPS :147,182  (stdev:186 IOPS/s)` is not
         u = rest[0].unit

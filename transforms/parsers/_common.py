@@ -286,7 +286,7 @@ _NUMERIC = re.compile(r"^[-+]?\d+(?:[.,]\d+)?%?$")  # `2.4.31` is a version, not
 _IPV4 = re.compile(r"(?<![\d.])(?:[1-9]\d|[12]\d\d)(?:\.\d{1,3}){3}(?![\d.])")
 _HERE = re.compile(r"(?i)^(?:here(?:'s|\s++is|\s++are)|this\s++is|these\s++are)\s++(?:(?:a|an|the|some|my)\s++)?+"
                    r"(?:[\w-]{1,20}+\s++){0,2}?(?:runs?|results?|numbers?|one|output)\s++(?=(?:with|on|for|under|using)\s)")
-_CONJUNCTION = re.compile(r"(?i)^(?:and|but|then|now|so|while)\s++(?=\S)")
+_CONJUNCTION = re.compile(r"(?i)^(?:and|but|then|now|so|while|vs\.?|versus|against)\s++(?=\S)")  # `vs v6.6-rc2 with this patchset:`
 _PREPOSITION = re.compile(r"(?i)^(?:under|on|in|running|using)\s+(?=\S)")
 _NAMING_REACH = 30  # lines above a printout searched for the line naming it
 

@@ -117,7 +117,7 @@ def from_to(i: int, line: str) -> list[ProseValue]:
 
 # `IOPS: 332k (IRQ) -> 363k (iopoll)`, `leiming: 674 -> 849`: a value, an arrow, the value it became.
 # Read token by token around each arrow (bounded windows), so a line costs linear time.
-_ARROW_WORD = re.compile(r"->|=>|→")
+_ARROW_WORD = re.compile(r"-++>|=>|→")  # `->`, `-->`
 _VALUE_TOKEN = re.compile(rf"(?P<num>{_NUM})(?P<scale>[kKMG](?![A-Za-z]))?(?P<unit>[A-Za-z/%µ]{{1,12}})?")
 _ARROW_REACH = 80  # characters read on each side of an arrow
 
@@ -148,10 +148,26 @@ def _side(tokens: list[str]) -> tuple[tuple[float, str | None, str | None], int]
     return found, 1
 
 
+_NUMBER_FIRST = re.compile(r"^[ \t>]*+[~]?\d")  # an arrow line with no key of its own
+_KEY_LINE = re.compile(r"^[ \t>]*+(?:[-*][ \t]++)?[A-Za-z][^:\n]{0,80}+:[ \t]*+$")  # `hackbench (lower is better):`
+# `(generic --> native)`: what the arrows of the post go from and to, named once
+_LEGEND = re.compile(r"(?<![\w.])(?P<a>[A-Za-z][\w.+-]{0,30}+)[ \t]*+(?:-->|->|=>|→)[ \t]*+(?P<b>[A-Za-z][\w.+-]{0,30}+)(?![\w.])")
+_LEGEND_REACH = 40  # lines above an arrow searched for its legend
+
+
+def arrow_legend(lines: list[str], at: int) -> tuple[str, str] | None:
+    """The names an arrow legend above line `at` gives the two sides (`laptop (generic --> native):`)."""
+    for k in range(at - 1, max(-1, at - 1 - _LEGEND_REACH), -1):
+        if len(lines[k]) <= 200 and (m := _LEGEND.search(lines[k])) is not None:
+            return m["a"], m["b"]
+    return None
+
+
 def arrows(i: int, line: str) -> list[ProseValue]:
     """`<key>: <a> -> <b>`: two values, before and after. A key naming a metric is the label and
     the parenthesised names after the values (`(IRQ)`, `(iopoll)`) the systems; any other key is
     the system, measured before and after (params `when`)."""
+    from transforms.handmade.evidence import benchmarks_in
     from transforms.handmade.metrics import any_metric, unit
 
     m = _ARROW_WORD.search(line)
@@ -172,6 +188,8 @@ def arrows(i: int, line: str) -> list[ProseValue]:
     (b, sb, ub_raw), used = b_side
     rest = " ".join(right[used:used + 4])
     pb = rest[1:k].strip() or None if rest.startswith("(") and 0 < (k := rest.find(")")) <= 31 else None
+    if pb and ("%" in pb or not re.search(r"[A-Za-z]", pb)):
+        pb = None  # `(-2.709 %)`: the change, not a name
     ua = unit(lu or a[2] or "") if (lu or a[2]) else None
     ub = unit(ub_raw) if ub_raw else None
     if "%" in (ua, ub) or right[0].endswith("%"):
@@ -180,7 +198,7 @@ def arrows(i: int, line: str) -> list[ProseValue]:
     key = head.rsplit(":", 1)[0].split(".")[-1].strip() if head.endswith(":") else ""
     if not (ua or ub or a[1] or key):
         return []  # bare `3 -> 4`: an index or a count, not a result
-    metric_key = bool(key) and any_metric(key)
+    metric_key = bool(key) and (any_metric(key) or bool(benchmarks_in(key)))  # `hackbench (lower is better):`
     out: list[ProseValue] = []
     for value, scale, u, paren, when in ((a[0], a[1], ua or ub, pa, "before"), (b, sb, ub or ua, pb, "after")):
         system = paren or (None if metric_key else key or None)
@@ -272,6 +290,7 @@ def _continued(lines: list[str], i: int, taken: set[int]) -> str | None:
 
 
 def read_prose(lines: list[str], taken: set[int]) -> list[ProseValue]:
+    from transforms.handmade.evidence import benchmarks_in
     from transforms.handmade.metrics import unit
 
     out: list[ProseValue] = []
@@ -279,13 +298,23 @@ def read_prose(lines: list[str], taken: set[int]) -> list[ProseValue]:
     for i, line in enumerate(lines):
         if i in taken or i in joined or len(line) > 400 or not _DIGIT.search(line):
             continue
-        found = _cued(i, line)
+        keyed = i > 0 and i - 1 not in taken and _ARROW_WORD.search(line) is not None \
+            and _NUMBER_FIRST.match(line) is not None and _KEY_LINE.match(lines[i - 1]) is not None
+        if keyed:
+            # `hackbench (lower is better):` over `102.27 --> 99.50`: the key above is what changed; a
+            # key naming something else (`xz compression of firefox tarball:`) is another measurement
+            found = arrows(i, f"{lines[i - 1].strip()} {line.strip()}") if benchmarks_in(lines[i - 1]) else []
+            if not found:
+                continue
+        else:
+            found = _cued(i, line)
         if not found and (nxt := _continued(lines, i, taken)) is not None:
             found = _cued(i, f"{line.rstrip()} {nxt}")  # `goes from 1124MiB/s to` / `1263.14MiB/s.`
             if found:
                 joined.add(i + 1)
-        if not found and i and not _DIGIT.search(lines[i - 1]) and _continued(lines, i - 1, taken) is not None:
-            found = _cued(i, f"{lines[i - 1].strip()} {line.strip()}")  # `... Performance` / `increases from 20k`
+        if not found and i and not _DIGIT.search(lines[i - 1]) and _continued(lines, i - 1, taken) is not None \
+                and _FROM_WORD.search(line):
+            found = from_to(i, f"{lines[i - 1].strip()} {line.strip()}")  # `... Performance` / `increases from 20k`
         if found:
             out.extend(found)
             continue

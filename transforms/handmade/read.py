@@ -22,7 +22,7 @@ from transforms.handmade.metrics import unit_in
 from transforms.handmade.noise import hunk_lines, noise_block, noise_line
 from transforms.handmade.normalized import read_normalized
 from transforms.handmade.pairs import read_pairs
-from transforms.handmade.prose import ProseValue, read_prose
+from transforms.handmade.prose import ProseValue, arrow_legend, read_prose
 from transforms.handmade.slashes import read_slashes
 from transforms.handmade.summaries import BULLET_KV, read_summaries
 from transforms.handmade.tables import CHANGE_HEAD, RATIO_UNIT, STDEV_HEAD, Table, read_tables
@@ -405,6 +405,9 @@ def _read_block(seg: Segment, lo: int, block: list[str], plain: list[str], subje
     prose = read_prose(block, taken)
     for line in sorted({p.line for p in prose}):
         vals = [p for p in prose if p.line == line]
+        if any(p.when and not p.system for p in vals) and (legend := arrow_legend(plain, abs_lo + line)):
+            for p in vals:  # `(generic --> native)` above `102.27 --> 99.50`: the two sides named once
+                p.system = p.system or (legend[0] if p.when == "before" else legend[1] if p.when == "after" else None)
         run = _attributed_run(seg, plain, subject, explained, (lo + line, lo + line + 1), "prose",
                               [p.system for p in vals if p.system], None,
                               lambda bench, vals=vals, line=line: [

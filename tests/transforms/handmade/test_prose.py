@@ -137,3 +137,26 @@ def test_a_change_whose_subject_ends_the_line_above_keeps_its_scale():
     got = sorted((r["benchmark"], r["metric"], r["value"], r["unit"], r["params"]["scale"], r["params"]["when"])
                  for r in _rows(SUBBLOCK))
     assert got == [("fio", "iops", 20.0, "IOPS", "k", "before"), ("fio", "iops", 150.0, "IOPS", "k", "after")]
+
+
+# https://lore.kernel.org/lkml/20250321142859.13889-1-torvic9@mailbox.org/ (its lines, cut): the arrows'
+# sides named once above (`generic --> native`), each figure under the key of what it measured
+PHORONIX = """\
+Here are some numbers comparing 'generic' to 'native' on a Skylake dual-core
+laptop (generic --> native):
+
+  - phoronix, average of 3 runs:
+      ffmpeg:
+      130.99 --> 131.15                        (+0.122 %)
+      hackbench (lower is better):
+      102.27 --> 99.50                         (-2.709 %)
+
+  - xz compression of firefox tarball (lower is better):
+      319.57 seconds --> 317.34 seconds        (-0.698 %)
+"""
+
+
+def test_an_arrow_under_the_tools_key_takes_the_legends_names():
+    got = sorted((r["benchmark"], r["system"], r["metric_label"], r["value"]) for r in _rows(PHORONIX))
+    assert got == [("hackbench", "generic", "hackbench (lower is better)", 102.27),
+                   ("hackbench", "native", "hackbench (lower is better)", 99.5)]  # ffmpeg and xz are no hackbench

@@ -117,7 +117,7 @@ def from_to(i: int, line: str) -> list[ProseValue]:
 
 # `IOPS: 332k (IRQ) -> 363k (iopoll)`, `leiming: 674 -> 849`: a value, an arrow, the value it became.
 # Read token by token around each arrow (bounded windows), so a line costs linear time.
-_ARROW_WORD = re.compile(r"-++>|=>|→")  # `->`, `-->`
+_ARROW_WORD = re.compile(r"-{1,3}>|=>|→")  # `->`, `-->`
 _VALUE_TOKEN = re.compile(rf"(?P<num>{_NUM})(?P<scale>[kKMG](?![A-Za-z]))?(?P<unit>[A-Za-z/%µ]{{1,12}})?")
 _ARROW_REACH = 80  # characters read on each side of an arrow
 

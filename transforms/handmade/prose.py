@@ -151,7 +151,8 @@ def _side(tokens: list[str]) -> tuple[tuple[float, str | None, str | None], int]
 _NUMBER_FIRST = re.compile(r"^[ \t>]*+[~]?\d")  # an arrow line with no key of its own
 _KEY_LINE = re.compile(r"^[ \t>]*+(?:[-*][ \t]++)?[A-Za-z][^:\n]{0,80}+:[ \t]*+$")  # `hackbench (lower is better):`
 # `(generic --> native)`: what the arrows of the post go from and to, named once
-_LEGEND = re.compile(r"(?<![\w.])(?P<a>[A-Za-z][\w.+-]{0,30}+)[ \t]*+(?:-->|->|=>|→)[ \t]*+(?P<b>[A-Za-z][\w.+-]{0,30}+)(?![\w.])")
+_LEGEND = re.compile(rf"(?<![\w.])(?P<a>[A-Za-z][\w.+]{{0,30}}+)[ \t]*+(?:{_ARROW_WORD.pattern})[ \t]*+"
+                     rf"(?P<b>[A-Za-z][\w.+-]{{0,30}}+)(?![\w.])")
 _LEGEND_REACH = 40  # lines above an arrow searched for its legend
 
 

@@ -9,7 +9,7 @@ it became rows or nothing, is returned as `Explained` records for `listbench ext
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -870,21 +870,29 @@ def _next_of_series(plain: list[str], start: int, bench: str, earlier: Sequence[
     more), only blank lines and a short caption between them (`NPS=2`, then `NPS=4`, each over
     `Clients:  tip/sched/core  mel-v3  mel-v4`): the next of a series, however far above the tool
     was named."""
-    head = _head_line(plain, start)
-    if head is None:
-        return False
-    for e in earlier:
-        first = _head_line(plain, e.line_start)
-        if not (e.rows and e.benchmark == bench and e.taken_for.startswith("hand_table") and e.line_end <= start
-                and first is not None and (head == first or head.startswith(first + " "))):
+    for e, same, between in _series_before(plain, start, earlier):
+        if e.benchmark != bench:
             continue
-        between = [x.strip(" >\t") for x in plain[e.line_end:start] if x.strip(" >\t")]
-        if head == first and start <= e.line_end + 6 and len(between) <= 1 \
+        if same and start <= e.line_end + 6 and len(between) <= 1 \
                 and all(len(x) <= 40 and not x.endswith(".") for x in between):
             return True
         if _settings_series(plain, start, e, earlier, between):
             return True
     return False
+
+
+def _series_before(plain: list[str], start: int, earlier: Sequence[Explained],
+                   ) -> Iterator[tuple[Explained, bool, list[str]]]:
+    """Earlier hand tables with rows whose head line the table at `start` repeats or extends (a column
+    more, `mel-v4.2` added), nearest last: each, whether the heads are the same, and the lines between."""
+    head = _head_line(plain, start)
+    if head is None:
+        return
+    for e in earlier:
+        first = _head_line(plain, e.line_start)
+        if e.rows and e.benchmark and e.taken_for.startswith("hand_table") and e.line_end <= start \
+                and first is not None and (head == first or head.startswith(first + " ")):
+            yield e, head == first, [x.strip(" >\t") for x in plain[e.line_end:start] if x.strip(" >\t")]
 
 
 def _settings_series(plain: list[str], start: int, e: Explained, earlier: Sequence[Explained],
@@ -901,19 +909,12 @@ def _settings_series(plain: list[str], start: int, e: Explained, earlier: Sequen
 
 def _series_benchmark(plain: list[str], start: int, earlier: Sequence[Explained]) -> str | None:
     """The tool of the series a table with no evidence of its own continues: the nearest earlier table
-    read as a hand table whose head line it repeats or extends (`Clients: tip-core ... mel-v4.1`, then
-    `... mel-v4.2`), each under a setting of the same key (`NPS=2`, then `NPS=4`)."""
-    head = _head_line(plain, start)
-    if head is None:
+    whose head line it repeats or extends, each under a setting of the same key (`NPS=2`, then `NPS=4`)."""
+    found = list(_series_before(plain, start, earlier))
+    if not found:
         return None
-    for e in reversed(earlier):
-        first = _head_line(plain, e.line_start)
-        if not (e.rows and e.benchmark and e.taken_for.startswith("hand_table") and e.line_end <= start
-                and first is not None and (head == first or head.startswith(first + " "))):
-            continue
-        between = [x.strip(" >\t") for x in plain[e.line_end:start] if x.strip(" >\t")]
-        return e.benchmark if _settings_series(plain, start, e, earlier, between) else None
-    return None
+    e, _, between = found[-1]
+    return e.benchmark if _settings_series(plain, start, e, earlier, between) else None
 
 
 _SERIES_REACH = 60  # lines from one table of a series to the next, discussion between

@@ -672,7 +672,9 @@ def _section_caption(lines: list[str], grid: list[list[Cell] | None], k: int) ->
     return None
 
 
-_SYSTEM_THEN_METRIC = re.compile(r"^([^:\s][^:]{0,40}):\s{2,}+(\S[^:]{0,60})$")  # a label, set off, then the metric
+# a label, set off, then the metric: `No randomization:   Simple syscall`, `randomize_kstack_offset=y   Simple syscall`
+_SYSTEM_THEN_METRIC = re.compile(r"^([^:\s][^:]{0,40}):\s{2,}+(\S[^:]{0,60})$|^([A-Za-z][\w.-]{0,40}=[\w.,+-]{1,20})\s{2,}+"
+                                 r"([A-Za-z][^:=]{0,60})$")
 _CODE = re.compile(r"\(\)|->|;|[{}]|>=|<=|==|&&|\|\||\breturn\b|\bif\b\s")
 _SPREAD_ROW = re.compile(r"^(?:stddev|stdev|std|coeffvar|cv|variance|var)\b", re.I)
 _SENTENCE = re.compile(r"[a-z]{2}[.!?](?:\s|$)|\b(?:is|are|was|were|the|this|that|with|which)\b.{0,200}?\b(?:is|are|was"
@@ -1081,7 +1083,7 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
             if t.change and u is None:
                 u = "%" if "%" in (hd or "") + (t.caption or "") else None
             if system is None and metric_label and (sm := _SYSTEM_THEN_METRIC.match(metric_label)):
-                system, metric_label = sm.group(1).strip(), sm.group(2).strip()  # `No randomization:   Simple syscall`
+                system, metric_label = (sm.group(1) or sm.group(3)).strip(), (sm.group(2) or sm.group(4)).strip()
             t.values.append(TableValue(r, c.value, u, system, metric_label, params, stat, t.change,
                                        k - (len(vals) - n), label))
     if t.orientation == "rows=systems":

@@ -1361,3 +1361,14 @@ def test_a_note_between_two_groups_of_rows_does_not_end_the_table():
     assert ("ext3", "thresh=1G/X-100d", 31.96) in got
     assert ("xfs", "thresh=1G/X-10dd", 49.83) in got
     assert len(got) == 24
+
+
+def test_a_setting_set_off_before_the_metric_is_the_system():
+    # https://lore.kernel.org/lkml/20210330205750.428816-4-keescook@chromium.org/ (its lines, tabs kept)
+    text = ("My measure of syscall performance overhead (on x86_64):\n\n"
+            "lmbench: /usr/lib/lmbench/bin/x86_64-linux-gnu/lat_syscall -N 10000 null\n"
+            "    randomize_kstack_offset=y\tSimple syscall: 0.7082 microseconds\n"
+            "    randomize_kstack_offset=n\tSimple syscall: 0.7016 microseconds\n")
+    got = {(r["system"], r["metric_label"], r["value"]) for r in result_rows(extract_explained(text, "k")[0])}
+    assert got == {("randomize_kstack_offset=y", "Simple syscall", 0.7082),
+                   ("randomize_kstack_offset=n", "Simple syscall", 0.7016)}

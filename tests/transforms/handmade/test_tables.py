@@ -1372,3 +1372,34 @@ def test_a_setting_set_off_before_the_metric_is_the_system():
     got = {(r["system"], r["metric_label"], r["value"]) for r in result_rows(extract_explained(text, "k")[0])}
     assert got == {("randomize_kstack_offset=y", "Simple syscall", 0.7082),
                    ("randomize_kstack_offset=n", "Simple syscall", 0.7016)}
+
+
+_HEAD_LINE = st.lists(st.sampled_from(["base", "NO_WA_BIAS", "cfs", "+eevdf", "vs", "1.0", "  ", "   ", " ", "x"]),
+                      max_size=10).map("".join)
+
+
+@settings(max_examples=150, deadline=None)
+@given(_HEAD_LINE, _HEAD_LINE, st.integers(min_value=1, max_value=6))
+def test_staggered_heads_are_both_lines_cells_in_column_order(upper, lower, n):
+    from transforms.handmade.cells import split_wide
+    from transforms.handmade.tables import _staggered_heads
+
+    found = _staggered_heads([upper, lower], 1, n)
+    if found is not None:
+        h, heads = found
+        assert h == 0 and len(heads) in (n, n + 1)
+        assert sorted(c.text for c in heads) == sorted(c.text for c in split_wide(upper) + split_wide(lower))
+        assert [c.start for c in heads] == sorted(c.start for c in heads)
+
+
+@settings(max_examples=150, deadline=None)
+@given(_HEAD_LINE, st.lists(st.integers(min_value=0, max_value=60), min_size=2, max_size=5, unique=True))
+def test_regrouped_heads_keep_the_lines_words_in_order(line, starts):
+    from transforms.handmade.cells import Cell, split_wide, words
+    from transforms.handmade.tables import _regrouped
+
+    vals = [Cell("1", s, s + 3, "abs", 1.0) for s in sorted(starts)]
+    found = _regrouped(line, split_wide(line), vals)
+    if found is not None:
+        assert len(found) == len(vals) + 1
+        assert " ".join(c.text for c in found[1:]).split() == [w.text for w in words(line) if w.start >= found[1].start]

@@ -36,6 +36,8 @@ _BLOCK = re.compile(
     r"|^[^\S\n]*+Partition check:|\bFloppy drive\(s\):|\bFDC \d is a\b|\bCalibrating delay loop\b"  # boot messages
     r"|\bKernel command line:|\bBIOS-provided physical RAM map\b|\bFreeing unused kernel memory\b"
     r"|\bFound IRQ \d++ for device\b"
+    r"|^[^\S\n]*+(?:Raid Level|Array Size|Used Dev Size|Raid Devices|Persistence|Failed Devices)[^\S\n]*+:"  # mdadm -D
+    r"|\bCycle time:[^\S\n]*+(?:min=|no flow control=)"  # hdparm -I's drive identity
     r"|\btrack-to-track\b|\bspindle speed\b|\baverage seek time\b|\bformatted int\w{0,6}+ transfer rate\b"  # a drive's datasheet
     r"|^[^\S\n]*+(?:Address Setup|Cmd Active|Cmd Recovery|Data Recovery|Read DMA FIFO flush|Post Write Buffer)"
     r"[^\S\n]*+:",  # an IDE chipset's timings (/proc/ide/via and kin)

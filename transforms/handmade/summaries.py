@@ -131,6 +131,7 @@ def _outside_asides(rest: list[Cell]) -> list[Cell]:
     return out
 
 
+_TUNABLE = re.compile(r"^[a-z][a-z0-9]*+(?:_[a-z0-9]++)++$")  # a knob's name (`steal_check_frequency`)
 _THAN = re.compile(r"(?i)\b(?:faster|slower|better|worse|more|less|higher|lower|quicker)\s++th[ae]n\b")
 
 
@@ -207,7 +208,8 @@ def read_summaries(lines: list[str], taken: set[int]) -> tuple[list[KeyValue], l
             out.append(KeyValue(i, rest[0].value, u, "", key, params))  # `before: 450Mbps`: the key is the system
             continue
         if u not in _MEASURE_UNITS and not label_votes([key]) and not (verb and any_metric(key)):
-            if _SYSTEM_KEY.match(key) and len(rest) == 1 and not run and kv.group("sep") == ":":
+            if _SYSTEM_KEY.match(key) and len(rest) == 1 and not run and kv.group("sep") == ":" \
+                    and not (u is None and _TUNABLE.match(key)):  # `steal_ratio_high:400`: a setting, no system
                 listed.append(KeyValue(i, rest[0].value, u, "", key, params))
             continue
         out.append(KeyValue(i, rest[0].value, u, key, system, params))

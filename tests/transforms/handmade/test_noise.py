@@ -191,3 +191,12 @@ def test_boot_messages_are_noise():
     block = ("Partition check:\n hda: hda1 hda2 hda3 < hda5 hda6 hda7 >\n hdc: hdc1 hdc2 hdc3 < hdc5 >\n"
              "Floppy drive(s): fd0 is 1.44M\nFDC 0 is a post-1991 82077\n8139too Fast Ethernet driver 0.9.22\n")
     assert noise_block(block) is not None
+
+
+def test_mdadm_details_and_a_drives_identity_are_noise():
+    # https://lore.kernel.org/lkml/4ad99e050511211231o97d5d7fw59b44527dc25dcea@mail.gmail.com/ (its lines)
+    assert noise_block("    Update Time : Mon Nov 21 19:38:30 2005\n          State : active\n"
+                       " Active Devices : 2\nWorking Devices : 2\n Failed Devices : 0\n  Spare Devices : 0\n")
+    # https://lore.kernel.org/lkml/20011220184117.46cde456.sebastian.droege@gmx.de/ (its lines): hdparm -I
+    assert noise_block("             Cycle time: min=120ns recommended=120ns\n"
+                       "             Cycle time: no flow control=240ns  IORDY flow control=120ns\n")

@@ -262,3 +262,9 @@ def test_a_packet_rate_under_conditions_as_keys():
            for r in result_rows(extract_explained(text, "k")[0])}
     assert got == {("netperf", "Before my series", "UDP_STREAM", 360.0, "Kpps"),
                    ("netperf", "After my series", "UDP_STREAM", 550.0, "Kpps")}
+
+
+def test_a_knobs_settings_name_no_systems():
+    # https://lore.kernel.org/linuxppc-dev/52811199-742a-40fc-8bf2-9cb4397afda4@linux.ibm.com/ (its lines)
+    lines = ["steal_check_frequency:1", "steal_ratio_high:400", "steal_ratio_low:150"]
+    assert read_summaries(lines, set())[0] == []

@@ -672,6 +672,8 @@ def _section_caption(lines: list[str], grid: list[list[Cell] | None], k: int) ->
     return None
 
 
+# the metric, then the release it ran on in brackets: `File Copy 1024 bufsize 2000 maxblocks[2.5.63]`
+_BRACKETED_RELEASE = re.compile(r"^([^\[\]]{2,80}+)\[((?:linux-)?v?\d{1,2}\.\d{1,2}(?:\.\d{1,3})?(?:[-.]\w{1,12})?)\]$")
 # a label, set off, then the metric: `No randomization:   Simple syscall`, `randomize_kstack_offset=y   Simple syscall`
 _SYSTEM_THEN_METRIC = re.compile(r"^([^:\s][^:]{0,40}):\s{2,}+(\S[^:]{0,60})$|^([A-Za-z][\w.-]{0,40}=[\w.,+-]{1,20})\s{2,}+"
                                  r"([A-Za-z][^:=]{0,60})$")
@@ -1084,6 +1086,8 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
                 u = "%" if "%" in (hd or "") + (t.caption or "") else None
             if system is None and metric_label and (sm := _SYSTEM_THEN_METRIC.match(metric_label)):
                 system, metric_label = (sm.group(1) or sm.group(3)).strip(), (sm.group(2) or sm.group(4)).strip()
+            elif system is None and metric_label and (bm := _BRACKETED_RELEASE.match(metric_label)):
+                system, metric_label = bm.group(2), bm.group(1).strip()  # `Execl Throughput[linux-2.5.69]`
             t.values.append(TableValue(r, c.value, u, system, metric_label, params, stat, t.change,
                                        k - (len(vals) - n), label))
     if t.orientation == "rows=systems":

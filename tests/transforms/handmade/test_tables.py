@@ -1403,3 +1403,15 @@ def test_regrouped_heads_keep_the_lines_words_in_order(line, starts):
     if found is not None:
         assert len(found) == len(vals) + 1
         assert " ".join(c.text for c in found[1:]).split() == [w.text for w in words(line) if w.start >= found[1].start]
+
+
+def test_a_release_in_brackets_after_the_metric_is_the_system():
+    # https://lore.kernel.org/lkml/006001c2e39c$40c0dda0$6009720a@wipro.com/ (its lines, trailing blanks dropped)
+    text = ("Here is the unixbench result for kernel 2.5.64. when compared with\n"
+            "kernel 2.5.63 showed difference of performance in following tests:-\n"
+            "========================================================================\n"
+            "File Copy 1024 bufsize 2000 maxblocks[2.5.64]     77329.0KBps\n"
+            "File Copy 1024 bufsize 2000 maxblocks[2.5.63]     65577.0KBps\n")
+    got = {(r["system"], r["metric_label"], r["value"]) for r in result_rows(extract_explained(text, "u")[0])}
+    assert got == {("2.5.64", "File Copy 1024 bufsize 2000 maxblocks", 77329.0),
+                   ("2.5.63", "File Copy 1024 bufsize 2000 maxblocks", 65577.0)}

@@ -2,6 +2,7 @@
 
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -1363,55 +1364,28 @@ def test_a_note_between_two_groups_of_rows_does_not_end_the_table():
     assert len(got) == 24
 
 
-def test_a_setting_set_off_before_the_metric_is_the_system():
-    # https://lore.kernel.org/lkml/20210330205750.428816-4-keescook@chromium.org/ (its lines, tabs kept)
-    text = ("My measure of syscall performance overhead (on x86_64):\n\n"
-            "lmbench: /usr/lib/lmbench/bin/x86_64-linux-gnu/lat_syscall -N 10000 null\n"
-            "    randomize_kstack_offset=y\tSimple syscall: 0.7082 microseconds\n"
-            "    randomize_kstack_offset=n\tSimple syscall: 0.7016 microseconds\n")
+# a row's label holding its system beside the metric
+_SYSTEM_IN_LABEL = [
+    # https://lore.kernel.org/lkml/20210330205750.428816-4-keescook@chromium.org/ (its lines, tabs kept):
+    # a setting set off before the metric
+    ("My measure of syscall performance overhead (on x86_64):\n\n"
+     "lmbench: /usr/lib/lmbench/bin/x86_64-linux-gnu/lat_syscall -N 10000 null\n"
+     "    randomize_kstack_offset=y\tSimple syscall: 0.7082 microseconds\n"
+     "    randomize_kstack_offset=n\tSimple syscall: 0.7016 microseconds\n",
+     {("randomize_kstack_offset=y", "Simple syscall", 0.7082), ("randomize_kstack_offset=n", "Simple syscall", 0.7016)}),
+    # https://lore.kernel.org/lkml/006001c2e39c$40c0dda0$6009720a@wipro.com/ (its lines, trailing blanks
+    # dropped): a release in brackets after the metric
+    ("Here is the unixbench result for kernel 2.5.64. when compared with\n"
+     "kernel 2.5.63 showed difference of performance in following tests:-\n"
+     "========================================================================\n"
+     "File Copy 1024 bufsize 2000 maxblocks[2.5.64]     77329.0KBps\n"
+     "File Copy 1024 bufsize 2000 maxblocks[2.5.63]     65577.0KBps\n",
+     {("2.5.64", "File Copy 1024 bufsize 2000 maxblocks", 77329.0),
+      ("2.5.63", "File Copy 1024 bufsize 2000 maxblocks", 65577.0)}),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), _SYSTEM_IN_LABEL)
+def test_a_system_beside_the_metric_in_a_label_is_the_rows_system(text, expected):
     got = {(r["system"], r["metric_label"], r["value"]) for r in result_rows(extract_explained(text, "k")[0])}
-    assert got == {("randomize_kstack_offset=y", "Simple syscall", 0.7082),
-                   ("randomize_kstack_offset=n", "Simple syscall", 0.7016)}
-
-
-_HEAD_LINE = st.lists(st.sampled_from(["base", "NO_WA_BIAS", "cfs", "+eevdf", "vs", "1.0", "  ", "   ", " ", "x"]),
-                      max_size=10).map("".join)
-
-
-@settings(max_examples=150, deadline=None)
-@given(_HEAD_LINE, _HEAD_LINE, st.integers(min_value=1, max_value=6))
-def test_staggered_heads_are_both_lines_cells_in_column_order(upper, lower, n):
-    from transforms.handmade.cells import split_wide
-    from transforms.handmade.tables import _staggered_heads
-
-    found = _staggered_heads([upper, lower], 1, n)
-    if found is not None:
-        h, heads = found
-        assert h == 0 and len(heads) in (n, n + 1)
-        assert sorted(c.text for c in heads) == sorted(c.text for c in split_wide(upper) + split_wide(lower))
-        assert [c.start for c in heads] == sorted(c.start for c in heads)
-
-
-@settings(max_examples=150, deadline=None)
-@given(_HEAD_LINE, st.lists(st.integers(min_value=0, max_value=60), min_size=2, max_size=5, unique=True))
-def test_regrouped_heads_keep_the_lines_words_in_order(line, starts):
-    from transforms.handmade.cells import Cell, split_wide, words
-    from transforms.handmade.tables import _regrouped
-
-    vals = [Cell("1", s, s + 3, "abs", 1.0) for s in sorted(starts)]
-    found = _regrouped(line, split_wide(line), vals)
-    if found is not None:
-        assert len(found) == len(vals) + 1
-        assert " ".join(c.text for c in found[1:]).split() == [w.text for w in words(line) if w.start >= found[1].start]
-
-
-def test_a_release_in_brackets_after_the_metric_is_the_system():
-    # https://lore.kernel.org/lkml/006001c2e39c$40c0dda0$6009720a@wipro.com/ (its lines, trailing blanks dropped)
-    text = ("Here is the unixbench result for kernel 2.5.64. when compared with\n"
-            "kernel 2.5.63 showed difference of performance in following tests:-\n"
-            "========================================================================\n"
-            "File Copy 1024 bufsize 2000 maxblocks[2.5.64]     77329.0KBps\n"
-            "File Copy 1024 bufsize 2000 maxblocks[2.5.63]     65577.0KBps\n")
-    got = {(r["system"], r["metric_label"], r["value"]) for r in result_rows(extract_explained(text, "u")[0])}
-    assert got == {("2.5.64", "File Copy 1024 bufsize 2000 maxblocks", 77329.0),
-                   ("2.5.63", "File Copy 1024 bufsize 2000 maxblocks", 65577.0)}
+    assert got == expected

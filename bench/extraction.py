@@ -491,8 +491,10 @@ def real_main(ap: argparse.ArgumentParser, args: argparse.Namespace, argv: Seque
         ap.error("--show-misses prints posts' facts: only on --split dev (the test half is not for tuning; "
                  "--i-know overrides)")
     root = args.real_root or real_corpus.REAL
+    damage = TRANSFORMS[args.damage][0] if args.damage else None
     t0 = time.perf_counter()
-    data = real_corpus.summary(root, args.split)
+    data = real_corpus.summary(root, args.split, damage)
+    data["damage"] = args.damage
     data["seconds"] = round(time.perf_counter() - t0, 3)
     if args.json:
         print(json.dumps(data, indent=1, sort_keys=True))
@@ -500,7 +502,7 @@ def real_main(ap: argparse.ArgumentParser, args: argparse.Namespace, argv: Seque
     print(header("bench.extraction --real: real posts", "bench.extraction", argv))
     print("\n".join(real_corpus.report(data)))
     if args.show_misses:
-        print("\n".join(real_corpus.misses(root, args.split)))
+        print("\n".join(real_corpus.misses(root, args.split, damage)))
     print(f"\ntotal time {time.perf_counter() - t0:.1f} s")
     return 0
 
@@ -529,6 +531,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                       help="per post: facts not attributed and rows matched to no fact (dev only)")
     real.add_argument("--i-know", action="store_true", help="allow --show-misses on the test half")
     real.add_argument("--real-root", type=Path, default=None, help="corpus root (default tests/fixtures/real)")
+    real.add_argument("--damage", choices=tuple(TRANSFORMS), default=None,
+                      help="damage each post's decoded body first, as mail does (wrap: a mailer's re-wrap at 72)")
     args = ap.parse_args(argv)
     if args.real:
         return real_main(ap, args, argv)

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -367,19 +368,34 @@ def read_facts(path: Path) -> list[dict[str, Any]]:
     return facts
 
 
-def post_rows(path: Path) -> list[dict[str, Any]]:
-    """Rows of one post file, read the way `listbench extract <file>` reads it."""
-    from flows.extract_cmd import extract_rows
-
-    return extract_rows(str(path))
+Damage = Callable[[str], str]
 
 
-def score_split(root: Path, split: str) -> SplitScore:
+def post_rows(path: Path, damage: Damage | None = None) -> list[dict[str, Any]]:
+    """Rows of one post file, read the way `listbench extract <file>` reads it; with `damage`, each
+    message's decoded body is first damaged the way mail damages text (re-wrapped, quoted, ...)."""
+    from flows.extract_cmd import extract_rows, iter_mails, read_input
+    from transforms.extract import extract_explained
+    from transforms.mbox import normalise_chunks
+    from transforms.rows import result_rows
+
+    if damage is None:
+        return extract_rows(str(path))
+    data, name = read_input(str(path))
+    rows: list[dict[str, Any]] = []
+    for mail in iter_mails(b"".join(normalise_chunks([data], [])), name, []):
+        runs, _, _ = extract_explained(damage(mail.body), mail.message_id, subject=mail.subject)
+        rows.extend(result_rows(runs, {"message_id": mail.message_id, "subject": mail.subject,
+                                       "posted_at": mail.posted_at}))
+    return rows
+
+
+def score_split(root: Path, split: str, damage: Damage | None = None) -> SplitScore:
     sc = SplitScore()
     for post in posts(root, split):
         if not post.facts_path.exists():
             continue  # a post still being collected
-        sc.posts.append(score_post(post.slug, read_facts(post.facts_path), post_rows(post.path)))
+        sc.posts.append(score_post(post.slug, read_facts(post.facts_path), post_rows(post.path, damage)))
     return sc
 
 
@@ -399,11 +415,11 @@ _COLS = ["", "facts", "attributed", "attr recall", "value found", "value recall"
          "repeats", "stddev", "precision"]
 
 
-def summary(root: Path, split: str) -> dict[str, Any]:
+def summary(root: Path, split: str, damage: Damage | None = None) -> dict[str, Any]:
     """Every figure of the real-corpus score, as plain data (the --json output)."""
     out: dict[str, Any] = {"root": str(root), "splits": {}}
     for s in (SPLITS if split == "all" else (split,)):
-        sc = score_split(root, s)
+        sc = score_split(root, s, damage)
         out["splits"][s] = {
             "posts": len(sc.posts),
             "total": sc.tally().as_dict(),
@@ -419,7 +435,8 @@ def summary(root: Path, split: str) -> dict[str, Any]:
 
 
 def report(data: dict[str, Any]) -> list[str]:
-    out = ["", f"-- real posts ({data['root']}) --",
+    damaged = f"; each body damaged first: {data['damage']}" if data.get("damage") else ""
+    out = ["", f"-- real posts ({data['root']}{damaged}) --",
            "attributed: the paired row has the fact's benchmark, system, metric and value; value found: some row",
            "has its value; precision: correct rows / (rows - repeats of a correct row - stddev rows - unpaired min/max rows)"]
     for s, d in data["splits"].items():
@@ -463,11 +480,11 @@ def _row_text(r: dict[str, Any]) -> str:
             f"{params or '-'} | {float(r['value']):g} {r.get('unit') or ''} [{_row_layout(r)}]")
 
 
-def misses(root: Path, split: str) -> list[str]:
+def misses(root: Path, split: str, damage: Damage | None = None) -> list[str]:
     """Per post: facts not attributed (with the row that took their value, if any) and unmatched rows."""
     out: list[str] = []
     for s in (SPLITS if split == "all" else (split,)):
-        for ps in score_split(root, s).posts:
+        for ps in score_split(root, s, damage).posts:
             lost = [i for i in range(len(ps.facts)) if i not in ps.attributed]
             extra = [j for j in range(len(ps.rows))
                      if j not in ps.correct_rows and j not in ps.repeats and j not in ps.spreads]

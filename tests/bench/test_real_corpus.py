@@ -243,6 +243,26 @@ def test_post_rows_read_like_listbench_extract(tmp_path):
     assert any(r["benchmark"] == "dd" and r["value"] == 113 for r in rows)
 
 
+def test_post_rows_with_damage_read_the_damaged_body(tmp_path):
+    from bench.extraction import quote
+
+    post = tmp_path / "x_lkml_2001_dd_demo.txt"
+    post.write_text(
+        "Source: https://lore.kernel.org/lkml/demo@example.org/\n"
+        "From: A <a@example.org>\nDate: Mon, 1 Jan 2001 10:00:00 +0000\nSubject: dd numbers\n"
+        "Message-ID: <demo@example.org>\n\n"
+        "$ dd if=/dev/zero of=/tmp/f bs=1M count=1024\n"
+        "1024+0 records in\n1024+0 records out\n"
+        "1073741824 bytes (1.1 GB) copied, 9.5 s, 113 MB/s\n",
+        encoding="utf-8",
+    )
+    plain = rc.post_rows(post)
+    assert [r["value"] for r in rc.post_rows(post, lambda body: body)] == [r["value"] for r in plain]
+    quoted = rc.post_rows(post, quote)
+    assert [r["value"] for r in quoted] == [r["value"] for r in plain] and all(r["quoted"] for r in quoted)
+    assert rc.post_rows(post, lambda body: "") == []
+
+
 def test_show_misses_refuses_the_test_half(capsys):
     from bench.extraction import main
 

@@ -718,7 +718,7 @@ def _header_index(lines: list[str], grid: list[list[Cell] | None], first: int,
     wide = split_wide(lines[k]) if "|" not in lines[k] else []  # a pipe row's cells are its own
     if len(wide) == 1 and len(wide[0].text) > 40 and _names_under_heads(lines, k, len(first_vals)) is None:
         return None  # `MIGRATED TCP REQUEST/RESPONSE TEST from 0.0.0.0 ...`: a banner, not a column head
-    if len(wide) == 1 and lines[k].rstrip().endswith(":") and len(lines[k].split()) >= 2:
+    if len(wide) == 1 and lines[k].rstrip().endswith((":", ":-")) and len(lines[k].split()) >= 2:
         return None  # `The hdparm results:` over the rows: a caption, not a column head
     second = grid[first + 1] if first + 1 < len(grid) else None
     if len(first_vals) >= 2 and len(wide) == 1 and wide[0].start < first_vals[0].start \

@@ -1382,6 +1382,17 @@ _SYSTEM_IN_LABEL = [
      "File Copy 1024 bufsize 2000 maxblocks[2.5.63]     65577.0KBps\n",
      {("2.5.64", "File Copy 1024 bufsize 2000 maxblocks", 77329.0),
       ("2.5.63", "File Copy 1024 bufsize 2000 maxblocks", 65577.0)}),
+    # https://lore.kernel.org/lkml/002b01c2b2e5$17885220$6009720a@wipro.com/ (its lines): the sentence's
+    # tail (`following tests:-`) over the rows heads no column, and the rule under it wraps
+    ("Here are the unixbench result for kernel 2.5.54mm1. Kernel 2.5.54mm1\n"
+     "when compared with kernel 2.5.54 showed difference of performance in\n"
+     "following tests:- \n"
+     "========================================================================\n"
+     "====\n"
+     "File Copy 1024 bufsize 2000 maxblocks[2.5.54mm1]    67146.0KBps  \n"
+     "File Copy 1024 bufsize 2000 maxblocks[2.5.54]       69507.0KBps\n",
+     {("2.5.54mm1", "File Copy 1024 bufsize 2000 maxblocks", 67146.0),
+      ("2.5.54", "File Copy 1024 bufsize 2000 maxblocks", 69507.0)}),
 ]
 
 

@@ -147,3 +147,21 @@ def read_commands(lines: list[str]) -> tuple[list[CommandValue], set[int]]:
         used.update(range(k, j))
         k = j
     return out, used
+
+
+# lmbench's programs, each run with the test as its first bare argument (`lat_syscall -N 1000 null`)
+_LMBENCH_PROGRAM = re.compile(r"(?<![\w-])(?P<prog>(?:lat|bw)_[a-z]{2,12}+)(?![\w-])")
+
+
+def lmbench_test(text: str) -> str | None:
+    """`./lat_syscall -N 1000000 null` -> `lat_syscall null`: the lmbench program a command runs and
+    its test (the first bare word after its options and their numbers), or the program alone."""
+    m = _LMBENCH_PROGRAM.search(text)
+    if m is None:
+        return None
+    for token in text[m.end():].split()[:8]:
+        if token.startswith("-") or token[:1].isdigit():
+            continue  # an option (`-N`, `-P`) or its number
+        word = token.rstrip(":;,.")
+        return f"{m.group('prog')} {word}" if word.isalpha() else m.group("prog")
+    return m.group("prog")

@@ -100,12 +100,14 @@ def _mentions(text: str) -> Iterator[Mention]:
             continue
         if start > 0 and _WORD.match(low[start - 1]) and not (low[start - 1] == "_" and len(lit) >= 7):
             continue  # `postgres_sysbench`, `mmtests_hackbench`: a long tool name after `_` still names it
-        if end < len(low) and lit[-1] != "=" and _WORD.match(low[end]):
-            continue
+        if end < len(low) and lit[-1] != "=" and _WORD.match(low[end]) \
+                and not (lit == "fio" and low[end] == "_" and start > 0 and low[start - 1] == "-"):
+            continue  # (a writeback case named after the tool, `btrfs-fio_fat_mmap_randwrite`, names it)
         bench = _LITERALS[lit]
         if bench == "stream" and not (_STREAM_UPPER.match(text, start) or _STREAM_CONTEXT.match(low, start)):
             continue
-        if lit == "fio" and start > 0 and low[start - 1] in "-./" and not _run_path(low, start, end):
+        if lit == "fio" and start > 0 and low[start - 1] in "-./" and not _run_path(low, start, end) \
+                and not (end < len(low) and low[end] == "_"):
             continue  # a path or an option (`/usr/src/fio/`, `--fio`) names no run
         yield Mention(start, bench, text[start:end])
 

@@ -24,6 +24,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from transforms.handmade.wrapped import JOINED
+
 _HEAD = re.compile(r"^[^\S\n]*+%stddev(?:[^\S\n]++%change[^\S\n]++%stddev)++[^\S\n]*+$")
 _DASHES = re.compile(r"^[^\S\n]*+-{8,}+(?:[^\S\n]++-{8,}+)++[^\S\n]*+$")
 _TICKS = re.compile(r"^[^\S\n]*+\\(?:[^\S\n]++\|[^\S\n]++\\)++[^\S\n]*+$")
@@ -157,7 +159,14 @@ def _row(lines: list[str], k: int, n: int) -> tuple[list[str], bool, str, int] |
 def _rows(lines: list[str], k: int, head: Head, out: list[LkpValue], used: set[int]) -> None:
     """The table's rows from line k on, to the first line that is none."""
     boxes: list[tuple[int, str, dict[str, str], list[str]]] = []  # per-box rows wait for the TOTAL row
-    while k < len(lines) and (row := _row(lines, k, len(head.systems))):
+    while k < len(lines):
+        if lines[k] == JOINED:  # the line a mailer broke a row onto, joined to it again (handmade.wrapped)
+            used.add(k)
+            k += 1
+            continue
+        row = _row(lines, k, len(head.systems))
+        if row is None:
+            break
         values, total, name, span = row
         used.update(range(k, k + span))
         if "." not in name and "/" in name:  # `lkp-ne04/micro/hackbench/1600%-process-socket`
@@ -186,6 +195,12 @@ def _emit(out: list[LkpValue], head: Head, line: int, bench: str, label: str, pa
           values: list[str]) -> None:
     for system, value in zip(head.systems, values, strict=True):
         out.append(LkpValue(line, bench, label, float(value), _unit(label), system, dict(params)))
+
+
+def robot_heads(lines: list[str], used: set[int]) -> bool:
+    """Whether the lines a reading used hold the robot's own `%stddev  %change  %stddev` head (a
+    writeback comparison has the same rows without it, and may name what no prefix names)."""
+    return any(_HEAD.match(lines[k]) for k in used if k < len(lines))
 
 
 def parameter_list(lines: list[str]) -> set[int]:

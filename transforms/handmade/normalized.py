@@ -26,6 +26,7 @@ import re
 from dataclasses import dataclass, field
 
 from transforms.handmade.cells import RULE
+from transforms.handmade.wrapped import JOINED
 from transforms.tools import TOOLS
 
 _KEY = re.compile(r"^[ \t>]*+(Test|Units|Statistic)[ \t]*+:[ \t]*+(\S.{0,80}?)[ \t]*+$")
@@ -133,6 +134,8 @@ def _rows(lines: list[str], start: int, n: int) -> list[tuple[int, str, list[flo
     is kept whole, its parts a gap apart."""
     rows: list[tuple[int, str, list[float]]] = []
     for k in range(start, min(len(lines), start + MAX_ROWS)):
+        if lines[k] == JOINED:
+            continue  # the line a mailer broke a row onto, joined to it again (handmade.wrapped)
         text = lines[k] if len(lines[k]) <= 400 else ""
         first = _CELL.search(text)
         cells = _CELL.findall(text) if first else []

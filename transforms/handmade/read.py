@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from transforms.handmade import commands, evidence, metrics
 from transforms.handmade.cells import RULE, aligned, decimal_commas, read_number, split_wide
 from transforms.handmade.cells import cells as row_cells
 from transforms.handmade.commands import read_commands
-from transforms.handmade.lkp import parameter_list, read_lkp
+from transforms.handmade.lkp import parameter_list, read_lkp, robot_heads
 from transforms.handmade.metrics import unit_in
 from transforms.handmade.noise import hunk_lines, noise_block, noise_line
 from transforms.handmade.normalized import read_normalized
@@ -26,7 +26,7 @@ from transforms.handmade.prose import ProseValue, arrow_legend, read_prose
 from transforms.handmade.slashes import read_slashes
 from transforms.handmade.summaries import BULLET_KV, read_summaries
 from transforms.handmade.tables import CHANGE_HEAD, RATIO_UNIT, STDEV_HEAD, Table, read_tables
-from transforms.handmade.wrapped import join_lone_labels, lone_label, unwrap
+from transforms.handmade.wrapped import join_lone_labels, lone_label, rejoin, unwrap
 from transforms.model import Result, Run, Segment
 from transforms.parsers import metric_spec
 from transforms.parsers._common import (
@@ -125,6 +125,7 @@ def read(segs: list[Segment], subject: str | None, claimed: dict[int, str],
     The caller gates: only posts with benchmark evidence (`evidence.has_evidence`) come here.
     """
     explained: list[Explained] = []
+    segs = [replace(seg, lines=rejoin(seg.lines)) for seg in segs]  # table rows a mailer broke, whole again
     plain = [line for seg in segs for line in seg.lines]
     hunks = {k for k in hunk_lines(plain)}
     out, lkp_lines = _lkp_tables(segs, explained)
@@ -224,7 +225,8 @@ def _lkp_tables(segs: list[Segment], explained: list[Explained]) -> tuple[list[H
                                        bench, f"the testcase prefix `{bench}.` of its rows",
                                        sorted({v.system for v in mine}), f"{len(results)} rows", len(results),
                                        seg.quoted))
-        held.update((seg.offset + k, "lkp") for k in used)
+        if values or robot_heads(seg.lines, used):  # a writeback comparison that gave no value is left to the others
+            held.update((seg.offset + k, "lkp") for k in used)
     if held:
         for seg in segs:
             held.update((seg.offset + k, "lkp") for k in parameter_list(seg.lines))
@@ -750,7 +752,7 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
         ex.outcome = "nothing: signed numbers without a %, a ratio or a change header are no changes"
         return [], ex
     series = bench == "lmbench" and (t.caption or "").startswith('"')  # lmbench's own `"title` format
-    if not (near or has_unit or mapped or votes.get(bench) or t.change or series or _sibling(t, bench, plain, earlier)
+    if not (near or has_unit or mapped or votes.get(bench) or t.change or series or _sibling(t, bench, plain, earlier, abs_lo + t.start)
             or (t.orientation == "rows=params" and _next_of_series(plain, abs_lo + t.start, bench, earlier))
             or _same_rows(plain[abs_lo + t.start:abs_lo + t.end], bench, plain, earlier)
             or _same_metrics(t, bench, plain, earlier)):
@@ -798,6 +800,9 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
                 and not (generic_label(above.rstrip(":")) and not evidence.benchmarks_in(above)):
             # `Following are some performance data:` leads in; `dbench` alone says what was measured
             caption_metric = above.rstrip(":").strip('"')  # `hackbench -g $group`: what was measured
+        if caption_metric is None and bench == "lmbench":  # `lmbench: ./lat_syscall -N 1000000 null:` a few lines up
+            caption_metric = next((test for ln in reversed(plain[max(0, abs_lo + t.start - 16):abs_lo + t.start])
+                                   if (test := commands.lmbench_test(ln))), None)
     shell_vars = {k for v in t.values for k in v.params if k.startswith("$")}
     if shell_vars:  # `$thr` over the rows: the option the command sets with it (`--num-threads=$thr`)
         named_by = _options_of(plain[max(0, abs_lo + t.start - 10):abs_lo + t.start], shell_vars)
@@ -843,19 +848,24 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
 _CAPTION_KEY = re.compile(r"^[^\S\n]*+([A-Za-z][\w .-]{0,30}+):")
 
 
-def _sibling(t: Table, bench: str, plain: list[str], earlier: Sequence[Explained]) -> bool:
+def _sibling(t: Table, bench: str, plain: list[str], earlier: Sequence[Explained], start: int) -> bool:
     """One of a series of tables under captions with the same key (`Kernel version: 2.4.19`, then
     `Kernel version: 2.5.34` ...): read as the first of them was, however far the tool was named."""
     m = _CAPTION_KEY.match(t.caption or "")
-    if m is None:
+    if m is not None:
+        key = m.group(1).strip().lower()
+        for e in earlier:
+            if e.rows and e.benchmark == bench and e.taken_for.startswith("hand_table") and e.line_start > 0:
+                above = _CAPTION_KEY.match(plain[e.line_start - 1])
+                if above and above.group(1).strip().lower() == key:
+                    return True
         return False
-    key = m.group(1).strip().lower()
-    for e in earlier:
-        if e.rows and e.benchmark == bench and e.taken_for.startswith("hand_table") and e.line_start > 0:
-            above = _CAPTION_KEY.match(plain[e.line_start - 1])
-            if above and above.group(1).strip().lower() == key:
-                return True
-    return False
+    # `KEY=y:` over the first table, `KEY=n:` over this one (a blank line under each)
+    setting = SETTING.match((t.caption or _line_above(plain, start) or "").rstrip(":"))
+    return setting is not None and any(
+        e.rows and e.benchmark == bench and e.taken_for.startswith(("hand_table", "key_value"))
+        and (above := SETTING.match((_line_above(plain, e.line_start) or "").rstrip(":")))
+        and above.group("key").lower() == setting.group("key").lower() for e in earlier)
 
 
 def _head_line(plain: list[str], start: int) -> str | None:

@@ -25,6 +25,7 @@ from transforms.handmade.cells import (
 )
 from transforms.handmade.evidence import benchmarks_in, names_tool
 from transforms.handmade.metrics import any_metric, canonical, label_votes, norm, unit, unit_in
+from transforms.handmade.wrapped import JOINED
 
 MAX_ROWS = 400
 _PARAM_WORDS = frozenset({
@@ -58,6 +59,7 @@ _HEAD_UNIT = re.compile(r"\(([^()]{1,20})\)\s*+$")
 # the head of a column of names that are the systems (`NAME`, `Kernel`, `Config`)
 _SYSTEM_HEAD = re.compile(r"^(?:names?|config(?:uration)?s?|kernels?|systems?|setups?|fs|file ?systems?|devices?"
                           r"|vms?|guests?|hosts?|drivers?|backends?|targets?)$", re.I)
+_BASELINE_KEY = re.compile(r"(?i)^(?:base(?:line)?|vanilla|stock|unpatched|default|original|mainline)$")
 _SYSTEM_WORD = re.compile(
     r"^(?:before|after|base(?:line)?|patch(?:ed|es|set)?|unpatched|vanilla|stock|default|orig(?:inal)?|old|new"
     r"|mainline|upstream|tip|host|guest|native|bare[- ]?metal|dom0|domu|(?:un)?modified"
@@ -197,24 +199,27 @@ def _labels_first(lines: list[str], grid: list[list[Cell] | None]) -> list[list[
             i += 1
             continue
         j = i
-        while j < n and _label_last(grid[j]):
-            j += 1
+        while j < n and (_label_last(grid[j]) or lines[j] == JOINED):
+            j += 1  # (the line a mailer broke a row onto, joined to it again, stands between)
         h = i - 1
         while h >= 0 and grid[h] is None and lines[h].strip():
             h -= 1  # separator lines
         heads = grid[h] if h >= 0 else None
-        first_label = min(grid[k][-1].start for k in range(i, j))  # type: ignore[index]
+        turned = [k for k in range(i, j) if lines[k] != JOINED]
+        first_label = min(grid[k][-1].start for k in turned)  # type: ignore[index]
         # the next group of the same rows, a blank line below the last one turned (each group of
         # thresholds, then the `TOTAL write_bw` row, under the heads written once)
         # (a note of one line may stand between: `note: the above 8G cases run on another test box!`)
         continued = i - 3 <= last_turned <= i - 2 and not lines[i - 1].strip() \
             and aligned(lines[last_turned], lines[i])
-        if continued or j - i >= 2 and heads and all(c.kind == "label" for c in heads) \
-                and all(c.end < first_label for c in heads):
-            for k in range(i, j):
+        absolute = {sum(c.kind == "abs" for c in grid[k]) for k in turned}  # type: ignore[union-attr]
+        if continued or len(turned) >= 2 and heads and all(c.kind == "label" for c in heads) \
+                and (all(c.end < first_label for c in heads) or absolute == {len(heads)}):
+            # (heads wider than their columns, one over each absolute value: `<release>+  <release>+`)
+            for k in turned:
                 row = grid[k]
                 out[k] = [row[-1], *row[:-1]]  # type: ignore[index]
-            last_turned = j - 1
+            last_turned = turned[-1]
         i = j
     return out
 
@@ -990,6 +995,9 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
     elif row_labels and sum(bool(_SYSTEM_WORD.match(lab)) for lab in row_labels) * 2 >= len(row_labels) \
             and row_votes == 0:
         t.orientation = "rows=systems"  # `Before 102 Mbits/sec` / `After 279 Mbits/sec`
+    elif t.kind == "key_value" and len(row_labels) >= 3 and row_votes == 0 and not heads \
+            and _BASELINE_KEY.match(row_labels[0]):
+        t.orientation = "rows=systems"  # `base: 0.1737` / `rdtsc: 0.1803 (+3.89%)`: a baseline, then what is set beside it
     elif t.kind == "key_value" and len(row_labels) >= 2 and row_votes == 0 and n == 1 \
             and all(_NAMES_SYSTEM.search(lab) for lab in row_labels):
         t.orientation = "rows=systems"  # `Baseline v4.10.0  : 60316 Mbit/s` / `This patch : 60662 Mbit/s`

@@ -10,14 +10,22 @@ a short line: the short line is the end of the row above. Only when three rows o
 break this way (prose wraps too, but its lines have no wide gaps). The tail joins its row (a value
 after a wide gap, words after one blank) and its own line becomes a rule line, so that every line
 keeps its number.
+
+`rejoin` reads the same damage from the mailer's side, before any hand reader looks: a mailer
+breaks a line longer than its width (60-80 columns) at the last blank that fits and puts the rest
+at the margin, so a line starting at the margin whose first word would not have fitted on the
+table row above it is that row's rest (values, the case named after them, the rest of a rule or
+of the heads), however many cells it holds.
 """
 
 from __future__ import annotations
 
 import re
 
+JOINED = "-"  # what a line joined to the one above it becomes: a rule line, so every line keeps its number
 _GAP = re.compile(r"\S[ \t]{3,}\S")
 _VALUE_START = re.compile(r"^[-+]?\d")
+_CLOSES = re.compile(r"^[^\[\]()]*+[\])]")  # `-2.54]( 2.42)`: the rest of a cell broken inside its brackets
 _MIN_ROW = 48  # a row the mailer broke was at least this long before its tail
 _WRAP = 64  # the row and its tail together would not have fitted on one line
 _MAX_TAIL = 32
@@ -44,8 +52,107 @@ def unwrap(lines: list[str]) -> list[str]:
     out = list(lines)
     for i in tails:
         tail = out[i].strip()
-        out[i - 1] = out[i - 1].rstrip() + ("   " if _VALUE_START.match(tail) else " ") + tail
-        out[i] = "-"
+        apart = _VALUE_START.match(tail) and not _CLOSES.match(tail)  # `1.03 [` / `-2.54]( 2.42)`: one cell
+        out[i - 1] = out[i - 1].rstrip() + ("   " if apart else " ") + tail
+        out[i] = JOINED
+    return out
+
+
+# ---------------------------------------------------------------- rows a mailer hard-wrapped
+
+_NARROWEST = 60  # no mailer wraps narrower
+_WIDEST = 80  # no mailer wraps wider
+_NEARBY = 12  # lines either side where a broken phrase may stand whole
+_NEAR = 20  # a broken row reaches within this many columns of the width
+_TABLE_GAP = re.compile(r"\S {3,}\S|[^\s.?!:,;] {2}\S")  # a gap between cells, not two blanks after a sentence
+_RULE_PIECE = re.compile(r"^[-=_+|: ]+$")
+_HAS_VALUE = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?%?(?![\w.])")
+
+
+def mailer_width(lines: list[str]) -> int | None:
+    """The widest column a mailer can have hard-wrapped these lines at: their longest line of a
+    mailer's width or less (a longer one it left whole: no blank to break at, or tabs it counted as
+    one column), or None when no line reaches a mailer's width."""
+    width = max((n for line in lines if (n := len(line.rstrip())) <= _WIDEST), default=0)
+    return width if width >= _NARROWEST else None
+
+
+def _overflow(lines: list[str], i: int, width: int) -> bool:
+    """Line `i` is the rest of the table row above it, which the mailer broke at `width`: the rest's
+    first word would not have fitted on the row, and it starts at the margin (the mailer drops the
+    blank it breaks at); it is values, a row's label printed after its values, a rule's other part,
+    or the other part of a line of heads."""
+    row, rest = lines[i - 1].rstrip(), lines[i]
+    if not rest.strip() or rest[0] in " \t" or not row or not width // 2 <= len(row) <= width:
+        return False
+    if len(row) + 1 + len(rest.split()[0]) <= width:
+        return False
+    if len(row) < width - _NEAR and not (len(rest.split()) == 1 and _HAS_VALUE.fullmatch(row.split()[-1])):
+        return False  # a row well short of the width was not broken, unless its label was too long to fit
+    if _RULE_PIECE.match(row) or _RULE_PIECE.match(rest):
+        return _RULE_PIECE.match(row) is not None and _RULE_PIECE.match(rest) is not None  # a rule broken in two
+    if _TABLE_GAP.search(row.strip()) is None:
+        return False
+    if len(rest.split()) == 1 and _HAS_VALUE.fullmatch(row.split()[-1]):
+        return True  # `54.39  +0.6%  54.73` / `3G-UKEY-HDD/xfs-10dd-4k`: the label after the values
+    if len(rest.rstrip()) > len(row) - 8:
+        return False  # as long as the row: the next row, not the rest of this one
+    if _VALUE_START.match(rest) or rest[0] in "([":
+        return True  # values where a row's label would start
+    return not _HAS_VALUE.search(row) and not _HAS_VALUE.search(rest)  # a line of column heads broken in two
+
+
+def _separator(row: str, rest: str, nearby: list[str]) -> str:
+    """What the break replaced: one blank inside a cell (`1.03 [` / `-2.54]`, `ctx` / `swtch` when
+    `ctx swtch` stands whole on a line nearby), else a gap between two cells."""
+    last, first = row.split()[-1], rest.split()[0]
+    if _CLOSES.match(rest):
+        return " "
+    if any(f"{last} {first}" in x for x in nearby):
+        return " "
+    if _VALUE_START.match(first) or _RULE_PIECE.match(first) or first == last or _HAS_VALUE.fullmatch(last):
+        return "   "
+    cell, head = row.split("  ")[-1].strip(), rest.split("  ")[0].strip()
+    if len(cell) > 4 and cell[-4:] == head[-4:]:
+        return "   "  # `eevdf[pct imp](CV)` / `eevdf-curb[pct imp](CV)`: two heads of one shape
+    between = row.rstrip()[-len(last) - 2:-len(last)]
+    return "   " if between == "  " else " "
+
+
+def rejoin(lines: list[str]) -> list[str]:
+    """Table rows a mailer hard-wrapped (each row's rest on the next line, at the margin) joined
+    again, the rest's line a rule line so that every line keeps its number. The width is the
+    segment's (a mailer wraps a whole message at one); rows are joined in each paragraph with two
+    broken rows or more."""
+    width = mailer_width(lines)
+    if width is None:
+        return lines
+    out: list[str] = []
+    start = 0
+    for k in range(len(lines) + 1):
+        if k == len(lines) or not lines[k].strip():
+            out += _rejoin_paragraph(lines[start:k], width)
+            if k < len(lines):
+                out.append(lines[k])
+            start = k + 1
+    return out
+
+
+def _rejoin_paragraph(lines: list[str], width: int) -> list[str]:
+    # the paragraph's own longest line, when it reaches a mailer's width: the segment's can be a few
+    # columns wider than the width its rows were broken at (mailers leave a line just over it whole)
+    width = min(width, max(_NARROWEST, max((len(x.rstrip()) for x in lines), default=0)))
+    rests = [i for i in range(1, len(lines)) if _overflow(lines, i, width)]
+    if len(rests) < 2:
+        return lines
+    out = list(lines)
+    for i in rests:
+        k = i - 1
+        while out[k] == JOINED and k > 0:
+            k -= 1  # a row broken twice: its second rest joins the row
+        rest = out[i].strip()
+        out[k] = out[k].rstrip() + _separator(out[k], rest, lines[max(0, i - _NEARBY):i + _NEARBY]) + rest
+        out[i] = JOINED
     return out
 
 
@@ -98,5 +205,5 @@ def join_lone_labels(lines: list[str]) -> list[str]:
         label = f"{lines[k].strip()} {row[:start].strip()}"
         pad = " " * _indent(row)
         joined = (pad + label).ljust(start) if len(pad + label) < start else pad + label + " "
-        out[k], out[k + 1] = joined + row[start:], "-"
+        out[k], out[k + 1] = joined + row[start:], JOINED
     return out

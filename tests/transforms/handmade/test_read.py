@@ -397,3 +397,82 @@ def test_the_next_table_under_a_setting_of_the_same_key_continues_the_series():
     assert ("tip-core", "4", "1", 622.65) in got  # the third table, ninety lines below the tool's name
     assert ("mel-v4.2", "4", "32", 11767.46) in got
     assert {n for _, n, _, _ in got} == {"1", "2", "4"}
+
+
+# https://lore.kernel.org/linux-mm/20111101105553.GG5819@redhat.com/ (its quoted lines): heads wider than their
+# columns, one release over each absolute value, over rows that print each case after its values; the
+# cases name fio by its job (`btrfs-fio_fat_mmap_randwrite`), not dd (named in a count of trace lines above)
+WRITEBACK_FIO = (
+    "On Mon, Oct 31, 2011 at 07:33:21PM +0800, Wu Fengguang wrote:\n"
+    "> > //regression\n"
+    "> > 3) much increased cpu %user and %system for btrfs\n"
+    "> \n"
+    "> Sorry I find out that the CPU time regressions for btrfs are caused by\n"
+    "> some additional trace events enabled on btrfs (for debugging an\n"
+    "> unrelated btrfs hang bug) which results in 7 times more trace event\n"
+    "> lines:\n"
+    "> \n"
+    ">  2701238 /export/writeback/thresh=1000M/btrfs-1dd-4k-8p-2941M-1000M:10-3.1.0-rc9-ioless-full-nfs-wq5-next-20111014+\n"
+    "> 19054054 /export/writeback/thresh=1000M/btrfs-1dd-4k-8p-2941M-1000M:10-3.1.0-rc9-ioless-full-per-zone-dirty-next-20111014+\n"
+    "> \n"
+    "> So no real regressions.\n"
+    "\n"
+    "Phew :-)\n"
+    "\n"
+    "> Besides, the patchset also performs good on random writes:\n"
+    "> \n"
+    "> 3.1.0-rc9-ioless-full-nfs-wq5-next-20111014+  3.1.0-rc9-ioless-full-per-zone-dirty-next-20111014+  \n"
+    "> ------------------------  ------------------------  \n"
+    ">                     1.65        -5.1%         1.57  MMAP-RANDWRITE-4K/btrfs-fio_fat_mmap_randwrite_4k-4k-8p-4096M-20:10-X\n"
+    ">                    18.65        -6.4%        17.46  MMAP-RANDWRITE-4K/ext3-fio_fat_mmap_randwrite_4k-4k-8p-4096M-20:10-X\n"
+    ">                     2.09        +1.2%         2.12  MMAP-RANDWRITE-4K/ext4-fio_fat_mmap_randwrite_4k-4k-8p-4096M-20:10-X\n"
+    ">                     2.49        -0.3%         2.48  MMAP-RANDWRITE-4K/xfs-fio_fat_mmap_randwrite_4k-4k-8p-4096M-20:10-X\n"
+    ">                    51.35        +0.0%        51.36  MMAP-RANDWRITE-64K/btrfs-fio_fat_mmap_randwrite_64k-64k-8p-4096M-20:10-X\n"
+    ">                    45.20        +0.5%        45.43  MMAP-RANDWRITE-64K/ext3-fio_fat_mmap_randwrite_64k-64k-8p-4096M-20:10-X\n"
+    ">                    44.77        +0.7%        45.10  MMAP-RANDWRITE-64K/ext4-fio_fat_mmap_randwrite_64k-64k-8p-4096M-20:10-X\n"
+    ">                    45.11        +2.5%        46.23  MMAP-RANDWRITE-64K/xfs-fio_fat_mmap_randwrite_64k-64k-8p-4096M-20:10-X\n"
+    ">                   211.31        +0.2%       211.74  TOTAL write_bw\n"
+)
+
+
+def test_wide_heads_over_cases_named_after_their_values_and_the_job_naming_fio():
+    rows = result_rows(extract_explained(WRITEBACK_FIO, "m")[0])
+    got = {(r["benchmark"], r["system"], r["params"].get("case", "")[:22], r["value"]) for r in rows}
+    assert ("fio", "3.1.0-rc9-ioless-full-nfs-wq5-next-20111014+", "MMAP-RANDWRITE-4K/btrf", 1.65) in got
+    assert ("fio", "3.1.0-rc9-ioless-full-per-zone-dirty-next-20111014+", "MMAP-RANDWRITE-64K/xfs", 46.23) in got
+    assert len(got) == 18
+
+
+# https://lore.kernel.org/lkml/2236FBA76BA1254E88B949DDB74E612BA4D4BFCA@IRSMSX102.ger.corp.intel.com/ (its
+# lines): `key: value` lines whose first key is the baseline are the systems compared; the command
+# above says what was measured (lmbench's `lat_syscall ... null`); the second setting of the same key
+# over the same keys is the next table of the series
+SYSCALL = (
+    "lmbench: ./lat_syscall -N 1000000 null:\n"
+    "\n"
+    "CONFIG_PAGE_TABLE_ISOLATION=y:\n"
+    "\n"
+    "base:                                0.1737\n"
+    "rdtsc:                               0.1803 (+3.89%)\n"
+    "get_random_bytes (4096 byte buffer): 0.1811 (+4.26%)\n"
+    "RDRAND (every 10th syscall):         0.1910 (+9.96%)\n"
+    "STACKLEAK:                           0.2150 (+23.78%)\n"
+    "\n"
+    "CONFIG_PAGE_TABLE_ISOLATION=n:\n"
+    "\n"
+    "base:                                0.0522\n"
+    "rdtsc:                               0.0556 (+6.51%)\n"
+    "get_random_bytes (4096 byte buffer): 0.0599 (+14.75%)\n"
+    "RDRAND (every 10th syscall):         0.0706 (+35.25%)\n"
+    "STACKLEAK:                           0.0935 (+79.12%)\n"
+)
+
+
+def test_keys_after_a_baseline_key_are_systems_measured_by_the_command_above():
+    rows = result_rows(extract_explained(SYSCALL, "m")[0])
+    got = {(r["system"], r["metric"], r["params"].get("CONFIG_PAGE_TABLE_ISOLATION"), r["value"]) for r in rows}
+    assert ("base", "null_call", "y", 0.1737) in got
+    assert ("STACKLEAK", "null_call", "y", 0.215) in got
+    assert ("rdtsc", "null_call", "n", 0.0556) in got
+    assert ("get_random_bytes (4096 byte buffer)", "null_call", "n", 0.0599) in got
+    assert len(got) == 10 and all(r["unit"] == "us" for r in rows)

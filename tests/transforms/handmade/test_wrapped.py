@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from transforms.extract import extract_explained
-from transforms.handmade.wrapped import join_lone_labels, unwrap
+from transforms.handmade.wrapped import JOINED, join_lone_labels, rejoin, unwrap
 from transforms.rows import result_rows
 
 # https://lore.kernel.org/lkml/794520d1-8cfa-0b81-a8d6-2c2bf4b55eb9@efficios.com/ (its lines, one quote
@@ -56,7 +56,7 @@ def test_prose_and_two_broken_rows_stay_as_they_are():
     assert unwrap(two[:8]) == two[:8]
 
 
-@pytest.mark.parametrize("rewrite", [unwrap, join_lone_labels])
+@pytest.mark.parametrize("rewrite", [unwrap, join_lone_labels, rejoin])
 @settings(max_examples=80, deadline=None)
 @given(st.lists(st.text(alphabet=" abc123.()%:-+K", max_size=90), max_size=25))
 def test_any_lines_keep_their_count_and_only_joined_rows_and_rules_change(rewrite, lines):
@@ -106,3 +106,99 @@ def test_a_caption_or_a_group_over_several_rows_is_not_joined():
     assert join_lone_labels(group) == group  # a name over two rows heads a group
     caption = ["Results:", "base    100   200", "", "patch   300   400"]
     assert join_lone_labels(caption) == caption
+
+
+# ---------------------------------------------------------------- rows a mailer hard-wrapped
+
+# https://lore.kernel.org/lkml/21f3d376-17d6-8fb6-5f35-507ea931c0d3@amd.com/ (its lines), and the same
+# lines as a mailer re-wraps them at 72 columns (the last head, and each row's last cell, broken off
+# at the blank before the word that did not fit, inside the cell's brackets)
+REPORT = """\
+==================================================================
+Test          : hackbench
+Units         : Normalized time in seconds
+Interpretation: Lower is better
+Statistic     : AMean
+==================================================================
+Case:          base[pct imp](CV)         eevdf[pct imp](CV)    eevdf-curb[pct imp](CV)
+ 1-groups     1.00 [ -0.00]( 2.51)     1.02 [ -1.69]( 1.89)     1.03 [ -2.54]( 2.42)
+ 2-groups     1.00 [ -0.00]( 1.63)     1.05 [ -4.68]( 2.04)     1.04 [ -3.75]( 1.25)  *
+ 4-groups     1.00 [ -0.00]( 1.80)     1.07 [ -7.47]( 2.38)     1.07 [ -6.81]( 1.68)  *
+"""
+REPORT_WRAPPED = """\
+==================================================================
+Test          : hackbench
+Units         : Normalized time in seconds
+Interpretation: Lower is better
+Statistic     : AMean
+==================================================================
+Case:          base[pct imp](CV)         eevdf[pct imp](CV)
+eevdf-curb[pct imp](CV)
+ 1-groups     1.00 [ -0.00]( 2.51)     1.02 [ -1.69]( 1.89)     1.03 [
+-2.54]( 2.42)
+ 2-groups     1.00 [ -0.00]( 1.63)     1.05 [ -4.68]( 2.04)     1.04 [
+-3.75]( 1.25)  *
+ 4-groups     1.00 [ -0.00]( 1.80)     1.07 [ -7.47]( 2.38)     1.07 [
+-6.81]( 1.68)  *
+"""
+
+
+def _facts(text):
+    return sorted((r["benchmark"], r["system"], r["metric"], tuple(sorted(r["params"].items())), r["value"])
+                  for r in result_rows(extract_explained(text, "m")[0]))
+
+
+def test_a_report_a_mailer_wrapped_reads_as_the_one_it_sent():
+    assert len(_facts(REPORT)) == 9
+    assert _facts(REPORT_WRAPPED) == _facts(REPORT)
+    assert ("hackbench", "eevdf-curb", "normalized_time_in_seconds", (("groups", "4"), ("statistic", "AMean")),
+            1.07) in _facts(REPORT_WRAPPED)
+
+
+def test_each_rest_joins_its_row_in_its_own_cell_and_every_line_keeps_its_number():
+    lines = REPORT_WRAPPED.splitlines()
+    out = rejoin(lines)
+    assert len(out) == len(lines)
+    assert out[6].endswith("eevdf[pct imp](CV)   eevdf-curb[pct imp](CV)") and out[7] == JOINED
+    assert out[8].endswith("1.03 [ -2.54]( 2.42)") and out[9] == JOINED
+
+
+# https://lore.kernel.org/linux-mm/20111003135902.GA16518@localhost/ (its lines, re-wrapped at 72
+# columns): each case's name, printed after the values, on a line of its own
+LABELS_WRAPPED = """\
+dd numbers, USB stick:
+
+      3.1.0-rc4-vanilla+        3.1.0-rc8-ioless6+
+------------------------  ------------------------
+                   54.39        +0.6%        54.73
+3G-UKEY-HDD/xfs-10dd-4k-8p-4096M-20:10-X
+                   63.72        -1.8%        62.58
+3G-UKEY-HDD/xfs-1dd-4k-8p-4096M-20:10-X
+                    4.91        +0.9%         4.95
+UKEY-thresh=50M/xfs-2dd-4k-8p-4096M-50M:10-X
+
+The complete test matrix for the major filesystems would take some more
+days to complete.  As far as I can tell from the current test results,
+"""
+
+
+def test_names_printed_after_the_values_join_their_rows():
+    got = {(r["system"], r["params"].get("case"), r["value"]) for r in
+           result_rows(extract_explained(LABELS_WRAPPED, "m")[0])}
+    assert ("3.1.0-rc4-vanilla+", "3G-UKEY-HDD/xfs-10dd-4k-8p-4096M-20:10-X", 54.39) in got
+    assert ("3.1.0-rc8-ioless6+", "UKEY-thresh=50M/xfs-2dd-4k-8p-4096M-50M:10-X", 4.95) in got
+    assert len([g for g in got if g[0] is not None]) == 6
+
+
+# https://lore.kernel.org/lkml/94F20261551DC141B6B559DC4910867204491F@blr-m3-msg.wipro.com/ (its lines,
+# tabs expanded): a rule under a row is no part of it; rows as long as the one above are rows
+def test_rules_and_whole_rows_are_not_joined():
+    lines = ["Context switching - times in microseconds - smaller is better", "",
+             "1. 2p/0K ctxsw                          1.370           1.560",
+             "------------------------------------------------------------------------------",
+             "*Local* Communication latencies in microseconds - smaller is better"]
+    assert rejoin(lines) == lines
+    rows = ["kernel 2.5.54mm2   1.370   1.560   3.550   13.00   19.00   58.00   75.00   79.00",
+            "kernel 2.5.54      1.560   1.600   3.600   19.00   25.00   75.00   51.00   126.0",
+            "kernel 2.5.53      1.500   1.610   3.590   18.00   24.00   70.00   50.00   120.0"]
+    assert rejoin(rows) == rows

@@ -83,9 +83,13 @@ def _overflow(lines: list[str], i: int, width: int) -> bool:
     blank it breaks at); it is values, a row's label printed after its values, a rule's other part,
     or the other part of a line of heads."""
     row, rest = lines[i - 1].rstrip(), lines[i]
-    if not rest.strip() or rest[0] in " \t" or not row or not width // 2 <= len(row) <= width:
+    if not rest.strip() or not row or not width // 2 <= len(row) <= width:
         return False
-    if len(row) + 1 + len(rest.split()[0]) <= width:
+    indent = len(rest) - len(rest.lstrip(" "))
+    if rest[0] == "\t" or indent > 3 or indent and not (row.endswith(("(", "[")) and _CLOSES.match(rest)):
+        return False  # an indented line, unless a cell broken inside its brackets (`33683.34 (` / ` -0.43%)`)
+    rest = rest[indent:]
+    if len(row) + 1 + indent + len(rest.split()[0]) <= width:
         return False
     if len(row) < width - _NEAR and not (len(rest.split()) == 1 and _HAS_VALUE.fullmatch(row.split()[-1])):
         return False  # a row well short of the width was not broken, unless its label was too long to fit
@@ -93,6 +97,8 @@ def _overflow(lines: list[str], i: int, width: int) -> bool:
         return _RULE_PIECE.match(row) is not None and _RULE_PIECE.match(rest) is not None  # a rule broken in two
     if _TABLE_GAP.search(row.strip()) is None:
         return False
+    if row.endswith(("(", "[")) and _CLOSES.match(rest):
+        return True  # a cell broken inside its brackets, however much of the row follows
     if len(rest.split()) == 1 and _HAS_VALUE.fullmatch(row.split()[-1]):
         return True  # `54.39  +0.6%  54.73` / `3G-UKEY-HDD/xfs-10dd-4k`: the label after the values
     if len(rest.rstrip()) > len(row) - 8:

@@ -202,3 +202,20 @@ def test_rules_and_whole_rows_are_not_joined():
             "kernel 2.5.54      1.560   1.600   3.600   19.00   25.00   75.00   51.00   126.0",
             "kernel 2.5.53      1.500   1.610   3.590   18.00   24.00   70.00   50.00   120.0"]
     assert rejoin(rows) == rows
+
+
+# https://lore.kernel.org/lkml/277737d6034b3da072d3b0b808d2fa6e110038b0.camel@suse.com/ (its rows of
+# eight configurations, re-wrapped at 72 columns): each row broken twice, inside a change's brackets,
+# the rest keeping the blank the break did not take
+def test_a_row_broken_twice_inside_brackets_is_one_row_again():
+    lines = ["MB/sec copy     33827.50 (   0.00%)    33654.32 (  -0.51%)    33683.34 (",
+             " -0.43%)    33819.30 (  -0.02%)    33830.88 (   0.01%)    33731.02 (",
+             "-0.29%)    33573.76 (  -0.75%)    33292.76 (  -1.58%)",
+             "MB/sec scale    22762.02 (   0.00%)    22524.00 (  -1.05%)    22416.54 (",
+             " -1.52%)    22444.16 (  -1.40%)    22652.56 (  -0.48%)    22462.80 (",
+             "-1.31%)    22461.90 (  -1.32%)    22670.84 (  -0.40%)"]
+    out = rejoin(lines)
+    assert out[1:3] == [JOINED, JOINED] and out[4:] == [JOINED, JOINED]
+    assert out[0].split()[2::3] == ["33827.50", "33654.32", "33683.34", "33819.30", "33830.88", "33731.02",
+                                    "33573.76", "33292.76"]
+    assert out[0].endswith("33292.76 (  -1.58%)") and "33683.34 ( -0.43%)" in out[0]

@@ -125,6 +125,8 @@ def read_lkp(lines: list[str], carry: Head | None = None) -> tuple[list[LkpValue
 def _row(lines: list[str], k: int, n: int) -> tuple[list[str], bool, str, int] | None:
     """(the n values, TOTAL row?, the name, lines used) of a row at line k: `<v> [± s%] (<change>
     <v> [± s%])*(n-1) [TOTAL] <name>`, the name maybe wrapped onto the next line by a mailer."""
+    if k >= len(lines):
+        return None  # the heads' rule was the last line
     toks = lines[k].split()
     used = 1
     if toks and not _NAME.fullmatch(toks[-1]):

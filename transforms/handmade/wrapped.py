@@ -21,6 +21,7 @@ of the heads), however many cells it holds.
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 JOINED = "-"  # what a line joined to the one above it becomes: a rule line, so every line keeps its number
 _GAP = re.compile(r"\S[ \t]{3,}\S")
@@ -116,7 +117,8 @@ def _separator(row: str, rest: str, nearby: list[str]) -> str:
         return " "
     if any(f"{last} {first}" in x for x in nearby):
         return " "
-    if _VALUE_START.match(first) or _RULE_PIECE.match(first) or first == last or _HAS_VALUE.fullmatch(last):
+    if _VALUE_START.match(first) or (len(first) >= 3 and _RULE_PIECE.match(first)) or first == last \
+            or _HAS_VALUE.fullmatch(last):
         return "   "
     cell, head = row.split("  ")[-1].strip(), rest.split("  ")[0].strip()
     if len(cell) > 4 and cell[-4:] == head[-4:]:
@@ -150,6 +152,8 @@ def _rejoin_paragraph(lines: list[str], width: int) -> list[str]:
     width = min(width, max(_NARROWEST, max((len(x.rstrip()) for x in lines), default=0)))
     rests = [i for i in range(1, len(lines)) if _overflow(lines, i, width)]
     if len(rests) < 2:
+        rests = _alternating(lines)
+    if len(rests) < 2:
         return lines
     out = list(lines)
     for i in rests:
@@ -159,6 +163,63 @@ def _rejoin_paragraph(lines: list[str], width: int) -> list[str]:
         rest = out[i].strip()
         out[k] = out[k].rstrip() + _separator(out[k], rest, lines[max(0, i - _NEARBY):i + _NEARBY]) + rest
         out[i] = JOINED
+    return _realigned(out)
+
+
+def _first_is_value(line: str) -> bool:
+    """The line's first word is a value (`22.35`, `-0.4%`) or opens one's aside (`(11.85`)."""
+    first = line.split()[0]
+    return _HAS_VALUE.fullmatch(first) is not None or first.startswith("(")
+
+
+def _alternating(lines: list[str]) -> list[int]:
+    """Rows broken inside a wide gap (the blanks the break took leave no sign of the width): every
+    row a label and cells, then its rest at the margin, values first, three times or more; joined,
+    each has as many cells as the heads (whose own rest may follow them). The rests, or none."""
+    from transforms.handmade.cells import split_wide
+
+    rests = [i for i in range(1, len(lines))
+             if lines[i][:1].strip() and _first_is_value(lines[i]) and lines[i - 1].strip()
+             and not _first_is_value(lines[i - 1]) and _TABLE_GAP.search(lines[i - 1].strip())]
+    if len(rests) < 3:
+        return []
+    top = rests[0] - 2  # the heads, right above the first row
+    if top < 0 or not lines[top].strip() or _HAS_VALUE.search(lines[top]):
+        return []
+    heads = [c.text for c in split_wide(lines[top])]
+    if top >= 1 and lines[top][:1].strip() and _TABLE_GAP.search(lines[top - 1].strip()) \
+            and not _HAS_VALUE.search(lines[top - 1]):
+        heads = [c.text for c in split_wide(lines[top - 1])] + heads  # the heads' own rest under them
+        rests = [top, *rests]
+    widths = {len(heads), len(heads) - 1}  # (a head's last cell may be broken in two: `base` / `+ aaron-tg`)
+    for i in (i for i in rests if i != top):
+        if len(split_wide(lines[i - 1])) + len(split_wide(lines[i])) not in widths:
+            return []
+    return rests
+
+
+def _realigned(lines: list[str]) -> list[str]:
+    """The rows of a paragraph joined again, set out in common columns: a break lost the blanks
+    before the rest, so a joined row's later cells stand off their heads. When the first line of the
+    most common number of cells (three or more, on three lines or more) holds no value (the heads),
+    every line of that many cells is written again, cell after cell, each column as wide as its
+    widest cell."""
+    from transforms.handmade.cells import split_wide
+
+    rows = {k: [c.text for c in split_wide(x)] for k, x in enumerate(lines)
+            if x.strip() and x != JOINED and not _RULE_PIECE.match(x)}
+    counts = Counter(len(v) for v in rows.values())
+    if not counts:
+        return lines
+    n, often = counts.most_common(1)[0]
+    first = min(k for k, v in rows.items() if len(v) == n) if often else 0
+    if n < 3 or often < 3 or _HAS_VALUE.search(lines[first]):
+        return lines  # (the first line of that many cells are the heads, one over each column)
+    widths = [max(len(v[i]) for v in rows.values() if len(v) == n) for i in range(n)]
+    out = list(lines)
+    for k, cells in rows.items():
+        if len(cells) == n:
+            out[k] = "   ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)).rstrip()
     return out
 
 

@@ -243,3 +243,9 @@ def test_transactions_per_second_and_the_job_line_as_params():
         ("v5.15-rc4", 333492.0, "trans/s"), ("a0918006f9284b77397ae4f163f", 314346.0, "trans/s")]
     assert rows[0]["params"] == {"cluster": "cs-localhost", "ip": "ipv4", "nr_threads": "16", "runtime": "300s",
                                  "tbox_group": "lkp-cpl-4sp1", "test": "TCP_CRR"}
+
+
+def test_heads_and_their_rule_as_the_last_lines_read_no_row():
+    # the end of a message cut right under a comparison's heads (`base  patched` over its dashes)
+    assert read_lkp(["3cd04c8f4afed71a 6471658dc66c670580a7616e75f", "---------------- ---------------------------"]) \
+        == ([], set(), None)

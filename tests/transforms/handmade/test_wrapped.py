@@ -219,3 +219,30 @@ def test_a_row_broken_twice_inside_brackets_is_one_row_again():
     assert out[0].split()[2::3] == ["33827.50", "33654.32", "33683.34", "33819.30", "33830.88", "33731.02",
                                     "33573.76", "33292.76"]
     assert out[0].endswith("33292.76 (  -1.58%)") and "33683.34 ( -0.43%)" in out[0]
+
+
+# https://lore.kernel.org/lkml/f6dc1652-bc39-0b12-4b6b-29a2f9cd8484@amd.com/ (its hackbench table,
+# re-wrapped at 72 columns): each row broken inside the wide gap after its
+# second value (the blanks the break took leave no sign of the width), the rest at the margin; the
+# heads broken inside their last head
+GAPS_WRAPPED = """\
+hackbench:
+
+Test:        6.5.0-rc1 (base)    base + mathieu-queued-wakeup       base
++ aaron-tg-load-avg        base + queued-wakeup + tg-load-avg
+  1-groups:   22.15 (0.00 pct)      22.46 (-1.39 pct)
+22.35 (-0.90 pct)                   21.20 (4.28 pct)
+  2-groups:   22.76 (0.00 pct)      21.78 (4.30 pct)
+22.60 (0.70 pct)                    21.90 (3.77 pct)
+  4-groups:   22.12 (0.00 pct)      22.02 (0.45 pct)
+22.22 (-0.45 pct)                   21.94 (0.81 pct)
+"""
+
+
+def test_rows_broken_in_a_wide_gap_join_and_stand_under_their_heads():
+    got = {(r["system"], r["params"].get("case"), r["value"]) for r in
+           result_rows(extract_explained(GAPS_WRAPPED, "m")[0])}
+    assert ("base + aaron-tg-load-avg", "1-groups", 22.35) in got
+    assert ("base + queued-wakeup + tg-load-avg", "4-groups", 21.94) in got
+    assert ("6.5.0-rc1 (base)", "2-groups", 22.76) in got
+    assert len(got) == 12

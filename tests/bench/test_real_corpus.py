@@ -107,6 +107,19 @@ def test_figures_hold_the_floors(split):
     assert not low, f"{split}: below the floor (measured, floor): {low}"
 
 
+def test_dev_figures_hold_their_floor_when_a_mailer_rewraps_every_post():
+    """The dev posts as a mailer re-wrapping them at 72 columns would send them (`--damage wrap`):
+    tables broken row by row must still be read."""
+    floors = json.loads(FLOORS.read_text(encoding="utf-8")).get("dev_wrapped") if FLOORS.exists() else None
+    if not floors:
+        pytest.skip("no floors for the re-wrapped dev posts")
+    from bench.extraction import wrap
+
+    total = rc.summary(REAL, "dev", wrap)["splits"]["dev"]["total"]
+    low = {k: (total[k], floor) for k, floor in floors.items() if (total[k] or 0.0) < floor}
+    assert not low, f"dev, re-wrapped: below the floor (measured, floor): {low}"
+
+
 # ---------------------------------------------------------------- matching rules
 
 

@@ -67,6 +67,7 @@ _NEARBY = 12  # lines either side where a broken phrase may stand whole
 _NEAR = 20  # a broken row reaches within this many columns of the width
 _TABLE_GAP = re.compile(r"\S {3,}\S|[^\s.?!:,;] {2}\S")  # a gap between cells, not two blanks after a sentence
 _RULE_PIECE = re.compile(r"^[-=_+|: ]+$")
+_RULE_CHARS = frozenset("-=_+|:")
 _HAS_VALUE = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?%?(?![\w.])")
 
 
@@ -84,23 +85,27 @@ def _overflow(lines: list[str], i: int, width: int) -> bool:
     blank it breaks at); it is values, a row's label printed after its values, a rule's other part,
     or the other part of a line of heads."""
     row, rest = lines[i - 1].rstrip(), lines[i]
-    if not rest.strip() or not row or not width // 2 <= len(row) <= width:
+    if not rest or not row or not width // 2 <= len(row) <= width:
         return False
     indent = len(rest) - len(rest.lstrip(" "))
-    if rest[0] == "\t" or indent > 3 or indent and not (row.endswith(("(", "[")) and _CLOSES.match(rest)):
+    if indent == len(rest) or rest[0] == "\t" or indent > 3 \
+            or indent and not (row.endswith(("(", "[")) and _CLOSES.match(rest)):
         return False  # an indented line, unless a cell broken inside its brackets (`33683.34 (` / ` -0.43%)`)
     rest = rest[indent:]
-    if len(row) + 1 + indent + len(rest.split()[0]) <= width:
+    words = rest.split(None, 1)
+    if len(row) + 1 + indent + len(words[0]) <= width:
         return False
-    if len(row) < width - _NEAR and not (len(rest.split()) == 1 and _HAS_VALUE.fullmatch(row.split()[-1])):
+    last = row.rsplit(None, 1)[-1]
+    label_after = len(words) == 1 and _HAS_VALUE.fullmatch(last) is not None
+    if len(row) < width - _NEAR and not label_after:
         return False  # a row well short of the width was not broken, unless its label was too long to fit
-    if _RULE_PIECE.match(row) or _RULE_PIECE.match(rest):
+    if (row.lstrip()[0] in _RULE_CHARS and _RULE_PIECE.match(row)) or (rest[0] in _RULE_CHARS and _RULE_PIECE.match(rest)):
         return _RULE_PIECE.match(row) is not None and _RULE_PIECE.match(rest) is not None  # a rule broken in two
-    if _TABLE_GAP.search(row.strip()) is None:
+    if "  " not in row.strip() or _TABLE_GAP.search(row.strip()) is None:
         return False
     if row.endswith(("(", "[")) and _CLOSES.match(rest):
         return True  # a cell broken inside its brackets, however much of the row follows
-    if len(rest.split()) == 1 and _HAS_VALUE.fullmatch(row.split()[-1]):
+    if label_after:
         return True  # `54.39  +0.6%  54.73` / `3G-UKEY-HDD/xfs-10dd-4k`: the label after the values
     if len(rest.rstrip()) > len(row) - 8:
         return False  # as long as the row: the next row, not the rest of this one
@@ -132,24 +137,29 @@ def rejoin(lines: list[str]) -> list[str]:
     again, the rest's line a rule line so that every line keeps its number. The width is the
     segment's (a mailer wraps a whole message at one); rows are joined in each paragraph with two
     broken rows or more."""
-    width = mailer_width(lines)
+    width = mailer_width(lines) if len(lines) >= 3 else None
     if width is None:
         return lines
     out: list[str] = []
-    start = 0
+    start, changed = 0, False
     for k in range(len(lines) + 1):
         if k == len(lines) or not lines[k].strip():
-            out += _rejoin_paragraph(lines[start:k], width)
+            para = lines[start:k]
+            joined = _rejoin_paragraph(para, width)
+            changed = changed or joined is not para
+            out += joined
             if k < len(lines):
                 out.append(lines[k])
             start = k + 1
-    return out
+    return out if changed else lines
 
 
 def _rejoin_paragraph(lines: list[str], width: int) -> list[str]:
+    if len(lines) < 3:
+        return lines  # (two rows broken, or a row and its rest three times, take more lines)
     # the paragraph's own longest line, when it reaches a mailer's width: the segment's can be a few
     # columns wider than the width its rows were broken at (mailers leave a line just over it whole)
-    width = min(width, max(_NARROWEST, max((len(x.rstrip()) for x in lines), default=0)))
+    width = min(width, max(_NARROWEST, max(len(x.rstrip()) for x in lines)))
     rests = [i for i in range(1, len(lines)) if _overflow(lines, i, width)]
     if len(rests) < 2:
         rests = _alternating(lines)
@@ -166,9 +176,12 @@ def _rejoin_paragraph(lines: list[str], width: int) -> list[str]:
     return _realigned(out)
 
 
+_VALUE_FIRST = frozenset("0123456789+-.(")
+
+
 def _first_is_value(line: str) -> bool:
     """The line's first word is a value (`22.35`, `-0.4%`) or opens one's aside (`(11.85`)."""
-    first = line.split()[0]
+    first = line.split(None, 1)[0]
     return _HAS_VALUE.fullmatch(first) is not None or first.startswith("(")
 
 
@@ -178,8 +191,10 @@ def _alternating(lines: list[str]) -> list[int]:
     each has as many cells as the heads (whose own rest may follow them). The rests, or none."""
     from transforms.handmade.cells import split_wide
 
+    if len(lines) < 6:
+        return []
     rests = [i for i in range(1, len(lines))
-             if lines[i][:1].strip() and _first_is_value(lines[i]) and lines[i - 1].strip()
+             if lines[i][:1] in _VALUE_FIRST and _first_is_value(lines[i]) and lines[i - 1].strip()
              and not _first_is_value(lines[i - 1]) and _TABLE_GAP.search(lines[i - 1].strip())]
     if len(rests) < 3:
         return []

@@ -240,7 +240,7 @@ def test_per_layout_counts_rows_without_layout_as_tool_output():
     assert per["hand_table"].facts == 0 and per["hand_table"].rows == 1 and per["hand_table"].precision == 0.0
 
 
-def test_post_rows_read_like_listbench_extract(tmp_path):
+def _demo_post(tmp_path):
     post = tmp_path / "x_lkml_2001_dd_demo.txt"
     post.write_text(
         "Source: https://lore.kernel.org/lkml/demo@example.org/\n"
@@ -251,7 +251,11 @@ def test_post_rows_read_like_listbench_extract(tmp_path):
         "1073741824 bytes (1.1 GB) copied, 9.5 s, 113 MB/s\n",
         encoding="utf-8",
     )
-    rows = rc.post_rows(post)
+    return post
+
+
+def test_post_rows_read_like_listbench_extract(tmp_path):
+    rows = rc.post_rows(_demo_post(tmp_path))
     assert rows and rows[0]["message_id"] == "demo@example.org" and rows[0]["subject"] == "dd numbers"
     assert any(r["benchmark"] == "dd" and r["value"] == 113 for r in rows)
 
@@ -259,16 +263,7 @@ def test_post_rows_read_like_listbench_extract(tmp_path):
 def test_post_rows_with_damage_read_the_damaged_body(tmp_path):
     from bench.extraction import quote
 
-    post = tmp_path / "x_lkml_2001_dd_demo.txt"
-    post.write_text(
-        "Source: https://lore.kernel.org/lkml/demo@example.org/\n"
-        "From: A <a@example.org>\nDate: Mon, 1 Jan 2001 10:00:00 +0000\nSubject: dd numbers\n"
-        "Message-ID: <demo@example.org>\n\n"
-        "$ dd if=/dev/zero of=/tmp/f bs=1M count=1024\n"
-        "1024+0 records in\n1024+0 records out\n"
-        "1073741824 bytes (1.1 GB) copied, 9.5 s, 113 MB/s\n",
-        encoding="utf-8",
-    )
+    post = _demo_post(tmp_path)
     plain = rc.post_rows(post)
     assert [r["value"] for r in rc.post_rows(post, lambda body: body)] == [r["value"] for r in plain]
     quoted = rc.post_rows(post, quote)

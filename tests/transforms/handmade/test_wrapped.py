@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bench.extraction import wrap
 from transforms.extract import extract_explained
 from transforms.handmade.wrapped import JOINED, join_lone_labels, rejoin, unwrap
 from transforms.rows import result_rows
@@ -111,8 +112,8 @@ def test_a_caption_or_a_group_over_several_rows_is_not_joined():
 # ---------------------------------------------------------------- rows a mailer hard-wrapped
 
 # https://lore.kernel.org/lkml/21f3d376-17d6-8fb6-5f35-507ea931c0d3@amd.com/ (its lines), and the same
-# lines as a mailer re-wraps them at 72 columns (the last head, and each row's last cell, broken off
-# at the blank before the word that did not fit, inside the cell's brackets)
+# lines as a mailer re-wraps them at 72 columns (bench.extraction's `wrap`: the last head, and each
+# row's last cell, broken off at the blank before the word that did not fit, inside the cell's brackets)
 REPORT = """\
 ==================================================================
 Test          : hackbench
@@ -125,22 +126,7 @@ Case:          base[pct imp](CV)         eevdf[pct imp](CV)    eevdf-curb[pct im
  2-groups     1.00 [ -0.00]( 1.63)     1.05 [ -4.68]( 2.04)     1.04 [ -3.75]( 1.25)  *
  4-groups     1.00 [ -0.00]( 1.80)     1.07 [ -7.47]( 2.38)     1.07 [ -6.81]( 1.68)  *
 """
-REPORT_WRAPPED = """\
-==================================================================
-Test          : hackbench
-Units         : Normalized time in seconds
-Interpretation: Lower is better
-Statistic     : AMean
-==================================================================
-Case:          base[pct imp](CV)         eevdf[pct imp](CV)
-eevdf-curb[pct imp](CV)
- 1-groups     1.00 [ -0.00]( 2.51)     1.02 [ -1.69]( 1.89)     1.03 [
--2.54]( 2.42)
- 2-groups     1.00 [ -0.00]( 1.63)     1.05 [ -4.68]( 2.04)     1.04 [
--3.75]( 1.25)  *
- 4-groups     1.00 [ -0.00]( 1.80)     1.07 [ -7.47]( 2.38)     1.07 [
--6.81]( 1.68)  *
-"""
+REPORT_WRAPPED = wrap(REPORT)
 
 
 def _facts(text):
@@ -157,6 +143,8 @@ def test_a_report_a_mailer_wrapped_reads_as_the_one_it_sent():
 
 def test_each_rest_joins_its_row_in_its_own_cell_and_every_line_keeps_its_number():
     lines = REPORT_WRAPPED.splitlines()
+    assert lines[6:10] == ["Case:          base[pct imp](CV)         eevdf[pct imp](CV)", "eevdf-curb[pct imp](CV)",
+                           " 1-groups     1.00 [ -0.00]( 2.51)     1.02 [ -1.69]( 1.89)     1.03 [", "-2.54]( 2.42)"]
     out = rejoin(lines)
     assert len(out) == len(lines)
     assert out[6].endswith("eevdf[pct imp](CV)   eevdf-curb[pct imp](CV)") and out[7] == JOINED

@@ -88,3 +88,22 @@ def test_fio_io_depths_wrapped_onto_their_own_line_are_no_quote():
     text = ("  IO depths    : 1=0.1%, 2=0.1%, 4=0.1%, 8=0.1%, 16=0.1%, 32=0.1%,\n"
             ">=64=99.7%\n")
     assert [d for d, _ in _by_depth(text)] == [0]
+
+
+# https://lore.kernel.org/lkml/f6dc1652-bc39-0b12-4b6b-29a2f9cd8484@amd.com/ (its hackbench rows,
+# quoted in a reply whose mailer re-wrapped them at 72 columns): each row's rest, two cells long,
+# lost its quote mark and stays in the quote
+def test_a_quoted_rows_rest_of_several_cells_stays_in_the_quote():
+    text = ("> Test:        6.5.0-rc1 (base)    base + mathieu-queued-wakeup       base\n"
+            "> + aaron-tg-load-avg        base + queued-wakeup + tg-load-avg\n"
+            ">   1-groups:   22.15 (0.00 pct)      22.46 (-1.39 pct)\n"
+            "22.35 (-0.90 pct)                   21.20 (4.28 pct)\n"
+            ">   2-groups:   22.76 (0.00 pct)      21.78 (4.30 pct)\n"
+            "22.60 (0.70 pct)                    21.90 (3.77 pct)\n"
+            ">   4-groups:   22.12 (0.00 pct)      22.02 (0.45 pct)\n"
+            "22.22 (-0.45 pct)                   21.94 (0.81 pct)\n"
+            "> \n"
+            "I see the same here.\n")
+    segs = segments(text)
+    assert [(s.depth, len(s.lines)) for s in segs[:1]] == [(1, 9)] and segs[1].lines[0] == "I see the same here."
+    assert segs[0].lines[3] == "22.35 (-0.90 pct)                   21.20 (4.28 pct)"

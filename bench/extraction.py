@@ -481,6 +481,20 @@ def corpus_report(n: int, fraction: float, seed: int, keep: Path | None) -> list
 # ---------------------------------------------------------------- real posts
 
 
+def _damage(ap: argparse.ArgumentParser, names: str) -> Callable[[str], str]:
+    """The damages named (`quote,wrap`), applied in that order."""
+    steps = [n.strip() for n in names.split(",") if n.strip()]
+    for n in steps:
+        if n not in TRANSFORMS:
+            ap.error(f"unknown damage {n!r} (one of {', '.join(TRANSFORMS)})")
+
+    def damaged(text: str) -> str:
+        for n in steps:
+            text = TRANSFORMS[n][0](text)
+        return text
+    return damaged
+
+
 def real_main(ap: argparse.ArgumentParser, args: argparse.Namespace, argv: Sequence[str] | None) -> int:
     """`--real`: the figures of SCORING on the real-posts corpus (and, for tuning, the dev misses)."""
     import json
@@ -491,7 +505,7 @@ def real_main(ap: argparse.ArgumentParser, args: argparse.Namespace, argv: Seque
         ap.error("--show-misses prints posts' facts: only on --split dev (the test half is not for tuning; "
                  "--i-know overrides)")
     root = args.real_root or real_corpus.REAL
-    damage = TRANSFORMS[args.damage][0] if args.damage else None
+    damage = _damage(ap, args.damage) if args.damage else None
     t0 = time.perf_counter()
     data = real_corpus.summary(root, args.split, damage)
     data["damage"] = args.damage
@@ -531,8 +545,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                       help="per post: facts not attributed and rows matched to no fact (dev only)")
     real.add_argument("--i-know", action="store_true", help="allow --show-misses on the test half")
     real.add_argument("--real-root", type=Path, default=None, help="corpus root (default tests/fixtures/real)")
-    real.add_argument("--damage", choices=tuple(TRANSFORMS), default=None,
-                      help="damage each post's decoded body first, as mail does (wrap: a mailer's re-wrap at 72)")
+    real.add_argument("--damage", default=None, metavar="NAME[,NAME]",
+                      help=f"damage each post's decoded body first, as mail does, in the order given "
+                           f"({', '.join(TRANSFORMS)}; wrap: a mailer's re-wrap at 72; quote,wrap: a reply "
+                           f"re-wrapped by its mailer)")
     args = ap.parse_args(argv)
     if args.real:
         return real_main(ap, args, argv)

@@ -277,3 +277,17 @@ def test_show_misses_refuses_the_test_half(capsys):
     with pytest.raises(SystemExit):
         main(["--real", "--split", "test", "--show-misses"])
     assert "only on --split dev" in capsys.readouterr().err
+
+
+def test_damages_compose_in_the_order_named_and_unknown_ones_are_refused(capsys):
+    import argparse
+
+    from bench.extraction import _damage, main
+
+    ap = argparse.ArgumentParser()
+    line = "a " * 40 + "b"
+    assert _damage(ap, "quote,wrap")(line).splitlines()[1] == "a a a a a b"  # quoted, then its rest wrapped unquoted
+    assert _damage(ap, "wrap,quote")(line).splitlines()[1] == "> a a a a b"
+    with pytest.raises(SystemExit):
+        main(["--real", "--split", "dev", "--damage", "quote,bogus"])
+    assert "unknown damage 'bogus'" in capsys.readouterr().err

@@ -15,7 +15,8 @@ keeps its number.
 breaks a line longer than its width (60-80 columns) at the last blank that fits and puts the rest
 at the margin, so a line starting at the margin whose first word would not have fitted on the
 table row above it is that row's rest (values, the case named after them, the rest of a rule or
-of the heads), however many cells it holds.
+of the heads), however many cells it holds. A row broken inside a wide gap leaves no sign of the
+width; such rows are joined when it happens row after row, and then set out again under their heads.
 """
 
 from __future__ import annotations

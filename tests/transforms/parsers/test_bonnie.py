@@ -583,3 +583,19 @@ def test_wrapped_synthetic_reports_never_invent_a_number(report, how):
     assert max(Counter(map(_measured_at, after)).values(), default=1) == 1, "a key emitted twice"
 
 
+
+
+def test_a_quoted_row_broken_inside_its_blanks_keeps_its_rest_and_its_csv_line_reads_once():
+    # a report hypothesis found: quoted, then re-wrapped, the row's rest (` 0.0   0`) left the quote,
+    # the table lost its seeks and its CSV line below was read as a second run of the same values
+    report = ("Version  1.03       ------Sequential Output------ --Sequential Input- --Random-\n"
+              "                    -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--\n"
+              "Machine        Size K/sec %CP K/sec %CP K/sec %CP K/sec %CP K/sec %CP  /sec %CP\n"
+              "a                1M     0   0                                           0.0   0\n"
+              "                    ------Sequential Create------ --------Random Create--------\n"
+              "                    -Create-- --Read--- -Delete-- -Create-- --Read--- -Delete--\n"
+              "              files  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP\n"
+              "                  1     0   0     0   0     0   0     0   0     0   0     0   0\n"
+              "a,1M,0,0,,,,,,,,,0.0,0,1,0,0,0,0,0,0,0,0,0,0,0,0\n")
+    text = "Some results:\n\n" + report + "\nThanks.\n"
+    assert _printed(_rows(_bench_wrap(_quote(text)))) == _printed(_rows(text))

@@ -374,20 +374,11 @@ Damage = Callable[[str], str]
 def post_rows(path: Path, damage: Damage | None = None) -> list[dict[str, Any]]:
     """Rows of one post file, read the way `listbench extract <file>` reads it; with `damage`, each
     message's decoded body is first damaged the way mail damages text (re-wrapped, quoted, ...)."""
-    from flows.extract_cmd import extract_rows, iter_mails, read_input
-    from transforms.extract import extract_explained
-    from transforms.mbox import normalise_chunks
-    from transforms.rows import result_rows
+    from flows.extract_cmd import extract_rows, file_mails, mail_rows
 
     if damage is None:
         return extract_rows(str(path))
-    data, name = read_input(str(path))
-    rows: list[dict[str, Any]] = []
-    for mail in iter_mails(b"".join(normalise_chunks([data], [])), name, []):
-        runs, _, _ = extract_explained(damage(mail.body), mail.message_id, subject=mail.subject)
-        rows.extend(result_rows(runs, {"message_id": mail.message_id, "subject": mail.subject,
-                                       "posted_at": mail.posted_at}))
-    return rows
+    return [row for mail in file_mails(str(path), []) for row in mail_rows(mail, damage(mail.body))[0]]
 
 
 def score_split(root: Path, split: str, damage: Damage | None = None) -> SplitScore:

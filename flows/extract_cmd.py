@@ -15,6 +15,7 @@ from typing import Any
 
 from flows.config import Limits
 from transforms.extract import extract_explained
+from transforms.handmade.read import Explained
 from transforms.mail import Mail, decode_message, plain_post, raw_mail
 from transforms.mbox import Skipped, looks_like_mbox, normalise_chunks, split_mbox
 from transforms.rows import result_rows
@@ -104,24 +105,39 @@ def read_input(path: str, *, max_expanded: int = Limits.max_expanded_bytes,
     return data, name
 
 
+def file_mails(path: str, problems: list[str], *,
+               max_message_bytes: int = Limits.max_message_bytes) -> Iterator[Mail]:
+    """The messages of a file (mbox, one message, or plain text), decoded one by one; what could
+    not be read goes to `problems`."""
+    data, name = read_input(path)
+    notes: list[str] = []
+    data = b"".join(normalise_chunks([data], notes))  # UTF-16 and CR-only files read like the others
+    problems += [f"{name}: {n}" for n in notes]
+    yield from iter_mails(data, name, problems, max_message_bytes=max_message_bytes)
+
+
+def mail_rows(mail: Mail, body: str | None = None) -> tuple[list[dict[str, Any]], list[Explained]]:
+    """The rows of one message (read from `body` in place of its own when given) and what each
+    block was taken for."""
+    meta = {"message_id": mail.message_id, "subject": mail.subject, "posted_at": mail.posted_at}
+    runs, _, explained = extract_explained(mail.body if body is None else body, mail.message_id,
+                                           subject=mail.subject)
+    return result_rows(runs, meta), explained
+
+
 def extract_rows(path: str, problems: list[str] | None = None, *, explain: list[str] | None = None,
                  max_message_bytes: int = Limits.max_message_bytes) -> list[dict[str, Any]]:
     """Rows of every message; what could not be read (and why) is appended to `problems`;
     with `explain`, one line per block looked at."""
     problems = [] if problems is None else problems
-    data, name = read_input(path)
-    notes: list[str] = []
-    data = b"".join(normalise_chunks([data], notes))  # UTF-16 and CR-only files read like the others
-    problems += [f"{name}: {n}" for n in notes]
     rows: list[dict[str, Any]] = []
-    for mail in iter_mails(data, name, problems, max_message_bytes=max_message_bytes):
-        meta = {"message_id": mail.message_id, "subject": mail.subject, "posted_at": mail.posted_at}
+    for mail in file_mails(path, problems, max_message_bytes=max_message_bytes):
         try:
-            runs, _, explained = extract_explained(mail.body, mail.message_id, subject=mail.subject)
+            found, explained = mail_rows(mail)
         except Exception as exc:  # a parser bug: this message only
             problems.append(f"<{mail.message_id}>: extraction failed: {type(exc).__name__}: {exc}")
             continue
-        rows.extend(result_rows(runs, meta))
+        rows.extend(found)
         if explain is not None:
             explain.append(f"message {mail.message_id}: {mail.subject or ''}".rstrip())
             if not explained:

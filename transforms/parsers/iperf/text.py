@@ -9,8 +9,8 @@ What becomes a row (one `Run` per iperf invocation, "test"):
   `0.0- 1.0` row is followed by `1.0- 2.0`, so only the final `0.0-10.0` row
   is kept). The other rows of a test with a summary (`-i`) are its interval series:
   `throughput` rows with statistic `interval` and params `interval_start` /
-  `interval_end` (seconds, as printed; iperf3 `--omit` warm-up rows skipped). A paste of interval rows only is reported as
-  `unparsed` (no summary to read), never averaged.
+  `interval_end` (seconds, as printed; iperf3 `--omit` warm-up rows skipped). A paste of interval rows
+  only (its summary cut off) gives that series alone, never averaged into a summary.
 * metric `throughput` in `Mbit/s` whatever the printed scale: bits are
   decimal (`Gbits` x1000, `Kbits` /1000), byte rates from `-f K/M/G` are
   binary (iperf's 1024), converted exactly with `Decimal`.
@@ -450,7 +450,9 @@ def _run_for(seg: Segment, test: _Test, version: str | None, variant: str | None
         run.status, run.reason = "unparsed", f"unreadable iperf row at line {bad_summary[0]}"
         return run
     if not rows:
-        run.status, run.reason = "unparsed", "interval rows only, no summary row to read"
+        # a paste of interval rows only (the summary cut off): the series as printed, never averaged
+        run.results = _intervals(test, [], caption)
+        run.notes.append("interval rows only, no summary row: read as the interval series")
         return run
     if test.bad:
         run.notes.append(f"unreadable interval rows at lines {test.bad}")

@@ -41,6 +41,12 @@ _FROM_TO = re.compile(
     r"|decreases|rose|rises|fell|falls|grew|grows|jumped|jumps|changed|changes|regressed|regresses"
     r"|moved|moves|climbed|climbs|slowed|sped|up|down)(?:\s(?:up|down))?\s" + _CHANGE
 )
+# `shows 82% improvement from 31Gb/s to 58Gb/s`, `a drop in throughput from 950 to 610 Mbit/s`: the
+# change named by a noun; what changed, when the sentence says, follows `in` / `of`
+_NOUN_FROM_TO = re.compile(
+    r"(?i)\b(?:improvement|increase|decrease|drop|reduction|regression|gain|boost|degradation|speed-?up)s?+"
+    r"(?:\s(?:in|of)\s(?:the\s)?(?P<subj>[A-Za-z][\w/-]{1,30}+))?\s" + _CHANGE
+)
 _FROM_WORD = re.compile(r"\bfrom\b")
 _WITH_PATCH = re.compile(r"\b(?P<sys>with(?:out)? (?:the |this |these |my )?(?:patch(?:es|set)?|series|change|fix))\b",
                          re.I)
@@ -98,15 +104,18 @@ def from_to(i: int, line: str) -> list[ProseValue]:
 
     out: list[ProseValue] = []
     keyed = _KEY_FROM_TO.match(line)
-    for m in [keyed] if keyed else _FROM_TO.finditer(line):
+    found = [keyed] if keyed else list(_FROM_TO.finditer(line))
+    ends = {m.end() for m in found}
+    found += [m for m in ([] if keyed else _NOUN_FROM_TO.finditer(line)) if m.end() not in ends]
+    for m in found:
         ua = unit(m.group("ua")) if m.group("ua") else None
         ub = unit(m.group("ub")) if m.group("ub") else None
         if "%" in (ua, ub):
             continue  # `from 3% to 5%`: shares or changes, not results
         subj = m.group("subj")
-        if not (ua or ub or any_metric(subj)):
+        if not (ua or ub or (subj and any_metric(subj))):
             continue
-        label = None if subj.lower() in _VAGUE else subj
+        label = None if not subj or subj.lower() in _VAGUE else subj
         named = _WITH_PATCH.search(line[m.end():m.end() + 60])
         after = named.group("sys") if named and not named.group("sys").lower().startswith("without") else None
         for key, s_key, u, when in (("a", "sa", ua or ub, "before"), ("b", "sb", ub or ua, "after")):

@@ -37,6 +37,16 @@ def test_went_from_to_with_the_patch_names_the_second_system():
     assert {r["benchmark"] for r in _rows(WENT)} == {"netperf"}
 
 
+def test_a_change_named_by_a_noun_gives_before_and_after():
+    # https://lore.kernel.org/netdev/20250218023908.1755-1-jasowang@redhat.com/ (the real-posts
+    # corpus file): `single session netperf ... shows 82% improvement from 31Gb/s to 58Gb/s`
+    line = "session netperf from guest to host shows 82% improvement from 31Gb/s to 58Gb/s, %stddev were reduced"
+    assert [(v.value, v.unit, v.when) for v in from_to(0, line)] == [(31.0, "Gb/s", "before"), (58.0, "Gb/s", "after")]
+    got = [(v.value, v.label) for v in from_to(0, "we saw a drop in throughput from 950 to 610 Mbit/s")]
+    assert got == [(950.0, "throughput"), (610.0, "throughput")]
+    assert from_to(0, "an improvement of the stddev from 34.5% to 1.9%") == []
+
+
 def test_percentages_and_unitless_counts_are_no_results():
     assert from_to(0, "CPU usage went from 30% to 45% with netperf") == []
     assert from_to(0, "the number of threads went from 4 to 8 in that run") == []

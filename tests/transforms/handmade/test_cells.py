@@ -30,6 +30,10 @@ def test_an_options_argument_belongs_to_the_label():
     # https://lore.kernel.org/lkml/20250221085725.33943-1-15645113830zzh@gmail.com/
     assert _read("./hackbench -g 8 -l 10000    2.063") == [("label", "./hackbench -g 8 -l 10000", None),
                                                           ("abs", "2.063", None)]
+    # https://lore.kernel.org/lkml/7D48A756-C253-48DE-B536-826314778404@fb.com/ (perf stat
+    # --bpf-counters timings): a number a wide gap after the option is the row's value
+    assert _read("perf stat -a\t\t\t\t107.887 [sec]") == [("label", "perf stat -a", None), ("abs", "107.887", "s")]
+    assert _read("perf stat -C 1,3,5 \t\t\t107.063") == [("label", "perf stat -C 1,3,5", None), ("abs", "107.063", None)]
 
 
 def test_a_spread_glued_to_its_value_is_dropped():

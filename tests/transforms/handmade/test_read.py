@@ -38,6 +38,17 @@ def test_negative_content_gives_no_rows():
     assert any(e.outcome.startswith("nothing") for e in explained)
 
 
+def test_a_unit_in_brackets_ends_a_row():
+    # https://lore.kernel.org/lkml/7D48A756-C253-48DE-B536-826314778404@fb.com/ (perf bench sched
+    # messaging, each condition's median `Total time`, rows typed `104.873 [sec]`)
+    text = ("The benchmark command: ./perf bench sched messaging -g 40 -l 50000 -t\n\n"
+            "Baseline (no perf-stat)\t\t\t104.873 [sec]\n# global\nperf stat -a\t\t\t\t107.887 [sec]\n"
+            "perf stat -a --bpf-counters\t\t106.071 [sec]\n")
+    rows = result_rows(extract_explained(text, "m")[0])
+    assert [(r["benchmark"], r["value"], r["unit"]) for r in rows] == [
+        ("hackbench", 104.873, "s"), ("hackbench", 107.887, "s"), ("hackbench", 106.071, "s")]
+
+
 def test_explain_says_why_a_table_became_rows():
     text = "hackbench -g 4 results\n\ngroups  base   patched\n1       1.23   1.20\n4       3.40   3.10\n"
     runs, _, explained = extract_explained(text, "m")

@@ -22,6 +22,7 @@ _SPREAD_SIGN = re.compile(r"^(?:\+/-|\+-|±)(?=[\d.])")
 _GLUED_SPREAD = re.compile(r"^([-+]?\d[\d,]{0,20}(?:\.\d{1,12})?[A-Za-z/%]{0,8}?)(?:±|\+/-|\+-)\d")
 _DURATION = re.compile(r"(0|[1-9]\d{0,2}):([0-5]\d(?:\.\d{1,3})?)m?")  # `00:04.1` is a PCI slot
 _OPTION = re.compile(r"^--?[A-Za-z][\w-]{0,30}$")  # `-l`, `--loops`: a command's option
+_HEDGE = frozenset({"about", "around", "approx.", "approx", "approximately", "roughly", "~", "ca.", "circa"})
 _BOUND = re.compile(r"^[<>]=?\d+(?:\.\d+)?$")  # `<10`: a bound the tool printed, not a measurement
 RULE = re.compile(r"^[\s=_+*~#|:.-]*$")  # separator lines: ====, ----, +----+, |---|---|
 
@@ -193,6 +194,11 @@ def cells(line: str) -> list[Cell]:
                     and toks[i][1] - e <= 2:
                 out[-1].unit, out[-1].end = _SCALE[toks[i][0]], toks[i][2]  # `220 k`: the scale, set apart
                 i += 1
+                if i < len(toks) and unit(toks[i][0]) in _COUNTS:
+                    c = out[-1]  # `1100 K IOPS`: thousands of a count, the scale set apart
+                    c.value = float(Decimal(str(c.value)) * _MULTIPLIER[c.unit])
+                    c.unit, c.end = unit(toks[i][0]), toks[i][2]
+                    i += 1
                 continue
             if u is None and i < len(toks) and out[-1].kind == "abs":
                 nxt = unit(toks[i][0])
@@ -204,6 +210,9 @@ def cells(line: str) -> list[Cell]:
             continue
         if tok == "/" and out and out[-1].kind == "abs" and i + 1 < len(toks) and number(toks[i + 1][0]) is not None:
             i += 1  # `0.7419 / 0.4244`: two columns typed with a slash between them
+            continue
+        if tok.lower() in _HEDGE and i + 1 < len(toks) and read_number(toks[i + 1][0].lstrip("~")) is not None:
+            i += 1  # `about 5630 K IOPS`, `~ 12 MB/s`: the poster's hedge, no part of a label
             continue
         if _BOUND.match(tok) and any(read_number(t[0]) is not None for t in toks[i + 1:i + 12]):
             out.append(Cell(tok, s, e, "miss"))  # it holds its column's place among the values

@@ -293,6 +293,8 @@ SCALED = {"kIOPS": ("k", "IOPS"), "MIOPS": ("M", "IOPS")}
 def unit(token: str) -> str | None:
     """A unit as posters spell it (`Mib/s`, `MB/sec`, `usec`, `K/sec`) to its canonical form."""
     t = token.strip().strip("()[],;:")
+    if t.endswith(".") and len(t) > 1:
+        t = t[:-1]  # `1100 K IOPS.`: the sentence's full stop
     if not t or len(t) > 16:
         return None
     if t.lower().endswith("/second"):

@@ -47,7 +47,7 @@ _PIPE_NUMBER = r"\|[^\S\n]{0,20}+[-+]?\d[\d.,]{0,20}+[^\S\n]{0,4}+[A-Za-z/%µ]{0
 # a row ending in a number (or unit, change, aside, a unit in parentheses: `27(MiB/s)`, in brackets: `104.873 [sec]`)
 _ENDS_IN_VALUE = r"(?:\d|\s-{1,3}|n/a)(?:%\*|[%*)xkKMG])?\s*+(?:\[?+[A-Za-zµ/%^]{1,12}+\]?+\s*+)?\)?\s*+\|?$|\d\([A-Za-zµ/%]{1,12}\)\s*+$"
 # a row ending in a value, a `key: 12` line, or a `... is 12` clause
-_CANDIDATE = re.compile(_ENDS_IN_VALUE + r"|[:=]\s*+\d|\b(?:is|was|were|are|gets?|got|gave|gives?|see|saw|before|after|from|reach(?:es|ed)?"
+_CANDIDATE = re.compile(_ENDS_IN_VALUE + r"|[:=]\s*+(?:(?:about|around|roughly|approx\.?|approximately)\s++)?\d|\b(?:is|was|were|are|gets?|got|gave|gives?|see|saw|before|after|from|reach(?:es|ed)?"
                         r"|achiev(?:es|ed)|sustain(?:s|ed)?|reports?|average[ds]?)\b.{0,40}\d|"
                         + _PIPE_NUMBER)
 _REST_OPTION = re.compile(r"^\s*(?:\.\. [\w-]+::|:[\w-]+:)")  # a directive's options end at a blank line

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from transforms.handmade.cells import PAIR_IN_LABEL, Cell, cells
 from transforms.handmade.commands import command_of
+from transforms.handmade.evidence import benchmarks_in
 from transforms.handmade.metrics import any_metric, label_votes, norm
 from transforms.handmade.metrics import unit as unit_of
 
@@ -141,6 +142,7 @@ def read_summaries(lines: list[str], taken: set[int]) -> tuple[list[KeyValue], l
     system: str | None = None
     used_labels: list[int] = []
     listed: list[KeyValue] = []
+    named: list[KeyValue] = []  # `<key naming no metric>: <measure>`: systems when several share a unit
     for i, line in enumerate(lines):
         if i in taken:
             continue
@@ -212,7 +214,17 @@ def read_summaries(lines: list[str], taken: set[int]) -> tuple[list[KeyValue], l
                     and not (u is None and _TUNABLE.match(key)):  # `steal_ratio_high:400`: a setting, no system
                 listed.append(KeyValue(i, rest[0].value, u, "", key, params))
             continue
+        if not label_votes([key]) and not any_metric(key) and not run and len(rest) == 1 \
+                and (system is None or benchmarks_in(system)):
+            named.append(KeyValue(i, rest[0].value, u, key, system, params))
+            continue
         out.append(KeyValue(i, rest[0].value, u, key, system, params))
     if len(listed) >= 2:  # `- nopernode-nopie: 3938.7` / `- pernode-nopie: 4062.2`: one value per system
         out.extend(listed)
+    if len(named) >= 2 and len({k.unit for k in named}) == 1:
+        # `* No I/O scheduler:  about 5630 K IOPS.` / `* Kernel v5.11 + mq-deadline:  about 1100 K IOPS.`:
+        # keys naming no metric, one measure each in one unit: the systems measured
+        out.extend(KeyValue(k.line, k.value, k.unit, "", k.key, k.params) for k in named)
+    else:
+        out.extend(named)
     return out, used_labels

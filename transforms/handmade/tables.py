@@ -733,6 +733,9 @@ def _header_index(lines: list[str], grid: list[list[Cell] | None], first: int,
     return k
 
 
+_HEDGED = re.compile(r"(?i)(?<=\s)(?:about|around|roughly|approx\.?|approximately|~)\s*+$")
+
+
 def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int], pipe: bool,
                 md_heads: frozenset[int] | set[int] = frozenset()) -> Table | None:
     if not rows:
@@ -743,7 +746,7 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
         lab, vals = _values_tail(grid[r])  # type: ignore[arg-type]
         label = " ".join(c.text for c in lab).strip(" :|")
         if not pipe and lab and vals and lab[0].start < vals[0].start:
-            label = lines[r][: vals[0].start].strip(" :|")
+            label = _HEDGED.sub("", lines[r][: vals[0].start]).strip(" :|")  # `scheduler:   about 5630K`
         parsed.append((r, label, vals))
     transposed = _transposed(parsed)
     if transposed is not None:

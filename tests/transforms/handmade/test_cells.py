@@ -107,3 +107,11 @@ def test_a_starred_change_glued_to_its_star_is_an_aside():
     # https://lore.kernel.org/lkml/20211004080547.GK3959@techsingularity.net/ (mmtests: `*-105.52%*`)
     row = _read("Amean     4         22.32 (   0.00%)       22.06 *   1.14%*       45.86 *-105.52%*")
     assert [c[1] for c in row if c[0] == "abs"] == ["4", "22.32", "22.06", "45.86"]
+
+
+def test_a_hedge_before_a_number_and_a_scale_set_apart_from_its_count():
+    # https://lore.kernel.org/linux-block/fdd60ef5-285c-964b-818a-6e0ee0481751@acm.org/
+    assert _read("* No I/O scheduler:   about 5630 K IOPS.") == [("label", "No I/O scheduler:", None),
+                                                              ("abs", "5630", "IOPS")]
+    assert cells("about  760 K IOPS")[0].value == 760000.0
+    assert _read("the job took about") == [("label", "the job took about", None)]  # no number after it

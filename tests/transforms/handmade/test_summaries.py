@@ -268,3 +268,15 @@ def test_a_knobs_settings_name_no_systems():
     # https://lore.kernel.org/linuxppc-dev/52811199-742a-40fc-8bf2-9cb4397afda4@linux.ibm.com/ (its lines)
     lines = ["steal_check_frequency:1", "steal_ratio_high:400", "steal_ratio_low:150"]
     assert read_summaries(lines, set())[0] == []
+
+
+def test_keys_naming_no_metric_one_measure_each_are_the_systems():
+    # https://lore.kernel.org/linux-block/fdd60ef5-285c-964b-818a-6e0ee0481751@acm.org/ (an overview
+    # of IOPS per setup, each hedged `about` and ending its sentence)
+    lines = ["fio randread results:", "* No I/O scheduler:               about 5630 K IOPS.",
+             "* Kernel v5.11 + mq-deadline:     about 1100 K IOPS."]
+    got = [(k.system, k.key, k.value, k.unit) for k in read_summaries(lines, set())[0]]
+    assert got == [("No I/O scheduler", "", 5630000.0, "IOPS"), ("Kernel v5.11 + mq-deadline", "", 1100000.0, "IOPS")]
+    # a metric's key stays the metric, under the label above it
+    got = [(k.system, k.key) for k in read_summaries(["patched:", "read bw: 120 MB/s", "write bw: 80 MB/s"], set())[0]]
+    assert got == [("patched", "read bw"), ("patched", "write bw")]

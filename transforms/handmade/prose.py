@@ -15,9 +15,9 @@ from transforms.tools import names_pattern
 
 _BEFORE_AFTER = re.compile(
     r"\b(?P<a>before|without(?: the)? patch(?:es)?|unpatched|vanilla|baseline|base)\s*+[:=]?\s*+"
-    r"(?P<va>\d[\d,]{0,15}(?:\.\d+)?)\s*+(?P<ua>[A-Za-z/%^µ0-9]{0,14})[\s,;]{1,6}(?:and\s+|vs\.?\s+)?"
-    r"(?P<b>after|with(?: the)? patch(?:es)?|patched)\s*+[:=]?\s*+"
-    r"(?P<vb>\d[\d,]{0,15}(?:\.\d+)?)\s*+(?P<ub>[A-Za-z/%^µ0-9]{0,14})",
+    r"(?P<va>\d[\d,]{0,15}+(?:\.\d++)?)(?:[ \t]*+(?P<ua>[A-Za-z/%^µ][A-Za-z/%^µ0-9]{0,13}+))?[\s,;]{1,6}"
+    r"(?:and\s+|vs\.?\s+)?(?P<b>after|with(?: the)? patch(?:es)?|patched)\s*+[:=]?\s*+"
+    r"(?P<vb>\d[\d,]{0,15}+(?:\.\d++)?)(?:[ \t]*+(?P<ub>[A-Za-z/%^µ][A-Za-z/%^µ0-9]{0,13}+))?",
     re.I,
 )
 _DIGIT = re.compile(r"\d")
@@ -216,6 +216,32 @@ def arrows(i: int, line: str) -> list[ProseValue]:
     return out
 
 
+# `9234 Mbit/s (vanilla) vs 9410 Mbit/s (patched)`: two values, each with the name it was measured on
+_VERSUS = re.compile(
+    rf"(?<![\w.,])(?P<a>{_NUM})(?P<sa>[kKMG](?![A-Za-z]))?[ \t]?(?P<ua>[A-Za-z/µ]{{1,12}}+)?[ \t]*+"
+    r"\((?P<na>[^()\d][^()]{0,40}+)\)[ \t,]*+(?:vs\.?|versus|compared[ \t]to|against)[ \t]++"
+    rf"(?P<b>{_NUM})(?P<sb>[kKMG](?![A-Za-z]))?[ \t]?(?P<ub>[A-Za-z/µ]{{1,12}}+)?[ \t]*+"
+    r"\((?P<nb>[^()\d][^()]{0,40}+)\)"
+)
+_VS_WORD = re.compile(r"\b(?:vs|versus|compared to|against)\b")
+
+
+def versus(i: int, line: str) -> list[ProseValue]:
+    """`<a> (<name>) vs <b> (<name>)`: two values, each of the system named after it."""
+    from transforms.handmade.metrics import unit
+
+    out: list[ProseValue] = []
+    for m in _VERSUS.finditer(line):
+        ua = unit(m.group("ua")) if m.group("ua") else None
+        ub = unit(m.group("ub")) if m.group("ub") else None
+        if "%" in (ua, ub) or not (ua or ub or m.group("sa") or m.group("sb")):
+            continue  # `3 (a) vs 4 (b)`: counts, or shares
+        for key, s_key, u, name in (("a", "sa", ua or ub, "na"), ("b", "sb", ub or ua, "nb")):
+            out.append(ProseValue(i, float(m.group(key).replace(",", "")), u, m.group(name).strip(), None,
+                                  m.group(s_key)))
+    return out
+
+
 _TOOLS = names_pattern(without=("stream",))
 _COMMAND = _TOOLS + r"(?:\s++-{1,2}[\w=]{1,12}+){0,3}+"  # `hdparm -tT`, `dd`, `fio --rw=read`
 _VALUE = rf"{_ABOUT}(?<![\d.,])(?P<num>{_NUM})\s?(?P<unit>[A-Za-z/%µ]{{1,12}}+)"
@@ -279,10 +305,10 @@ def got_values(i: int, line: str) -> list[ProseValue]:
 
 
 def _cued(i: int, line: str) -> list[ProseValue]:
-    """What the first of the arrow, `from ... to`, `is` and tool-says readings finds in a line, each
+    """What the first of the arrow, versus, `from ... to`, `is` and tool-says readings finds in a line, each
     tried only when its cue word is there (in that order: an arrow line may also say `from`)."""
-    for cue, read in ((_ARROW_WORD, arrows), (_FROM_WORD, from_to), (_IS_WORD, _is_pairs), (_TOOL_CUE, tool_says),
-                      (_GOT, got_values)):
+    for cue, read in ((_ARROW_WORD, arrows), (_VS_WORD, versus), (_FROM_WORD, from_to), (_IS_WORD, _is_pairs),
+                      (_TOOL_CUE, tool_says), (_GOT, got_values)):
         if cue.search(line):
             found = read(i, line)
             if found:

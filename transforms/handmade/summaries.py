@@ -134,6 +134,9 @@ def _outside_asides(rest: list[Cell]) -> list[Cell]:
 
 _TUNABLE = re.compile(r"^[a-z][a-z0-9]*+(?:_[a-z0-9]++)++$")  # a knob's name (`steal_check_frequency`)
 _THAN = re.compile(r"(?i)\b(?:faster|slower|better|worse|more|less|higher|lower|quicker)\s++th[ae]n\b")
+# `tbench 8 clients: 2300 MB/s -> 2450 MB/s`, `throughput: 9234 Mbit/s (vanilla) vs 9410 Mbit/s (patched)`:
+# two values set against each other, which the prose reader reads as a pair
+_AGAINST = re.compile(r"(?i)(?:-{1,3}>|=>|→|\bvs\.?|\bversus)[ \t]{0,4}+[~(]?\d")
 
 
 def read_summaries(lines: list[str], taken: set[int]) -> tuple[list[KeyValue], list[int]]:
@@ -191,7 +194,8 @@ def read_summaries(lines: list[str], taken: set[int]) -> tuple[list[KeyValue], l
             continue  # `... will be 1 + 0.4 = 1.4ms`: the end of a calculation, not a summary line; a key
             # holding pairs of its own (`On Skylake: jhash2: +10%, ... siphash: +23%`) is no key
         rest = cells(_HEDGE.sub("", kv.group("rest")))  # `before: about 450Mbps on both tsn0 and tsn1`
-        if not rest or rest[0].kind != "abs" or rest[0].value is None or _THAN.search(kv.group("rest")):
+        if not rest or rest[0].kind != "abs" or rest[0].value is None or _THAN.search(kv.group("rest")) \
+                or _AGAINST.search(kv.group("rest")):
             continue  # `Dbench 32 is 10 seconds and nearly 3 MB/sec faster then ...`: a difference
         rate = _PACKET_RATES.get(rest[1].text.lower()) if len(rest) > 1 and rest[0].unit is None else None
         if rate and _CONDITION_KEY.match(key) and not label_votes([key]):

@@ -170,3 +170,32 @@ def test_an_arrow_under_the_tools_key_takes_the_legends_names():
     got = sorted((r["benchmark"], r["system"], r["metric_label"], r["value"]) for r in _rows(PHORONIX))
     assert got == [("hackbench", "generic", "hackbench (lower is better)", 102.27),
                    ("hackbench", "native", "hackbench (lower is better)", 99.5)]  # ffmpeg and xz are no hackbench
+
+
+def test_before_and_after_without_units_keep_every_digit():
+    # the form the real-posts issue quotes: `before 2741 after 2231 (-18%)`
+    got = [(p.value, p.unit, p.system) for p in read_prose(["hackbench 50 process: before 2741 after 2231 (-18%)"], set())]
+    assert got == [(2741.0, None, "before"), (2231.0, None, "after")]
+    got = [(p.value, p.unit) for p in read_prose(["before 450Mbps after 941 Mbps"], set())]
+    assert got == [(450.0, "Mb/s"), (941.0, "Mb/s")]
+
+
+def test_two_values_set_against_each_other_name_their_systems():
+    got = [(p.value, p.unit, p.system) for p in read_prose(
+        ["netperf throughput: 9234 Mbit/s (vanilla) vs 9410 Mbit/s (patched)"], set())]
+    assert got == [(9234.0, "Mbit/s", "vanilla"), (9410.0, "Mbit/s", "patched")]
+    assert read_prose(["3 (a) vs 4 (b) of the runs"], set()) == []  # no unit: counts
+
+
+def test_a_key_over_an_arrow_is_read_as_before_and_after():
+    rows = result_rows(extract_explained("tbench 8 clients: 2300 MB/s -> 2450 MB/s\n", "m")[0])
+    assert [(r["value"], r["params"].get("when")) for r in rows] == [(2300.0, "before"), (2450.0, "after")]
+
+
+def test_versus_is_linear():
+    from transforms.handmade.prose import versus
+
+    for bad in ("1 (a) vs " * 10_000, "9 MB/s (" + "x" * 50_000, "1 " * 30_000 + "vs"):
+        t = time.perf_counter()
+        versus(0, bad)
+        assert time.perf_counter() - t < 1.0

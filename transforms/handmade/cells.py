@@ -172,12 +172,16 @@ def cells(line: str) -> list[Cell]:
             i += 1  # `1.579 +/-29.16%`, `±0.3`: the spread glued to its sign
             continue
         if _OPTION.match(tok) and i + 1 < len(toks) and number(toks[i + 1][0]) is not None \
-                and out and out[-1].kind == "label" and s - out[-1].end == 1 and toks[i + 1][1] - e == 1:
-            # `./hackbench -g 8 -l 10000`: an option's argument is part of the label (a number a
-            # wide gap after the option, `perf stat -a      107.887`, is the row's value)
+                and (not out or out[-1].kind == "label" and s - out[-1].end == 1) and toks[i + 1][1] - e == 1:
+            # `./hackbench -g 8 -l 10000`, a row `-j 16   0.00%   +0.8%`: an option's argument is part
+            # of the label (a number a wide gap after the option, `perf stat -a      107.887`, is the
+            # row's value)
             arg = toks[i + 1]
-            out[-1].text += f" {tok} {arg[0]}"
-            out[-1].end = arg[2]
+            if out:
+                out[-1].text += f" {tok} {arg[0]}"
+                out[-1].end = arg[2]
+            else:
+                out.append(Cell(f"{tok} {arg[0]}", s, arg[2], "label"))
             i += 2
             continue
         read = read_number(tok)

@@ -52,6 +52,7 @@ _CANDIDATE = re.compile(_ENDS_IN_VALUE + r"|[:=]\s*+(?:(?:about|around|roughly|a
                         + _PIPE_NUMBER)
 _REST_OPTION = re.compile(r"^\s*(?:\.\. [\w-]+::|:[\w-]+:)")  # a directive's options end at a blank line
 _VERSION = re.compile(r"^v?\d{1,2}\.\d{1,2}\.\d{1,4}$")  # `4.4.302`: a kernel release names a system
+_TWO_PART = re.compile(r"^[2-9]\.\d{1,2}$")  # `6.6`, `5.10` heading a column: a release (tables._release_heads)
 # `tbench results (node 0):`, `netperf results TCP_RR (node 0-1):`
 _RESULTS_OF = re.compile(r"^(?P<tool>[\w+]{2,20}) results?\b[ \t]*+(?P<rest>[^():\n]{0,40}?)[ \t]*+"
                          r"(?:\((?P<aside>[^()\n]{1,30})\))?[ \t]*+:?$", re.I)
@@ -810,7 +811,7 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
         for v in t.values:
             v.params = {named_by.get(k, k): x for k, x in v.params.items()}
     if any(v.system is not None and not re.search(r"[A-Za-z]", v.system) and not _VERSION.match(v.system)
-           for v in t.values):
+           and not (_TWO_PART.match(v.system) and v.system in t.header) for v in t.values):
         ex.outcome = "nothing: a column read as a system has no name (`111`, `/`): the table was misread"
         return [], ex
     legend = None

@@ -511,6 +511,7 @@ def read_tables(lines: list[str]) -> list[Table]:
         lines = [_BRACKETS.sub(lambda m: " " * len(m.group(0)), ln).replace("|", " ") for ln in lines]
         pipe = False
     grid = _grid(lines, pipe)
+    _release_heads(lines, grid)
     out: list[Table] = []
     i = 0
     n_lines = len(lines)
@@ -554,6 +555,45 @@ def read_tables(lines: list[str]) -> list[Table]:
             out.append(table)
         i = max(j, i + 1)
     return out
+
+
+# `6.6`, `5.10`, `v4.19`: a two-part kernel release as a column head reads like a number
+_RELEASE_NUMBER = re.compile(r"^v?[2-9]\.\d{1,2}$")
+_RELEASE_HEAD = re.compile(r"^v?[2-9]\.\d{1,2}(?:\.\d{1,3})?(?:[-+~_][\w.+~-]{1,30})?$")  # `6.7-rc1`, `5.11+fix`
+
+
+def _release_heads(lines: list[str], grid: list[list[Cell] | None]) -> None:
+    """Turn a line of release heads (`jobs   6.6   6.7-rc1`, `   5.10   5.11`) over rows of values
+    into a line of labels, in place: its releases are column names, not a first row of data.
+
+    Only at the top of a table (nothing with values right above), with no label in front but a
+    parameter's name, and over a row whose values are not releases too."""
+    for k, row in enumerate(grid):
+        if not row or len(row) < 2:
+            continue
+        lead = row[0] if row[0].kind == "label" and not _RELEASE_HEAD.match(row[0].text) else None
+        heads = row[1:] if lead else row
+        if len(heads) < 2 or not all(
+                c.kind == "abs" and c.unit is None and _RELEASE_NUMBER.match(c.text)
+                or c.kind == "label" and _RELEASE_HEAD.match(c.text) for c in heads):
+            continue
+        if not any(c.kind == "abs" for c in heads):
+            continue
+        if k > 0 and grid[k - 1] and _values_tail(grid[k - 1])[1]:
+            continue  # a row of a table above: data, not heads
+        below = next((grid[j] for j in range(k + 1, min(len(grid), k + 3)) if grid[j]), None)
+        if below is None:
+            continue
+        b_lab, b_vals = _values_tail(below)
+        # a name in front heads the row labels: a kernel's, or a parameter's over rows of its values
+        # (`jobs` over `4`, `16`); over rows labelled with words it is a row label itself (`load 2.5 3.1`)
+        if lead is not None and not _SYSTEM_HEAD.match(lead.text.strip(":")) \
+                and not (_is_param_name(lead.text) and not b_lab and below[0].kind == "abs"):
+            continue
+        if len(b_vals) < sum(1 for c in heads if c.kind == "abs") or all(
+                c.unit is None and _RELEASE_NUMBER.match(c.text) for c in b_vals):
+            continue
+        grid[k] = [Cell(c.text, c.start, c.end, "label") for c in row]
 
 
 def _label_cells(line: str, starts: list[int], end: int) -> list[str]:
@@ -968,6 +1008,12 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
             kinds[hd] = "baseline"
         t.baseline = norm_cols[0].split("(")[0].strip() or None
         absolute = [hd for hd in absolute if hd not in norm_cols]
+    changes = [hd for hd, kd in kinds.items() if kd == "change"]
+    zero_cols = [hd for hd in changes if _zero_change(parsed, hd, head_of)]
+    if not absolute and zero_cols and len(zero_cols) < len(changes):
+        for hd in zero_cols:  # `6.6  0.00%` beside `6.7-rc1  -1.2%`: the baseline's own column, no result
+            kinds[hd] = "baseline"
+        t.baseline = t.baseline or zero_cols[0].split("(")[0].strip() or None
     t.change = not absolute and any(kd == "change" for kd in kinds.values())
 
     # orientation: do row labels or column heads name metrics (or statistics of one metric)?
@@ -1176,6 +1222,18 @@ def _normalised(parsed: list, head: str, head_of) -> bool:
         for k, c in enumerate(vals):
             if (head_of(vals, k) or f"#{k - (len(vals) - len(vals))}") == head and c.kind == "abs":
                 if c.value not in (1.0, 100.0):
+                    return False
+                seen += 1
+    return seen >= 2
+
+
+def _zero_change(parsed: list, head: str, head_of) -> bool:
+    """A column of changes that are all zero (`0.00%`): the baseline the other columns change from."""
+    seen = 0
+    for _, _, vals in parsed:
+        for k, c in enumerate(vals):
+            if head_of(vals, k) == head and c.kind == "chg":
+                if c.value != 0.0:
                     return False
                 seen += 1
     return seen >= 2

@@ -115,3 +115,8 @@ def test_a_hedge_before_a_number_and_a_scale_set_apart_from_its_count():
                                                               ("abs", "5630", "IOPS")]
     assert cells("about  760 K IOPS")[0].value == 760000.0
     assert _read("the job took about") == [("label", "the job took about", None)]  # no number after it
+
+
+def test_an_option_and_its_argument_starting_a_row_are_its_label():
+    assert _read("  -j 16     0.00%    +0.8%") == [("label", "-j 16", None), ("chg", "0.00%", "%"), ("chg", "+0.8%", "%")]
+    assert _read("-j      16") == [("label", "-j", None), ("abs", "16", None)]  # a wide gap: a value

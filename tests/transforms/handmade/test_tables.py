@@ -1400,3 +1400,25 @@ _SYSTEM_IN_LABEL = [
 def test_a_system_beside_the_metric_in_a_label_is_the_rows_system(text, expected):
     got = {(r["system"], r["metric_label"], r["value"]) for r in result_rows(extract_explained(text, "k")[0])}
     assert got == expected
+
+
+def _table_rows(text: str) -> list[tuple]:
+    rows = result_rows(extract_explained(text, "m")[0])
+    return [(r["system"], dict(r["params"]), r["value"], r["unit"]) for r in rows]
+
+
+def test_two_part_releases_heading_columns_are_systems_not_a_row():
+    # kernels since 3.0 are named `6.6`, `5.10`: over a table they read like numbers
+    text = "kernbench elapsed time (s):\n\n  jobs      5.10     5.11\n  4         100.1    99.2\n  16        50.2     50.9\n"
+    assert _table_rows(text) == [("5.10", {"jobs": "4"}, 100.1, "s"), ("5.11", {"jobs": "4"}, 99.2, "s"),
+                                 ("5.10", {"jobs": "16"}, 50.2, "s"), ("5.11", {"jobs": "16"}, 50.9, "s")]
+    # a first row of values under a label that names no column stays a row
+    rows = _table_rows("kernbench elapsed time (s):\n\n  load    2.5    3.1\n  idle    10.5   12.3\n")
+    assert [r[2] for r in rows] == [2.5, 3.1, 10.5, 12.3]
+
+
+def test_a_column_of_zero_changes_is_the_baseline_of_the_others():
+    text = ("kernbench elapsed time, change against 6.6 (lower is better):\n\n"
+            "            6.6      6.7-rc1\n  -j 4      0.00%    -1.2%\n  -j 16     0.00%    +0.8%\n")
+    assert _table_rows(text) == [("6.7-rc1", {"case": "-j 4", "baseline": "6.6"}, -1.2, "%"),
+                                 ("6.7-rc1", {"case": "-j 16", "baseline": "6.6"}, 0.8, "%")]

@@ -57,7 +57,11 @@ _SCALES: dict[str, tuple[str, tuple[float, ...]]] = {
     "gbit/s": ("rate", (_G / 8,)),
     "ns": ("time", (1e-9,)), "us": ("time", (1e-6,)), "ms": ("time", (1e-3,)), "s": ("time", (1.0,)),
     "iops": ("ops", (1.0,)), "kiops": ("ops", (_K,)), "miops": ("ops", (_M,)),
+    "trans/s": ("trans", (1.0,)), "ops/s": ("ops/s", (1.0,)), "events/s": ("events", (1.0,)),
+    "pps": ("packets", (1.0,)), "kpps": ("packets", (_K,)), "mpps": ("packets", (_M,)),
 }  # fmt: skip
+# `56.01K transactions/sec`, `1.2M pps`: a count's thousands or millions, the scale before its unit
+_COUNT_SCALE = re.compile(r"^(?P<scale>[kKM])[ ]?(?P<unit>trans(?:actions)?/s(?:ec)?|tps|ops/s(?:ec)?|events/s(?:ec)?|pps)$")
 _UNIT_ALIASES = {
     "bytes/s": "b/s", "bytes/sec": "b/s", "kb/sec": "kb/s", "kbytes/s": "kb/s", "kbytes/sec": "kb/s",
     "mb/sec": "mb/s", "mbytes/s": "mb/s", "mbytes/sec": "mb/s", "mbps_bytes": "mb/s", "gb/sec": "gb/s",
@@ -68,6 +72,8 @@ _UNIT_ALIASES = {
     "usec": "us", "usecs": "us", "µs": "us", "μs": "us", "microseconds": "us", "nsec": "ns",
     "nsecs": "ns", "msec": "ms", "msecs": "ms", "sec": "s", "secs": "s", "seconds": "s",
     "k iops": "kiops", "k-iops": "kiops", "m iops": "miops",
+    "transactions/s": "trans/s", "transactions/sec": "trans/s", "trans/sec": "trans/s", "tps": "trans/s",
+    "ops/sec": "ops/s", "events/sec": "events/s", "kpps": "kpps", "mpps": "mpps",
 }  # fmt: skip
 
 
@@ -82,6 +88,9 @@ def unit_scale(unit: str | None) -> tuple[str, tuple[float, ...]] | None:
         return _SCALES["gbit/s"]
     if u in ("Kb/s", "Kbps", "Kb/sec"):
         return _SCALES["kbit/s"]
+    if (m := _COUNT_SCALE.match(u)) is not None:
+        base = unit_scale(m["unit"])
+        return (base[0], tuple(f * (_M if m["scale"] == "M" else _K) for f in base[1])) if base else None
     low = u.lower()
     return _SCALES.get(_UNIT_ALIASES.get(low, low))
 

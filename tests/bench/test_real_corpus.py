@@ -139,6 +139,9 @@ def test_value_equal_or_converted_within_half_a_percent():
     assert rc.value_match(940.5, "Mbit/s", 940.5, "Mbit/s") == 2
     assert rc.value_match(137214, "KB/s", 137214.0000001, "K/sec") == 2
     assert rc.value_match(363, "kIOPS", 363000, "IOPS") == 1  # fio's `IOPS=363k` written as 363 kIOPS
+    assert rc.value_match(56.01, "K transactions/sec", 56010, "trans/s") == 1  # a count's thousands
+    assert rc.value_match(1.2, "Mpps", 1200000, "pps") == 1
+    assert rc.value_match(56.01, "K transactions/sec", 56010, "IOPS") == 0  # another count
     assert rc.value_match(1.2, "GB/s", 1200, "MB/s") == 1  # decimal prefixes
     assert rc.value_match(1.0, "GiB/s", 1024, "MiB/s") == 1
     assert rc.value_match(800, "Mbit/s", 100, "MB/s") == 1  # bits and bytes

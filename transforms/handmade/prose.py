@@ -30,10 +30,14 @@ _IS = re.compile(
 _NUM = r"(?:\d{1,3}(?:,\d{3})++(?:\.\d++)?|\d++(?:\.\d++)?)"
 _ABOUT = r"(?:(?:about|around|roughly|approx\.?|~)\s?)?"
 # `from <a> to <b>` (or `->`), each with its scale and unit: what both from-to readings read
+_IN_RELEASE = r"(?:\s(?:in|on|with|under)\s(?P<n{side}>v?\d[\w.+-]{{0,30}}+))?"  # `from 47.5 G in v4.10 to ...`
 _CHANGE = (
     rf"from\s{_ABOUT}(?P<a>{_NUM})(?P<sa>[kKMG](?![A-Za-z]))?\s?(?P<ua>[A-Za-z/%µ]{{1,12}}+)?"
-    rf"\s(?:to|->)\s{_ABOUT}(?P<b>{_NUM})(?P<sb>[kKMG](?![A-Za-z]))?\s?(?P<ub>[A-Za-z/%µ]{{1,12}}+)?"
+    + _IN_RELEASE.format(side="a")
+    + rf"\s(?:to|->)\s{_ABOUT}(?P<b>{_NUM})(?P<sb>[kKMG](?![A-Za-z]))?\s?(?P<ub>[A-Za-z/%µ]{{1,12}}+)?"
+    + _IN_RELEASE.format(side="b")
 )
+_SCALE_WORDS = frozenset({"k", "K", "M", "G"})  # `47.5 G`: a scale set apart, no unit
 # `the latency is reduced from 93.78ms to 28.36ms`, `throughput went from 1234 MB/s to 1500 MB/s`
 _FROM_TO = re.compile(
     r"(?P<subj>[A-Za-z][\w/%-]{1,30}+)(?:\s(?:has|have|had|is|was|were|are|got|gets|been|being)){0,2}"
@@ -45,7 +49,7 @@ _FROM_TO = re.compile(
 # change named by a noun; what changed, when the sentence says, follows `in` / `of`
 _NOUN_FROM_TO = re.compile(
     r"(?i)\b(?:improvement|increase|decrease|drop|reduction|regression|gain|boost|degradation|speed-?up)s?+"
-    r"(?:\s(?:in|of)\s(?:the\s)?(?P<subj>[A-Za-z][\w/-]{1,30}+))?\s" + _CHANGE
+    r"(?:\s(?:in|of)\s(?:the\s)?(?P<subj>[A-Za-z][\w/-]{1,30}+))?,?\s" + _CHANGE
 )
 _FROM_WORD = re.compile(r"\bfrom\b")
 _WITH_PATCH = re.compile(r"\b(?P<sys>with(?:out)? (?:the |this |these |my )?(?:patch(?:es|set)?|series|change|fix))\b",
@@ -108,19 +112,22 @@ def from_to(i: int, line: str) -> list[ProseValue]:
     ends = {m.end() for m in found}
     found += [m for m in ([] if keyed else _NOUN_FROM_TO.finditer(line)) if m.end() not in ends]
     for m in found:
+        scales = {k: m.group(k) or (m.group(u) if m.group(u) in _SCALE_WORDS else None)
+                  for k, u in (("sa", "ua"), ("sb", "ub"))}
         ua = unit(m.group("ua")) if m.group("ua") else None
         ub = unit(m.group("ub")) if m.group("ub") else None
         if "%" in (ua, ub):
             continue  # `from 3% to 5%`: shares or changes, not results
         subj = m.group("subj")
-        if not (ua or ub or (subj and any_metric(subj))):
-            continue
+        if not (ua or ub or (subj and any_metric(subj)) or scales["sa"] and scales["sb"]):
+            continue  # `from 4 to 8`: a count; `from 1.5M to 55M` is a measure
         label = None if not subj or subj.lower() in _VAGUE else subj
         named = _WITH_PATCH.search(line[m.end():m.end() + 60])
         after = named.group("sys") if named and not named.group("sys").lower().startswith("without") else None
+        systems = {"before": m.groupdict().get("na"), "after": m.groupdict().get("nb") or after}
         for key, s_key, u, when in (("a", "sa", ua or ub, "before"), ("b", "sb", ub or ua, "after")):
-            out.append(ProseValue(i, float(m.group(key).replace(",", "")), u, after if when == "after" else None,
-                                  label, m.group(s_key), when))
+            out.append(ProseValue(i, float(m.group(key).replace(",", "")), u, systems[when], label, scales[s_key],
+                                  when))
     return out
 
 

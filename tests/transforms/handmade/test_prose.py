@@ -199,3 +199,14 @@ def test_versus_is_linear():
         t = time.perf_counter()
         versus(0, bad)
         assert time.perf_counter() - t < 1.0
+
+
+def test_from_to_names_the_release_of_each_value_and_reads_scales():
+    # https://lore.kernel.org/linux-mm/83a0e3ef-acfa-a2af-2770-b9a92bda41bb@mellanox.com/
+    line = "and see a drastic degradation in BW, from 47.5 G in v4.10 to 31.4 G in v4.11-rc1"
+    got = [(v.value, v.scale, v.system, v.label, v.when) for v in from_to(0, line)]
+    assert got == [(47.5, "G", "v4.10", "BW", "before"), (31.4, "G", "v4.11-rc1", "BW", "after")]
+    # https://lore.kernel.org/lkml/3F9D2111.3020109@vgertech.com/
+    got = [(v.value, v.scale) for v in from_to(0, "> then the buffered disk read goes from 1.5M to 55M")]
+    assert got == [(1.5, "M"), (55.0, "M")]
+    assert from_to(0, "the number of threads went from 4 to 8 in that run") == []

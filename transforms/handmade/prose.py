@@ -70,6 +70,9 @@ class ProseValue:
     when: str | None = None  # before | after, for `from <a> to <b>`
 
 
+_ARTICLES = frozenset({"the", "a", "an", "this", "that", "our", "my", "its", "their", "reference,", "for"})
+
+
 def _is_pairs(i: int, line: str) -> list[ProseValue]:
     """Two or more `<system> [metric] is <number>[unit]` clauses on one line."""
     from transforms.handmade.metrics import any_metric, unit
@@ -83,8 +86,11 @@ def _is_pairs(i: int, line: str) -> list[ProseValue]:
             label = words.pop()
         if not (u or m.group("scale") or label):
             continue
-        found.append(ProseValue(i, float(m.group("num").replace(",", "")), u, " ".join(words[-3:]), label,
+        named = [w for w in words[-3:] if w.lower() not in _ARTICLES]
+        found.append(ProseValue(i, float(m.group("num").replace(",", "")), u, " ".join(named) or None, label,
                                 m.group("scale")))
+    if len(found) == 1 and found[0].label and found[0].unit in _RATE:
+        return found  # `the throughput is 35.6 Gbits/sec when using ...`: a measure named by its metric
     return found if len(found) >= 2 else []
 
 

@@ -210,3 +210,11 @@ def test_from_to_names_the_release_of_each_value_and_reads_scales():
     got = [(v.value, v.scale) for v in from_to(0, "> then the buffered disk read goes from 1.5M to 55M")]
     assert got == [(1.5, "M"), (55.0, "M")]
     assert from_to(0, "the number of threads went from 4 to 8 in that run") == []
+
+
+def test_one_measure_named_by_its_metric_is_read():
+    # https://lore.kernel.org/netdev/1d3ac973-7bc7-4abe-9fe2-6b17dbba223b@linux.microsoft.com/
+    got = [(p.value, p.unit, p.system, p.label) for p in read_prose(
+        ["For reference, the throughput is 35.6 Gbits/sec when using skb_linearize"], set())]
+    assert got == [(35.6, "Gbit/s", None, "throughput")]
+    assert read_prose(["the file size is 4 GB"], set()) == []  # no metric, no rate

@@ -837,6 +837,8 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
             params = {**ran, **params}  # `./hackbench 30` says how it ran (metrics.metric_for)
         if t.change and baseline:
             params["baseline"] = baseline
+        if t.series == "instances" and "instances" in params and (count := _SERIES_PARAM.get(bench)):
+            params[count] = params.pop("instances")  # mmtests' `Hmean  8`: tbench's clients, hackbench's groups
         results.append(_result(row_bench.get(v.row) or col_bench.get(v.label or "") or bench, lo + v.line, label, v.value,
                                v.unit, system, params, layout, change=t.change, statistic=v.statistic))
     ex.systems = sorted({r.system for r in results if r.system})
@@ -1022,8 +1024,19 @@ def _row_benchmarks(t: Table) -> dict[str, str]:
 
 
 
+# what the count of an mmtests row (`Hmean  8`) is, per benchmark
+_MEAN_LABELS = frozenset({"amean", "hmean", "gmean", "median"})
+_SERIES_PARAM = {"tbench": "clients", "dbench": "clients", "hackbench": "groups", "sysbench": "threads",
+                 "stream": "threads", "kernbench": "jobs"}
+
+
 def _result(bench: str, line: int, label: str | None, value: float, unit: str | None, system: str | None,
             params: dict[str, str], layout: str, change: bool = False, statistic: str = "value") -> Result:
+    if statistic != "value" and label and label.lower() in _MEAN_LABELS and bench in metrics.DEFAULT_METRIC:
+        # mmtests' `Hmean  8  349.34`: a mean of the tool's headline figure; the printed label stays
+        r = _result(bench, line, None, value, unit, system, params, layout, change, statistic)
+        r.metric_label = label
+        return r
     u = metrics.resolve_unit(bench, unit or "")
     if u in ("k", "K", "M", "G"):  # `84k` is kept as printed: 84, at the scale the poster chose
         params = {**params, "scale": "k" if u == "K" else u}

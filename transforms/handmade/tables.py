@@ -110,6 +110,7 @@ class Table:
     note: str = ""
     baseline: str | None = None  # the column every change is measured against, when printed
     group: dict[str, str] = field(default_factory=dict)  # `group=8` over the rows: what they ran at
+    series: str | None = None  # mmtests' rows (`Hmean  64 ...`): the name given to the count each row ran at
 
     def all_labels(self) -> list[str]:
         return [*self.header, *self.labels]
@@ -885,6 +886,7 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
             first_is_param = True
             param_name = "size" if min(ints) >= 64 else "instances"
             row_stat = next(iter(same_label))
+            t.series = param_name
             parsed = core
     row_stats: dict[int, str] = {}  # a row's own statistic, in reports giving several per size
     if not first_is_param and row_stat is None and len(core) >= 2 and len(same_label) >= 2 and n >= 3 \
@@ -897,6 +899,7 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
             first_is_param = True
             param_name = "size" if min(ints) >= 64 else "instances"
             row_stats = {r: lab for r, lab, _ in core}
+            t.series = param_name
             parsed = core
     runs_under_units = bool(header) and len(header) == n and len(parsed) <= 12 \
         and all(unit_in(c.text) is not None and re.search(r"[A-Za-z]{2}", c.text) for c in header)
@@ -1137,6 +1140,9 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
             if stat == "value" and (bound := _BOUND_ROW.match(row_stats.get(r) or label)):
                 # mmtests' `Min  Trans-1`, `Max  Trans-1`: the runs' bounds; `BAmean-50`: the best half's mean
                 stat = bound.group(1).lower() if bound.group(1) else "mean"
+            elif stat == "value" and (row_stats or row_stat) and metric_label \
+                    and (mean := _MEAN_STAT.get(metric_label.lower())):
+                stat = mean  # `Hmean  64  732.14 ...`: the harmonic mean of the runs
             if kind == "util" and t.orientation != "rows=systems":
                 system, metric_label = owner.get(hd or ""), hd  # `cpu%` after `vanilla-SMT`: its cpu%
             if t.change and u is None:
@@ -1157,6 +1163,7 @@ _BOUND_ROW = re.compile(r"(?i)^(?:(min|max)(?:-\d{1,2})?+|b[ahg]mean-\d{1,2})(?:
 _REPORT_STAT = re.compile(r"(?i)^(?:[ahg]mean|min|max|stddev|coeffvar|median|b[ahg]mean-\d{1,2}|(?:min|max)-\d{1,2})$")
 _JOB_LABEL = re.compile(r"^[A-Za-z][\w.]{0,20}[-_]\d{1,3}:?$")  # `fio-1`, `job_2`, `vm-3`
 # `TCP_SENDFILE-1  : Avg:`, `UDP_RR-10    Avg:`: a test, the count run at once, the statistic
+_MEAN_STAT = {"amean": "mean", "hmean": "hmean", "gmean": "gmean", "median": "median"}  # mmtests' means
 _COUNTED_TEST = re.compile(r"^(?P<test>[A-Za-z][A-Za-z_]{1,30}+)-(?P<n>\d{1,4}+)[ \t]*+:?[ \t]*+"
                            r"(?:(?P<stat>avg|average|mean|min|max|median)[ \t]*+:?)?$", re.I)
 _IO_TEST = re.compile(r"(?i)^(?:rand|seq(?:uential)?\s*)?(?:read|write|rw|randrw|mixed)\b")

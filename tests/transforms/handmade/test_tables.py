@@ -841,7 +841,8 @@ def test_mmtests_stddev_rows_below_the_means_are_no_values():
             "Amean     7        1.4737 (   0.00%)      1.4890 (  -1.04%)\n"
             "Stddev    1        0.0052 (   0.00%)      0.0025 (  51.57%)\n"
             "Stddev    4        0.0357 (   0.00%)      0.0370 (  -3.75%)\n")
-    got = {(r["system"], r["params"].get("instances"), r["value"]) for r in rows(text)}
+    got = {(r["system"], r["params"].get("groups"), r["value"]) for r in rows(text)}
+    assert {(r["metric"], r["statistic"], r["unit"]) for r in rows(text)} == {("time", "mean", "s")}
     assert got == {("5.13.0-rc2 vanilla", "1", 0.395), ("5.13.0-rc2 sched-avgidle-v1r5", "1", 0.3887),
                    ("5.13.0-rc2 vanilla", "4", 0.945), ("5.13.0-rc2 sched-avgidle-v1r5", "4", 0.9677),
                    ("5.13.0-rc2 vanilla", "7", 1.4737), ("5.13.0-rc2 sched-avgidle-v1r5", "7", 1.489)}
@@ -970,8 +971,8 @@ def test_mmtests_several_statistics_per_size_each_labels_its_row():
             "BAmean-50 256     24.1074 (   0.00%)     23.6616 (   1.85%)\n")
     got = {(r["system"], r["metric_label"], r["statistic"], r["params"].get("size"), r["value"]) for r in rows(text)}
     assert got == {("hackbench default", "Min", "min", "256", 23.551), ("hackbench pan", "Min", "min", "256", 23.19),
-                   ("hackbench default", "Amean", "value", "256", 24.4604),
-                   ("hackbench pan", "Amean", "value", "256", 24.0353),
+                   ("hackbench default", "Amean", "mean", "256", 24.4604),
+                   ("hackbench pan", "Amean", "mean", "256", 24.0353),
                    ("hackbench default", "Max", "max", "256", 25.493), ("hackbench pan", "Max", "max", "256", 30.545),
                    ("hackbench default", "BAmean-50", "mean", "256", 24.1074),
                    ("hackbench pan", "BAmean-50", "mean", "256", 23.6616)}  # the size is no value
@@ -1079,7 +1080,7 @@ Amean     8         30.58 (   0.00%)       30.22 *   1.18%*       99.04 *-223.88
 
 def test_mmtests_names_under_their_releases_are_the_systems_even_run_together():
     rows = result_rows(extract_explained(MMTESTS_GLUED, "m", subject="Re: [PATCH 2/2] sched/fair: Scale wakeup")[0])
-    got = {(r["system"].split()[-1], r["params"].get("instances"), r["value"]) for r in rows}
+    got = {(r["system"].split()[-1], r["params"].get("clients"), r["value"]) for r in rows}
     assert {("vanilla", "1", 15.99), ("sched-scalewakegran-v2r5", "4", 22.06),
             ("sched-moveforward-v1r1", "4", 45.86), ("sched-moveforward-v1r1", "8", 99.04)} <= got
     assert len(rows) == 12 and {r["benchmark"] for r in rows} == {"dbench"}
@@ -1422,3 +1423,17 @@ def test_a_column_of_zero_changes_is_the_baseline_of_the_others():
             "            6.6      6.7-rc1\n  -j 4      0.00%    -1.2%\n  -j 16     0.00%    +0.8%\n")
     assert _table_rows(text) == [("6.7-rc1", {"case": "-j 4", "baseline": "6.6"}, -1.2, "%"),
                                  ("6.7-rc1", {"case": "-j 16", "baseline": "6.6"}, 0.8, "%")]
+
+
+def test_an_mmtests_mean_is_a_statistic_of_the_tools_headline_figure():
+    # https://lore.kernel.org/lkml/20210527121409.GK3672@suse.de/ (tbench4 on Zen2, its lines)
+    text = ("tbench4\n                          5.13.0-rc2             5.13.0-rc2\n"
+            "                             vanilla sched-nowakewidellc-v1r1\n"
+            "Hmean     1        349.34 (   0.00%)      334.18 *  -4.34%*\n"
+            "Hmean     2        668.49 (   0.00%)      659.12 *  -1.40%*\n"
+            "Hmean     4       1307.90 (   0.00%)     1274.35 *  -2.57%*\n")
+    got = [(r["system"], r["metric"], r["metric_label"], r["statistic"], r["params"], r["value"], r["unit"])
+           for r in rows(text)][:2]
+    assert got == [("5.13.0-rc2 vanilla", "throughput", "Hmean", "hmean", {"clients": "1"}, 349.34, "MB/s"),
+                   ("5.13.0-rc2 sched-nowakewidellc-v1r1", "throughput", "Hmean", "hmean", {"clients": "1"}, 334.18,
+                    "MB/s")]

@@ -667,3 +667,21 @@ def test_cpu_columns_are_labelled_by_the_header_word_utilization():
     assert (found["cpu_util_local"]["metric_label"], found["cpu_util_local"]["value"]) == ("Utilization local % S", 34.07)
     assert (found["cpu_util_remote"]["metric_label"], found["cpu_util_remote"]["value"]) == (
         "Utilization remote % S", 35.0)
+
+
+def test_one_header_then_groups_of_lines_under_plain_captions():
+    # https://lore.kernel.org/linux-mm/20070514133212.399158218@chello.nl/ (its lines, shortened):
+    # the header once, then each kernel's lines under its name, the poster's mean and spread after each
+    text = ("TCP STREAM TEST from 0.0.0.0 (0.0.0.0) port 0 AF_INET to 127.0.0.1 (127.0.0.1) port 0 AF_INET\n\n"
+            "Recv   Send    Send\nSocket Socket  Message  Elapsed\nSize   Size    Size     Time     Throughput\n"
+            "bytes  bytes   bytes    secs.    10^6bits/sec\n\nv2.6.21\n\n"
+            "114688 114688   4096    60.00    5424.17\n114688 114688   4096    60.00    5486.54\n\n"
+            "                                 5455.36        31.19\n\n"
+            "v2.6.21-slab CONFIG_SLAB_FAIR=n\n\n"
+            "114688 114688   4096    60.00    6987.93\n114688 114688   4096    60.00    6214.82\n")
+    got = [(r.system, r.value) for er in np_runs(text) for r in er.run.results if r.metric == "throughput"]
+    assert got == [("v2.6.21", 5424.17), ("v2.6.21", 5486.54), ("v2.6.21-slab CONFIG_SLAB_FAIR=n", 6987.93),
+                   ("v2.6.21-slab CONFIG_SLAB_FAIR=n", 6214.82)]
+    # a sentence after the lines is no caption: the records end there
+    tail = text.replace("v2.6.21-slab CONFIG_SLAB_FAIR=n", "Then I tried it with the patch applied.")
+    assert len([r for er in np_runs(tail) for r in er.run.results if r.metric == "throughput"]) == 2

@@ -247,6 +247,18 @@ _LABEL = re.compile(
 )
 
 
+_CAPTION = re.compile(r"^[ \t]*+[A-Za-z][^!?;]{0,58}+$")  # a short name (`v2.6.21`), no sentence
+
+
+def _captioned_group(norm: list[str], k: int, layout: _Layout) -> bool:
+    """Line k is a plain caption (`v2.6.21`) over records of the header's columns, a blank between or not."""
+    text = norm[k].strip()
+    if not _CAPTION.match(text) or len(text.split()) > 6 or text.endswith(".") or ". " in text:
+        return False
+    nxt = _next_nonblank(norm, k + 1, 1)
+    return nxt is not None and _is_numeric(_tokens(norm[nxt])) and _read_record(norm, nxt, layout) is not None
+
+
 def _read_records(
     norm: list[str], start: int, layout: _Layout
 ) -> tuple[list[tuple[_Record, str | None]], int, str | None]:
@@ -268,6 +280,10 @@ def _read_records(
                         k + 1,
                         f"data line does not fit the {layout.name} columns: {norm[k]!r}",
                     )
+                if len(toks) <= 2 and (nxt := _next_nonblank(norm, k + 1, 1)) is not None \
+                        and _captioned_group(norm, nxt, layout):
+                    j = k + 1  # `6196.86   460.58`: the poster's mean and spread of the group above
+                    continue
                 break
             out.append((rec, label))
             j = rec.end
@@ -285,6 +301,10 @@ def _read_records(
         nxt = _next_nonblank(norm, k + 1, 1)
         if m and nxt is not None and _is_numeric(_tokens(norm[nxt])):
             label = m.group("label").rstrip(":").strip()
+            j = k + 1
+            continue
+        if _captioned_group(norm, k, layout):
+            label = norm[k].strip().rstrip(":").strip()  # `v2.6.21-slab CONFIG_SLAB_FAIR=n` over its lines
             j = k + 1
             continue
         break

@@ -264,6 +264,8 @@ def _header_cells(line: str, n: int, pipe: bool, vals: list[Cell] | None = None)
         return regrouped
     if len(wide) in (n, n + 1) or len(wide) >= 3:
         return wide
+    if vals and len(wide) == n - 1 >= 1 and vals[-1].kind == "chg" and all(c.kind == "abs" for c in vals[:-1]):
+        return wide  # `origin    ng + cling` over two values and a change without a head
     narrow = words(line)
     if len(narrow) in (n, n + 1):
         return narrow
@@ -500,6 +502,8 @@ _ASIDE_ROW = re.compile(r"^[ \t]*+(?:\([ \t]*+[-+]?[\d.,]{1,15}+[ \t]*+%[ \t]*+\
 
 def read_tables(lines: list[str]) -> list[Table]:
     """Every table in a block of lines (one paragraph of one quote depth)."""
+    if any("\t" in ln for ln in lines):
+        lines = [ln.expandtabs(8) if "\t" in ln else ln for ln in lines]  # columns as the poster saw them
     csv = _csv_table(lines)
     if csv is not None:
         return csv

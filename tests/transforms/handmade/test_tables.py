@@ -1437,3 +1437,17 @@ def test_an_mmtests_mean_is_a_statistic_of_the_tools_headline_figure():
     assert got == [("5.13.0-rc2 vanilla", "throughput", "Hmean", "hmean", {"clients": "1"}, 349.34, "MB/s"),
                    ("5.13.0-rc2 sched-nowakewidellc-v1r1", "throughput", "Hmean", "hmean", {"clients": "1"}, 334.18,
                     "MB/s")]
+
+
+def test_tabs_set_out_as_the_poster_saw_them_and_a_change_column_without_a_head():
+    # https://lore.kernel.org/linux-fsdevel/b9a58067-194b-221d-111c-ed1f7661976b@linux.alibaba.com/ (its
+    # lines): heads and rows typed with tabs, a head of three words, a change column with no head
+    text = ("sysbench-mysql-oltp_read_write, average eps show:\n\n"
+            "\t\t\t\torigin\t\tng + cling\n"
+            "4 instances each 24 threads\t7545.28\t\t7790.49\t\t+3.25%\n"
+            "4 instances each 48 threads\t9359.36\t\t9832.30\t\t+5.05%\n")
+    got = [(r["system"], r["params"], r["value"]) for r in rows(text)]
+    assert got == [("origin", {"case": "4 instances each 24 threads"}, 7545.28),
+                   ("ng + cling", {"case": "4 instances each 24 threads"}, 7790.49),
+                   ("origin", {"case": "4 instances each 48 threads"}, 9359.36),
+                   ("ng + cling", {"case": "4 instances each 48 threads"}, 9832.3)]

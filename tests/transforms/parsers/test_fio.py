@@ -403,3 +403,20 @@ def test_summary_blocks_each_under_a_caption_of_their_own():
     # without a caption over the second block, both stay the first caption's, told apart by repeat
     plain = GOLDEN.rows(text.replace("ram disk:\n", ""))
     assert {r["system"] for r in plain} == {"RAID1"}
+
+
+def test_group_summaries_under_captions_repeated_for_a_second_series():
+    # https://lore.kernel.org/lkml/CAMgjq7CJ3hYHysyRfHzYU4hOYqhUOttxMYGtg0FxzM_wvvyhFA@mail.gmail.com/
+    # (its lines, shortened): each summary under its caption, `Run status group` between; the same
+    # captions again for the second series
+    block = ("Run status group 0 (all jobs):\n   READ: bw={}MiB/s ({}MB/s), {}MiB/s-{}MiB/s\n"
+             "({}MB/s-{}MB/s), io=1918GiB (2060GB), run=300001-300001msec\n\n")
+    text = "zipf:0.5 is used here to simulate a cached read.\n"
+    for caption, mib, mb in (("Unpatched 6.7-rc4:", 6548, 6866), ("Patched with this series:", 7098, 7442),
+                             ("MGLRU off:", 6525, 6842), ("Patched with this series:", 5839, 6123),
+                             ("MGLRU off:", 5689, 5965)):
+        text += caption + "\n" + block.format(mib, mb, mib, mib, mb, mb)
+    got = [(r["system"], r["value"]) for r in rows_of(text) if r["metric"] == "aggregate_bandwidth"]
+    assert got == [("Unpatched 6.7-rc4", 6548 * 1024.0), ("Patched with this series", 7098 * 1024.0),
+                   ("MGLRU off", 6525 * 1024.0), ("Patched with this series", 5839 * 1024.0),
+                   ("MGLRU off", 5689 * 1024.0)]

@@ -516,12 +516,14 @@ def _summary_captions(seg: Segment, fr: _FioRun) -> None:
         return
     names: list[str | None] = []
     for i in starts:
-        k = i - 1
-        while k >= 0 and not lines[k].strip():
+        k, reach = i - 1, i - 2
+        while k >= 0 and (not lines[k].strip() or GROUP_HEAD.match(_clean(lines[k]))):
+            reach -= bool(lines[k].strip())  # `Run status group 0 (all jobs):` between caption and lines
             k -= 1
-        names.append(system_label(lines[k].strip()) if k >= 0 and k >= i - 2 else None)
-    if None in names or len({n.lower() for n in names if n}) < len(names):
-        return  # only when every block has a caption of its own, all different
+        names.append(system_label(lines[k].strip()) if k >= 0 and k >= reach else None)
+    if None in names or any(a.lower() == b.lower() for a, b in zip(names, names[1:], strict=False) if a and b):
+        return  # only when every block has a caption of its own, each other than the one before
+        # (a series repeated under the same captions, `Unpatched:` / `Patched:` twice, is read block by block)
     for r in fr.results:
         k = max((n for n, i in enumerate(starts) if i <= r.line), default=None)
         if k is not None and r.system is None:

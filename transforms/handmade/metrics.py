@@ -286,6 +286,7 @@ _UNITS: dict[str, str] = {
     "%": "%", "%cpu": "%CPU", "x": "x",
 }  # fmt: skip
 _MB_CASE = re.compile(r"^[kmg]b(?:/|ps)", re.I)
+_MIB_BITS = re.compile(r"^[KMG]ib/s(?:ec)?$")  # lower-case b after `i`: bits, however loosely spelled
 # a count written with its scale (`570 KIOPS`, `5.01 MIOPS`): kept as printed, the scale a parameter
 SCALED = {"kIOPS": ("k", "IOPS"), "MIOPS": ("M", "IOPS")}
 
@@ -300,6 +301,8 @@ def unit(token: str) -> str | None:
     if t.lower().endswith("/second"):
         t = t[:-3]  # `MB/second` is `MB/sec`
     low = t.lower()
+    if _MIB_BITS.match(t):
+        return {"k": "Kb/s", "m": "Mb/s", "g": "Gb/s"}[low[0]]  # `Mib/s`: a poster's megabits, as `Mb/s`
     if _MB_CASE.match(t) and t[1] == "b" and low not in ("kbps",):
         # lower-case b: bits by the book (`Mb/s`), but posters write `Mb/sec` for dbench's MB/sec
         # too: kept apart here, and `resolve_unit` decides by the benchmark

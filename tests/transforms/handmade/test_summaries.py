@@ -280,3 +280,13 @@ def test_keys_naming_no_metric_one_measure_each_are_the_systems():
     # a metric's key stays the metric, under the label above it
     got = [(k.system, k.key) for k in read_summaries(["patched:", "read bw: 120 MB/s", "write bw: 80 MB/s"], set())[0]]
     assert got == [("patched", "read bw"), ("patched", "write bw")]
+
+
+def test_loosely_spelled_bit_rates_keep_the_tools_metric():
+    # `Mib/s` typed for netperf's megabits, `Gbits/sec` in a poster's own iperf list: the tool's
+    # throughput in the unit as printed, not a metric of its own per unit
+    text = ("2.6.24-rc3 netperf:\n  Throughput  : 137,214 Mib/s (stdev: 1,200 Mib/s)\n\n"
+            "iperf3 results:\n  host  -> guest : 9.41 Gbits/sec\n  guest -> host  : 8.87 Gbits/sec\n")
+    got = [(r["benchmark"], r["metric"], r["value"], r["unit"]) for r in result_rows(extract_explained(text, "m")[0])]
+    assert got == [("netperf", "throughput", 137214.0, "Mbit/s"), ("iperf", "throughput", 9.41, "Gbit/s"),
+                   ("iperf", "throughput", 8.87, "Gbit/s")]

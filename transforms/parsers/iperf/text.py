@@ -57,7 +57,9 @@ from transforms.parsers._common import (
 NAME = "iperf"
 
 METRICS: dict[str, MetricSpec] = {
-    "throughput": MetricSpec("Mbit/s", True, 0.0, 1e7),
+    # the printouts are read in Mbit/s; a poster's own table keeps the unit it printed
+    "throughput": MetricSpec("Mbit/s", True, 0.0, 1e7,
+                             units=("bit/s", "Kbit/s", "Gbit/s", "B/s", "KB/s", "MB/s", "GB/s", "MiB/s", "GiB/s")),
     "jitter": MetricSpec("ms", False, 0.0, 1e5),
     "datagram_loss": MetricSpec("%", False, 0.0, 100.0),
     "writes": MetricSpec("count", True, 0.0, 1e15),

@@ -13,7 +13,7 @@ BENCH = "netperf"
 
 METRICS: dict[str, MetricSpec] = {
     "throughput": MetricSpec("Mbit/s", True, 0.0, 1e8,
-                             units=("B/s", "KB/s", "MB/s", "GB/s", "bit/s", "Kbit/s", "Gbit/s")),
+                             units=("B/s", "KB/s", "MB/s", "GB/s", "bit/s", "Kbit/s", "Gbit/s", "MiB/s", "GiB/s")),
     "transaction_rate": MetricSpec("trans/s", True, 0.0, 1e8),
     "cpu_util_local": MetricSpec("%CPU", False, 0.0, 100.0),
     "cpu_util_remote": MetricSpec("%CPU", False, 0.0, 100.0),

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from decimal import Decimal
 
 from transforms.handmade.cells import (
     PAIR_IN_LABEL,
@@ -1079,6 +1080,7 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
             vals = vals[len(vals) - n:]
         row_units = {c.unit for c in vals if c.kind == "abs" and c.unit}
         row_unit = row_units.pop() if len(row_units) == 1 else None  # `0.74 / 0.42 microseconds`
+        count_label = _COUNT_LABEL.search(label) if t.orientation == "rows=metrics" else None
         row_extra: dict[str, str] = _tail_param(grid[r] or [])
         for k, c in enumerate(vals):
             hd = head_of(vals, k)
@@ -1095,6 +1097,10 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
                 continue  # a change typed into a column of absolute values
             if kind == "util":
                 c = Cell(c.text, c.start, c.end, "abs", c.value, "%CPU")
+            if count_label and c.kind == "abs" and c.unit in _SCALED_BY:
+                # `Read IOPS   25.1k   30.7k`: thousands of the count the row names
+                c = Cell(c.text, c.start, c.end, "abs", float(Decimal(str(c.value)) * _SCALED_BY[c.unit]),
+                         unit(count_label.group(0)))
             u = c.unit or (unit_in(hd) if hd else None) or t.unit or (row_unit if c.kind == "abs" else None)
             stat = _STAT_HEAD.get(norm(hd or ""), "value")
             system: str | None
@@ -1167,6 +1173,8 @@ _BOUND_ROW = re.compile(r"(?i)^(?:(min|max)(?:-\d{1,2})?+|b[ahg]mean-\d{1,2})(?:
 _REPORT_STAT = re.compile(r"(?i)^(?:[ahg]mean|min|max|stddev|coeffvar|median|b[ahg]mean-\d{1,2}|(?:min|max)-\d{1,2})$")
 _JOB_LABEL = re.compile(r"^[A-Za-z][\w.]{0,20}[-_]\d{1,3}:?$")  # `fio-1`, `job_2`, `vm-3`
 # `TCP_SENDFILE-1  : Avg:`, `UDP_RR-10    Avg:`: a test, the count run at once, the statistic
+_COUNT_LABEL = re.compile(r"(?i)\b(?:iops|trans/s|ops/s)\b")  # a row naming a count (`Read IOPS`)
+_SCALED_BY = {"k": Decimal(1000), "M": Decimal(1_000_000), "G": Decimal(1_000_000_000)}
 _MEAN_STAT = {"amean": "mean", "hmean": "hmean", "gmean": "gmean", "median": "median"}  # mmtests' means
 _COUNTED_TEST = re.compile(r"^(?P<test>[A-Za-z][A-Za-z_]{1,30}+)-(?P<n>\d{1,4}+)[ \t]*+:?[ \t]*+"
                            r"(?:(?P<stat>avg|average|mean|min|max|median)[ \t]*+:?)?$", re.I)

@@ -1451,3 +1451,10 @@ def test_tabs_set_out_as_the_poster_saw_them_and_a_change_column_without_a_head(
                    ("ng + cling", {"case": "4 instances each 24 threads"}, 7790.49),
                    ("origin", {"case": "4 instances each 48 threads"}, 9359.36),
                    ("ng + cling", {"case": "4 instances each 48 threads"}, 9832.3)]
+
+
+def test_a_row_naming_a_count_reads_its_thousands():
+    text = ("fio results:\n\n                   Before     After     Delta\n"
+            "Read IOPS          25.1k      30.7k     +22.3%\n")
+    assert [(r["system"], r["value"], r["unit"]) for r in rows(text)] == [("Before", 25100.0, "IOPS"),
+                                                                          ("After", 30700.0, "IOPS")]

@@ -202,6 +202,9 @@ def _row_layout(row: dict[str, Any]) -> str:
     return row.get("layout") or DEFAULT_LAYOUT
 
 
+_ROW_SCALE = {"k": _K, "M": _M, "G": _G}
+
+
 def score_post(slug: str, facts: list[dict[str, Any]], rows: list[dict[str, Any]]) -> PostScore:
     """Pair facts and rows one-to-one, fully attributed pairs first (see module doc)."""
     ps = PostScore(slug, facts, rows)
@@ -212,6 +215,9 @@ def score_post(slug: str, facts: list[dict[str, Any]], rows: list[dict[str, Any]
             if j in ps.spreads:
                 continue
             v = value_match(float(f["value"]), f.get("unit"), float(r["value"]), r.get("unit"))
+            scale = _ROW_SCALE.get((r.get("params") or {}).get("scale", ""))
+            if not v and scale:  # `84k` kept as printed: 84 at scale k, which is 84000
+                v = value_match(float(f["value"]), f.get("unit"), float(r["value"]) * scale, r.get("unit") or f.get("unit"))
             if not v:
                 continue
             ps.value_found.add(i)

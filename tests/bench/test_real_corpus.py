@@ -294,3 +294,12 @@ def test_damages_compose_in_the_order_named_and_unknown_ones_are_refused(capsys)
     with pytest.raises(SystemExit):
         main(["--real", "--split", "dev", "--damage", "quote,bogus"])
     assert "unknown damage 'bogus'" in capsys.readouterr().err
+
+
+def test_a_row_kept_at_its_printed_scale_is_its_value_times_the_scale():
+    # a row `25.1` with params scale=k (`25.1k` as printed) is the fact `25100 IOPS`
+    row = _row(value=25.1, unit="")
+    row["params"] = {"scale": "k"}
+    ps = rc.score_post("p", [_fact(value=25100.0, unit="IOPS")], [row])
+    assert ps.value_found == {0} and ps.attributed == {0}
+    assert rc.score_post("p", [_fact(value=25.2, unit="IOPS")], [row]).value_found == set()

@@ -22,7 +22,10 @@ _SPREAD_SIGN = re.compile(r"^(?:\+/-|\+-|±)(?=[\d.])")
 _GLUED_SPREAD = re.compile(r"^([-+]?\d[\d,]{0,20}(?:\.\d{1,12})?[A-Za-z/%]{0,8}?)(?:±|\+/-|\+-)\d")
 _DURATION = re.compile(r"(0|[1-9]\d{0,2}):([0-5]\d(?:\.\d{1,3})?)m?")  # `00:04.1` is a PCI slot
 _OPTION = re.compile(r"^--?[A-Za-z][\w-]{0,30}$")  # `-l`, `--loops`: a command's option
-_HEDGE = frozenset({"about", "around", "approx.", "approx", "approximately", "roughly", "~", "ca.", "circa"})
+# `about 5630 K IOPS`, `~ 12 MB/s`: a poster's hedge before a figure, no part of a label
+HEDGES = ("approximately", "approx.", "approx", "around", "roughly", "about", "circa", "ca.")
+HEDGE = "|".join(re.escape(w) for w in HEDGES)  # the words as a pattern (longest first)
+_HEDGE = frozenset({*HEDGES, "~"})
 _BOUND = re.compile(r"^[<>]=?\d+(?:\.\d+)?$")  # `<10`: a bound the tool printed, not a measurement
 RULE = re.compile(r"^[\s=_+*~#|:.-]*$")  # separator lines: ====, ----, +----+, |---|---|
 

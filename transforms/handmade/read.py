@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from transforms.handmade import commands, evidence, metrics
-from transforms.handmade.cells import RULE, aligned, decimal_commas, read_number, split_wide
+from transforms.handmade.cells import HEDGE, RULE, aligned, decimal_commas, read_number, split_wide
 from transforms.handmade.cells import cells as row_cells
 from transforms.handmade.commands import read_commands
 from transforms.handmade.lkp import parameter_list, read_lkp, robot_heads
@@ -25,7 +25,14 @@ from transforms.handmade.pairs import read_pairs
 from transforms.handmade.prose import ProseValue, arrow_legend, read_prose
 from transforms.handmade.slashes import read_slashes
 from transforms.handmade.summaries import BULLET_KV, read_summaries
-from transforms.handmade.tables import CHANGE_HEAD, RATIO_UNIT, STDEV_HEAD, Table, read_tables
+from transforms.handmade.tables import (
+    CHANGE_HEAD,
+    RATIO_UNIT,
+    RELEASE_NUMBER,
+    STDEV_HEAD,
+    Table,
+    read_tables,
+)
 from transforms.handmade.wrapped import join_lone_labels, lone_label, rejoin, unwrap
 from transforms.model import Result, Run, Segment
 from transforms.parsers import metric_spec
@@ -47,12 +54,12 @@ _PIPE_NUMBER = r"\|[^\S\n]{0,20}+[-+]?\d[\d.,]{0,20}+[^\S\n]{0,4}+[A-Za-z/%µ]{0
 # a row ending in a number (or unit, change, aside, a unit in parentheses: `27(MiB/s)`, in brackets: `104.873 [sec]`)
 _ENDS_IN_VALUE = r"(?:\d|\s-{1,3}|n/a)(?:%\*|[%*)xkKMG])?\s*+(?:\[?+[A-Za-zµ/%^]{1,12}+\]?+\s*+)?\)?\s*+\|?$|\d\([A-Za-zµ/%]{1,12}\)\s*+$"
 # a row ending in a value, a `key: 12` line, or a `... is 12` clause
-_CANDIDATE = re.compile(_ENDS_IN_VALUE + r"|[:=]\s*+(?:(?:about|around|roughly|approx\.?|approximately)\s++)?\d|\b(?:is|was|were|are|gets?|got|gave|gives?|see|saw|before|after|from|reach(?:es|ed)?"
+_CANDIDATE = re.compile(_ENDS_IN_VALUE + rf"|[:=]\s*+(?:(?:{HEDGE})\s++)?\d"
+                        r"|\b(?:is|was|were|are|gets?|got|gave|gives?|see|saw|before|after|from|reach(?:es|ed)?"
                         r"|achiev(?:es|ed)|sustain(?:s|ed)?|reports?|average[ds]?)\b.{0,40}\d|"
                         + _PIPE_NUMBER)
 _REST_OPTION = re.compile(r"^\s*(?:\.\. [\w-]+::|:[\w-]+:)")  # a directive's options end at a blank line
 _VERSION = re.compile(r"^v?\d{1,2}\.\d{1,2}\.\d{1,4}$")  # `4.4.302`: a kernel release names a system
-_TWO_PART = re.compile(r"^[2-9]\.\d{1,2}$")  # `6.6`, `5.10` heading a column: a release (tables._release_heads)
 # `tbench results (node 0):`, `netperf results TCP_RR (node 0-1):`
 _RESULTS_OF = re.compile(r"^(?P<tool>[\w+]{2,20}) results?\b[ \t]*+(?P<rest>[^():\n]{0,40}?)[ \t]*+"
                          r"(?:\((?P<aside>[^()\n]{1,30})\))?[ \t]*+:?$", re.I)
@@ -811,7 +818,7 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
         for v in t.values:
             v.params = {named_by.get(k, k): x for k, x in v.params.items()}
     if any(v.system is not None and not re.search(r"[A-Za-z]", v.system) and not _VERSION.match(v.system)
-           and not (_TWO_PART.match(v.system) and v.system in t.header) for v in t.values):
+           and not (RELEASE_NUMBER.match(v.system) and v.system in t.header) for v in t.values):
         ex.outcome = "nothing: a column read as a system has no name (`111`, `/`): the table was misread"
         return [], ex
     legend = None

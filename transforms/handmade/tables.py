@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from transforms.handmade.cells import (
+    HEDGE,
     PAIR_IN_LABEL,
     RULE,
     Cell,
@@ -564,7 +565,7 @@ def read_tables(lines: list[str]) -> list[Table]:
 
 
 # `6.6`, `5.10`, `v4.19`: a two-part kernel release as a column head reads like a number
-_RELEASE_NUMBER = re.compile(r"^v?[2-9]\.\d{1,2}$")
+RELEASE_NUMBER = re.compile(r"^v?[2-9]\.\d{1,2}$")
 _RELEASE_HEAD = re.compile(r"^v?[2-9]\.\d{1,2}(?:\.\d{1,3})?(?:[-+~_][\w.+~-]{1,30})?$")  # `6.7-rc1`, `5.11+fix`
 
 
@@ -580,7 +581,7 @@ def _release_heads(lines: list[str], grid: list[list[Cell] | None]) -> None:
         lead = row[0] if row[0].kind == "label" and not _RELEASE_HEAD.match(row[0].text) else None
         heads = row[1:] if lead else row
         if len(heads) < 2 or not all(
-                c.kind == "abs" and c.unit is None and _RELEASE_NUMBER.match(c.text)
+                c.kind == "abs" and c.unit is None and RELEASE_NUMBER.match(c.text)
                 or c.kind == "label" and _RELEASE_HEAD.match(c.text) for c in heads):
             continue
         if not any(c.kind == "abs" for c in heads):
@@ -597,7 +598,7 @@ def _release_heads(lines: list[str], grid: list[list[Cell] | None]) -> None:
                 and not (_is_param_name(lead.text) and not b_lab and below[0].kind == "abs"):
             continue
         if len(b_vals) < sum(1 for c in heads if c.kind == "abs") or all(
-                c.unit is None and _RELEASE_NUMBER.match(c.text) for c in b_vals):
+                c.unit is None and RELEASE_NUMBER.match(c.text) for c in b_vals):
             continue
         grid[k] = [Cell(c.text, c.start, c.end, "label") for c in row]
 
@@ -779,7 +780,7 @@ def _header_index(lines: list[str], grid: list[list[Cell] | None], first: int,
     return k
 
 
-_HEDGED = re.compile(r"(?i)(?<=\s)(?:about|around|roughly|approx\.?|approximately|~)\s*+$")
+_HEDGED = re.compile(rf"(?i)(?<=\s)(?:{HEDGE}|~)\s*+$")
 
 
 def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int], pipe: bool,

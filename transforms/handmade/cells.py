@@ -73,7 +73,14 @@ def decimal_commas(lines: list[str]) -> list[str]:
 
 _PAREN_CHANGE = re.compile(r"^\([-+]\d[\d.,]*%?\)$|^\(\d[\d.,]*%\)$")  # (+3.2%), (-18), (4%)
 _SCALE = {"k": "k", "K": "k", "M": "M", "G": "G"}  # thousands, millions, billions of the metric's unit
-_MULTIPLIER = {"k": Decimal(1000), "M": Decimal(1_000_000), "G": Decimal(1_000_000_000)}
+MULTIPLIER = {"k": Decimal(1000), "M": Decimal(1_000_000), "G": Decimal(1_000_000_000)}
+
+
+def scaled(value: float, scale: str) -> float:
+    """`553` at scale `k` as the count itself (553000), exactly."""
+    return float(Decimal(str(value)) * MULTIPLIER[scale])
+
+
 _COUNTS = frozenset({"IOPS", "ops/s", "trans/s", "events/s"})  # units whose thousands are written `553k`
 _NUMERIC_START = frozenset("0123456789+-.(xX×")
 
@@ -192,20 +199,18 @@ def cells(line: str) -> list[Cell]:
             kind, value, u = read
             out.append(Cell(tok, s, e, kind, value, u))
             i += 1
-            if u in _MULTIPLIER and i < len(toks) and out[-1].kind == "abs" and unit(toks[i][0]) in _COUNTS:
-                c = out[-1]  # `553k iops`: thousands of a count, as the count itself
-                c.value, c.unit, c.end = float(Decimal(str(c.value)) * _MULTIPLIER[u]), unit(toks[i][0]), toks[i][2]
+            set_apart = u is None and i < len(toks) and out[-1].kind == "abs" and toks[i][0] in _SCALE \
+                and toks[i][1] - e <= 2
+            if set_apart:
+                out[-1].unit, out[-1].end = _SCALE[toks[i][0]], toks[i][2]  # `220 k`: the scale, set apart
+                u = out[-1].unit
+                i += 1
+            if u in MULTIPLIER and i < len(toks) and out[-1].kind == "abs" and unit(toks[i][0]) in _COUNTS:
+                c = out[-1]  # `553k iops`, `1100 K IOPS`: thousands of a count, as the count itself
+                c.value, c.unit, c.end = scaled(c.value, u), unit(toks[i][0]), toks[i][2]
                 i += 1
                 continue
-            if u is None and i < len(toks) and out[-1].kind == "abs" and toks[i][0] in _SCALE \
-                    and toks[i][1] - e <= 2:
-                out[-1].unit, out[-1].end = _SCALE[toks[i][0]], toks[i][2]  # `220 k`: the scale, set apart
-                i += 1
-                if i < len(toks) and unit(toks[i][0]) in _COUNTS:
-                    c = out[-1]  # `1100 K IOPS`: thousands of a count, the scale set apart
-                    c.value = float(Decimal(str(c.value)) * _MULTIPLIER[c.unit])
-                    c.unit, c.end = unit(toks[i][0]), toks[i][2]
-                    i += 1
+            if set_apart:
                 continue
             if u is None and i < len(toks) and out[-1].kind == "abs":
                 nxt = unit(toks[i][0])

@@ -27,6 +27,7 @@ from transforms.handmade.slashes import read_slashes
 from transforms.handmade.summaries import BULLET_KV, read_summaries
 from transforms.handmade.tables import (
     CHANGE_HEAD,
+    MEAN_STAT,
     RATIO_UNIT,
     RELEASE_NUMBER,
     STDEV_HEAD,
@@ -1028,18 +1029,14 @@ def _row_benchmarks(t: Table) -> dict[str, str]:
     return named if len(set(named.values())) >= 2 else {}
 
 
-
-
-
 # what the count of an mmtests row (`Hmean  8`) is, per benchmark
-_MEAN_LABELS = frozenset({"amean", "hmean", "gmean", "median"})
 _SERIES_PARAM = {"tbench": "clients", "dbench": "clients", "hackbench": "groups", "sysbench": "threads",
                  "stream": "threads", "kernbench": "jobs"}
 
 
 def _result(bench: str, line: int, label: str | None, value: float, unit: str | None, system: str | None,
             params: dict[str, str], layout: str, change: bool = False, statistic: str = "value") -> Result:
-    if statistic != "value" and label and label.lower() in _MEAN_LABELS and bench in metrics.DEFAULT_METRIC:
+    if statistic != "value" and label and label.lower() in MEAN_STAT and bench in metrics.DEFAULT_METRIC:
         # mmtests' `Hmean  8  349.34`: a mean of the tool's headline figure; the printed label stays
         r = _result(bench, line, None, value, unit, system, params, layout, change, statistic)
         r.metric_label = label

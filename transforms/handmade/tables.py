@@ -12,16 +12,17 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from decimal import Decimal
 
 from transforms.handmade.cells import (
     HEDGE,
+    MULTIPLIER,
     PAIR_IN_LABEL,
     RULE,
     Cell,
     aligned,
     cells,
     read_number,
+    scaled,
     split_wide,
     words,
 )
@@ -1098,10 +1099,9 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
                 continue  # a change typed into a column of absolute values
             if kind == "util":
                 c = Cell(c.text, c.start, c.end, "abs", c.value, "%CPU")
-            if count_label and c.kind == "abs" and c.unit in _SCALED_BY:
+            if count_label and c.kind == "abs" and c.unit in MULTIPLIER:
                 # `Read IOPS   25.1k   30.7k`: thousands of the count the row names
-                c = Cell(c.text, c.start, c.end, "abs", float(Decimal(str(c.value)) * _SCALED_BY[c.unit]),
-                         unit(count_label.group(0)))
+                c = Cell(c.text, c.start, c.end, "abs", scaled(c.value, c.unit), unit(count_label.group(0)))
             u = c.unit or (unit_in(hd) if hd else None) or t.unit or (row_unit if c.kind == "abs" else None)
             stat = _STAT_HEAD.get(norm(hd or ""), "value")
             system: str | None
@@ -1152,7 +1152,7 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
                 # mmtests' `Min  Trans-1`, `Max  Trans-1`: the runs' bounds; `BAmean-50`: the best half's mean
                 stat = bound.group(1).lower() if bound.group(1) else "mean"
             elif stat == "value" and (row_stats or row_stat) and metric_label \
-                    and (mean := _MEAN_STAT.get(metric_label.lower())):
+                    and (mean := MEAN_STAT.get(metric_label.lower())):
                 stat = mean  # `Hmean  64  732.14 ...`: the harmonic mean of the runs
             if kind == "util" and t.orientation != "rows=systems":
                 system, metric_label = owner.get(hd or ""), hd  # `cpu%` after `vanilla-SMT`: its cpu%
@@ -1175,8 +1175,7 @@ _REPORT_STAT = re.compile(r"(?i)^(?:[ahg]mean|min|max|stddev|coeffvar|median|b[a
 _JOB_LABEL = re.compile(r"^[A-Za-z][\w.]{0,20}[-_]\d{1,3}:?$")  # `fio-1`, `job_2`, `vm-3`
 # `TCP_SENDFILE-1  : Avg:`, `UDP_RR-10    Avg:`: a test, the count run at once, the statistic
 _COUNT_LABEL = re.compile(r"(?i)\b(?:iops|trans/s|ops/s)\b")  # a row naming a count (`Read IOPS`)
-_SCALED_BY = {"k": Decimal(1000), "M": Decimal(1_000_000), "G": Decimal(1_000_000_000)}
-_MEAN_STAT = {"amean": "mean", "hmean": "hmean", "gmean": "gmean", "median": "median"}  # mmtests' means
+MEAN_STAT = {"amean": "mean", "hmean": "hmean", "gmean": "gmean", "median": "median"}  # mmtests' means
 _COUNTED_TEST = re.compile(r"^(?P<test>[A-Za-z][A-Za-z_]{1,30}+)-(?P<n>\d{1,4}+)[ \t]*+:?[ \t]*+"
                            r"(?:(?P<stat>avg|average|mean|min|max|median)[ \t]*+:?)?$", re.I)
 _IO_TEST = re.compile(r"(?i)^(?:rand|seq(?:uential)?\s*)?(?:read|write|rw|randrw|mixed)\b")
@@ -1237,23 +1236,21 @@ def _read_transposed(lines: list[str], rows: list[int], parsed: list[tuple[int, 
 
 def _normalised(parsed: list, head: str, head_of) -> bool:
     """A column whose every value is 1.00 or 100 is the baseline the others are relative to."""
-    seen = 0
-    for _, _, vals in parsed:
-        for k, c in enumerate(vals):
-            if (head_of(vals, k) or f"#{k - (len(vals) - len(vals))}") == head and c.kind == "abs":
-                if c.value not in (1.0, 100.0):
-                    return False
-                seen += 1
-    return seen >= 2
+    return _column_all(parsed, head, head_of, "abs", (1.0, 100.0))
 
 
 def _zero_change(parsed: list, head: str, head_of) -> bool:
     """A column of changes that are all zero (`0.00%`): the baseline the other columns change from."""
+    return _column_all(parsed, head, head_of, "chg", (0.0,))
+
+
+def _column_all(parsed: list, head: str, head_of, kind: str, values: tuple[float, ...]) -> bool:
+    """Two or more cells of `kind` under `head`, every one of them one of `values`."""
     seen = 0
     for _, _, vals in parsed:
         for k, c in enumerate(vals):
-            if head_of(vals, k) == head and c.kind == "chg":
-                if c.value != 0.0:
+            if (head_of(vals, k) or f"#{k}") == head and c.kind == kind:
+                if c.value not in values:
                     return False
                 seen += 1
     return seen >= 2

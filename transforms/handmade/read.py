@@ -33,6 +33,7 @@ from transforms.handmade.tables import (
     STDEV_HEAD,
     Table,
     read_tables,
+    row_head,
 )
 from transforms.handmade.wrapped import join_lone_labels, lone_label, rejoin, unwrap
 from transforms.model import Result, Run, Segment
@@ -120,7 +121,8 @@ def _tables_across_blanks(lines: list[str], blocks: Iterable[tuple[int, int]]) -
     for lo, hi in blocks:
         first = lo + 1 if lo + 1 < hi and lone_label(lines[lo]) else lo  # `direct` over `submit  128K ...`
         if out and 0 < lo - out[-1][1] <= 1 and hi - out[-1][0] <= MAX_BLOCK_LINES \
-                and any(aligned(lines[k], lines[first]) for k in range(max(out[-1][0], out[-1][1] - 3), out[-1][1])):
+                and (any(aligned(lines[k], lines[first]) for k in range(max(out[-1][0], out[-1][1] - 3), out[-1][1]))
+                     or out[-1][1] - out[-1][0] >= 2 and row_head(lines[out[-1][1] - 1])):  # heads, `threads`, a blank
             out[-1] = (out[-1][0], hi)
         else:
             out.append((lo, hi))
@@ -490,6 +492,9 @@ def _options_of(lines: Sequence[str], names: set[str]) -> dict[str, str]:
     return out
 
 
+_OLTP = re.compile(r"\b(?:oltp|mysql|mariadb|postgres(?:ql)?)\b", re.I)
+
+
 def _sysbench_test(lines: Sequence[str]) -> str | None:
     """sysbench's test named in the command above a table (`--test=threads`)."""
     for line in reversed(lines):
@@ -762,7 +767,10 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
         ex.outcome = "nothing: signed numbers without a %, a ratio or a change header are no changes"
         return [], ex
     series = bench == "lmbench" and (t.caption or "").startswith('"')  # lmbench's own `"title` format
-    if not (near or has_unit or mapped or votes.get(bench) or t.change or series or _sibling(t, bench, plain, earlier, abs_lo + t.start)
+    counted = att.evidence.startswith("the post names only") and bench in _SERIES_PARAM \
+        and all(_SERIES_PARAM[bench] in v.params for v in t.values)  # rows of `threads` in a sysbench post
+    if not (near or has_unit or mapped or votes.get(bench) or t.change or series or counted
+            or _sibling(t, bench, plain, earlier, abs_lo + t.start)
             or (t.orientation == "rows=params" and _next_of_series(plain, abs_lo + t.start, bench, earlier))
             or _same_rows(plain[abs_lo + t.start:abs_lo + t.end], bench, plain, earlier)
             or _same_metrics(t, bench, plain, earlier)):
@@ -810,6 +818,9 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
                 and not (generic_label(above.rstrip(":")) and not evidence.benchmarks_in(above)):
             # `Following are some performance data:` leads in; `dbench` alone says what was measured
             caption_metric = above.rstrip(":").strip('"')  # `hackbench -g $group`: what was measured
+        if caption_metric is None and bench == "sysbench" and not any(v.unit for v in t.values) \
+                and _OLTP.search("\n".join(plain)):
+            caption_metric = "transactions"  # sysbench's OLTP test (MySQL, PostgreSQL) counts transactions
         if caption_metric is None and bench == "lmbench":  # `lmbench: ./lat_syscall -N 1000000 null:` a few lines up
             caption_metric = next((test for ln in reversed(plain[max(0, abs_lo + t.start - 16):abs_lo + t.start])
                                    if (test := commands.lmbench_test(ln))), None)

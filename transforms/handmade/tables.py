@@ -340,6 +340,12 @@ def _by_position(header: list[Cell], vals: list[Cell]) -> list[Cell | None]:
     return out
 
 
+def row_head(line: str) -> str | None:
+    """`threads`, `procs`: one parameter word alone on a line, flush left under a table's heads."""
+    text = line.strip()
+    return norm(text).strip("#=: ") if text and line[:1] != " " and " " not in text and _is_param_name(text) else None
+
+
 def _is_param_name(text: str) -> bool:
     """`threads`, `#rings`, `msg size`, `fio jobs` (a parameter word last in a short name)."""
     n = norm(text).strip("()=: ")
@@ -752,6 +758,11 @@ def _header_index(lines: list[str], grid: list[list[Cell] | None], first: int,
     if k >= 1 and not lines[k].strip() and lines[k - 1].strip() and aligned(lines[k - 1], lines[first]) \
             and not _values_tail(grid[k - 1] or [])[1]:
         k -= 1  # heads over the first group, a blank line between: cut into the rows' columns
+    if k >= 2 and not lines[k].strip() and row_head(lines[k - 1]):
+        k -= 1
+    if k >= 1 and row_head(lines[k]) and lines[k - 1].strip() and not RULE.match(lines[k - 1]) \
+            and len(lines[k - 1].split()) >= 2 and not _values_tail(grid[k - 1] or [])[1]:
+        k -= 1  # `threads` alone under the heads: the rows' parameter, named on a line of its own
     if k < 0 or not lines[k].strip():
         return None
     if k in md_heads:
@@ -838,6 +849,8 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
         name, val = _row_param(text, None) or ("case", text)
         group = {name: val}
         caption = _section_caption(lines, grid, rows[0] - 1)
+    named_rows = next((name for j in range(h + 1, rows[0]) if (name := row_head(lines[j]))), None) \
+        if h is not None else None
     start = h if h is not None else rows[0]
     t = Table(start=start, end=rows[-1] + 1, kind="pipe" if pipe else "whitespace",
               header=[c.text for c in header], labels=[], values=[], caption=caption, group=group)
@@ -860,7 +873,7 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
 
     # does the first value column hold a parameter (sizes, procs, groups) rather than a measurement?
     first_is_param = False
-    param_name = norm(corner.group("param")) if corner else None
+    param_name = norm(corner.group("param")) if corner else named_rows
     label_name: str | None = None  # the label column's head, when it names no parameter
     pairs: dict[int, tuple[str, str]] | None = None  # two label columns: each row's two labels
     label_pair: tuple[str, str] = ("", "")  # and their heads

@@ -1458,3 +1458,23 @@ def test_a_row_naming_a_count_reads_its_thousands():
             "Read IOPS          25.1k      30.7k     +22.3%\n")
     assert [(r["system"], r["value"], r["unit"]) for r in rows(text)] == [("Before", 25100.0, "IOPS"),
                                                                           ("After", 30700.0, "IOPS")]
+
+
+def test_the_rows_parameter_named_alone_under_the_heads():
+    # https://lore.kernel.org/linux-mm/462C2EDE.4090805@yahoo.com.au/ (its lines): the heads, then
+    # `threads` on a line of its own and a blank line, then the rows; MySQL sysbench is named below
+    text = ("> I've added a 5th column, with just your mmap_sem patch.\n\n"
+            ">   vanilla   new glibc   madv_free    mmap_sem        both\n> threads\n>\n"
+            "> 1     610         609         596         534         545\n"
+            "> 2    1032        1136        1196        1180        1200\n\n"
+            "> Not doing the mprotect calls is the big one I guess.\n\n"
+            "> With both our patches, single and two thread performance with\n"
+            "> MySQL sysbench is somewhat better than with just your patch.\n")
+    got = [(r["benchmark"], r["system"], r["metric"], r["params"], r["value"]) for r in rows(text)]
+    assert got[:3] == [("sysbench", "vanilla", "transactions_per_second", {"threads": "1"}, 610.0),
+                       ("sysbench", "new glibc", "transactions_per_second", {"threads": "1"}, 609.0),
+                       ("sysbench", "madv_free", "transactions_per_second", {"threads": "1"}, 596.0)]
+    assert len(got) == 10 and got[-1][1:] == ("both", "transactions_per_second", {"threads": "2"}, 1200.0)
+    # a parameter word alone, with no heads over it, names no columns
+    alone = rows("sysbench results\n\nthreads\n\n1     610    609\n2    1032   1136\n")
+    assert [r["value"] for r in alone] == [610.0, 609.0, 1032.0, 1136.0] and {r["system"] for r in alone} == {None}

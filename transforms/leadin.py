@@ -357,7 +357,15 @@ def _post_release(subject: str | None, body: str) -> list[str]:
     if len(releases(text)) == 1:
         return releases(text, strong=True)
     topic = releases(subject or "", strong=True)
-    return topic if len(topic) == 1 and len(releases(subject or "")) == 1 else []
+    if len(topic) == 1 and len(releases(subject or "")) == 1:
+        return topic
+    stated = {m.group("name") for m in _RESULTS_OF.finditer(body[:_MAX_TEXT]) if releases(m.group("name"), strong=True)}
+    return list(stated) if len(stated) == 1 else []  # `the dbench test result of misc-next(5.11-rc6 +81patches)`
+
+
+# `results of misc-next(5.11-rc6 +81patches)`, `results for 2.6.24-rc3`: what the post says it measured
+_RESULTS_OF = re.compile(r"(?i)\bresults?[ \t]++(?:of|for|on)[ \t]++(?:the[ \t]++)?+"
+                         r"(?P<name>[^\s,;:()]{2,60}+(?:[ \t]?+\([^()\n]{1,40}+\))?+)")
 
 
 _HEADING_REACH = 200  # lines above a printout searched for the condition heading of its section

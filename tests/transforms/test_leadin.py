@@ -72,6 +72,39 @@ def test_the_release_the_subject_names_is_what_the_post_measured():
     assert {r["system"] for r in rows} == {None}
 
 
+# https://lore.kernel.org/linux-btrfs/20210203231649.F5D8.409509F4@e16-tech.com/ (its lines, shortened):
+# the opening names what was measured, far above the printout; the post quotes other releases too
+DBENCH_OF = """\
+There is the dbench(sync open) test result of misc-next(5.11-rc6 +81patches)
+
+1, the MaxLat is changed from 1900ms level to 1000ms level.
+    that is a good improvement.
+
+2, It is OK that NTCreateX/Rename/Unlink/WriteX have the same level of
+    MaxLat because all of them will write something to disk.
+
+3, I'm not sure whether MaxLat of Flush is OK.
+
+Operation      Count    AvgLat    MaxLat
+ ----------------------------------------
+ NTCreateX     924298     0.035   745.523
+ Close         678499     0.002     0.093
+
+Throughput 481.002 MB/sec (sync open)  32 clients  32 procs  max_latency=957.929 ms
+
+> it was 1900ms on 4.14.200 and 5.4.91 here.
+"""
+
+
+def test_the_results_the_post_says_it_gives_name_its_printout():
+    rows = result_rows(extract_explained(DBENCH_OF, "b")[0])
+    assert {r["system"] for r in rows} == {"misc-next(5.11-rc6 +81patches)"}
+    assert 481.002 in {r["value"] for r in rows}
+    # results said to be of two releases name neither
+    two = DBENCH_OF.replace("> it was", "and the results for 5.10-rc2 were")
+    assert {r["system"] for r in result_rows(extract_explained(two, "b")[0])} == {None}
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.text(alphabet=st.sampled_from(list("0123456789.-kernlux vrcm\n")), max_size=400))
 def test_releases_never_raise_and_are_named_in_the_text(text):

@@ -16,7 +16,7 @@ from transforms.logprefix import has_log_prefix
 from transforms.logprefix import strip_text as strip_log_text
 from transforms.model import Parser, Result, Run, Segment
 from transforms.parsers import PARSERS, owner
-from transforms.parsers._common import generic_label, names_system
+from transforms.parsers._common import DEVICE_CAPTION, generic_label, names_system
 from transforms.parsers.dbench import retell_as_tbench
 from transforms.platform import classify, legend
 from transforms.prefilter import prefilter
@@ -183,13 +183,15 @@ def _inner_captions(run: Run, seg: Segment) -> None:
         if k in rows or not text or len(text) > 60:
             continue
         alone = (k == 0 or not seg.lines[k - 1].strip()) and len(text.split()) <= 4  # not a wrapped banner
-        if (text.endswith(":") or alone) and (name := names_system(text)):
+        if (text.strip("*_ ").endswith(":") or alone) and (name := names_system(text)):  # (`** With X: **`)
             caps.append((k, name))
         elif alone and _BARE_LABEL.fullmatch(text) and text[:-1].lower() not in _JOINING \
                 and not generic_label(text[:-1]):
             bare.append((k, text[:-1].strip()))
     if len({name for _, name in bare}) >= 2 and not caps:
         caps = bare  # `zsmalloc:` ... `z3fold:`: two labels of its own lines, each over its rows
+    if any(not DEVICE_CAPTION.match(name) for _, name in caps):
+        caps = [(k, name) for k, name in caps if not DEVICE_CAPTION.match(name)]  # `vda` under `Guest with X:`
     if not caps or first < run.line_start:
         return
     for r in run.results:

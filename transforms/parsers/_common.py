@@ -48,6 +48,13 @@ _RULE = re.compile(r"^(?:[`~=_*#-] ?){3,}$")  # ```, ====, - - - -
 
 def nearest_caption(seg: Segment, start: int) -> str | None:
     """Posters say what a block is on the line above it: that line (prompts, rules skipped)."""
+    k = _caption_line(seg, start)
+    if k is not None:
+        return seg.lines[k].strip()
+    return seg.before[-1].strip() if seg.before else None
+
+
+def _caption_line(seg: Segment, start: int) -> int | None:
     skipped = 0
     for k in range(start - 1, -1, -1):  # no slice: a copy of every line above each block adds up
         raw = seg.lines[k]
@@ -57,8 +64,14 @@ def nearest_caption(seg: Segment, start: int) -> str | None:
         if is_prompted(raw, host_only=True) and skipped < 3:
             skipped += 1
             continue
-        return text
-    return seg.before[-1].strip() if seg.before else None
+        return k
+    return None
+
+
+# a block device named as a caption (`**vda (guest.img)**`, `/dev/nvme0n1:`): where it ran, not on what
+DEVICE_CAPTION = re.compile(r"^(?:/dev/)?+(?:[shv]d[a-z]{1,2}+|xvd[a-z]{1,2}+|nvme\d{1,2}+n\d{1,2}+|md\d{1,3}+|dm-\d{1,3}+"
+                             r"|mmcblk\d{1,2}+|loop\d{1,3}+|nullb\d{1,3}+|pmem\d{1,3}+|rbd\d{1,3}+|zram\d{1,2}+)(?:p?\d{1,2}+)?+"
+                             r"(?:[ \t]?+\([^()]{1,40}+\))?+$")
 
 
 def system_label(caption: str | None) -> str | None:
@@ -553,8 +566,12 @@ def caption_system(seg: Segment, start: int) -> str | None:
     if not _sentence_tail(seg, start):
         caption = nearest_caption(seg, start)
         label = tool_condition(caption) or system_label(caption)
-    return label or lone_caption(seg.lines, start) \
+    name = label or lone_caption(seg.lines, start) \
         or _naming_line_above(seg.lines, start) or naming_caption(seg.lines, start, 0, seg.before)
+    if name and DEVICE_CAPTION.match(name) and (k := _caption_line(seg, start)) is not None \
+            and (outer := caption_system(seg, k)) and not DEVICE_CAPTION.match(outer):
+        return outer  # `Guest with fixed file table support:`, then `vda (guest.img)`: the device is a parameter
+    return name
 
 
 def _sentence_tail(seg: Segment, start: int) -> bool:

@@ -367,3 +367,46 @@ def test_a_caption_naming_the_tool_and_what_ran_then_a_condition_names_the_condi
     assert tool_condition("iperf3 runs much faster with this patch applied, as expected.") is None  # a sentence
     assert tool_condition("The iperf3 numbers with the patch:") is None  # not set off by the tool's name
     assert tool_condition("fio -rw=randread --bs=4k") is None  # a command line
+
+
+# https://lore.kernel.org/qemu-devel/20250414185414.2922845-1-hibriansong@gmail.com/ (its lines, the
+# reports cut to their summary): a condition heading, then the device the test ran on, then fio's report
+DEVICE_UNDER_CONDITION = """\
+The specific testing method and results are as follows:
+
+guest $ sudo fio --filename=/dev/vda --ioengine=io_uring --direct=1 --name=randread \\
+                 --readwrite=randread --iodepth=64 --numjobs=1 --blocksize=4k
+
+** Guest with fixed file table support: **
+
+**vda (guest.img)**
+
+randread: (g=0): rw=randread, bs=(R) 4096B-4096B, (W) 4096B-4096B, (T) 4096B-4096B, ioengine=io_uring, iodepth=64
+fio-3.39
+Starting 1 process
+
+Run status group 0 (all jobs):
+   READ: bw=496MiB/s (520MB/s), 496MiB/s-496MiB/s (520MB/s-520MB/s), io=14.5GiB (15.6GB), run=30001-30001msec
+
+
+
+** Guest without fixed file table support**
+
+** vda **
+randread: (g=0): rw=randread, bs=(R) 4096B-4096B, (W) 4096B-4096B, (T) 4096B-4096B, ioengine=io_uring, iodepth=64
+fio-3.39
+Starting 1 process
+
+Run status group 0 (all jobs):
+   READ: bw=490MiB/s (514MB/s), 490MiB/s-490MiB/s (514MB/s-514MB/s), io=14.4GiB (15.4GB), run=30001-30001msec
+"""
+
+
+def test_a_device_named_under_a_condition_leaves_the_system_to_the_condition():
+    from transforms.extract import extract_explained
+    from transforms.rows import result_rows
+
+    rows = result_rows(extract_explained(DEVICE_UNDER_CONDITION, "d")[0])
+    got = {(r["system"], r["value"]) for r in rows if r["metric"] == "aggregate_bandwidth"}
+    assert got == {("Guest with fixed file table support", 507904.0),
+                   ("Guest without fixed file table support", 501760.0)}

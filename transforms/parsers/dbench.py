@@ -57,8 +57,9 @@ _N = r"\d+(?:\.\d+)?"
 _LABEL = r"[A-Za-z0-9][\w.+/~-]{0,39}"  # `2.6.0-test5:` before a Throughput line names its kernel
 # The driver also scans the raw body, where quoted lines still carry their `> ` prefix.
 _Q = r"^(?:[ \t]{0,2}[A-Za-z]{0,3}>)*"
+_RUN = r"(?:run|pass|try)[^\S\n]*+#?[^\S\n]*+\d{1,3}+[:.)]?+[^\S\n]++"  # `Run #1 Throughput ...`: one of several runs retyped
 THROUGHPUT = re.compile(
-    rf"^\s*+(?:\*+\s*+)?#?\s*+(?:(?P<tool>[dt]bench)\s+(?P<n>\d+)\s*:\s*+|(?P<label>{_LABEL}):\s+)?Throughput\s+(?P<tp>{_N}(?:[eE][-+]?\d+)?)\s*MB/sec(?P<rest>.*)$"
+    rf"^\s*+(?:\*+\s*+)?#?\s*+(?i:(?P<run>{_RUN}))?(?:(?P<tool>[dt]bench)\s+(?P<n>\d+)\s*:\s*+|(?P<label>{_LABEL}):\s+)?Throughput\s+(?P<tp>{_N}(?:[eE][-+]?\d+)?)\s*MB/sec(?P<rest>.*)$"
 )
 NB = re.compile(rf"\(\s*NB\s*=\s*(?P<nb>{_N})\s*MB/sec\s+(?P<mbit>{_N})\s*MBit/sec\s*\)")
 SYNC = re.compile(r"\(\s*sync\s+(?P<what>open|dirs)\s*\)")
@@ -108,7 +109,7 @@ _FLAG_OPTS = frozenset(
 )
 
 SIGNATURE = re.compile(
-    rf"{_Q}[^\S\n]*+(?:\*+[^\S\n]*+)?#?[^\S\n]*+(?:[dt]bench\s+\d+\s*:\s*+|{_LABEL}:\s+)?Throughput\s+{_N}\s*MB/sec"
+    rf"{_Q}[^\S\n]*+(?:\*+[^\S\n]*+)?#?[^\S\n]*+(?i:{_RUN})?(?:[dt]bench\s+\d+\s*:\s*+|{_LABEL}:\s+)?Throughput\s+{_N}\s*MB/sec"
     rf"|{_Q}[^\S\n]*+Operation\s+Count\s+AvgLat\s+MaxLat",
     re.M,
 )
@@ -171,7 +172,7 @@ def _without_remark(rest: str) -> str:
 
 
 _GAP = re.compile(r"\s{2,}")
-_TAIL_LABEL = re.compile(r"[A-Za-z][\w.+/-]*(?: [\w.+/()-]+){0,5}")
+_TAIL_LABEL = re.compile(r"[A-Za-z][\w.+/-]*(?: [\w.+/()-]+){0,5}|\d\.\d{1,2}(?:\.\d{1,3})?(?:-[A-Za-z][\w.+-]{0,20})?")  # `2.4.8-pre8`
 
 
 def _tail_label(rest: str) -> tuple[str, str | None]:
@@ -199,6 +200,8 @@ def _summary_params(block: _Block, m: re.Match[str]) -> tuple[dict[str, str], st
         params["clients"] = block.clients
     if procs:
         params["procs"] = procs["n"]
+    if m["run"]:
+        params["run"] = re.sub(r"\D", "", m["run"])
     syncs = [s["what"] for s in SYNC.finditer(rest)]
     if syncs:
         params["sync"] = ",".join(syncs)

@@ -300,3 +300,15 @@ def test_dbench_lines_in_a_post_naming_only_tbench_are_tbench():
     # a post that names dbench too keeps dbench's lines dbench's
     both = text.replace("Are you running tbench", "Are you running tbench or dbench")
     assert {r["benchmark"] for r in rows_of(both)} == {"dbench"}
+
+
+def test_summary_lines_retyped_with_a_run_number_and_the_release_after_them():
+    # https://lore.kernel.org/lkml/200108101328.f7ADSue26118@thor.mesatop.com/ (its lines)
+    text = ("I re-ran dbench 32 with the settings above.  Here are the results:\n \n"
+            "Run #1 Throughput 12.7943 MB/sec    2.4.8-pre8\n"
+            "Run #2 Throughput 12.667 MB/sec     2.4.8-pre8\n \n"
+            "Run #4 Throughput 13.7765 MB/sec    2.4.7\n")
+    assert [(r["system"], r["params"].get("run"), r["value"]) for r in rows_of(text)] == [
+        ("2.4.8-pre8", "1", 12.7943), ("2.4.8-pre8", "2", 12.667), ("2.4.7", "4", 13.7765)]
+    # a figure after the gap is no release: the line stays unread
+    assert rows_of("Throughput 12.7943 MB/sec    27.1849 MBit/sec)\n") == []

@@ -119,7 +119,44 @@ def read_lkp(lines: list[str], carry: Head | None = None) -> tuple[list[LkpValue
             used.add(k)
             k += 1
         _rows(lines, k, head, out, used)
+    _param_tables(lines, out, used)
     return out, used, head
+
+
+_ROW_HEAD = re.compile(r"^[^\S\n]*+([a-z][a-z_]{1,30}+)[^\S\n]*+$")  # `worker_threads`, alone under the heads
+_SETTING = re.compile(r"([A-Za-z_]\w{0,30}+)=([^\s=]{1,40}+)")
+
+
+def _param_tables(lines: list[str], out: list[LkpValue], used: set[int]) -> None:
+    """The same rows typed by hand under a parameter (`hackbench: ipc=pipe mode=process`, the two
+    heads, `worker_threads` alone on a line, then `25%  115562  +825.7%  1069725
+    hackbench.throughput_avg`, a `(0.35%) ... stddev` line under a row maybe): the row's first cell
+    is the parameter's value, the caption's settings are params."""
+    for d in range(1, len(lines) - 1):
+        m = _ROW_HEAD.match(lines[d])
+        systems = lines[d - 1].split()
+        if m is None or d in used or len(systems) < 2 or any(_NUMBER.fullmatch(x) for x in systems):
+            continue
+        above = next((lines[j] for j in range(d - 2, max(-1, d - 5), -1) if lines[j].strip()), "")
+        params = dict(_SETTING.findall(above)) if ":" in above else {}
+        head = Head(tuple(systems), params)
+        rows: list[int] = []
+        for k in range(d + 1, min(len(lines), d + 200)):
+            toks = lines[k].split()
+            if toks and toks[-1] == "stddev" and rows:
+                rows.append(k)  # the spreads of the row above
+                continue
+            row = _row([" ".join(toks[1:])], 0, len(systems)) if len(toks) > 2 else None
+            if row is None:
+                break
+            values, _, name, _ = row
+            prefix, _, label = name.partition(".")
+            bench = BENCHMARKS.get(prefix.split("-")[0])
+            if bench is not None and label and not label.startswith("time."):
+                _emit(out, head, k, bench, label, {**params, m.group(1): toks[0]}, values)
+            rows.append(k)
+        if rows:
+            used.update((d - 1, d, *rows))
 
 
 def _row(lines: list[str], k: int, n: int) -> tuple[list[str], bool, str, int] | None:

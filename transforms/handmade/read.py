@@ -17,6 +17,7 @@ from transforms.handmade import commands, evidence, metrics
 from transforms.handmade.cells import HEDGE, RULE, aligned, decimal_commas, read_number, split_wide
 from transforms.handmade.cells import cells as row_cells
 from transforms.handmade.commands import read_commands
+from transforms.handmade.lkp import BENCHMARKS as LKP_BENCHMARKS
 from transforms.handmade.lkp import parameter_list, read_lkp, robot_heads
 from transforms.handmade.metrics import unit_in
 from transforms.handmade.noise import hunk_lines, noise_block, noise_line
@@ -32,6 +33,7 @@ from transforms.handmade.tables import (
     RELEASE_NUMBER,
     STDEV_HEAD,
     Table,
+    param_lead,
     read_tables,
     row_head,
 )
@@ -216,11 +218,14 @@ def _heads_far_above(seg: Segment, run: Run) -> None:
             return  # a row of another table (a number in a label aside), or a sentence: not this one's heads
 
 
+_ROBOT_ROW = re.compile(r"(?m)[ \t](?:" + "|".join(sorted(LKP_BENCHMARKS)) + r")\.[A-Za-z_]\w{0,40}+[ \t]*+$")  # `hackbench.throughput_avg`
+
+
 def _lkp_tables(segs: list[Segment], explained: list[Explained]) -> tuple[list[HandRun], dict[int, str]]:
     """The kernel test robot's comparison tables (transforms.handmade.lkp): one run per table piece
     and benchmark, and the absolute lines the report holds (its tables and, anywhere in the post,
     its `parameters:` list), which no other reader looks at."""
-    if not any("%change" in seg.text or "TOTAL " in seg.text for seg in segs):
+    if not any("%change" in seg.text or "TOTAL " in seg.text or _ROBOT_ROW.search(seg.text) for seg in segs):
         return [], {}
     out: list[HandRun] = []
     held: dict[int, str] = {}
@@ -548,6 +553,8 @@ def _header_row(plain: list[str], start: int, ncols: int, post_wide: bool = Fals
         if not post_wide and (text.endswith((".", ":")) and len(text.split()) > 3 or len(text.split()) > 12):
             return None  # a sentence: the section ended above
         cells = [h for h in split_wide(plain[k]) if not CHANGE_HEAD.match(h.text) and not STDEV_HEAD.match(h.text)]
+        if cells and (lead := param_lead(cells[0])) is not None:
+            cells[0] = lead[1]  # `pkt_size before opt   p 1`: the rows' parameter, then the first head
         if len(cells) != ncols and not (post_wide and len(cells) == ncols + 1):
             continue
         heads = cells[-ncols:]
@@ -566,8 +573,8 @@ _BRACKETED = re.compile(r"\[([^\[\]\n]{1,60})\]|\(([^()\n]{1,24})\)")
 _DIRECTION = re.compile(r"\S{1,30}[ \t]*+(?:->|<-|=>|<=>)[ \t]*+\S{1,30}")  # `host -> guest`
 
 
-def _unit_heading(plain: list[str], start: int) -> tuple[str | None, str | None] | None:
-    """(unit, metric) a short heading names in the few lines just above a table whose heads stand
+def _unit_heading(plain: list[str], start: int) -> tuple[str | None, str | None, str | None] | None:
+    """(unit, metric, direction) a short heading names in the few lines just above a table whose heads stand
     apart from its rows (`host -> guest [Gbps]`, the heads, a blank line, the rows): a bracketed
     unit, and the heading's other words, a direction (`host -> guest`) aside, as what the values
     are (`efficiency` over `[Mbps / (%CPU_Host + %CPU_Guest)]`, a ratio: no unit of its own).
@@ -584,8 +591,10 @@ def _unit_heading(plain: list[str], start: int) -> tuple[str | None, str | None]
             u = unit_in(inside)
             if u is None or u == "%":
                 continue  # `[1]`, `25%`: no unit set apart
-            words = _DIRECTION.sub(" ", text[: m.start()] + " " + text[m.end():]).split()
-            return (u if len(inside.split()) == 1 else None), (" ".join(words) or None)
+            rest = text[: m.start()] + " " + text[m.end():]
+            words = _DIRECTION.sub(" ", rest).split()
+            way = _DIRECTION.search(rest)
+            return (u if len(inside.split()) == 1 else None), (" ".join(words) or None), (way.group(0) if way else None)
         seen += 1
         if seen >= 2:
             return None
@@ -757,6 +766,8 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
         for v in t.values:  # `host -> guest [Gbps]` over the heads, a blank line, then the rows
             v.unit = v.unit or headed[0]
             v.label = v.label or headed[1]
+            if headed[2]:
+                v.params.setdefault("direction", headed[2])  # `host -> guest` tells the tables apart
     if not headed and not any(v.unit for v in t.values) and (said := _unit_said_above(plain, abs_lo + t.start)):
         for v in t.values:  # `Context switching with 4K - times in microseconds - smaller is better`
             v.unit = said

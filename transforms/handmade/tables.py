@@ -265,6 +265,8 @@ def _header_cells(line: str, n: int, pipe: bool, vals: list[Cell] | None = None)
     wide = split_wide(line)
     if vals and len(wide) < n + 1 and (regrouped := _regrouped(line, wide, vals)) is not None:
         return regrouped
+    if vals and len(wide) == n - 1 >= 2 and (lead := param_lead(wide[0])) is not None:
+        return [*lead, *wide[1:]]  # `pkt_size before opt   p 1   p 2+3`: the rows' parameter, one blank, a head
     if len(wide) in (n, n + 1) or len(wide) >= 3:
         return wide
     if vals and len(wide) == n - 1 >= 1 and vals[-1].kind == "chg" and all(c.kind == "abs" for c in vals[:-1]):
@@ -273,6 +275,14 @@ def _header_cells(line: str, n: int, pipe: bool, vals: list[Cell] | None = None)
     if len(narrow) in (n, n + 1):
         return narrow
     return wide
+
+
+def param_lead(cell: Cell) -> tuple[Cell, Cell] | None:
+    """`pkt_size before opt`: a parameter word one blank before the first column's head, split off."""
+    word, _, rest = cell.text.partition(" ")
+    if not rest or rest[:1] == " " or not _is_param_name(word) or _is_param_name(rest) or read_number(rest) is not None:
+        return None
+    return Cell(word, cell.start, cell.start + len(word), "label"), Cell(rest, cell.start + len(word) + 1, cell.end, "label")
 
 
 def _regrouped(line: str, wide: list[Cell], vals: list[Cell]) -> list[Cell] | None:

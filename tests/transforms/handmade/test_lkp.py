@@ -249,3 +249,37 @@ def test_heads_and_their_rule_as_the_last_lines_read_no_row():
     # the end of a message cut right under a comparison's heads (`base  patched` over its dashes)
     assert read_lkp(["3cd04c8f4afed71a 6471658dc66c670580a7616e75f", "---------------- ---------------------------"]) \
         == ([], set(), None)
+
+
+# https://lore.kernel.org/lkml/ZDgi6g4hRYCfbxcu@chenyu5-mobl1/ (its lines, some rows left out): the
+# robot's rows typed by hand under a parameter named alone on a line, a caption of settings above
+BY_HAND = """\
+hackbench: ipc=pipe mode=process default fd:20
+
+                   baseline                     eevdf+NO_PLACE_BONUS
+worker_threads
+1                  103103            -0.3%     102794        hackbench.throughput_avg
+25%                115562          +825.7%    1069725        hackbench.throughput_avg
+50%                183.70          +2.2%       187.80           schbench.latency_90%_us
+                   (0.35%)                     (0.46%)          stddev
+100%               804560           +74.8%    1406413        hackbench.throughput_avg
+
+Summary: eevdf+NO_PLACE_BONUS gives the best performance.
+"""
+
+
+def test_rows_typed_by_hand_under_a_parameter_named_alone():
+    rows = result_rows(extract_explained(BY_HAND, "c")[0])
+    got = [(r["benchmark"], r["system"], r["metric_label"], r["params"], r["value"]) for r in rows]
+    assert got == [
+        ("hackbench", "baseline", "throughput_avg", {"ipc": "pipe", "mode": "process", "worker_threads": "1"}, 103103.0),
+        ("hackbench", "eevdf+NO_PLACE_BONUS", "throughput_avg",
+         {"ipc": "pipe", "mode": "process", "worker_threads": "1"}, 102794.0),
+        ("hackbench", "baseline", "throughput_avg", {"ipc": "pipe", "mode": "process", "worker_threads": "25%"}, 115562.0),
+        ("hackbench", "eevdf+NO_PLACE_BONUS", "throughput_avg",
+         {"ipc": "pipe", "mode": "process", "worker_threads": "25%"}, 1069725.0),
+        ("hackbench", "baseline", "throughput_avg", {"ipc": "pipe", "mode": "process", "worker_threads": "100%"}, 804560.0),
+        ("hackbench", "eevdf+NO_PLACE_BONUS", "throughput_avg",
+         {"ipc": "pipe", "mode": "process", "worker_threads": "100%"}, 1406413.0)]
+    # without the parameter's line the rows are no such table
+    assert result_rows(extract_explained(BY_HAND.replace("worker_threads\n", ""), "c")[0]) == []

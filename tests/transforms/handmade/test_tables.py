@@ -1478,3 +1478,17 @@ def test_the_rows_parameter_named_alone_under_the_heads():
     # a parameter word alone, with no heads over it, names no columns
     alone = rows("sysbench results\n\nthreads\n\n1     610    609\n2    1032   1136\n")
     assert [r["value"] for r in alone] == [610.0, 609.0, 1032.0, 1136.0] and {r["system"] for r in alone} == {None}
+
+
+def test_the_rows_parameter_one_blank_before_the_first_head_and_the_direction_over_the_table():
+    # https://lore.kernel.org/netdev/20190729095743-mutt-send-email-mst@kernel.org/ (its lines, fewer rows)
+    text = ("> Throughput measured with iperf3 over vsock.\n>\n"
+            ">                     host -> guest [Gbps]\n> pkt_size before opt   p 1     p 2+3    p 4+5\n> \n"
+            "> 32         0.032     0.030    0.048    0.051\n> 64         0.061     0.059    0.108    0.117\n>\n"
+            ">                     guest -> host [Gbps]\n> pkt_size before opt   p 1     p 2+3    p 4+5\n> \n"
+            "> 32         0.035     0.031    0.050    0.052\n> 64         0.070     0.062    0.110    0.118\n")
+    got = [(r["system"], r["params"], r["value"], r["unit"]) for r in rows(text)]
+    assert got[:2] == [("before opt", {"size": "32", "direction": "host -> guest"}, 0.032, "Gbit/s"),
+                       ("p 1", {"size": "32", "direction": "host -> guest"}, 0.03, "Gbit/s")]
+    assert got[8] == ("before opt", {"size": "32", "direction": "guest -> host"}, 0.035, "Gbit/s")
+    assert len(got) == 16

@@ -1,4 +1,4 @@
-"""netperf 2.x parser: classic reports, omni output, `-P 0` lines and hand-made tables.
+"""netperf 2.x parser: classic reports, omni output (machine and human), `-P 0` lines and hand-made tables.
 
 What it reads (see research/extraction/netperf.md for the variants), a module each:
 
@@ -7,6 +7,8 @@ What it reads (see research/extraction/netperf.md for the variants), a module ea
   each with or without the `-c/-C` CPU columns. Headers are matched on their whitespace
   tokens, so collapsed spacing and mailer-wrapped header lines read the same.
 - `omni`: omni output after a banner: `-k` key=value lines and `-o` CSV (header wrapped or not).
+- `human`: omni output for people (`-O` selectors): each column's name stacked over a few lines,
+  then the values; read wherever it stands, the command above giving the test and sizes.
 - `bare`: `-P 0` data lines, only when a netperf command line with `-P 0` sits right above them
   (the command says which test, `-f` unit and `-c/-C` columns they have).
 - `handtable`: hand-made tables posted to lists: a title `TCP STREAM (Throughput 10^6bits/sec)`, a
@@ -43,6 +45,7 @@ from .classic import _HEADER_START, _parse_classic
 from .common import _ASK_VERSION, BENCH, METRICS, _Found, _Versions
 from .context import _Banner, _banner_at, _command_at, _State
 from .handtable import _table_at
+from .human import human_at
 from .omni import _after_banner
 
 SIGNATURE = re.compile(
@@ -67,6 +70,7 @@ def parse(seg: Segment) -> list[Run]:
     norm = [" ".join(line.split()) for line in seg.lines]
     st = _State()
     runs: list[Run] = []
+    last_cmd = None  # the command line the stacked omni output further down was printed by
     i = 0
     while i < len(norm):
         got: _Found | None = None
@@ -77,7 +81,7 @@ def parse(seg: Segment) -> list[Run]:
             st.banner = banner
             got, i = _after_banner(seg, norm, banner, st), banner.end
         elif cmd := _command_at(norm, i):
-            st.command, st.banner = cmd, None
+            st.command, st.banner, last_cmd = cmd, None, cmd
             if not cmd.headers:
                 got = _parse_bare(seg, norm, cmd)
             elif cmd.keyval is not None:
@@ -85,6 +89,8 @@ def parse(seg: Segment) -> list[Run]:
                     seg, norm, _Banner(cmd.test or "OMNI", cmd.text, i, cmd.end), st
                 )
             i = cmd.end
+        elif human := human_at(seg, norm, i, st.command or last_cmd):
+            got = human
         elif table := _table_at(seg, norm, i):
             got = table
         elif _HEADER_START.match(norm[i]):

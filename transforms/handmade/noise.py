@@ -13,7 +13,10 @@ _LINE = re.compile(
     r"|@@ |diff --git|index [0-9a-f]{7}|--- a/|\+\+\+ b/|CONFIG_\w+[=\s]|# CONFIG_|\w+:\s+\d+ kB$"
     r"|\d+ bytes from |PING |[0-9a-f]{2,4}:[0-9a-f]{2}\.\d|Call Trace|RIP:|Code:|\w+\+0x[0-9a-f]+/"
     r"|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun),? \d|\d{1,2}:\d{2}:\d{2}\s|#\s+name\s+<"
-    r"|\d{1,4}\s++\d{1,4}\s++[a-z][\w-]{0,30}+(?:\s++\d++){11})",  # /proc/diskstats: major minor name counters
+    r"|\d{1,4}\s++\d{1,4}\s++[a-z][\w-]{0,30}+(?:\s++\d++){11}"  # /proc/diskstats: major minor name counters
+    # a setting made before a run (`ip link set dev eth0 mtu 9000`, `ethtool -K eth0 gro off`, `sysctl -w ...`)
+    r"|(?:sudo\s++)?(?:ip\s++(?:link|addr|address|route|netns|-\w++)|ethtool\s++-|sysctl\s++-|tc\s++(?:qdisc|class|filter)"
+    r"|modprobe\s|insmod\s|tuned-adm\s|cpupower\s))",
     re.I,
 )
 _BLOCK = re.compile(

@@ -200,3 +200,11 @@ def test_mdadm_details_and_a_drives_identity_are_noise():
     # https://lore.kernel.org/lkml/20011220184117.46cde456.sebastian.droege@gmx.de/ (its lines): hdparm -I
     assert noise_block("             Cycle time: min=120ns recommended=120ns\n"
                        "             Cycle time: no flow control=240ns  IORDY flow control=120ns\n")
+
+
+def test_settings_made_before_a_run_are_noise():
+    # https://lore.kernel.org/netdev/20230214213003.2117125-4-anthony.l.nguyen@intel.com/ (its lines)
+    for line in ("ip link set dev enp175s0f1np1 gso_max_size 130000", "ethtool -K eth0 gro off",
+                 "sudo sysctl -w net.core.rmem_max=16777216", "tc qdisc add dev eth0 root fq maxrate 100mbit"):
+        assert noise_line(line)
+    assert not noise_line("iperf3 -c 10.0.0.1 -t 30") and not noise_line("ip forwarding   9.2 Gbit/s")

@@ -40,6 +40,7 @@ _CAPTION_STOP = re.compile(
     re.I,
 )
 _LIST = re.compile(r"^(?:\d+[.)]\s+|\d+\)|[-*+]\s+)")
+_SPEAKER = re.compile(r"(?i)^(?:i|i'm|i've|i'd|we|we're|we've|you)\s")  # (`These are with X running` names X)
 _BULLET = re.compile(r"^(?:\d+[.)]\s+|\d+\)|[-*+]\s+|#+\s*)")
 _LABEL = re.compile(r"^(?=.*[A-Za-z])(?=.*\d)[\w.+/=-]{3,40}$")  # one token: `linux-2.4.10-pre12`
 _ENUMERATED = re.compile(r"^\(?\d{1,2}[.)][^\S\n]++(?=\S)")  # `1) 2.2.17`, `(2) under migration`: an item's label
@@ -88,6 +89,8 @@ def system_label(caption: str | None) -> str | None:
     text = " ".join(_BULLET.sub("", text).strip().strip("*_").split())
     if not text or _CAPTION_STOP.search(text + ":") or re.search(r"[.!?]\s", text) or generic_label(text):
         return None  # empty, generic, or the tail of a prose paragraph
+    if _speaking(text):
+        return None
     return None if run_parameter(text) else text  # `iodepth=4` over a command: how it ran, not on what
 
 
@@ -179,6 +182,12 @@ _TIME_LINE = re.compile(r"^(?:real|user|sys)\s++\d{1,5}m\d{1,2}(?:\.\d{1,6})?s$"
 _ELISION = re.compile(r"^(?:\[\s*\.{2,}\s*\]|\.{3,}|\[snip\w*\]|<snip\w*>)$", re.I)  # `[..]`: lines left out
 
 
+def _speaking(text: str) -> bool:
+    """`I am still getting better I feel`, `We see the following`: a sentence leading into the
+    output that names nothing measured (no figure, no release in it)."""
+    return bool(_SPEAKER.match(text)) and len(text.split()) >= 3 and not any(ch.isdigit() for ch in text)
+
+
 def _clean_caption(text: str, underlined: bool) -> str | None:
     """A line a poster wrote to name what follows, or None when it reads as prose."""
     if text.startswith("##"):
@@ -195,7 +204,7 @@ def _clean_caption(text: str, underlined: bool) -> str | None:
     if is_prompted(text, host_only=True) and re.search(r"[/<>]|\s-\w", text):
         return None  # `# echo 1 > /proc/sys/vm/drop_caches`: a command, not a caption
     words = core.split()
-    if {w.lower().strip(",") for w in words} <= _CAPTION_STOPWORDS:
+    if {w.lower().strip(",") for w in words} <= _CAPTION_STOPWORDS or _speaking(core):
         return None
     if underlined or decorated:
         return core if len(words) <= 10 else None

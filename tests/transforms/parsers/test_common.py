@@ -410,3 +410,18 @@ def test_a_device_named_under_a_condition_leaves_the_system_to_the_condition():
     got = {(r["system"], r["value"]) for r in rows if r["metric"] == "aggregate_bandwidth"}
     assert got == {("Guest with fixed file table support", 507904.0),
                    ("Guest without fixed file table support", 501760.0)}
+
+
+def test_a_sentence_leading_into_the_output_names_no_system():
+    # https://lore.kernel.org/lkml/8355959a0701201312r9a3aac4ufd151ca18ef7e64e@mail.gmail.com/ (its lines)
+    text = ("I am still getting better I feel:\n\n"
+            "[sukhoi@Typhoon ~]$ time dd if=/dev/zero of=/tmp/1GB bs=1M count=1024; time sync\n"
+            "1024+0 records in\n1024+0 records out\n"
+            "1073741824 bytes (1.1 GB) copied, 19.5007 seconds, 55.1 MB/s\n")
+    from transforms.extract import extract_explained
+    from transforms.rows import result_rows
+
+    rows = result_rows(extract_explained(text, "d")[0])
+    assert {(r["system"], r["value"]) for r in rows} == {(None, 19.5007), (None, 55.1)}
+    assert system_label("We see the following:") is None and system_label("I get these numbers:") is None
+    assert system_label("We tested 2.6.20-rc5:") == "We tested 2.6.20-rc5"  # a release in it: left to the reader

@@ -237,6 +237,51 @@ _VERSUS = re.compile(
     r"\((?P<nb>[^()\d][^()]{0,40}+)\)"
 )
 _VS_WORD = re.compile(r"\b(?:vs|versus|compared to|against)\b")
+# `XFS (35649.6) is still lower than EXT4 (37146.0)`: each name with its figure in brackets, a
+# comparison between; unit-less figures (scores, counts) count here, the comparison being the cue
+def _name_figure(side: str) -> str:
+    return (rf"(?P<n{side}>[A-Za-z][\w.+-]{{0,30}}+)[ \t]\((?P<{side}>{_NUM})"
+            rf"(?:[ \t]?(?P<u{side}>[A-Za-z/µ]{{1,12}}+))?\)")
+
+
+_NAMED_VERSUS = re.compile(
+    r"(?<![\w.])" + _name_figure("a") + r"[ \t,]*+(?:(?:is|was|are|were)[ \t]++)?"
+    r"(?:(?:still|much|slightly|far|about|\d{1,3}%)[ \t]++)?(?:(?:lower|higher|faster|slower|better|worse|less|more)"
+    r"[ \t]++than|vs\.?|versus|compared[ \t]to|against)[ \t]++(?:the[ \t]++)?" + _name_figure("b")
+)
+_COMPARED_WORD = re.compile(r"\b(?:than|vs|versus|compared to|against)\b")
+# `XFS (35649.6 -> 37810.9)`: one name, its figure before and after a change, in brackets
+_NAMED_ARROW = re.compile(rf"(?<![\w.])(?P<n>[A-Za-z][\w.+-]{{0,30}}+)[ \t]\((?P<a>{_NUM})[ \t]*+(?:-{{1,3}}>|=>|→)[ \t]*+"
+                          rf"(?P<b>{_NUM})(?:[ \t]?(?P<u>[A-Za-z/µ]{{1,12}}+))?\)")
+
+
+def named_arrow(i: int, line: str) -> list[ProseValue]:
+    """`XFS (35649.6 -> 37810.9)`: the named thing's figure before a change and after it."""
+    from transforms.handmade.metrics import unit
+
+    out: list[ProseValue] = []
+    for m in _NAMED_ARROW.finditer(line):
+        u = unit(m.group("u")) if m.group("u") else None
+        if u == "%":
+            continue
+        for key, when in (("a", "before"), ("b", "after")):
+            out.append(ProseValue(i, float(m.group(key).replace(",", "")), u, m.group("n"), when=when))
+    return out
+
+
+def named_versus(i: int, line: str) -> list[ProseValue]:
+    """`XFS (35649.6) is still lower than EXT4 (37146.0)`: two figures, each of the name before it."""
+    from transforms.handmade.metrics import unit
+
+    out: list[ProseValue] = []
+    for m in _NAMED_VERSUS.finditer(line):
+        ua = unit(m.group("ua")) if m.group("ua") else None
+        ub = unit(m.group("ub")) if m.group("ub") else None
+        if "%" in (ua, ub) or m.group("na").lower() == m.group("nb").lower():
+            continue
+        for key, u, name in (("a", ua or ub, "na"), ("b", ub or ua, "nb")):
+            out.append(ProseValue(i, float(m.group(key).replace(",", "")), u, m.group(name)))
+    return out
 
 
 def versus(i: int, line: str) -> list[ProseValue]:
@@ -320,7 +365,8 @@ def got_values(i: int, line: str) -> list[ProseValue]:
 def _cued(i: int, line: str) -> list[ProseValue]:
     """What the first of the arrow, versus, `from ... to`, `is` and tool-says readings finds in a line, each
     tried only when its cue word is there (in that order: an arrow line may also say `from`)."""
-    for cue, read in ((_ARROW_WORD, arrows), (_VS_WORD, versus), (_FROM_WORD, from_to), (_IS_WORD, _is_pairs),
+    for cue, read in ((_ARROW_WORD, arrows), (_ARROW_WORD, named_arrow), (_VS_WORD, versus), (_COMPARED_WORD, named_versus),
+                      (_FROM_WORD, from_to), (_IS_WORD, _is_pairs),
                       (_TOOL_CUE, tool_says), (_GOT, got_values)):
         if cue.search(line):
             found = read(i, line)

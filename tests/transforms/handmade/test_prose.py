@@ -7,7 +7,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from transforms.extract import extract_explained
-from transforms.handmade.prose import arrows, from_to, got_values, read_prose, tool_says
+from transforms.handmade.prose import (
+    arrows,
+    from_to,
+    got_values,
+    named_arrow,
+    named_versus,
+    read_prose,
+    tool_says,
+)
 from transforms.rows import result_rows
 
 # https://lore.kernel.org/lkml/ (2019, "[RFC PATCH v2 00/17] Core scheduling v2" thread), excerpt
@@ -218,3 +226,29 @@ def test_one_measure_named_by_its_metric_is_read():
         ["For reference, the throughput is 35.6 Gbits/sec when using skb_linearize"], set())]
     assert got == [(35.6, "Gbit/s", None, "throughput")]
     assert read_prose(["the file size is 4 GB"], set()) == []  # no metric, no rate
+
+
+def test_names_each_with_a_figure_in_brackets_compared():
+    # https://lore.kernel.org/linux-xfs/fddda0be-3679-46ae-836c-26580a8d55f4@linux.alibaba.com/ (its lines,
+    # quoted): unixbench's shell1 index, with no unit, the comparison saying what is measured against what
+    text = ">> XFS (35649.6) is still lower than EXT4 (37146.0) by 4% and\n>> the kconfig is attached.\n"
+    runs = extract_explained(text, "x", subject="Re: [report] Unixbench shell1 performance regression")[0]
+    got = [(r["benchmark"], r["system"], r["value"]) for r in result_rows(runs)]
+    assert got == [("unixbench", "XFS", 35649.6), ("unixbench", "EXT4", 37146.0)]
+    assert [(v.system, v.value, v.when) for v in named_arrow(0, "then recovered: XFS (35649.6 -> 37810.9)")] == [
+        ("XFS", 35649.6, "before"), ("XFS", 37810.9, "after")]
+    # footnote marks and shares are no figures compared
+    assert named_versus(0, "see patch (1) rather than patch (2)") == []
+    assert named_versus(0, "user (12%) is higher than sys (3%)") == []
+
+
+_named_word = st.sampled_from(["XFS", "(", ")", "35649.6", "1,234", "is", "lower", "than", "vs", "->", "EXT4",
+                               "MB/s", " ", "(12.5)", "(3 -> 4)"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_named_word, max_size=30).map(" ".join))
+def test_named_figures_are_printed_numbers(line):
+    printed = {float(t.replace(",", "")) for t in re.findall(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?", line)}
+    for v in named_versus(0, line) + named_arrow(0, line):
+        assert v.value in printed and v.system

@@ -182,7 +182,25 @@ def drop_text_columns(lines: list[str]) -> list[str]:
 def _grid(lines: list[str], pipe: bool) -> list[list[Cell] | None]:
     grid = [(_pipe_cells(ln) if pipe else (None if RULE.match(ln) else cells(ln))) if ln.strip() else None
             for ln in lines]
-    return grid if pipe else _labels_first(lines, grid)
+    return grid if pipe else _keyed_labels(lines, _labels_first(lines, grid))
+
+
+def _keyed_labels(lines: list[str], grid: list[list[Cell] | None]) -> list[list[Cell] | None]:
+    """`Thermal Pressure PELT Algo. Decay : 32 ms      13.29   0.56%` under `No Thermal Pressure
+    14.03   2.69%`: a setting's value glued to the label by its colon is part of the label when the
+    values of a neighbouring row start where this row's next value does."""
+    out = list(grid)
+    for i, row in enumerate(grid):
+        if row is None or len(row) < 3 or row[0].kind != "label" or not row[0].text.endswith((":", "=")) \
+                or row[1].kind != "abs" or row[1].start - row[0].end > 1 or row[2].kind not in ("abs", "chg") \
+                or row[2].start - row[1].end < 3:
+            continue
+        col = row[2].start
+        if any(other is not None and len(other) >= 2 and other[0].kind == "label" and not other[0].text.endswith(":")
+               and other[1].kind == "abs" and abs(other[1].start - col) <= 2
+               for other in grid[max(0, i - 10):i + 10]):
+            out[i] = [Cell(lines[i][row[0].start:row[1].end], row[0].start, row[1].end, "label"), *row[2:]]
+    return out
 
 
 def _label_last(row: list[Cell] | None) -> bool:

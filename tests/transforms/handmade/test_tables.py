@@ -1492,3 +1492,20 @@ def test_the_rows_parameter_one_blank_before_the_first_head_and_the_direction_ov
                        ("p 1", {"size": "32", "direction": "host -> guest"}, 0.03, "Gbit/s")]
     assert got[8] == ("before opt", {"size": "32", "direction": "guest -> host"}, 0.035, "Gbit/s")
     assert len(got) == 16
+
+
+def test_a_settings_value_glued_to_the_label_by_its_colon_is_part_of_the_label():
+    # https://lore.kernel.org/lkml/5DBB0EB0.9050106@linaro.org/ (its lines, quoted)
+    text = (">> Hackbench: 1 group , 30000 loops, 10 runs\n"
+            ">>                                                Result         SD\n"
+            ">>                                                (Secs)     (% of mean)\n"
+            ">>  No Thermal Pressure                            14.03       2.69%\n"
+            ">>  Thermal Pressure PELT Algo. Decay : 32 ms      13.29       0.56%\n"
+            ">>  Thermal Pressure PELT Algo. Decay : 64 ms      12.57       1.56%\n")
+    got = [(r["system"], r["value"], r["unit"]) for r in rows(text)]
+    assert got == [("No Thermal Pressure", 14.03, "s"), ("Thermal Pressure PELT Algo. Decay : 32 ms", 13.29, "s"),
+                   ("Thermal Pressure PELT Algo. Decay : 64 ms", 12.57, "s")]
+    # a key's value under no other row's column stays a value: `latency: 2.0 ms   2.1 ms`
+    two = rows("hackbench results:\n\n           base      patched\nlatency: 2.0 ms   2.1 ms\n"
+               "time: 10.5 s      10.2 s\n")
+    assert [r["value"] for r in two] == [2.0, 2.1, 10.5, 10.2]

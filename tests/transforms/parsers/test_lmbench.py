@@ -787,3 +787,24 @@ def test_a_second_group_of_hosts_after_a_blank_line_is_read():
                                      "stp1-002. Linux 2.5.60"}
     assert ("stp1-003. Linux 2.4.18", "null_call", 0.32) in got
     assert ("stp1-002. Linux 2.5.60", "sh_proc", 5292.0) in got
+
+
+# https://lore.kernel.org/lkml/94F20261551DC141B6B559DC4910867238D7BD@blr-m3-msg.wipro.com/ (its lines,
+# fewer rows): a hand-made summary of two releases right above lmbench's own summary
+HAND_ABOVE = (
+    "Context switching - times in microseconds - smaller is better\n"
+    "2p/0k ctxsw\t\t0.940\t\t1.420\n8p/16k ctxsw\t\t9.04\t\t15\n" + "-" * 104 + "\n\n"
+    "                 L M B E N C H  2 . 0   S U M M A R Y\n"
+    "                 ------------------------------------\n\n"
+    "Processor, Processes - times in microseconds - smaller is better\n"
+    "----------------------------------------------------------------\n"
+    "Host                 OS  Mhz null null      open selct sig  sig  fork exec sh  \n"
+    "                             call  I/O stat clos TCP   inst hndl proc proc proc\n"
+    "--------- ------------- ---- ---- ---- ---- ---- ----- ---- ---- ---- ---- ----\n"
+    "benchtest  Linux 2.5.67  790 0.44 0.77 6.50 8.04    31 1.23 3.85  263 1117 6097\n"
+)
+
+
+def test_a_row_of_the_table_above_is_no_caption_of_the_summary():
+    rows = [r for r in rows_of(HAND_ABOVE) if r["metric"] == "null_call"]
+    assert [(r["system"], r["value"]) for r in rows] == [("benchtest Linux 2.5.67", 0.44)]

@@ -36,6 +36,7 @@ def parse(seg: Segment) -> list[Run]:
 
 _DECORATION = re.compile(r"^[\s*=~#_-]*$")
 _CAPTION_REACH = 6  # lines of text above a summary's banner searched for its caption
+_FIGURES = re.compile(r"(?<![\w.])\d++(?:\.\d++)?(?![\w.])")
 
 
 def _caption_system(lines: list[str], banner: int, runs: list[Run]) -> None:
@@ -51,8 +52,8 @@ def _caption_system(lines: list[str], banner: int, runs: list[Run]) -> None:
         if _DECORATION.match(text):
             continue
         seen += 1
-        if seen > _CAPTION_REACH:
-            return
+        if seen > _CAPTION_REACH or len(_FIGURES.findall(text)) >= 2:
+            return  # (`8p/16k ctxsw   9.04   15`: a row of the table above, no caption)
         if (name := names_system(text)) is not None:
             for run in runs:
                 for r in run.results if run.system else ():

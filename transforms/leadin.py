@@ -307,7 +307,7 @@ def fill_systems(found: Sequence[tuple[Run, Segment]], body: str, subject: str |
             if run.system == run.attributes.get("device"):
                 lead = releases(lead_in(seg.lines, run.line_start))
                 if not lead and len(devices) == 1:  # one device measured: it tells nothing apart
-                    whole = _post_release(subject, body) if whole is None else whole
+                    whole = (_post_release(subject, body) or uname_release(body)) if whole is None else whole
                     lead = whole
                 if len(lead) == 1:
                     run.system = lead[0]  # the device stood in for a caption: the release names the run
@@ -315,11 +315,25 @@ def fill_systems(found: Sequence[tuple[Run, Segment]], body: str, subject: str |
         named = releases(lead_in(seg.lines, run.line_start))
         if not named:
             if whole is None:
-                whole = _post_release(subject, body)
+                whole = _post_release(subject, body) or uname_release(body)
             named = whole
         if len(named) == 1:
             run.system = named[0]
     _fill_beside_named(found)
+
+
+# `Linux hoppa 2.2.18pre21 #1 Fri Dec 22 ...` (uname -a), or the line after `uname -r`: the kernel
+# the machine ran, as the machine printed it
+_UNAME_A = re.compile(r"(?m)^[ \t>]*+Linux[ \t]++[\w.-]{1,64}+[ \t]++(?P<rel>\d{1,2}\.\d{1,2}[\w.+~-]{0,60}+)[ \t]++#\d")
+_UNAME_R = re.compile(r"(?m)uname[ \t]++-r[ \t]*+\n[ \t>]*+(?P<rel>\d{1,2}\.\d{1,2}[\w.+~-]{0,60}+)[ \t]*+$")
+
+
+def uname_release(body: str) -> list[str]:
+    """The one kernel release `uname` printed in the post (none when it printed two): what the
+    machine measured ran, for printouts nothing else names."""
+    text = body[:_MAX_TEXT]
+    found = {m.group("rel") for pattern in (_UNAME_A, _UNAME_R) for m in pattern.finditer(text)}
+    return list(found) if len(found) == 1 else []
 
 
 _SHORT_CAPTION = 5  # words: a caption naming one printout of several (`Fedora 42`), not a sentence

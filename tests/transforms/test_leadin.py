@@ -491,3 +491,26 @@ def test_a_name_under_a_rule_heads_its_section():
     got = {(r["system"], r["value"]) for r in result_rows(extract_explained(RULED, "m")[0])
            if r["metric"] == "throughput"}
     assert got == {("2.4.8-pre8", 5.88569), ("2.4.8-pre8", 5.95613), ("2.4.7-ac10", 7.84171)}
+
+
+# https://lore.kernel.org/lkml/20010301224018.E985@cone.kiwa.co.nz/ (its lines): the kernel the machine
+# ran is what `uname -a` printed; the subject names another release, the one the thread is about
+UNAME = """\
+[nic@hoppa:~] uname -a
+Linux hoppa 2.2.18pre21 #1 Fri Dec 22 02:27:39 NZDT 2000 i686 unknown
+
+[nic@hoppa:~/dnetc] sudo hdparm -Tt /dev/hda
+
+/dev/hda:
+ Timing buffer-cache reads:   128 MB in  1.18 seconds =108.47 MB/sec
+ Timing buffered disk reads:  64 MB in  2.29 seconds = 27.95 MB/sec
+"""
+
+
+def test_the_kernel_uname_printed_names_a_printout_nothing_else_names():
+    rows = result_rows(extract_explained(UNAME, "u", subject="Re: Strange hdparm behaviour with Via 686b and 2.4.2")[0])
+    assert {(r["system"], r["params"].get("device"), r["value"]) for r in rows} == {
+        ("2.2.18pre21", "/dev/hda", 108.47), ("2.2.18pre21", "/dev/hda", 27.95)}
+    assert leadin.uname_release("+ uname -r\n5.11.0-0.rc6.141.el8.x86_64\n") == ["5.11.0-0.rc6.141.el8.x86_64"]
+    two = "Linux a 5.10.1 #1 SMP\nLinux b 5.11.2 #3 SMP\n"
+    assert leadin.uname_release(two) == []  # two machines: no one release

@@ -40,6 +40,10 @@ _CAPTION_STOP = re.compile(
     re.I,
 )
 _LIST = re.compile(r"^(?:\d+[.)]\s+|\d+\)|[-*+]\s+)")
+# `Here is a MTU of 9000:`, `Here are the numbers with THP:` (after a sentence, or starting the line)
+_HERE_IS = re.compile(r"(?i)(?:^|[.!?][ \t]++)(?:here[ \t]++(?:is|are)|here's|this[ \t]++is|these[ \t]++are)[ \t]++"
+                      r"(?:(?:a|an|the)[ \t]++)?+(?:(?:results?|numbers|output|data|figures)[ \t]++(?:for|of|on|with)[ \t]++)?+"
+                      r"(?!(?:what|how|why|where|when|which|it|my|our|some)\b)(?P<what>[^:!?]{2,60}+):$")
 _SPEAKER = re.compile(r"(?i)^(?:i|i'm|i've|i'd|we|we're|we've|you)\s")  # (`These are with X running` names X)
 _BULLET = re.compile(r"^(?:\d+[.)]\s+|\d+\)|[-*+]\s+|#+\s*)")
 _LABEL = re.compile(r"^(?=.*[A-Za-z])(?=.*\d)[\w.+/=-]{3,40}$")  # one token: `linux-2.4.10-pre12`
@@ -80,6 +84,8 @@ def system_label(caption: str | None) -> str | None:
     if not caption:
         return None
     text = _without_remark(caption.strip().strip("*_").strip())
+    if text.endswith(":") and (here := _HERE_IS.search(text)):
+        text = here.group("what") + ":"  # `... lowering the MTU. Here is a MTU of 9000:`: what it is
     if len(text) > 60 or text.startswith("..") or text.endswith("::") or order_legend([text]):
         return None  # `first lines for 2.4.7-ac3, then 2.4.7-ac9` names printouts by order (leadin)
     if text.endswith(":"):
@@ -572,8 +578,8 @@ def caption_system(seg: Segment, start: int) -> str | None:
     above it, else the nearest line above that names what was measured (a kernel, a patch, a VM;
     see `naming_caption`)."""
     label = None
-    if not _sentence_tail(seg, start):
-        caption = nearest_caption(seg, start)
+    caption = nearest_caption(seg, start)
+    if not _sentence_tail(seg, start) or _HERE_IS.search(caption or ""):  # (`... MTU. Here is a MTU of 9000:`)
         label = tool_condition(caption) or system_label(caption)
     name = label or lone_caption(seg.lines, start) \
         or _naming_line_above(seg.lines, start) or naming_caption(seg.lines, start, 0, seg.before)

@@ -425,3 +425,14 @@ def test_a_sentence_leading_into_the_output_names_no_system():
     assert {(r["system"], r["value"]) for r in rows} == {(None, 19.5007), (None, 55.1)}
     assert system_label("We see the following:") is None and system_label("I get these numbers:") is None
     assert system_label("We tested 2.6.20-rc5:") == "We tested 2.6.20-rc5"  # a release in it: left to the reader
+
+
+@pytest.mark.parametrize(("line", "system"), [
+    # https://lore.kernel.org/netdev/20210514130018.GC12395@shell.armlinux.org.uk/ (its line)
+    ("the interface by lowering the MTU. Here is a MTU of 9000:", "MTU of 9000"),
+    ("Here are the results for 2.6.24-rc3:", "2.6.24-rc3"),
+    ("Here is 2.6.24-rc3:", "2.6.24-rc3"),
+    ("Here are the results:", None),
+])
+def test_here_is_names_what_follows(line, system):
+    assert system_label(line) == system

@@ -44,6 +44,10 @@ _LIST = re.compile(r"^(?:\d+[.)]\s+|\d+\)|[-*+]\s+)")
 _HERE_IS = re.compile(r"(?i)(?:^|[.!?][ \t]++)(?:here[ \t]++(?:is|are)|here's|this[ \t]++is|these[ \t]++are)[ \t]++"
                       r"(?:(?:a|an|the)[ \t]++)?+(?:(?:results?|numbers|output|data|figures)[ \t]++(?:for|of|on|with)[ \t]++)?+"
                       r"(?!(?:what|how|why|where|when|which|it|my|our|some)\b)(?P<what>[^:!?]{2,60}+):$")
+# `Whereas before the test, it was:`, `With the patch applied, I get:`: the condition, then who said what
+_CLAUSE_THEN_SAID = re.compile(r"(?i)^(?:(?:whereas|while|and|but|so|now)[ \t]++)?(?P<what>[^,:\s]++[ \t]++[^,:]{1,40}+),[ \t]*+"
+                               r"(?:it|i|we|they|you)[ \t]++(?:was|were|is|are|get|got|see|saw|have|had|gets)"
+                               r"(?:[ \t]++(?:this|these|the following))?[ \t]*+:$")
 _SPEAKER = re.compile(r"(?i)^(?:i|i'm|i've|i'd|we|we're|we've|you)\s")  # (`These are with X running` names X)
 _BULLET = re.compile(r"^(?:\d+[.)]\s+|\d+\)|[-*+]\s+|#+\s*)")
 _LABEL = re.compile(r"^(?=.*[A-Za-z])(?=.*\d)[\w.+/=-]{3,40}$")  # one token: `linux-2.4.10-pre12`
@@ -84,7 +88,7 @@ def system_label(caption: str | None) -> str | None:
     if not caption:
         return None
     text = _without_remark(caption.strip().strip("*_").strip())
-    if text.endswith(":") and (here := _HERE_IS.search(text)):
+    if text.endswith(":") and (here := _HERE_IS.search(text) or _CLAUSE_THEN_SAID.match(text)):
         text = here.group("what") + ":"  # `... lowering the MTU. Here is a MTU of 9000:`: what it is
     if len(text) > 60 or text.startswith("..") or text.endswith("::") or order_legend([text]):
         return None  # `first lines for 2.4.7-ac3, then 2.4.7-ac9` names printouts by order (leadin)

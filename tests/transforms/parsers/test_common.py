@@ -433,6 +433,10 @@ def test_a_sentence_leading_into_the_output_names_no_system():
     ("Here are the results for 2.6.24-rc3:", "2.6.24-rc3"),
     ("Here is 2.6.24-rc3:", "2.6.24-rc3"),
     ("Here are the results:", None),
+    # the same post, the next printout's caption: the condition, then `it was`
+    ("Whereas before the test, it was:", "before the test"),
+    ("With the patch applied, I get:", "With the patch applied"),
+    ("Anyway, it was:", None),
 ])
 def test_here_is_names_what_follows(line, system):
     assert system_label(line) == system

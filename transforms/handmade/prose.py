@@ -265,39 +265,43 @@ def named_arrow(i: int, line: str) -> list[ProseValue]:
         if u == "%":
             continue
         for key, when in (("a", "before"), ("b", "after")):
-            out.append(ProseValue(i, float(m.group(key).replace(",", "")), u, m.group("n"), when=when))
+            out.append(ProseValue(i, _figure(m, key), u, m.group("n"), when=when))
     return out
 
 
 def named_versus(i: int, line: str) -> list[ProseValue]:
     """`XFS (35649.6) is still lower than EXT4 (37146.0)`: two figures, each of the name before it."""
-    from transforms.handmade.metrics import unit
-
     out: list[ProseValue] = []
     for m in _NAMED_VERSUS.finditer(line):
-        ua = unit(m.group("ua")) if m.group("ua") else None
-        ub = unit(m.group("ub")) if m.group("ub") else None
+        ua, ub = _two_units(m)
         if "%" in (ua, ub) or m.group("na").lower() == m.group("nb").lower():
             continue
         for key, u, name in (("a", ua or ub, "na"), ("b", ub or ua, "nb")):
-            out.append(ProseValue(i, float(m.group(key).replace(",", "")), u, m.group(name)))
+            out.append(ProseValue(i, _figure(m, key), u, m.group(name)))
     return out
 
 
 def versus(i: int, line: str) -> list[ProseValue]:
     """`<a> (<name>) vs <b> (<name>)`: two values, each of the system named after it."""
-    from transforms.handmade.metrics import unit
-
     out: list[ProseValue] = []
     for m in _VERSUS.finditer(line):
-        ua = unit(m.group("ua")) if m.group("ua") else None
-        ub = unit(m.group("ub")) if m.group("ub") else None
+        ua, ub = _two_units(m)
         if "%" in (ua, ub) or not (ua or ub or m.group("sa") or m.group("sb")):
             continue  # `3 (a) vs 4 (b)`: counts, or shares
         for key, s_key, u, name in (("a", "sa", ua or ub, "na"), ("b", "sb", ub or ua, "nb")):
-            out.append(ProseValue(i, float(m.group(key).replace(",", "")), u, m.group(name).strip(), None,
-                                  m.group(s_key)))
+            out.append(ProseValue(i, _figure(m, key), u, m.group(name).strip(), None, m.group(s_key)))
     return out
+
+
+def _two_units(m: re.Match[str]) -> tuple[str | None, str | None]:
+    """The units printed after a comparison's two figures (`ua`, `ub`), as the registry spells them."""
+    from transforms.handmade.metrics import unit
+
+    return (unit(m.group("ua")) if m.group("ua") else None), (unit(m.group("ub")) if m.group("ub") else None)
+
+
+def _figure(m: re.Match[str], key: str) -> float:
+    return float(m.group(key).replace(",", ""))
 
 
 _TOOLS = names_pattern(without=("stream",))

@@ -307,7 +307,7 @@ def fill_systems(found: Sequence[tuple[Run, Segment]], body: str, subject: str |
             if run.system == run.attributes.get("device"):
                 lead = releases(lead_in(seg.lines, run.line_start))
                 if not lead and len(devices) == 1:  # one device measured: it tells nothing apart
-                    whole = (_post_release(subject, body) or uname_release(body)) if whole is None else whole
+                    whole = _post_release(subject, body) if whole is None else whole
                     lead = whole
                 if len(lead) == 1:
                     run.system = lead[0]  # the device stood in for a caption: the release names the run
@@ -315,7 +315,7 @@ def fill_systems(found: Sequence[tuple[Run, Segment]], body: str, subject: str |
         named = releases(lead_in(seg.lines, run.line_start))
         if not named:
             if whole is None:
-                whole = _post_release(subject, body) or uname_release(body)
+                whole = _post_release(subject, body)
             named = whole
         if len(named) == 1:
             run.system = named[0]
@@ -366,15 +366,18 @@ def _fill_beside_named(found: Sequence[tuple[Run, Segment]]) -> None:
 def _post_release(subject: str | None, body: str) -> list[str]:
     """The one release the whole post names, or the one its subject names as a release when the
     body names others too (`Subject: 2.4.10-ac10-preempt lmbench output`, the body comparing it
-    with the kernel used before): the subject says what the post measured."""
+    with the kernel used before): the subject says what the post measured. Failing those, the
+    results the post says it gives, or the one release `uname` printed."""
     text = f"{subject or ''}\n{body}"
     if len(releases(text)) == 1:
-        return releases(text, strong=True)
+        return releases(text, strong=True) or uname_release(body)
     topic = releases(subject or "", strong=True)
     if len(topic) == 1 and len(releases(subject or "")) == 1:
         return topic
     stated = {m.group("name") for m in _RESULTS_OF.finditer(body[:_MAX_TEXT]) if releases(m.group("name"), strong=True)}
-    return list(stated) if len(stated) == 1 else []  # `the dbench test result of misc-next(5.11-rc6 +81patches)`
+    if len(stated) == 1:
+        return list(stated)  # `the dbench test result of misc-next(5.11-rc6 +81patches)`
+    return uname_release(body)  # failing all that, the kernel the machine said it ran
 
 
 # `results of misc-next(5.11-rc6 +81patches)`, `results for 2.6.24-rc3`: what the post says it measured

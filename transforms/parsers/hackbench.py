@@ -58,6 +58,11 @@ RT_HEAD = re.compile(
 RT_TAIL = re.compile(r"^\s*(?:each )?\(==\s*(?P<tasks>\d+) tasks\)\s*$")
 SENDER = re.compile(r"^\s*Each sender (?:will pass|passed) (?P<loops>\d+) messages of (?P<size>\d+) bytes")
 TIME = re.compile(rf"^\s*Time:\s*(?P<t>{_N})\s*(?:<[-=]{{1,6}}[^\n]{{0,60}})?$")  # `Time: 118.220  <---`
+# a run's `Time:` lines joined on one line after what was run: `hackbench 50: Time: 851.469 Time: 847.143`,
+# or only its group count (`10: Time: 10.573 Time: 13.471`) where hackbench was just named
+TIMES = re.compile(rf"^[ \t]*+(?:(?:\./)?hackbench(?P<args>(?:[ \t]++[\w-]++){{1,6}}?)|(?P<groups>\d{{1,5}}))[ \t]*+:"
+                   rf"(?P<times>(?:[ \t]*+Time:[ \t]*+{_N}){{2,50}}+)[ \t]*+$")
+_TIME_VALUE = re.compile(rf"Time:[ \t]*+({_N})")
 PERF_RUN = re.compile(r"^\s*#\s*Running\s+'?(?P<bench>[\w/-]+)'?\s+benchmark")
 PERF_PER_GROUP = re.compile(r"^\s*#\s*(?P<n>\d+) sender and receiver (?P<kind>process|thread)(?:es|s)? per group")
 PERF_GROUPS = re.compile(r"^\s*#\s*(?P<groups>\d+) groups? == (?P<tasks>\d+) (?:process|thread)(?:es|s)? run")
@@ -245,6 +250,14 @@ class _Reader:
             st.banner["tasks"] = m["tasks"]
         elif (m := SENDER.match(line)) is not None:
             st.banner.update(loops=m["loops"], datasize=m["size"])
+        elif (m := TIMES.match(line)) is not None and (m["args"] or st.context):
+            params = _command_params(m["args"]) if m["args"] else {**st.params, "groups": m["groups"]}
+            if params is None:
+                self._close()
+                return
+            st.params, st.banner, st.named = params, {}, True
+            for t in _TIME_VALUE.findall(m["times"]):
+                self._time(i, t, "Time")
         elif (m := TIME.match(line)) is not None:
             if i in self.wrapped:
                 st.params, st.named = self.wrapped[i], True

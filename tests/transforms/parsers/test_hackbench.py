@@ -137,6 +137,21 @@ def test_perf_stat_null_of_hackbench_reports_its_elapsed_time():
     assert found[0]["params"]["groups"] == "20" and found[0]["params"]["mode"] == "thread"
 
 
+def test_runs_joined_on_one_line_after_the_command():
+    # https://lore.kernel.org/lkml/E16Dh0t-0003yl-00@wagner.rustcorp.com.au/
+    text = ("On a 12-way PPC64:\n2.4.17-pre7:\n\thackbench 50: Time: 851.469 Time: 847.143 Time: 826.868\n\n"
+            "2.4.17-pre7-multiqueue-patch:\n\thackbench 50: Time: 15.120 Time: 14.766 Time: 15.067\n")
+    found = rows_of(text)
+    assert [(r["system"], r["value"], r["params"]["repeat"]) for r in found] == [
+        ("2.4.17-pre7", 851.469, "1"), ("2.4.17-pre7", 847.143, "2"), ("2.4.17-pre7", 826.868, "3"),
+        ("2.4.17-pre7-multiqueue-patch", 15.12, "1"), ("2.4.17-pre7-multiqueue-patch", 14.766, "2"),
+        ("2.4.17-pre7-multiqueue-patch", 15.067, "3")]
+    assert found[0]["params"]["groups"] == "50" and found[0]["unit"] == "s"
+    # a bare group count before the runs needs hackbench named right above it
+    assert rows_of("Results:\n10: Time: 10.573 Time: 13.471 Time: 9.289\n") == []
+    assert len(rows_of("hackbench gives:\n10: Time: 10.573 Time: 13.471 Time: 9.289\n")) == 3
+
+
 def test_rt_tests_banner_wrapped_by_the_mailer():
     # https://lore.kernel.org/linux-mm/1609862862-3573-1-git-send-email-imran.f.khan@oracle.com/
     text = ("Without this change:\n    # hackbench process 10 1000 -s 100000\n"

@@ -711,6 +711,8 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
     votes = metrics.label_votes(t.all_labels())
     cap_lo = max(0, t.start - 2)
     row_bench = _row_benchmarks(t)
+    if "" in row_bench.values():
+        t.values = [v for v in t.values if row_bench.get(v.row) != ""]  # rows of another tool's figures
     att = evidence.attribute(plain, abs_lo + cap_lo, abs_lo + t.end, subject, votes)
     if row_bench:  # `tbench-loopback ...` / `TCP_RR ...`: each row names its tool
         first = next(iter(row_bench.values()))
@@ -1040,15 +1042,28 @@ def _col_benchmarks(t: Table, bench: str) -> dict[str, str | None]:
 
 
 def _row_benchmarks(t: Table) -> dict[str, str]:
-    """Row label -> benchmark, when rows name two or more benchmarks (a mixed table)."""
+    """Row label -> benchmark, when rows name two or more benchmarks (a mixed table). A row naming
+    another tool (`pybench`) maps to "" with the rows under it; where every row naming one of ours
+    starts with its name (a column of tests: `hackbench 8 - Process`), a row naming none of ours
+    (`nginx 200`) is another tool's too."""
     named: dict[str, str] = {}
-    current = None
-    for label in dict.fromkeys(v.row for v in t.values):
+    current: str | None = None
+    leading = True
+    labels = list(dict.fromkeys(v.row for v in t.values if v.row))
+    for label in labels:
         found = evidence.benchmarks_in(label)
-        current = found[0] if found else current
-        if current:
+        if found:
+            current = found[0]
+            leading = leading and label.lower().startswith(current)
+        elif evidence.other_benchmark(label) is not None:
+            current = ""
+        if current is not None:
             named[label] = current
-    return named if len(set(named.values())) >= 2 else {}
+    if len({b for b in named.values() if b}) < 2:
+        return {}
+    if leading:
+        named = {label: named[label] if evidence.benchmarks_in(label) else "" for label in labels}
+    return named
 
 
 # what the count of an mmtests row (`Hmean  8`) is, per benchmark

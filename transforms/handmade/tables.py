@@ -182,7 +182,24 @@ def drop_text_columns(lines: list[str]) -> list[str]:
 def _grid(lines: list[str], pipe: bool) -> list[list[Cell] | None]:
     grid = [(_pipe_cells(ln) if pipe else (None if RULE.match(ln) else cells(ln))) if ln.strip() else None
             for ln in lines]
-    return grid if pipe else _keyed_labels(lines, _labels_first(lines, grid))
+    return _text_columns(grid) if pipe else _keyed_labels(lines, _labels_first(lines, grid))
+
+
+def _text_columns(grid: list[list[Cell] | None]) -> list[list[Cell] | None]:
+    """A pipe table's column of names with a number among them (`| nginx | 200 |` over `| hackbench
+    | 8 - Process |`, then a value column) holds names only: its number is one of them, not a value."""
+    rows = [row for row in grid if row is not None]
+    if len(rows) < 3 or len({len(row) for row in rows}) != 1:
+        return grid
+    body = rows[1:]  # under the head row
+    numeric = [sum(row[j].kind in ("abs", "chg") for row in body) for j in range(len(rows[0]))]
+    named = [sum(row[j].kind == "label" for row in body) for j in range(len(rows[0]))]
+    text = {j for j in range(len(numeric)) if 0 < numeric[j] < named[j]
+            and any(numeric[k] == len(body) for k in range(j + 1, len(numeric)))}
+    if not text:
+        return grid
+    return [None if row is None else [Cell(c.text, c.start, c.end, "label") if j in text and c.kind != "miss" else c
+                                      for j, c in enumerate(row)] for row in grid]
 
 
 def _keyed_labels(lines: list[str], grid: list[list[Cell] | None]) -> list[list[Cell] | None]:
@@ -1198,7 +1215,7 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
             if kind == "util" and t.orientation != "rows=systems":
                 system, metric_label = owner.get(hd or ""), hd  # `cpu%` after `vanilla-SMT`: its cpu%
             if t.change and u is None:
-                u = "%" if "%" in (hd or "") + (t.caption or "") else None
+                u = "%" if "%" in (hd or "") + (t.caption or "") else "x" if _RATIO_HEAD.match(hd or "") else None
             if system is None and metric_label and (sm := _SYSTEM_THEN_METRIC.match(metric_label)):
                 system, metric_label = (sm.group(1) or sm.group(3)).strip(), (sm.group(2) or sm.group(4)).strip()
             elif system is None and metric_label and (bm := _BRACKETED_RELEASE.match(metric_label)):
@@ -1210,6 +1227,7 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
     return t
 
 
+_RATIO_HEAD = re.compile(r"(?i)^(?:relative|ratio|speed-?up|rel\.?)$")  # `Relative  0.975`: a ratio to the baseline
 _BOUND_ROW = re.compile(r"(?i)^(?:(min|max)(?:-\d{1,2})?+|b[ahg]mean-\d{1,2})(?:[ \t]++\S|$)")
 # a report's statistic of the runs, first on its row (mmtests: `Amean`, `BHmean-50`, `Max-90`)
 _REPORT_STAT = re.compile(r"(?i)^(?:[ahg]mean|min|max|stddev|coeffvar|median|b[ahg]mean-\d{1,2}|(?:min|max)-\d{1,2})$")

@@ -487,3 +487,26 @@ def test_keys_after_a_baseline_key_are_systems_measured_by_the_command_above():
     assert ("rdtsc", "null_call", "n", 0.0556) in got
     assert ("get_random_bytes (4096 byte buffer)", "null_call", "n", 0.0599) in got
     assert len(got) == 10 and all(r["unit"] == "us" for r in rows)
+
+
+# https://lore.kernel.org/lkml/20230523044731.obkyesjyhwercj2q@desk/
+RELATIVE = (
+    "Baseline : v6.4-rc3\n"
+    "Target   : v6.4-rc3 + No read/write to MSR_MCU_OPT_CTRL at VMentry/VMexit\n"
+    "\n"
+    "| Test      | Configuration | Relative |\n"
+    "| --------- | ------------- | -------- |\n"
+    "| nginx     | 200           | 0.977    |\n"
+    "| hackbench | 8 - Process   | 0.975    |\n"
+    "| sysbench  | RAM / Memory  | 0.946    |\n"
+    "| sysbench  | CPU           | 1.002    |\n"
+    "| pybench   | T.F.A.T.T     | 1.007    |\n"
+)
+
+
+def test_a_column_of_tests_keeps_our_tools_rows_and_their_ratios():
+    rows = result_rows(extract_explained(RELATIVE, "r")[0])
+    got = sorted((r["benchmark"], r["params"]["configuration"], r["value"], r["unit"], r["layout"]) for r in rows)
+    assert got == [("hackbench", "8 - Process", 0.975, "x", "change_table"),
+                   ("sysbench", "CPU", 1.002, "x", "change_table"),
+                   ("sysbench", "RAM / Memory", 0.946, "x", "change_table")]  # nginx's 200 is a name, not a value

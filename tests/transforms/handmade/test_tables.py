@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from tests.sample_posts import CHANGE_ONLY, KERNBENCH
 from transforms.extract import extract_explained, extract_runs
+from transforms.handmade.tables import read_tables
 from transforms.rows import result_rows
 
 # https://lore.kernel.org/lkml/ (2023, "Re: [PATCH v3 7/7] sched: Shard per-LLC shared runqueues")
@@ -1509,3 +1510,17 @@ def test_a_settings_value_glued_to_the_label_by_its_colon_is_part_of_the_label()
     two = rows("hackbench results:\n\n           base      patched\nlatency: 2.0 ms   2.1 ms\n"
                "time: 10.5 s      10.2 s\n")
     assert [r["value"] for r in two] == [2.0, 2.1, 10.5, 10.2]
+
+
+def test_a_pipe_column_of_names_with_a_number_among_them_holds_names():
+    # https://lore.kernel.org/lkml/20230523044731.obkyesjyhwercj2q@desk/
+    lines = ["| Test      | Configuration | Relative |", "| --------- | ------------- | -------- |",
+             "| nginx     | 200           | 0.977    |", "| hackbench | 8 - Process   | 0.975    |",
+             "| sysbench  | CPU           | 1.002    |"]
+    (t,) = read_tables(lines)
+    assert [(v.value, v.params["configuration"]) for v in t.values] == [(0.977, "200"), (0.975, "8 - Process"),
+                                                                        (1.002, "CPU")]
+    # a column of numbers stays values
+    (t,) = read_tables(["| bs | read | write |", "|----|------|-------|", "| 4 | 120 | 80 |", "| 8 | 200 | 150 |",
+                        "| 16 | 310 | 220 |"])
+    assert sorted(v.value for v in t.values) == [80, 120, 150, 200, 220, 310]

@@ -860,7 +860,8 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
     if len(kept_values) < len(t.values):
         t.values = kept_values  # a column of another tool's figures (`turbostat PkgWatt`)
     for v in t.values:
-        if v.label is None and v.row and v.params.get("case") != v.row and evidence.benchmarks_in(v.row):
+        if v.label is None and v.row and (v.params.get("case") != v.row or _names_first(v.row, bench)) \
+                and evidence.benchmarks_in(v.row):
             v.label = v.row  # `tbench-loopback`: the row names the test that was measured
         system = v.system or (legend[v.col] if legend and 0 <= v.col < len(legend) else None) or default_sys
         params = {**t.group, **v.params}

@@ -510,3 +510,25 @@ def test_a_column_of_tests_keeps_our_tools_rows_and_their_ratios():
     assert got == [("hackbench", "8 - Process", 0.975, "x", "change_table"),
                    ("sysbench", "CPU", 1.002, "x", "change_table"),
                    ("sysbench", "RAM / Memory", 0.946, "x", "change_table")]  # nginx's 200 is a name, not a value
+
+
+# https://lore.kernel.org/netdev/20230901062141.51972-1-wuyun.abel@bytedance.com/
+LEGEND = (
+    "  baseline:\tnet-next c639a708a0b8\n"
+    "  compare:\tbaseline + patchset\n"
+    "\n"
+    "case            \tload    \tbaseline(std%)\tcompare%( std%)\n"
+    "tbench-loopback        \tthread-24\t 1.00 (  0.50)\t -0.98 (  0.87)\n"
+    "tbench-loopback        \tthread-48\t 1.00 (  0.76)\t -0.29 (  0.92)\n"
+    "TCP_RR          \tthread-24\t 1.00 (  1.87)\t -0.87 (  2.40)\n"
+    "TCP_RR          \tthread-48\t 1.00 (  0.92)\t -0.22 (  1.61)\n"
+)
+
+
+def test_rows_led_by_the_tools_name_name_the_test_measured():
+    rows = result_rows(extract_explained(LEGEND, "l")[0])
+    got = sorted((r["benchmark"], r["system"], r["metric_label"], r["params"]["load"], r["value"]) for r in rows)
+    assert got == [("netperf", "compare%", "TCP_RR", "thread-24", -0.87), ("netperf", "compare%", "TCP_RR", "thread-48", -0.22),
+                   ("tbench", "compare%", "tbench-loopback", "thread-24", -0.98),
+                   ("tbench", "compare%", "tbench-loopback", "thread-48", -0.29)]
+    assert all(r["unit"] == "%" and r["params"]["baseline"] == "baseline" for r in rows)

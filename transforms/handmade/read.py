@@ -41,10 +41,10 @@ from transforms.handmade.wrapped import join_lone_labels, lone_label, rejoin, un
 from transforms.model import Result, Run, Segment
 from transforms.parsers import metric_spec
 from transforms.parsers._common import (
-    SETTING,
     generic_label,
     keyed_system,
     naming_caption,
+    setting_of,
     system_label,
     tool_condition,
 )
@@ -477,6 +477,15 @@ def _legend(lines: list[str]) -> list[str] | None:
     return None
 
 
+_STAT_OF = re.compile(r"(?i)^(?:sum|average|avg|mean|max|min|total|count)[ \t]++of[ \t]++")
+
+
+def _counter_of(label: str) -> str:
+    """The counter a row is about: `Sum of wait_sum` (a spreadsheet's pivot of schedstats) ->
+    `wait_sum`; any other label as it is."""
+    return _STAT_OF.sub("", label.rstrip(" -:"), count=1)
+
+
 _COUNTER = re.compile(r"^(?:\[\w{1,8}\])?[A-Za-z][A-Za-z0-9]{0,30}(?:_[A-Za-z0-9]{1,30}){1,6}$")  # `[a]request_count`
 
 
@@ -645,10 +654,13 @@ def _without_aside(heading: str) -> str:
 
 
 def _line_below(plain: list[str], end: int) -> str:
-    """The paragraph right after a table (its first three lines), where posters say what it was."""
+    """The paragraph right after a table (its first three lines), where posters say what it was;
+    nothing when a banner opens the next section there (`~~~~` over `~ schbench ~`)."""
     k = end
     while k < len(plain) and k < end + 3 and not plain[k].strip():
         k += 1
+    if k < len(plain) and plain[k].strip() and RULE.match(plain[k]):
+        return ""
     return " ".join(x.strip() for x in plain[k:k + 3])[:600]
 
 
@@ -754,7 +766,7 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
         ex.outcome = f"nothing: the text right below it is about {named!r}, and no {bench} metric is in it"
         return [], ex
     labels = {v.label for v in t.values if v.label}
-    if labels and not mapped and not votes.get(bench) and 2 * sum(bool(_COUNTER.match(x.rstrip(" -:"))) and not metrics.any_metric(x)
+    if labels and not mapped and not votes.get(bench) and 2 * sum(bool(_COUNTER.match(_counter_of(x))) and not metrics.any_metric(x)
                                                                  for x in labels) >= len(labels):
         ex.outcome = "nothing: its rows are counters named like code (`request_count`), not results"
         return [], ex
@@ -816,9 +828,9 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
             if aside:
                 for v in t.values:
                     v.params.setdefault(aside.group("name").lower(), aside.group(0))
-        elif caption_metric is None and (setting := SETTING.match(above.strip().rstrip(":"))):
+        elif caption_metric is None and (setting := setting_of(above.strip().rstrip(":"))):
             for v in t.values:  # `NPS=1` over the table: how every value of it ran, no metric
-                v.params.setdefault(setting.group("key"), setting.group("val"))
+                v.params.setdefault(*setting)
         elif caption_metric is None and _OPTIONS_LINE.match(above.strip()):
             # `--thread-yields=100 --thread-locks=2 run`, a command's wrapped options: how it ran
             options = {m.group("opt"): m.group("val") for m in _OPTION.finditer(above)}
@@ -837,6 +849,9 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
         if caption_metric is None and bench == "lmbench":  # `lmbench: ./lat_syscall -N 1000000 null:` a few lines up
             caption_metric = next((test for ln in reversed(plain[max(0, abs_lo + t.start - 16):abs_lo + t.start])
                                    if (test := commands.lmbench_test(ln))), None)
+    if setting := setting_of((t.caption or _line_above(plain, abs_lo + t.start) or "").strip().rstrip(":")):
+        for v in t.values:  # `o NPS4` over a table whose rows name their metric: still how it ran
+            v.params.setdefault(*setting)
     shell_vars = {k for v in t.values for k in v.params if k.startswith("$")}
     if shell_vars:  # `$thr` over the rows: the option the command sets with it (`--num-threads=$thr`)
         named_by = _options_of(plain[max(0, abs_lo + t.start - 10):abs_lo + t.start], shell_vars)
@@ -890,19 +905,28 @@ def _sibling(t: Table, bench: str, plain: list[str], earlier: Sequence[Explained
     `Kernel version: 2.5.34` ...): read as the first of them was, however far the tool was named."""
     m = _CAPTION_KEY.match(t.caption or "")
     if m is not None:
-        key = m.group(1).strip().lower()
+        key = _key_stem(m.group(1))
         for e in earlier:
             if e.rows and e.benchmark == bench and e.taken_for.startswith("hand_table") and e.line_start > 0:
                 above = _CAPTION_KEY.match(plain[e.line_start - 1])
-                if above and above.group(1).strip().lower() == key:
+                if above and _key_stem(above.group(1)) == key:
                     return True
         return False
     # `KEY=y:` over the first table, `KEY=n:` over this one (a blank line under each)
-    setting = SETTING.match((t.caption or _line_above(plain, start) or "").rstrip(":"))
+    setting = setting_of((t.caption or _line_above(plain, start) or "").rstrip(":"))
     return setting is not None and any(
         e.rows and e.benchmark == bench and e.taken_for.startswith(("hand_table", "key_value"))
-        and (above := SETTING.match((_line_above(plain, e.line_start) or "").rstrip(":")))
-        and above.group("key").lower() == setting.group("key").lower() for e in earlier)
+        and (above := setting_of((_line_above(plain, e.line_start) or "").rstrip(":")))
+        and above[0].lower() == setting[0].lower() for e in earlier)
+
+
+def _key_stem(key: str) -> str:
+    """A caption's key without the figures that tell the tables of a series apart: `On numa 0` and
+    `On numa 0-1` are both `on numa`."""
+    words = key.strip().lower().split()
+    while len(words) > 1 and any(ch.isdigit() for ch in words[-1]):
+        words.pop()
+    return " ".join(words)
 
 
 def _head_line(plain: list[str], start: int) -> str | None:
@@ -973,8 +997,8 @@ def _setting_above(plain: list[str], start: int) -> tuple[str, str] | None:
         text = plain[k].strip(" >\t").rstrip(":")
         if not text or RULE.match(text):
             continue
-        m = SETTING.match(text)
-        return (m.group("key").lower(), m.group("val")) if m else None
+        setting = setting_of(text)
+        return (setting[0].lower(), setting[1]) if setting else None
     return None
 
 
@@ -1067,6 +1091,7 @@ def _row_benchmarks(t: Table) -> dict[str, str]:
     return named
 
 
+_FIO_RW = re.compile(r"(?i)^[ \t]*+(?:rand)?(?:read|write|rw|trim)[ \t]*+:?$|^[ \t]*+readwrite[ \t]*+:?$")
 # what the count of an mmtests row (`Hmean  8`) is, per benchmark
 _SERIES_PARAM = {"tbench": "clients", "dbench": "clients", "hackbench": "groups", "sysbench": "threads",
                  "stream": "threads", "kernbench": "jobs"}
@@ -1074,6 +1099,10 @@ _SERIES_PARAM = {"tbench": "clients", "dbench": "clients", "hackbench": "groups"
 
 def _result(bench: str, line: int, label: str | None, value: float, unit: str | None, system: str | None,
             params: dict[str, str], layout: str, change: bool = False, statistic: str = "value") -> Result:
+    if bench == "fio" and unit and label and _FIO_RW.match(label) and "rw" not in params:
+        # `read  471  1791` under `MiB/s  fuse  passthrough`: fio's I/O pattern, what was measured
+        # told by the unit (with no unit the label stays: it would be a guess)
+        params, label = {**params, "rw": label.strip(" :").lower()}, None
     if statistic != "value" and label and label.lower() in MEAN_STAT and bench in metrics.DEFAULT_METRIC:
         # mmtests' `Hmean  8  349.34`: a mean of the tool's headline figure; the printed label stays
         r = _result(bench, line, None, value, unit, system, params, layout, change, statistic)

@@ -449,7 +449,7 @@ def _grouped(lines: list[str]) -> bool:
 
 
 _SUPERCITE = re.compile(r"^[A-Za-z][\w.-]{0,15}>$")  # `rwhron>`: a quote prefix naming the quoted
-_DASHED = re.compile(r"^-{2,}+(?P<text>[^-\s](?:[^-]|-(?!-)){0,60}+)-{2,}+$")  # `-----Per Char-----`
+_DASHED = re.compile(r"^-{2,}+[ \t]*+(?P<text>[^-\s](?:[^-]|-(?!-)){0,60}+)-{2,}+$")  # `-----Per Char-----`, `--- Create ---`
 
 
 def with_groups(lines: list[str], h: int, header: list[Cell]) -> list[Cell]:
@@ -547,7 +547,7 @@ def _upper_heads(lines: list[str], h: int, header: list[Cell]) -> list[Cell] | N
 _ONE_NAME_CAPTION = re.compile(r"^[^\S\n]*+[A-Za-z][\w ./()-]{0,40}+:[^\S\n]*+[^\s:]{1,40}+[^\S\n]*+$")
 
 
-_DASH_RUNS = re.compile(r"(?<!-)-{2,}+[^-\s](?:[^-]|-(?!-)){0,60}+-{2,}+")  # from a run's first dash
+_DASH_RUNS = re.compile(r"(?<!-)-{2,}+[ \t]{0,3}+[^-\s](?:[^-]|-(?!-)){0,60}+-{2,}+")  # from a run's first dash
 
 
 # a line of changes in parentheses under a row of values (`(0.00%)  (-2.21%)  (12.82%)`)
@@ -902,6 +902,11 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
     t.unit = unit_in(lines[h]) if h is not None else None
     if t.unit is not None and len({unit_in(c.text) for c in header} - {None}) >= 2:
         t.unit = None  # column heads with units of their own: one column's unit is not all of them
+    elif t.unit is not None and len(header) >= 3 and unit_in(header[0].text) != t.unit \
+            and 0 < sum(unit_in(c.text) == t.unit for c in header[1:]) < len(header) - 2:
+        # `files  /sec  %CPU  Eff`: the unit of a column of its own (`%CPU`), not of the others (a unit
+        # in the corner, `MiB/s  fuse  native`, is the table's)
+        t.unit = None
     if t.unit is None and caption and not RATIO_UNIT.search(caption):
         t.unit = unit_in(caption)  # `[Mbps / (%CPU_Host + %CPU_Guest)]` is a ratio: no unit of the values
 
@@ -1105,8 +1110,11 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
     elif cols_are_params:
         t.orientation = "rows=systems"  # `1 cpu   16 cpus`: the columns are parameter values
     elif label_name and _SYSTEM_HEAD.match(label_name) and row_votes == 0 \
-            and not any(_NAMES_SYSTEM.search(hd) for hd in heads):
-        t.orientation = "rows=systems"  # `kernel` over row labels, heads naming no release: the rows are systems
+            and not any(_NAMES_SYSTEM.search(hd) for hd in heads) \
+            and not any(lab and _REPORT_STAT.match(lab.split()[0]) for lab in row_labels):
+        # `kernel` over row labels, heads naming no release: the rows are systems (unless the rows are
+        # an mmtests report's, `Hmean  unixbench-dhry2reg-1`: each a statistic of a test)
+        t.orientation = "rows=systems"
     elif bulleted and row_votes == 0 and n == 1 and not header:
         t.orientation = "rows=systems"  # a list of items, one value each, none a metric: the systems
     elif row_labels and sum(bool(_SYSTEM_WORD.match(lab)) for lab in row_labels) * 2 >= len(row_labels) \
@@ -1212,6 +1220,10 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
             elif stat == "value" and (row_stats or row_stat) and metric_label \
                     and (mean := MEAN_STAT.get(metric_label.lower())):
                 stat = mean  # `Hmean  64  732.14 ...`: the harmonic mean of the runs
+            elif stat == "value" and metric_label and (lead := _MEAN_LEAD.match(metric_label)):
+                # `Hmean     unixbench-dhry2reg-1`: a mean of the runs of the test the row names (the
+                # label stays as printed)
+                stat = MEAN_STAT[lead.group(1).lower()]
             if kind == "util" and t.orientation != "rows=systems":
                 system, metric_label = owner.get(hd or ""), hd  # `cpu%` after `vanilla-SMT`: its cpu%
             if t.change and u is None:
@@ -1235,6 +1247,7 @@ _JOB_LABEL = re.compile(r"^[A-Za-z][\w.]{0,20}[-_]\d{1,3}:?$")  # `fio-1`, `job_
 # `TCP_SENDFILE-1  : Avg:`, `UDP_RR-10    Avg:`: a test, the count run at once, the statistic
 _COUNT_LABEL = re.compile(r"(?i)\b(?:iops|trans/s|ops/s)\b")  # a row naming a count (`Read IOPS`)
 MEAN_STAT = {"amean": "mean", "hmean": "hmean", "gmean": "gmean", "median": "median"}  # mmtests' means
+_MEAN_LEAD = re.compile(r"(?i)^([ahg]mean)[ \t]++\S")
 _COUNTED_TEST = re.compile(r"^(?P<test>[A-Za-z][A-Za-z_]{1,30}+)-(?P<n>\d{1,4}+)[ \t]*+:?[ \t]*+"
                            r"(?:(?P<stat>avg|average|mean|min|max|median)[ \t]*+:?)?$", re.I)
 _IO_TEST = re.compile(r"(?i)^(?:rand|seq(?:uential)?\s*)?(?:read|write|rw|randrw|mixed)\b")
@@ -1315,6 +1328,9 @@ def _column_all(parsed: list, head: str, head_of, kind: str, values: tuple[float
     return seen >= 2
 
 
+_COUNT_DASH = re.compile(r"^(?P<val>\d{1,6}+)-(?P<word>[A-Za-z]{1,20}+):?$")
+
+
 def _row_param(label: str, default_name: str | None) -> tuple[str, str] | None:
     """`procs 8`, `8 threads`, `bs=4k`, or a bare size under a parameter-named label column."""
     if not label:
@@ -1330,6 +1346,9 @@ def _row_param(label: str, default_name: str | None) -> tuple[str, str] | None:
         return norm(m.group("word")), m.group("val")
     if default_name and _SIZE.match(label):
         return default_name, label
+    m = _COUNT_DASH.match(label)
+    if m and _is_param_name(m.group("word")):
+        return norm(m.group("word")), m.group("val")  # `16-groups:`, `56-threads`
     if _DIGIT.search(label) and any(_is_param_name(w) for w in _WORDS.split(label.lower()) if w):
         return "case", label  # `4 instances each 12 threads`, `loopback 56-threads`
     return None

@@ -188,6 +188,14 @@ _TOOL_COMMAND = re.compile(r"^(?:[$#%]\s{1,4})?(?:\./|/[\w./-]{0,60}/)?(?:"
                            + r"|lat_\w{1,12}|bw_\w{1,12})\s+-")
 _CONSOLE = re.compile(r"^(?:<\d>)?\[\s{0,12}\d{1,10}\.\d{1,9}\]")  # `[    7.175053] mmc2: ...`: the kernel's log
 SETTING = re.compile(r"^(?P<key>[A-Za-z][\w.-]{0,30}+) ?= ?(?P<val>[\w.,+-]{1,30})$")  # `cpusched=staircase`, `DCHE = 0b`
+# `o NPS1`, `- NPS4 mode`: a bullet naming the mode a machine ran in, a setting written without `=`
+_MODE_HEADING = re.compile(r"^(?:[o*-][ \t]++)?(?P<key>[A-Z]{2,6}+)[ -]?(?P<val>\d{1,3}+)(?:[ \t]++mode)?$")
+
+
+def setting_of(text: str) -> tuple[str, str] | None:
+    """(key, value) of a line that is one setting alone: `NPS=2`, `cpusched=staircase`, `o NPS1`."""
+    m = SETTING.match(text) or _MODE_HEADING.match(text)
+    return (m.group("key"), m.group("val")) if m else None
 _TIME_LINE = re.compile(r"^(?:real|user|sys)\s++\d{1,5}m\d{1,2}(?:\.\d{1,6})?s$")  # `time`'s own output
 _ELISION = re.compile(r"^(?:\[\s*\.{2,}\s*\]|\.{3,}|\[snip\w*\]|<snip\w*>)$", re.I)  # `[..]`: lines left out
 

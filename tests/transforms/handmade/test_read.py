@@ -532,3 +532,101 @@ def test_rows_led_by_the_tools_name_name_the_test_measured():
                    ("tbench", "compare%", "tbench-loopback", "thread-24", -0.98),
                    ("tbench", "compare%", "tbench-loopback", "thread-48", -0.29)]
     assert all(r["unit"] == "%" and r["params"]["baseline"] == "baseline" for r in rows)
+
+
+# https://lore.kernel.org/lkml/bd083d8d-023a-698e-701b-725f1b15766e@amd.com/ (tabs as posted)
+AMD_REPORT = (
+    "~~~~~~~~~~~~~\n~ hackbench ~\n~~~~~~~~~~~~~\n\n"
+    "o NPS4\n\n"
+    "Test:                   tip                     SIS_NODE\n"
+    " 1-groups:         3.82 (0.00 pct)         3.84 (-0.52 pct)\n"
+    " 2-groups:         4.44 (0.00 pct)         4.15 (6.53 pct)\n"
+    "16-groups:         6.68 (0.00 pct)         9.07 (-35.77 pct)\n"
+    "\n\n"
+    "~~~~~~~~~~~~~~~~~~\n~ schbench (Old) ~\n~~~~~~~~~~~~~~~~~~\n\n"
+    "~~~~~~~~~~~~~\n~ unixbench ~\n~~~~~~~~~~~~~\n\n"
+    "o NPS1\n\n"
+    "kernel                        \t\t\ttip                  SIS_NODE\n"
+    "Hmean     unixbench-dhry2reg-1   \t  41322625.19 (   0.00%)    41224388.33 (  -0.24%)\n"
+    "Amean     unixbench-syscall-1    \t   2501398.27 (   0.00%)    2577323.43 *  -3.04%*\n"
+    "Hmean     unixbench-spawn-1       \t      4261.52 (   0.00%)       4164.90 (  -2.27%)\n"
+)
+
+
+def test_an_amd_report_mode_bullets_section_banners_and_mmtests_rows_under_kernel():
+    rows = result_rows(extract_explained(AMD_REPORT, "a")[0])
+    hack = sorted((r["system"], r["params"].get("groups"), r["params"].get("NPS"), r["metric"], r["value"])
+                  for r in rows if r["benchmark"] == "hackbench")
+    # `o NPS4` is how the table ran, not its metric; the next section's banner (`~ schbench ~`) says
+    # nothing about this table
+    assert hack == [("SIS_NODE", "1", "4", "time", 3.84), ("SIS_NODE", "16", "4", "time", 9.07),
+                    ("SIS_NODE", "2", "4", "time", 4.15), ("tip", "1", "4", "time", 3.82),
+                    ("tip", "16", "4", "time", 6.68), ("tip", "2", "4", "time", 4.44)]
+    # `kernel` over mmtests' rows (`Hmean  unixbench-dhry2reg-1`): the columns are the systems
+    unix = {(r["system"], " ".join(r["metric_label"].split()), r["statistic"], r["value"])
+            for r in rows if r["benchmark"] == "unixbench"}
+    assert ("tip", "Hmean unixbench-dhry2reg-1", "hmean", 41322625.19) in unix
+    assert ("SIS_NODE", "Amean unixbench-syscall-1", "mean", 2577323.43) in unix
+    assert ("SIS_NODE", "Hmean unixbench-spawn-1", "hmean", 4164.9) in unix and len(unix) == 6
+
+
+# https://lore.kernel.org/lkml/18199afa-16e2-8e76-c96b-9507f92befdc@amd.com/
+SCHEDSTAT_PIVOT = (
+    "o tbench (256 clients - overloaded) (NPS1)\n\n"
+    "- tbench client\n"
+    "\t\t\t\ttip\t\teevdf\t\t% diff\n"
+    "comm\t\t\t\ttbench\t\ttbench\t\tN/A\n"
+    "Sum of avg_atom\t\t\t3.594587941\t5.112101854\t42.21663064\n"
+    "Average of avg_atom\t\t0.013986724\t0.019891447\t42.21663064\n"
+    "Sum of sum_block_runtime\t68.60879\t446.080476\t550.1797743\n"
+    "Sum of wait_count\t\t692845479\t511780543\t-26.13352349\n"
+)
+
+
+def test_a_pivot_of_scheduler_counters_is_no_result():
+    assert result_rows(extract_explained(SCHEDSTAT_PIVOT, "s")[0]) == []
+
+
+# https://lore.kernel.org/lkml/46e8d4fc-993b-e1d6-5e4c-cb33513d7888@huawei.com/ (quoted twice there)
+SERIES_UNDER_CAPTIONS = (
+    "With this patch, We noticed enhancement on tbench within one numa or cross\ntwo numa.\n\n"
+    "On numa 0:\n"
+    "                             6.0-rc1                patched\n"
+    "Hmean     1        351.20 (   0.00%)      396.45 *  12.88%*\n"
+    "Hmean     2        700.43 (   0.00%)      793.76 *  13.32%*\n"
+    "Hmean     4       1404.42 (   0.00%)     1583.62 *  12.76%*\n"
+    "\n"
+    "On numa 0-1:\n"
+    "                             6.0-rc1                patched\n"
+    "Hmean     1        363.06 (   0.00%)      397.13 *   9.38%*\n"
+    "Hmean     2        721.68 (   0.00%)      789.84 *   9.44%*\n"
+    "Hmean     4       1435.15 (   0.00%)     1566.01 *   9.12%*\n"
+)
+
+
+def test_captions_with_the_same_key_but_another_figure_head_one_series():
+    rows = result_rows(extract_explained(SERIES_UNDER_CAPTIONS, "c")[0])
+    got = {(r["system"], r["params"].get("clients"), r["value"]) for r in rows if r["benchmark"] == "tbench"}
+    assert ("6.0-rc1", "1", 351.2) in got and ("patched", "4", 1583.62) in got
+    assert ("6.0-rc1", "1", 363.06) in got and ("patched", "4", 1566.01) in got and len(got) == 12
+
+
+# https://lore.kernel.org/linux-fsdevel/20210118192748.584213-1-balsini@android.com/
+FIO_PATTERNS = (
+    "fio was run on the three file systems, sequential and random reads and writes:\n\n"
+    "|   MiB/s   |    fuse    | passthrough |   native    |\n"
+    "|-----------|------------|-------------|-------------|\n"
+    "| read      | 471(±1.3%) | 1791(±1.0%) | 1839(±1.8%) |\n"
+    "| write     |  95(±.6%)  | 1068(±.9%)  | 1322(±.8%)  |\n"
+    "| randread  |  25(±1.7%) |  860(±.8%)  | 1135(±.5%)  |\n"
+)
+
+
+def test_fio_patterns_as_row_labels_are_its_rw_and_the_unit_says_what_was_measured():
+    rows = result_rows(extract_explained(FIO_PATTERNS, "f")[0])
+    got = {(r["system"], r["metric"], r["params"].get("rw"), r["value"], r["unit"]) for r in rows}
+    assert ("fuse", "bandwidth", "read", 471, "MiB/s") in got
+    assert ("native", "bandwidth", "randread", 1135, "MiB/s") in got and len(got) == 9
+    # with no unit anywhere the printed label stays the metric: what was measured would be a guess
+    bare = FIO_PATTERNS.replace("MiB/s", "     ")
+    assert {r["metric_label"] for r in result_rows(extract_explained(bare, "f")[0])} == {"read", "write", "randread"}

@@ -1524,3 +1524,42 @@ def test_a_pipe_column_of_names_with_a_number_among_them_holds_names():
     (t,) = read_tables(["| bs | read | write |", "|----|------|-------|", "| 4 | 120 | 80 |", "| 8 | 200 | 150 |",
                         "| 16 | 310 | 220 |"])
     assert sorted(v.value for v in t.values) == [80, 120, 150, 200, 220, 310]
+
+
+def test_group_heads_drawn_with_spaced_dashes_and_a_unit_of_one_column():
+    # https://lore.kernel.org/lkml/20030531172629.GA9458@rushmore/
+    lines = ["                          --------------- Sequential ---------",
+             "                          ----- Create -----  ---- Delete ----",
+             "                   files   /sec  %CPU    Eff  /sec  %CPU   Eff",
+             "2.4.19-rmap13c    131072   3565  40.7   8766  2212  33.3  6635",
+             "2.5.68            131072   2935  37.3   7861  1787  25.7  6963"]
+    (t,) = read_tables(lines)
+    got = [(v.system, v.label, v.value, v.unit) for v in t.values if v.system == "2.4.19-rmap13c"]
+    assert got == [("2.4.19-rmap13c", "Sequential Create /sec", 3565, None),
+                   ("2.4.19-rmap13c", "Sequential Create %CPU", 40.7, "%CPU"),
+                   ("2.4.19-rmap13c", "Sequential Create Eff", 8766, None),
+                   ("2.4.19-rmap13c", "Sequential Delete /sec", 2212, None),
+                   ("2.4.19-rmap13c", "Sequential Delete %CPU", 33.3, "%CPU"),
+                   ("2.4.19-rmap13c", "Sequential Delete Eff", 6635, None)]
+    assert all(v.params == {"files": "131072"} for v in t.values)
+
+
+def test_a_unit_in_the_corner_is_the_tables():
+    # https://lore.kernel.org/linux-fsdevel/20210118192748.584213-1-balsini@android.com/
+    lines = ["|   MiB/s   |    fuse    | passthrough |   native    |",
+             "|-----------|------------|-------------|-------------|",
+             "| read      | 471(±1.3%) | 1791(±1.0%) | 1839(±1.8%) |",
+             "| write     |  95(±.6%)  | 1068(±.9%)  | 1322(±.8%)  |"]
+    (t,) = read_tables(lines)
+    assert [(v.value, v.unit) for v in t.values][:3] == [(471, "MiB/s"), (1791, "MiB/s"), (1839, "MiB/s")]
+
+
+def test_a_count_joined_to_its_parameter_by_a_dash():
+    # https://lore.kernel.org/lkml/bd083d8d-023a-698e-701b-725f1b15766e@amd.com/
+    lines = ["Test:                   tip                     SIS_NODE",
+             " 1-groups:         3.82 (0.00 pct)         3.84 (-0.52 pct)",
+             "16-groups:         6.68 (0.00 pct)         9.07 (-35.77 pct)"]
+    (t,) = read_tables(lines)
+    assert [(v.system, v.params, v.value) for v in t.values] == [
+        ("tip", {"groups": "1"}, 3.82), ("SIS_NODE", {"groups": "1"}, 3.84),
+        ("tip", {"groups": "16"}, 6.68), ("SIS_NODE", {"groups": "16"}, 9.07)]

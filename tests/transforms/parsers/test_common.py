@@ -10,6 +10,7 @@ from transforms.parsers._common import (
     names_system,
     naming_caption,
     printout_system,
+    setting_of,
     system_label,
     tool_condition,
 )
@@ -440,3 +441,11 @@ def test_a_sentence_leading_into_the_output_names_no_system():
 ])
 def test_here_is_names_what_follows(line, system):
     assert system_label(line) == system
+
+
+def test_a_line_that_is_one_setting():
+    # https://lore.kernel.org/lkml/bd083d8d-023a-698e-701b-725f1b15766e@amd.com/ (`o NPS1` over each table)
+    assert setting_of("o NPS1") == ("NPS", "1")
+    assert setting_of("- NPS4 mode") == ("NPS", "4")
+    assert setting_of("NPS=2") == ("NPS", "2") and setting_of("cpusched=staircase") == ("cpusched", "staircase")
+    assert setting_of("o tbench") is None and setting_of("2.6.20") is None and setting_of("o NPS1 is slower") is None

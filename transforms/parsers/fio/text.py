@@ -76,10 +76,12 @@ NAME = "fio"
 _LAT_KINDS = ("slat", "clat", "lat")
 _LAT_STATS = ("min", "max", "avg", "stddev")
 
+_HAND_BW = ("B/s", "KB/s", "MB/s", "GB/s", "MiB/s", "GiB/s")
 METRICS: dict[str, MetricSpec] = {
-    "bandwidth": MetricSpec("KiB/s", True, 0.0, 1e9),
+    # fio's printouts are read in KiB/s; a table a person typed keeps the unit it printed
+    "bandwidth": MetricSpec("KiB/s", True, 0.0, 1e9, units=_HAND_BW),
     "iops": MetricSpec("IOPS", True, 0.0, 1e9),
-    "aggregate_bandwidth": MetricSpec("KiB/s", True, 0.0, 1e9),
+    "aggregate_bandwidth": MetricSpec("KiB/s", True, 0.0, 1e9, units=_HAND_BW),
     **{f"{k}_{s}": MetricSpec("us", False, 0.0, 1e10) for k in _LAT_KINDS for s in _LAT_STATS},
     **{f"{k}_percentile": MetricSpec("us", False, 0.0, 1e10) for k in _LAT_KINDS},
 }

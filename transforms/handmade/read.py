@@ -722,6 +722,10 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
         return [], ex
     votes = metrics.label_votes(t.all_labels())
     cap_lo = max(0, t.start - 2)
+    if t.orientation == "rows=metrics" and _named_configurations(plain, t):
+        for v in t.values:  # `16-plain: 1560.825`, the post having said what `"16-plain"` is
+            v.system, v.label = (v.label or v.row).rstrip(": "), None
+        t.orientation = "rows=systems"
     row_bench = _row_benchmarks(t)
     if "" in row_bench.values():
         t.values = [v for v in t.values if row_bench.get(v.row) != ""]  # rows of another tool's figures
@@ -1064,6 +1068,16 @@ def _col_benchmarks(t: Table, bench: str) -> dict[str, str | None]:
         elif evidence.other_benchmark(label) is not None:
             out[label] = None
     return out if any(out.values()) else {}  # only beside a column naming one of ours
+
+
+def _named_configurations(plain: list[str], t: Table) -> bool:
+    """Every row label of the table is a name the post gave a configuration in quotes
+    (`16-way ppc with this patchset ("16-new")`): the rows are systems, not metrics."""
+    labels = {(v.label or v.row).rstrip(": ") for v in t.values if v.label or v.row}
+    if len(labels) < 2 or any(metrics.any_metric(x) for x in labels):
+        return False
+    text = "\n".join(plain)
+    return all(any(f"{q}{x}{e}" in text for q, e in ('""', "''", "“”")) for x in labels)
 
 
 def _row_benchmarks(t: Table) -> dict[str, str]:

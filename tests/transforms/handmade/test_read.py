@@ -630,3 +630,27 @@ def test_fio_patterns_as_row_labels_are_its_rw_and_the_unit_says_what_was_measur
     # with no unit anywhere the printed label stays the metric: what was measured would be a guess
     bare = FIO_PATTERNS.replace("MiB/s", "     ")
     assert {r["metric_label"] for r in result_rows(extract_explained(bare, "f")[0])} == {"read", "write", "randread"}
+
+
+LSM_CONFIGS = (
+    "Tests run were dbench, kernbench, reaim, and tbench.  These were run\n"
+    "in the following configurations:\n"
+    "\t16-way ppc with old patchset (\"16-plain\")\n"
+    "\t16-way ppc with this patchset (\"16-new\")\n"
+    "\t4-way P-III with old patchset (\"4-plain\")\n"
+    "\n"
+    "Results:\n"
+    "\n"
+    "dbench (throughput, larger is better):\n"
+    "\t16-plain: 1560.825000 +/- 9.844956\n"
+    "\t16-new:   1555.401800 +/- 4.083806\n"
+    "\t4-plain:  351.299100 +/- 5.941376\n"
+)
+
+
+def test_keys_the_post_named_as_configurations_are_systems():
+    # https://lore.kernel.org/lkml/20050727181732.GA22483@serge.austin.ibm.com/
+    rows = result_rows(extract_explained(LSM_CONFIGS, "k")[0])
+    got = {(r["benchmark"], r["system"], r["metric"], r["value"]) for r in rows}
+    assert got == {("dbench", "16-plain", "throughput", 1560.825), ("dbench", "16-new", "throughput", 1555.4018),
+                   ("dbench", "4-plain", "throughput", 351.2991)}

@@ -832,9 +832,8 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
             if aside:
                 for v in t.values:
                     v.params.setdefault(aside.group("name").lower(), aside.group(0))
-        elif caption_metric is None and (setting := setting_of(above.strip().rstrip(":"))):
-            for v in t.values:  # `NPS=1` over the table: how every value of it ran, no metric
-                v.params.setdefault(*setting)
+        elif caption_metric is None and setting_of(above.strip().rstrip(":")):
+            pass  # `NPS=1` over the table: how every value of it ran (a param, set below), no metric
         elif caption_metric is None and _OPTIONS_LINE.match(above.strip()):
             # `--thread-yields=100 --thread-locks=2 run`, a command's wrapped options: how it ran
             options = {m.group("opt"): m.group("val") for m in _OPTION.finditer(above)}

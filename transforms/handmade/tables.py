@@ -1136,6 +1136,11 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
     else:
         t.orientation = "rows=metrics"
 
+    # `base  cpu  cache  numa  system`: a word that is no name alone (`system`) names a system among
+    # heads that all do
+    systems_named = [hd for hd in heads if kinds.get(hd) == "abs" and _system_or_metric(hd)[0]]
+    generic_names = {hd for hd in heads if kinds.get(hd) == "abs" and _GENERIC_HEAD.match(hd.strip(" :|"))} \
+        if len(systems_named) >= 3 and len(systems_named) + 1 >= len([h for h in heads if kinds.get(h) == "abs"]) else set()
     owner: dict[str, str | None] = {}  # a sub-column head -> the system head before it
     current: str | None = None
     for hd in heads:
@@ -1182,6 +1187,8 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
                 else:
                     params[rp[0]] = rp[1]
                 system, metric_label = _system_or_metric(hd)
+                if system is None and metric_label is None and hd in generic_names:
+                    system = hd.strip(" :|")
                 metric_label = metric_label or row_stats.get(r) or row_stat
                 if rp is not None and rp[0] == "case" and not metric_label and any(
                         any_metric(w) for w in label.split()):

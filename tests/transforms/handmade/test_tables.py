@@ -1563,3 +1563,12 @@ def test_a_count_joined_to_its_parameter_by_a_dash():
     assert [(v.system, v.params, v.value) for v in t.values] == [
         ("tip", {"groups": "1"}, 3.82), ("SIS_NODE", {"groups": "1"}, 3.84),
         ("tip", {"groups": "16"}, 6.68), ("SIS_NODE", {"groups": "16"}, 9.07)]
+
+
+def test_a_generic_word_among_heads_that_all_name_systems_names_one():
+    # https://lore.kernel.org/lkml/d686347e-f76c-7f9c-3f1a-f4326f5167ca@amd.com/ (workqueue affinity scopes, each column one)
+    lines = ["Clients:     base                     cpu                    cache                   numa                    system",
+             "    1    450.40 (0.00 pct)       459.44 (2.00 pct)       457.12 (1.49 pct)       456.36 (1.32 pct)       456.75 (1.40 pct)",
+             "    2    872.50 (0.00 pct)       869.68 (-0.32 pct)      890.59 (2.07 pct)       878.87 (0.73 pct)       890.14 (2.02 pct)"]
+    (t,) = read_tables(lines)
+    assert [(v.system, v.value) for v in t.values if v.params.get("clients") == "1"][-1] == ("system", 456.75)

@@ -72,7 +72,9 @@ def decimal_commas(lines: list[str]) -> list[str]:
 
 
 _PAREN_CHANGE = re.compile(r"^\([-+]\d[\d.,]*%?\)$|^\(\d[\d.,]*%\)$")  # (+3.2%), (-18), (4%)
-_SCALE = {"k": "k", "K": "k", "M": "M", "G": "G"}  # thousands, millions, billions of the metric's unit
+# thousands, millions, billions of the metric's unit (`220 k`, `6.4 Million IOPS`)
+_SCALE = {"k": "k", "K": "k", "M": "M", "G": "G", "thousand": "k", "million": "M", "Million": "M", "billion": "G",
+          "Billion": "G"}
 MULTIPLIER = {"k": Decimal(1000), "M": Decimal(1_000_000), "G": Decimal(1_000_000_000)}
 
 

@@ -120,3 +120,11 @@ def test_a_hedge_before_a_number_and_a_scale_set_apart_from_its_count():
 def test_an_option_and_its_argument_starting_a_row_are_its_label():
     assert _read("  -j 16     0.00%    +0.8%") == [("label", "-j 16", None), ("chg", "0.00%", "%"), ("chg", "+0.8%", "%")]
     assert _read("-j      16") == [("label", "-j", None), ("abs", "16", None)]  # a wide gap: a value
+
+
+def test_a_scale_written_as_a_word():
+    # https://lore.kernel.org/linux-block/345e9d6e-8bb2-3d43-4c3c-cc16fa7dd8c1@huaweicloud.com/
+    (_, c) = cells("base: 6.4 Million IOPS")
+    assert (c.kind, c.value, c.unit) == ("abs", 6_400_000, "IOPS")
+    (_, c) = cells("patch: 7.48 million IOPS")
+    assert (c.value, c.unit) == (7_480_000, "IOPS")

@@ -796,8 +796,8 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
         ex.outcome = "nothing: signed numbers without a %, a ratio or a change header are no changes"
         return [], ex
     series = bench == "lmbench" and (t.caption or "").startswith('"')  # lmbench's own `"title` format
-    counted = att.evidence.startswith("the post names only") and bench in _SERIES_PARAM \
-        and all(_SERIES_PARAM[bench] in v.params for v in t.values)  # rows of `threads` in a sysbench post
+    counted = att.evidence.startswith(("the post names only", "subject names")) and bench in _SERIES_PARAM \
+        and all(any(k.rstrip("s") == _SERIES_PARAM[bench].rstrip("s") for k in v.params) for v in t.values)  # rows of `threads` in a sysbench post
     if not (near or has_unit or mapped or votes.get(bench) or t.change or series or counted
             or _sibling(t, bench, plain, earlier, abs_lo + t.start)
             or (t.orientation == "rows=params" and _next_of_series(plain, abs_lo + t.start, bench, earlier))

@@ -1009,6 +1009,12 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
                for _, _, v in parsed):
             parsed = [(r, lab, v[: len(header)]) for r, lab, v in parsed]
             n -= extra
+        elif all(sum(c.kind != "chg" for c in v) == len(header) and all(
+                c.kind != "chg" or (k and v[k - 1].kind == "abs") for k, c in enumerate(v)) for _, _, v in parsed):
+            # `12.850(+/- 2.21%) +4%    13.411(+/- 2.47%) -0%`: each system's change beside its value,
+            # under no head of its own
+            parsed = [(r, lab, [c for c in v if c.kind != "chg"]) for r, lab, v in parsed]
+            n = len(header)
     parsed = [(r, lab.rstrip(",;"), v) for r, lab, v in parsed
               if len(lab.split()) <= 8 and not (lab.endswith((".", ",")) and len(lab.split()) > 3)
               and not lab.endswith("=") and not _CODE.search(lab) and not _SPREAD_ROW.match(lab)

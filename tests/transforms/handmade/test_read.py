@@ -654,3 +654,23 @@ def test_keys_the_post_named_as_configurations_are_systems():
     got = {(r["benchmark"], r["system"], r["metric"], r["value"]) for r in rows}
     assert got == {("dbench", "16-plain", "throughput", 1560.825), ("dbench", "16-new", "throughput", 1555.4018),
                    ("dbench", "4-plain", "throughput", 351.2991)}
+
+
+# https://lore.kernel.org/lkml/CAKfTPtBJkpSMFFGwgdFLyO5aSnGuzQSPrtpwOFckMQa4xaex=Q@mail.gmail.com/ (the table; the
+# subject here names the tool, as a reader's reply would)
+CHANGES_BESIDE_EACH_SYSTEM = (
+    "Subject: Re: hackbench with the age of the average idle time\n\n"
+    "Results stay similar:\n"
+    "group  tip/sched/core      + this patch             + latest addon\n"
+    "1      13.358(+/- 1.82%)   12.850(+/- 2.21%) +4%    13.411(+/- 2.47%) -0%\n"
+    "4      4.286(+/- 2.77%)    4.114(+/- 2.25%)  +4%    4.163(+/- 1.88%)  +3%\n"
+    "16     3.175(+/- 0.55%)    3.559(+/- 0.43%)  -12%   3.535(+/- 0.52%)  -11%\n"
+)
+
+
+def test_rows_of_the_tools_count_under_a_subject_naming_it_and_changes_beside_each_system():
+    rows = result_rows(extract_explained(CHANGES_BESIDE_EACH_SYSTEM, "s")[0])
+    assert [(r["system"], r["params"], r["value"]) for r in rows if r["benchmark"] == "hackbench"][:3] == [
+        ("tip/sched/core", {"group": "1"}, 13.358), ("+ this patch", {"group": "1"}, 12.85),
+        ("+ latest addon", {"group": "1"}, 13.411)]
+    assert len(rows) == 9 and all(r["unit"] == "s" for r in rows)

@@ -43,6 +43,7 @@ from transforms.parsers import metric_spec
 from transforms.parsers._common import (
     generic_label,
     keyed_system,
+    label_right_above,
     naming_caption,
     setting_of,
     system_label,
@@ -411,7 +412,9 @@ def _read_block(seg: Segment, lo: int, block: list[str], plain: list[str], subje
             if caption is None and any(not k.key for k in kvs):
                 caption = _measured_caption(above)  # `< UDP TX by iperf3 >` over `before:` / `after:`
             # lines with no label of their own are named by the caption above them (`and with the patch:`)
-            named = None if all(k.system for k in kvs) else naming_caption(seg.lines, lo + span[0], 0, seg.before)
+            named = None if all(k.system for k in kvs) else (
+                label_right_above(seg.lines, lo + span[0]) if len({k.key for k in kvs}) == 1 else None
+            ) or naming_caption(seg.lines, lo + span[0], 0, seg.before)
             return [_result(bench, lo + k.line, k.key or caption, k.value, k.unit, k.system or named,
                             {**(commands.command_params(k.key, bench) or {}), **k.params}, "key_value") for k in kvs]
 
@@ -769,6 +772,11 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
             and not evidence.benchmarks_in(below) and (named := evidence.other_benchmark(below)):
         ex.outcome = f"nothing: the text right below it is about {named!r}, and no {bench} metric is in it"
         return [], ex
+    if any(v.label and _MMTESTS_MONITOR.match(v.label) for v in t.values):
+        t.values = [v for v in t.values if not (v.label and _MMTESTS_MONITOR.match(v.label))]
+        if not t.values:
+            ex.outcome = "nothing: its rows are mmtests' vmstat counters (`Ops NUMA ...`), not results"
+            return [], ex
     labels = {v.label for v in t.values if v.label}
     if labels and not mapped and not votes.get(bench) and 2 * sum(bool(_COUNTER.match(_counter_of(x))) and not metrics.any_metric(x)
                                                                  for x in labels) >= len(labels):
@@ -1105,6 +1113,9 @@ def _row_benchmarks(t: Table) -> dict[str, str]:
 
 
 _FIO_RW = re.compile(r"(?i)^[ \t]*+(?:rand)?(?:read|write|rw|trim)[ \t]*+:?$|^[ \t]*+readwrite[ \t]*+:?$")
+# mmtests' vmstat counters printed under its reports (`Ops NUMA hint faults  226763.00`): what the
+# kernel did during the run, not what the benchmark measured (its `Duration Elapsed` is the run's time)
+_MMTESTS_MONITOR = re.compile(r"^Ops\s++[A-Z]")
 # what the count of an mmtests row (`Hmean  8`) is, per benchmark
 _SERIES_PARAM = {"tbench": "clients", "dbench": "clients", "hackbench": "groups", "sysbench": "threads",
                  "stream": "threads", "kernbench": "jobs"}

@@ -497,6 +497,31 @@ def naming_caption(
     return None
 
 
+_ASIDE_LINE = re.compile(r"^\([^()]{1,80}+\)$")  # `(expect same as L2 grouping on this machine)`
+_COLON_REMARK = re.compile(r":\s++\([^()]{1,60}+\)$")  # `- group cpus by 8 hw threads: (llc_id + cpu modulo 2)`
+
+
+def label_right_above(lines: Sequence[str], start: int) -> str | None:
+    """A label line of its own over one blank line and the line at `start` (`Group cpus by 16 hw
+    threads:`, then `Time: 49s`): what that line measured, even in words no caption rule knows. A
+    remark after the colon or on a line of its own in parentheses is passed over; a label of only
+    a test's words (`Run 1:`, `64 threads:`) says how it ran, not on what."""
+    k = start - 1
+    if k >= 0 and not lines[k].strip():
+        k -= 1
+    if k >= 0 and _ASIDE_LINE.match(lines[k].strip()):
+        k -= 1
+    if k < 0 or (k > 0 and lines[k - 1].strip() and not lines[k - 1].strip().endswith(":")):
+        return None  # the end of a paragraph, not a label of its own
+    text = _COLON_REMARK.sub(":", lines[k].strip())
+    if not text.endswith(":") or len(text.split()) > 8:
+        return None
+    label = system_label(text)
+    if not label or _TOOL_WORD.search(label) or all(_TEST_WORD.fullmatch(w) or w.isdigit() for w in label.split()):
+        return None
+    return label
+
+
 _TOOL_WORD = re.compile(r"(?i)\b(?:" + names_pattern() + r"|benchmarks?|results?|output|numbers|tests?)\b")
 
 

@@ -674,3 +674,47 @@ def test_rows_of_the_tools_count_under_a_subject_naming_it_and_changes_beside_ea
         ("tip/sched/core", {"group": "1"}, 13.358), ("+ this patch", {"group": "1"}, 12.85),
         ("+ latest addon", {"group": "1"}, 13.411)]
     assert len(rows) == 9 and all(r["unit"] == "s" for r in rows)
+
+
+# https://lore.kernel.org/lkml/c7fe33f9-51bd-80e8-cb0e-1cefb20a61b9@efficios.com/
+LABELS_OVER_ONE_KEY = (
+    "Here are my results with the hackbench test-case:\n\n"
+    "Group cpus by 16 hw threads:\n\n"
+    "Time: 49s\n\n"
+    "- group cpus by 8 hw threads: (llc_id + cpu modulo 2)\n\n"
+    "Time: 39s\n\n"
+    "- group cpus by 2 hw threads: (llc_id + cpu modulo 8)\n"
+    "(expect same as L2 grouping on this machine)\n\n"
+    "Time: 34s\n"
+)
+
+
+def test_a_label_of_its_own_over_a_blank_line_names_the_key_below():
+    rows = result_rows(extract_explained(LABELS_OVER_ONE_KEY, "s")[0])
+    assert [(r["system"], r["metric_label"], r["value"]) for r in rows] == [
+        ("Group cpus by 16 hw threads", "Time", 49), ("group cpus by 8 hw threads", "Time", 39),
+        ("group cpus by 2 hw threads", "Time", 34)]
+
+
+# https://lore.kernel.org/lkml/6ef38c6e-e47d-66c2-216a-76ab4a59feb1@amd.com/
+MMTESTS_COUNTERS = (
+    "kernbench\n"
+    "==========\t\tbase                  patched\n"
+    "Amean     user-128    13799.58 (   0.00%)    13789.86 *   0.07%*\n"
+    "Amean     elsp-128      165.09 (   0.00%)      164.78 *   0.19%*\n"
+    "\n"
+    "Duration User       41404.28    41375.08\n"
+    "Duration Elapsed      519.87      518.72\n"
+    "\n"
+    "Ops NUMA PTE updates                 1041416.00      831536.00\n"
+    "Ops NUMA hint faults                  263296.00      220966.00\n"
+)
+
+
+def test_mmtests_vmstat_counters_are_no_results_but_its_durations_are():
+    rows = result_rows(extract_explained(MMTESTS_COUNTERS, "s")[0])
+    labels = {r["metric_label"] for r in rows}
+    assert {"Duration User", "Duration Elapsed"} <= labels
+    assert not any(x.startswith("Ops") for x in labels)
+    assert [(r["system"], r["value"]) for r in rows if r["metric_label"] == "Duration Elapsed"] == [
+        ("base", 519.87), ("patched", 518.72)]

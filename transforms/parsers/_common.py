@@ -416,10 +416,18 @@ def _labelled(core: str) -> str | None:
     return None
 
 
+# `3. Measure read() speed with 8KB block size`: a numbered step of a procedure, what was done
+_STEP = re.compile(r"(?i)^(?:measure|run|create|compare|repeat|mount|drop|build|boot|install|prepare|fill"
+                   r"|format|execute|check|verify|generate|copy|remove|delete|flush|sync|reboot|load|unload|make)\s")
+
+
 def _item_label(text: str) -> str | None:
-    """The label of a numbered case standing alone above a printout: short, no sentence or question."""
+    """The label of a numbered case standing alone above a printout: short, no sentence or question;
+    a step of a procedure (`3. Measure read() speed ...`) names no case unless it names a system."""
     core = text.strip().rstrip(":").strip()
     if not core or len(core.split()) > 12 or len(core) > 100 or core.endswith((".", "?", "!", ",")):
+        return None
+    if _STEP.match(core) and not _NAMES_SYSTEM.search(core):
         return None
     return None if generic_label(core) or _CAPTION_STOP.search(core + ":") else core
 
@@ -482,8 +490,11 @@ def naming_caption(
             return name  # `... Here's a peak run with -git + pending 6.5` / `changes + pending 6.6 changes:`
         if alone and (name := names_system(text)):
             return name
-        if alone and (item := _ENUMERATED.match(text)) and (name := _item_label(text[item.end():])):
-            return name  # `(2) under task migration w/o setting move_charge_at_immigrate`: a numbered case
+        if alone and (item := _ENUMERATED.match(text)):
+            if name := _item_label(text[item.end():]):
+                return name  # `(2) under task migration w/o setting move_charge_at_immigrate`: a numbered case
+            if _STEP.match(text[item.end():]):
+                return None  # `3. Measure read() speed ...`: the step heads what follows, and names nothing
         underlined = k + 1 < start and _UNDERLINE.match(lines[k + 1].strip())
         if underlined and (k == 0 or not lines[k - 1].strip()) and (name := _heading(text)):
             return name  # an underlined heading names the configuration below it

@@ -259,7 +259,37 @@ def _named_run(lines: Sequence[str], i: int, floor: int, before: Sequence[str], 
         if device := _read_device(ops):
             run.system = printout_system(run.system, {"device": device}, params)
             run.attributes["device"] = device
+        elif file := _moved_file(ops):
+            run.attributes["file"] = file
     return run, ops
+
+
+def _moved_file(ops: dict[str, str]) -> str | None:
+    """The file a dd read (`if=compressible of=/dev/null`) or wrote (`if=/dev/zero of=testfile`)."""
+    way = _direction(ops)
+    name = ops.get("if" if way == "read" else "of", "").rstrip(";&|") if way else ""
+    return name if name and _OPERAND_FILE.match(name) and not name.startswith("/dev/") else None
+
+
+_OPERAND_FILE = re.compile(r"^[\w./+-]{1,80}$")
+
+
+def _files_apart(runs: Sequence[Run]) -> None:
+    """dd runs alike but for the file each read or wrote (`if=compressible`, `if=incompressible`):
+    the file tells them apart (param `file`), and names what was measured when nothing else does
+    (a device's rule)."""
+    groups: dict[tuple, list[Run]] = {}
+    for r in runs:
+        if r.status == "ok" and r.results and r.attributes.get("file"):
+            key = (r.system, r.results[0].metric_label, tuple(sorted(r.results[0].params.items())))
+            groups.setdefault(key, []).append(r)
+    for same in groups.values():
+        if len(same) < 2 or len({r.attributes["file"] for r in same}) != len(same):
+            continue
+        for r in same:
+            for res in r.results:
+                res.params["file"] = r.attributes["file"]
+            r.system = r.system or r.attributes["file"]
 
 
 _TIME_METRIC = {"real": "elapsed", "user": "user_time", "sys": "sys_time"}
@@ -487,6 +517,7 @@ def parse(seg: Segment) -> list[Run]:
     dd = _dd_runs(seg.lines, seg.before)
     runs = dd + _timed_dd_runs(seg.lines, seg.before, dd) + _hdparm_runs(seg.lines, seg.before)
     runs.sort(key=lambda r: r.line_start)
+    _files_apart(dd)
     number_repeated_runs([r for r in runs if r.benchmark == "dd"])
     number_repeated_runs([r for r in runs if r.benchmark == "hdparm"])
     return runs

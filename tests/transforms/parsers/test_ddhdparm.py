@@ -146,6 +146,32 @@ def test_dd_reading_a_device_under_no_caption_is_named_by_the_device():
     assert ddhdparm._read_device(ddhdparm._operands("dd if=/dev/urandom of=f bs=1M")) is None
 
 
+# https://lore.kernel.org/linux-btrfs/34601559-6c16-6ccc-1793-20a97ca0dbba@gmx.net/
+DD_FILES = """\
+3. Measure read() speed with 8KB block size
+
+$ sync
+$ echo 1 | sudo tee /proc/sys/vm/drop_caches
+
+$ dd if=highly-compressible   of=/dev/null bs=8k
+1310720+0 records in
+1310720+0 records out
+10737418240 bytes (11 GB, 10 GiB) copied, 12.9102 s, 832 MB/s
+
+$ dd if=compressible   of=/dev/null bs=8k
+1310720+0 records in
+1310720+0 records out
+10737418240 bytes (11 GB, 10 GiB) copied, 30.68 s, 350 MB/s
+"""
+
+
+def test_dd_runs_apart_only_by_the_file_they_read_are_named_by_it_not_by_a_numbered_step():
+    rows = _rows(DD_FILES, "dd")
+    assert [(r["system"], r["params"]["file"], r["value"]) for r in rows if r["metric"] == "throughput"] == [
+        ("highly-compressible", "highly-compressible", 832), ("compressible", "compressible", 350)]
+    assert all("repeat" not in r["params"] for r in rows)
+
+
 # https://lore.kernel.org/lkml/42CA5A84.1060005@rainbow-software.org/ (2005: a dd of its day printed no summary), as posted
 TIMED_DD = """\
 2.6.12

@@ -1,0 +1,22 @@
+"""The metric registry's synonyms: labels people print mean the parsers' metrics."""
+
+from __future__ import annotations
+
+import pytest
+
+from transforms.handmade.metrics import canonical
+
+
+# https://lore.kernel.org/netdev/20230214213003.2117125-4-anthony.l.nguyen@intel.com/ prints the heads
+# of `netperf -t TCP_RR ... -O MIN_LATENCY,P90_LATENCY,P99_LATENCY,TRANSACTION_RATE`
+@pytest.mark.parametrize(("label", "metric"), [
+    ("Minimum Latency", "latency_min"), ("90th Percentile Latency", "latency_p90"),
+    ("99th Percentile Latency", "latency_p99"), ("P90_LATENCY", "latency_p90"), ("Transaction Rate", "transaction_rate"),
+    ("MEAN_LATENCY", "latency_mean"), ("Round Trip Latency", "rt_latency"),
+])
+def test_netperf_omni_selectors_and_their_printed_heads_are_one_metric(label, metric):
+    assert canonical("netperf", label) == metric
+
+
+def test_a_latency_of_another_tool_is_not_netperfs():
+    assert canonical("iperf", "90th Percentile Latency") is None

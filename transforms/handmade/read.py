@@ -139,8 +139,9 @@ def read(segs: list[Segment], subject: str | None, claimed: dict[int, str],
     The caller gates: only posts with benchmark evidence (`evidence.has_evidence`) come here.
     """
     explained: list[Explained] = []
-    segs = [seg if (lines := rejoin(seg.lines)) is seg.lines else replace(seg, lines=lines)
-            for seg in segs]  # table rows a mailer broke, whole again
+    segs = [seg if (lines := rejoin(seg.lines, {k - seg.offset for k in claimed
+                                                 if 0 <= k - seg.offset < len(seg.lines)})) is seg.lines
+            else replace(seg, lines=lines) for seg in segs]  # table rows a mailer broke, whole again
     plain = [line for seg in segs for line in seg.lines]
     hunks = {k for k in hunk_lines(plain)}
     out, lkp_lines = _lkp_tables(segs, explained)

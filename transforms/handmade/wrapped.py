@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Collection
 
 JOINED = "-"  # what a line joined to the one above it becomes: a rule line, so every line keeps its number
 _GAP = re.compile(r"\S[ \t]{3,}\S")
@@ -133,11 +134,12 @@ def _separator(row: str, rest: str, nearby: list[str]) -> str:
     return "   " if between == "  " else " "
 
 
-def rejoin(lines: list[str]) -> list[str]:
+def rejoin(lines: list[str], read: Collection[int] = ()) -> list[str]:
     """Table rows a mailer hard-wrapped (each row's rest on the next line, at the margin) joined
     again, the rest's line a rule line so that every line keeps its number. The width is the
     segment's (a mailer wraps a whole message at one); rows are joined in each paragraph with two
-    broken rows or more."""
+    broken rows or more. Paragraphs wholly in `read` (a parser's printout) are left as they are:
+    no other reader looks at them."""
     width = mailer_width(lines) if len(lines) >= 3 else None
     if width is None:
         return lines
@@ -146,7 +148,7 @@ def rejoin(lines: list[str]) -> list[str]:
     for k in range(len(lines) + 1):
         if k == len(lines) or not lines[k].strip():
             para = lines[start:k]
-            joined = _rejoin_paragraph(para, width)
+            joined = para if read and all(j in read for j in range(start, k)) else _rejoin_paragraph(para, width)
             changed = changed or joined is not para
             out += joined
             if k < len(lines):

@@ -151,6 +151,13 @@ def test_each_rest_joins_its_row_in_its_own_cell_and_every_line_keeps_its_number
     assert out[8].endswith("1.03 [ -2.54]( 2.42)") and out[9] == JOINED
 
 
+def test_a_paragraph_a_parser_read_is_left_as_it_is():
+    lines = REPORT_WRAPPED.splitlines()
+    end = next((k for k in range(len(lines)) if not lines[k].strip()), len(lines))  # the first paragraph's end
+    assert rejoin(lines, read=set(range(end))) == lines
+    assert rejoin(lines, read={6, 7}) == rejoin(lines)  # a paragraph read only in part is joined
+
+
 # https://lore.kernel.org/linux-mm/20111003135902.GA16518@localhost/ (its lines, re-wrapped at 72
 # columns): each case's name, printed after the values, on a line of its own
 LABELS_WRAPPED = """\

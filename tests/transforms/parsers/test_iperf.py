@@ -22,8 +22,9 @@ from tests.transforms.parsers.helpers import (
     negatives_test,
     property_settings,
 )
-from transforms.extract import extract_runs
+from transforms.extract import extract_explained, extract_runs
 from transforms.parsers.iperf import PARSER
+from transforms.rows import result_rows
 
 GOLDEN = Golden("iperf", ("iperf",))
 DIR = GOLDEN.dir
@@ -322,3 +323,26 @@ def test_interval_pastes_under_before_and_after_captions_keep_their_systems():
     found = [r for r in extract_rows(str(post)) if r["benchmark"] == "iperf"]
     assert [(r["system"], r["params"]["interval_start"], r["value"]) for r in found] == [
         ("before", "0.00", 641.0), ("before", "1.00", 608.0), ("after", "0.00", 912.0), ("after", "1.00", 902.0)]
+
+
+# https://lore.kernel.org/netdev/20210129195240.31871-2-TheSven73@gmail.com/
+SUMMARY_AFTER_PRINTOUT = """\
+Before:
+[ ID] Interval           Transfer     Bandwidth       Retr
+[  4]   0.00-20.00  sec   550 MBytes   231 Mbits/sec    0
+After:
+[ ID] Interval           Transfer     Bandwidth       Retr
+[  4]   0.00-20.00  sec  1.33 GBytes   570 Mbits/sec    0
+
+Test by Anders Roenningen (anders@ronningen.priv.no) on armv8,
+    rx iperf3:
+Before 102 Mbits/sec
+After  279 Mbits/sec
+"""
+
+
+def test_the_last_printout_ends_at_its_last_row_and_what_follows_is_read_too():
+    (before, after) = [r for r in extract_runs(SUMMARY_AFTER_PRINTOUT, "m") if r.parser.name == "iperf"]
+    assert (before.line_start, before.line_end, after.line_end) == (1, 3, 6)
+    got = [(r["system"], r["value"], r["layout"]) for r in result_rows(extract_explained(SUMMARY_AFTER_PRINTOUT, "m")[0])]
+    assert ("Before", 102, "hand_table") in got and ("After", 279, "hand_table") in got

@@ -154,6 +154,7 @@ class _Row:
 class _Test:
     start: int
     end: int = 0
+    last: int = -1  # the last line of the printout itself (prose after it is not the test's)
     rows: list[_Row] = field(default_factory=list)
     bad: list[int] = field(default_factory=list)
     title: str | None = None
@@ -230,6 +231,8 @@ class _Splitter:
 
     def close(self, end: int) -> None:
         if self.cur is not None:
+            if self.cur.last >= self.cur.start:
+                end = min(end, self.cur.last + 1)
             self.cur.end = max(end, self.cur.start + 1)
             self.tests.append(self.cur)
         self.cur = None
@@ -281,6 +284,8 @@ class _Splitter:
             kind = "row"
         elif self.cur is not None:
             self.cur.text.append(line)
+        if kind in ("start", "header", "row") and self.cur is not None:
+            self.cur.last = i
         self.last_kind = kind or self.last_kind
 
     def _row(self, i: int, line: str) -> None:

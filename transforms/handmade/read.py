@@ -779,8 +779,9 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
             ex.outcome = "nothing: its rows are mmtests' vmstat counters (`Ops NUMA ...`), not results"
             return [], ex
     labels = {v.label for v in t.values if v.label}
-    if labels and not mapped and not votes.get(bench) and 2 * sum(bool(_COUNTER.match(_counter_of(x))) and not metrics.any_metric(x)
-                                                                 for x in labels) >= len(labels):
+    if labels and not mapped and not votes.get(bench) and 2 * sum(
+            bool(_COUNTER.match(_counter_of(x))) and not metrics.any_metric(x)
+            and not (bench == "fio" and _FIO_ENGINE.match(x)) for x in labels) >= len(labels):
         ex.outcome = "nothing: its rows are counters named like code (`request_count`), not results"
         return [], ex
     if t.group and t.caption is None:
@@ -1114,6 +1115,9 @@ def _row_benchmarks(t: Table) -> dict[str, str]:
 
 
 _FIO_RW = re.compile(r"(?i)^[ \t]*+(?:rand)?(?:read|write|rw|trim)[ \t]*+:?$|^[ \t]*+readwrite[ \t]*+:?$")
+# fio's I/O engines as row labels (`io_uring  ~430K IOPS  ~3.4M IOPS`): how the job ran, no counter
+_FIO_ENGINE = re.compile(r"(?i)^[ \t]*+(?:io_uring|libaio|psync|pvsync2?|sync|posixaio|mmap|windowsaio|spdk|xnvme)"
+                         r"[ \t]*+:?$")
 # mmtests' vmstat counters printed under its reports (`Ops NUMA hint faults  226763.00`): what the
 # kernel did during the run, not what the benchmark measured (its `Duration Elapsed` is the run's time)
 _MMTESTS_MONITOR = re.compile(r"^Ops\s++[A-Z]")
@@ -1128,6 +1132,8 @@ def _result(bench: str, line: int, label: str | None, value: float, unit: str | 
         # `read  471  1791` under `MiB/s  fuse  passthrough`: fio's I/O pattern, what was measured
         # told by the unit (with no unit the label stays: it would be a guess)
         params, label = {**params, "rw": label.strip(" :").lower()}, None
+    elif bench == "fio" and unit and label and _FIO_ENGINE.match(label) and "ioengine" not in params:
+        params, label = {**params, "ioengine": label.strip(" :").lower()}, None  # likewise its engine
     if statistic != "value" and label and label.lower() in MEAN_STAT and bench in metrics.DEFAULT_METRIC:
         # mmtests' `Hmean  8  349.34`: a mean of the tool's headline figure; the printed label stays
         r = _result(bench, line, None, value, unit, system, params, layout, change, statistic)

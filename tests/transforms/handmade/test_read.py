@@ -718,3 +718,20 @@ def test_mmtests_vmstat_counters_are_no_results_but_its_durations_are():
     assert not any(x.startswith("Ops") for x in labels)
     assert [(r["system"], r["value"]) for r in rows if r["metric_label"] == "Duration Elapsed"] == [
         ("base", 519.87), ("patched", 518.72)]
+
+
+# https://lore.kernel.org/linux-block/db1d7cd7-6c89-7d6b-3fe5-3778bb3cb5e9@kernel.dk/ (quoted there)
+ENGINES = (
+    "I ran some quick testing here with fio, using the current tree:\n"
+    "\n"
+    "\t\twithout patch\t\twith patch\n"
+    "io_uring\t~430K IOPS\t\t~3.4M IOPS\n"
+    "libaio\t\t~895K IOPS\t\t~895K IOPS\n"
+)
+
+
+def test_fios_engines_as_row_labels_are_its_ioengine_not_counters():
+    rows = result_rows(extract_explained(ENGINES, "s")[0])
+    assert [(r["system"], r["params"], r["value"], r["unit"]) for r in rows][:2] == [
+        ("without patch", {"ioengine": "io_uring"}, 430000, "IOPS"), ("with patch", {"ioengine": "io_uring"}, 3400000, "IOPS")]
+    assert len(rows) == 4 and {r["metric"] for r in rows} == {"iops"}

@@ -338,14 +338,17 @@ _IN_TEXT = re.compile(r"10\^[36]\s?(?:bits/sec|bps)\b|[A-Za-z%µ][A-Za-z%/µ]{0,
 _PER_SEC = re.compile(r"\btrans(?:actions?|\.)?\s*(?:rate\s+)?per\s+sec", re.I)
 
 
+_PER_BEFORE = re.compile(r"(?i)\bper[ \t]++(?:\d++[ \t]*+)?$")  # `compilations per 1000 sec`
+
+
 def unit_in(text: str) -> str | None:
     """The first unit spelled anywhere in a header or caption (`(MB/s)`, `usec`, `Mbit/s`)."""
     if _PER_SEC.search(text):
         return "trans/s"
     for m in _IN_TEXT.finditer(text):
         word = m.group(0)
-        if m.start() > 0 and text[m.start() - 1] == "/":
-            continue  # `/sec`: a rate of something counted, not seconds
+        if m.start() > 0 and text[m.start() - 1] == "/" or _PER_BEFORE.search(text, max(0, m.start() - 24), m.start()):
+            continue  # `/sec`, `per 1000 sec`: a rate of something counted, not seconds
         if len(word) == 1 and word.lower() not in ("%",):
             continue
         found = unit(word)

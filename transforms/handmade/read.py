@@ -833,6 +833,12 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
         caption_metric = (above.strip('"') if series else None) or metrics.metric_in(bench, above) or (
             None if t.group else metrics.metric_in(
                 bench, " ".join(x.strip(" #*") for x in plain[max(0, abs_lo + t.start - 8):abs_lo + t.start])))
+        said = _RESULTS_ARE.search(above) if caption_metric is None else None
+        if said:  # `Here results are throughput (compilations per 1000 sec)`: the metric, said outright
+            caption_metric = said.group("what")
+            if (u := metrics.unit(said.group("unit").strip())) is not None:  # `(MB/s)`; `(compilations per 1000 sec)` is none
+                for v in t.values:
+                    v.unit = v.unit or u
         above = _without_aside(above)
         named = _RESULTS_OF.match(above.strip())
         if caption_metric is None and named and evidence.benchmarks_in(named.group("tool")) == [bench]:
@@ -1115,6 +1121,9 @@ def _row_benchmarks(t: Table) -> dict[str, str]:
 
 
 _FIO_RW = re.compile(r"(?i)^[ \t]*+(?:rand)?(?:read|write|rw|trim)[ \t]*+:?$|^[ \t]*+readwrite[ \t]*+:?$")
+# `Here results are throughput (MB/s)`: a caption saying what the figures below are, and in what
+_RESULTS_ARE = re.compile(r"(?i)\b(?:results?|numbers?|values?|figures?)[ \t]++(?:are|is)[ \t]++(?:the[ \t]++)?"
+                          r"(?P<what>[a-z][\w/-]*+(?:[ \t]++[a-z][\w/-]*+){0,2})[ \t]*+\((?P<unit>[^()\n]{1,40}+)\)")
 # fio's I/O engines as row labels (`io_uring  ~430K IOPS  ~3.4M IOPS`): how the job ran, no counter
 _FIO_ENGINE = re.compile(r"(?i)^[ \t]*+(?:io_uring|libaio|psync|pvsync2?|sync|posixaio|mmap|windowsaio|spdk|xnvme)"
                          r"[ \t]*+:?$")

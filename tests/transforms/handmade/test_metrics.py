@@ -20,3 +20,11 @@ def test_netperf_omni_selectors_and_their_printed_heads_are_one_metric(label, me
 
 def test_a_latency_of_another_tool_is_not_netperfs():
     assert canonical("iperf", "90th Percentile Latency") is None
+
+
+def test_a_rate_per_so_many_seconds_is_no_unit_of_seconds():
+    from transforms.handmade.metrics import unit_in
+
+    assert unit_in("Here results are throughput (compilations per 1000 sec)") is None
+    assert unit_in("ops per sec") is None
+    assert unit_in("time in sec") == "s" and unit_in("latency (usec)") == "us"

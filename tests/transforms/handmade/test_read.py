@@ -735,3 +735,21 @@ def test_fios_engines_as_row_labels_are_its_ioengine_not_counters():
     assert [(r["system"], r["params"], r["value"], r["unit"]) for r in rows][:2] == [
         ("without patch", {"ioengine": "io_uring"}, 430000, "IOPS"), ("with patch", {"ioengine": "io_uring"}, 3400000, "IOPS")]
     assert len(rows) == 4 and {r["metric"] for r in rows} == {"iops"}
+
+
+# https://lore.kernel.org/lkml/20230206172157.49887-1-wyes.karny@amd.com/ prints each tool's table under such a caption
+SAID_OUTRIGHT = (
+    "================ kernbench comparisons ================\n"
+    "kernbench result comparison:\n"
+    "Here results are throughput (compilations per 1000 sec)\n"
+    "Load:\t   acpi-cpufreq\t\t   amd_pst+passive\t   amd_pst+guided\n"
+    "32\t   1.00 (0.00 pct)\t   1.01 (1.00 pct)\t   1.02 (2.00 pct)\n"
+    "48\t   1.26 (0.00 pct)\t   1.28 (1.58 pct)\t   1.25 (-0.79 pct)\n"
+)
+
+
+def test_a_caption_saying_what_the_results_are_names_the_metric_and_a_rate_per_seconds_is_no_seconds():
+    rows = result_rows(extract_explained(SAID_OUTRIGHT, "s")[0])
+    assert [(r["system"], r["metric_label"], r["params"], r["value"], r["unit"]) for r in rows][:2] == [
+        ("acpi-cpufreq", "throughput", {"load": "32"}, 1.0, ""), ("amd_pst+passive", "throughput", {"load": "32"}, 1.01, "")]
+    assert len(rows) == 6

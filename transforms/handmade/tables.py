@@ -1080,6 +1080,16 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
             kinds[hd] = "change"
         else:
             kinds[hd] = "abs"
+    bare_cpu = [hd for hd, kd in kinds.items() if kd == "util" and hd.strip(" :|").lower() == "cpu"]
+    if len(bare_cpu) == 1 and not any(kd == "util" for hd, kd in kinds.items() if hd not in bare_cpu) \
+            and sum(kd == "abs" and _system_or_metric(hd)[0] is not None for hd, kd in kinds.items()) >= 3 \
+            and not any(c.unit for _, _, vals in parsed for k, c in enumerate(vals) if head_of(vals, k) == bare_cpu[0]):
+        # `base  cpu  cache  numa  system`: among heads naming three systems or more, a bare `cpu`
+        # over figures with no `%` names one more (a workqueue's affinity scope), no CPU share
+        kinds[bare_cpu[0]] = "abs"
+        named_scope = bare_cpu[0]
+    else:
+        named_scope = None
     absolute = [hd for hd, kd in kinds.items() if kd == "abs"]
     norm_cols = [hd for hd in absolute if _normalised(parsed, hd, head_of)]
     if norm_cols and len(norm_cols) < len(kinds) and any(kinds[hd] == "change" for hd in kinds):
@@ -1144,7 +1154,7 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
 
     # `base  cpu  cache  numa  system`: a word that is no name alone (`system`) names a system among
     # heads that all do
-    systems_named = [hd for hd in heads if kinds.get(hd) == "abs" and _system_or_metric(hd)[0]]
+    systems_named = [hd for hd in heads if kinds.get(hd) == "abs" and (_system_or_metric(hd)[0] or hd == named_scope)]
     generic_names = {hd for hd in heads if kinds.get(hd) == "abs" and _GENERIC_HEAD.match(hd.strip(" :|"))} \
         if len(systems_named) >= 3 and len(systems_named) + 1 >= len([h for h in heads if kinds.get(h) == "abs"]) else set()
     owner: dict[str, str | None] = {}  # a sub-column head -> the system head before it
@@ -1195,6 +1205,8 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
                 system, metric_label = _system_or_metric(hd)
                 if system is None and metric_label is None and hd in generic_names:
                     system = hd.strip(" :|")
+                elif named_scope is not None and hd == named_scope:
+                    system, metric_label = hd.strip(" :|"), None
                 metric_label = metric_label or row_stats.get(r) or row_stat
                 if rp is not None and rp[0] == "case" and not metric_label and any(
                         any_metric(w) for w in label.split()):

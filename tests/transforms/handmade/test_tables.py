@@ -1572,3 +1572,22 @@ def test_a_generic_word_among_heads_that_all_name_systems_names_one():
              "    2    872.50 (0.00 pct)       869.68 (-0.32 pct)      890.59 (2.07 pct)       878.87 (0.73 pct)       890.14 (2.02 pct)"]
     (t,) = read_tables(lines)
     assert [(v.system, v.value) for v in t.values if v.params.get("clients") == "1"][-1] == ("system", 456.75)
+
+
+def test_a_bare_cpu_among_heads_naming_systems_is_one_more_system_not_a_cpu_share():
+    # https://lore.kernel.org/lkml/d686347e-f76c-7f9c-3f1a-f4326f5167ca@amd.com/ (workqueue affinity scopes)
+    lines = ["                        base                    cpu                     cache                   numa                    system",
+             " 1-clients:      100910.82 (0.00 pct)    103440.72 (2.50 pct)    102592.36 (1.66 pct)    103199.49 (2.26 pct)    103561.90 (2.62 pct)",
+             " 2-clients:      99777.76 (0.00 pct)     100414.00 (0.63 pct)    100305.89 (0.52 pct)    99890.90 (0.11 pct)     101512.46 (1.73 pct)"]
+    (t,) = read_tables(lines)
+    assert [(v.system, v.label, v.value) for v in t.values][:5] == [
+        ("base", None, 100910.82), ("cpu", None, 103440.72), ("cache", None, 102592.36), ("numa", None, 103199.49),
+        ("system", None, 103561.9)]
+
+
+def test_a_cpu_share_beside_a_systems_figure_stays_its_cpu_share():
+    lines = ["kernel      throughput   cpu",
+             "vanilla     9410         45%",
+             "patched     9622         47%"]
+    (t,) = read_tables(lines)
+    assert {v.system for v in t.values} == {"vanilla", "patched"}

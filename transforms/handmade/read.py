@@ -1127,6 +1127,7 @@ _RESULTS_ARE = re.compile(r"(?i)\b(?:results?|numbers?|values?|figures?)[ \t]++(
 # fio's I/O engines as row labels (`io_uring  ~430K IOPS  ~3.4M IOPS`): how the job ran, no counter
 _FIO_ENGINE = re.compile(r"(?i)^[ \t]*+(?:io_uring|libaio|psync|pvsync2?|sync|posixaio|mmap|windowsaio|spdk|xnvme)"
                          r"[ \t]*+:?$")
+_FIO_LABEL_PARAMS = ((_FIO_RW, "rw"), (_FIO_ENGINE, "ioengine"))
 # mmtests' vmstat counters printed under its reports (`Ops NUMA hint faults  226763.00`): what the
 # kernel did during the run, not what the benchmark measured (its `Duration Elapsed` is the run's time)
 _MMTESTS_MONITOR = re.compile(r"^Ops\s++[A-Z]")
@@ -1137,12 +1138,12 @@ _SERIES_PARAM = {"tbench": "clients", "dbench": "clients", "hackbench": "groups"
 
 def _result(bench: str, line: int, label: str | None, value: float, unit: str | None, system: str | None,
             params: dict[str, str], layout: str, change: bool = False, statistic: str = "value") -> Result:
-    if bench == "fio" and unit and label and _FIO_RW.match(label) and "rw" not in params:
-        # `read  471  1791` under `MiB/s  fuse  passthrough`: fio's I/O pattern, what was measured
-        # told by the unit (with no unit the label stays: it would be a guess)
-        params, label = {**params, "rw": label.strip(" :").lower()}, None
-    elif bench == "fio" and unit and label and _FIO_ENGINE.match(label) and "ioengine" not in params:
-        params, label = {**params, "ioengine": label.strip(" :").lower()}, None  # likewise its engine
+    if bench == "fio" and unit and label:
+        # `read  471  1791` under `MiB/s  fuse  passthrough`, `io_uring  ~430K IOPS`: fio's I/O pattern
+        # or engine, what was measured told by the unit (with no unit the label stays: a guess)
+        key = next((k for pattern, k in _FIO_LABEL_PARAMS if pattern.match(label) and k not in params), None)
+        if key is not None:
+            params, label = {**params, key: label.strip(" :").lower()}, None
     if statistic != "value" and label and label.lower() in MEAN_STAT and bench in metrics.DEFAULT_METRIC:
         # mmtests' `Hmean  8  349.34`: a mean of the tool's headline figure; the printed label stays
         r = _result(bench, line, None, value, unit, system, params, layout, change, statistic)

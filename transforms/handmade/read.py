@@ -44,6 +44,7 @@ from transforms.parsers._common import (
     generic_label,
     keyed_system,
     label_right_above,
+    names_system,
     naming_caption,
     setting_of,
     system_label,
@@ -360,6 +361,9 @@ _RUNNERS = frozenset({"taskset", "numactl", "time", "perf", "nice", "chrt", "env
                       "make", "cd", "echo", "sync", "ionice", "cgexec", "systemd-run", "ssh", "docker", "podman"})
 
 
+_CONDITION_WORD = re.compile(r"(?i)^(?:before|after|with(?:out)?|w/o?)\b")
+
+
 def _caption_system(lines: list[str], start: int, seg: Segment, lo: int) -> str | None:
     """A label line standing just above a table (`2.6.24-rc3:`, `guest:`)."""
     k = start - 1
@@ -375,6 +379,10 @@ def _caption_system(lines: list[str], start: int, seg: Segment, lo: int) -> str 
             label = tool_condition(label)  # `iperf3 without this patch:`: the tool, then what it ran on
         if label and not evidence.benchmarks_in(label) and len(label.split()) <= 4:
             return label
+        alone = len(cands) < 2 or not cands[-2].strip()
+        if label is None and alone and (named := names_system(text)) and _CONDITION_WORD.match(named) \
+                and not evidence.benchmarks_in(named):
+            return named  # `Before the fix` alone over the table's heads: the condition it ran in
     del k
     return None
 

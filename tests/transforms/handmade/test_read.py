@@ -753,3 +753,24 @@ def test_a_caption_saying_what_the_results_are_names_the_metric_and_a_rate_per_s
     assert [(r["system"], r["metric_label"], r["params"], r["value"], r["unit"]) for r in rows][:2] == [
         ("acpi-cpufreq", "throughput", {"load": "32"}, 1.0, ""), ("amd_pst+passive", "throughput", {"load": "32"}, 1.01, "")]
     assert len(rows) == 6
+
+
+# https://lore.kernel.org/netdev/OS3P286MB229582C80EDCAE3AE1C33D14F5AB9@OS3P286MB2295.JPNP286.PROD.OUTLOOK.COM/
+CONDITION_OVER_HEADS = (
+    "Subject: net: openvswitch: reduce cpu_used_mask memory, netperf\n\n"
+    "Before the fix\n"
+    "      Mode Iterations   Variance    Average\n"
+    "    UDP_RR         10      %1.31      46724\n"
+    "    TCP_RR         10      %6.26      77188\n"
+    "\n"
+    "After the fix\n"
+    "      Mode Iterations   Variance    Average\n"
+    "    UDP_RR         10      %1.51      49097\n"
+    "    TCP_RR         10      %5.58      78540\n"
+)
+
+
+def test_a_condition_alone_over_a_tables_heads_names_its_system():
+    rows = result_rows(extract_explained(CONDITION_OVER_HEADS, "s")[0])
+    assert [(r["system"], r["value"]) for r in rows] == [
+        ("Before the fix", 46724), ("Before the fix", 77188), ("After the fix", 49097), ("After the fix", 78540)]

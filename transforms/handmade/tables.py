@@ -1157,6 +1157,8 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
     systems_named = [hd for hd in heads if kinds.get(hd) == "abs" and (_system_or_metric(hd)[0] or hd == named_scope)]
     generic_names = {hd for hd in heads if kinds.get(hd) == "abs" and _GENERIC_HEAD.match(hd.strip(" :|"))} \
         if len(systems_named) >= 3 and len(systems_named) + 1 >= len([h for h in heads if kinds.get(h) == "abs"]) else set()
+    if named_scope is not None:
+        generic_names.add(named_scope)  # the bare `cpu` above: a name like the generic words
     owner: dict[str, str | None] = {}  # a sub-column head -> the system head before it
     current: str | None = None
     for hd in heads:
@@ -1203,9 +1205,7 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
                 else:
                     params[rp[0]] = rp[1]
                 system, metric_label = _system_or_metric(hd)
-                if system is None and metric_label is None and hd in generic_names:
-                    system = hd.strip(" :|")
-                elif named_scope is not None and hd == named_scope:
+                if system is None and hd in generic_names:
                     system, metric_label = hd.strip(" :|"), None
                 metric_label = metric_label or row_stats.get(r) or row_stat
                 if rp is not None and rp[0] == "case" and not metric_label and any(

@@ -19,33 +19,83 @@ _LINE = re.compile(
     r"|modprobe\s|insmod\s|tuned-adm\s|cpupower\s))",
     re.I,
 )
-_BLOCK = re.compile(
-    r"procs\s++-++memory|r\s++b\s++(?:w\s++)?swpd\s++free|avg-cpu:|rrqm/s|Device:?\s++tps|Performance counter stats"
-    r"|task-clock|cpu-migrations|page-faults\s|PID\s++USER\s++PR|total\s++used\s++free|slabinfo"
-    r"|total:\s++used:\s++free:|MemTotal:|Active\(anon\)|CPU\s++%usr|%user\s++%nice|\bkB_read/s|instructions\s++#"
-    r"|\bcycles\s++#|Reported-by:|Signed-off-by:|^[^\S\n]*+Bug\s++\d|\bCVE-\d{4}"
-    r"|^[^\S\n]*+(?:Name|Status|Assignee|Priority|Severity|Component)[^\S\n]*+\|"
-    r"|^(?:raid[56]|xor):\s|\bchecksumm?ing speed\b|\bDownload speed from\b"  # boot calibration, VPS scripts
-    r"|^[^\S\n]*+(?:Tgid|PPid|TracerPid|FDSize|VmSize|VmRSS|VmPeak|SigPnd|SigBlk|CapEff|voluntary_ctxt_switches)"
-    r":"  # /proc/<pid>/status
-    r"|\b(?:[ER]AX|[ER]BX|[ER]CX|[ER]IP|[ER]SP|CR[0-4]):\s*+(?:[0-9a-f]{4}:)?[0-9a-f]{8}"  # an oops' registers
-    r"|\b(?:NIP|LR|CTR|MSR|CFAR|DAR|DSISR|GPR\d\d|REGS|x\d{1,2}|pc|lr|sp)[^\S\n]*+:[^\S\n]*+[0-9a-f]{8}"  # powerpc, arm64
-    r"|\bOops:|\bFaulting instruction address\b|\bUnable to handle kernel\b|\bBUG: (?:kernel|Kernel|unable|KASAN)\b"
-    r"|\bSanity Checks[^\S\n]*+:|\bRedzoning[^\S\n]*+:|\bSlabObj:|\bSizes \(bytes\)[^\S\n]++Slabs"  # slabinfo -r
-    r"|^[^\S\n]*+(?:Arch|CPUs|Model name|CPU family|Stepping|BogoMIPS|Thread\(s\) per core):"  # the machine
-    r"|\bANSI SCSI revision\b|\bVendor:[^\S\n]++\S[^\n]{0,40}+Model:"  # a SCSI device listing
-    r"|^[^\S\n]*+(?:raiddev|nr-raid-disks|persistent-superblock|chunk-size|nr-spare-disks)\b"  # raidtab
-    r"|^[^\S\n]*+cpu[^\S\n]++\d++[^\S\n]++(?:hot|cold):[^\S\n]*+low\b|\boom-killer:|\bMem-Info:"  # an OOM report
-    r"|^[^\S\n]*+Partition check:|\bFloppy drive\(s\):|\bFDC \d is a\b|\bCalibrating delay loop\b"  # boot messages
-    r"|\bKernel command line:|\bBIOS-provided physical RAM map\b|\bFreeing unused kernel memory\b"
-    r"|\bFound IRQ \d++ for device\b"
-    r"|^[^\S\n]*+(?:Raid Level|Array Size|Used Dev Size|Raid Devices|Persistence|Failed Devices)[^\S\n]*+:"  # mdadm -D
-    r"|\bCycle time:[^\S\n]*+(?:min=|no flow control=)"  # hdparm -I's drive identity
-    r"|\btrack-to-track\b|\bspindle speed\b|\baverage seek time\b|\bformatted int\w{0,6}+ transfer rate\b"  # a drive's datasheet
-    r"|^[^\S\n]*+(?:Address Setup|Cmd Active|Cmd Recovery|Data Recovery|Read DMA FIFO flush|Post Write Buffer)"
-    r"[^\S\n]*+:",  # an IDE chipset's timings (/proc/ide/via and kin)
-    re.I | re.M,
-)
+# What each kind of dump prints, with the words (lower case) any text it matches holds: a block is
+# searched for a kind only when one of its words is in it, so most blocks cost a few `in` tests,
+# not one case-blind pass per kind.
+_KINDS: list[tuple[tuple[str, ...], str]] = [
+    (("procs",), r"procs\s++-++memory"),
+    (("swpd",), r"r\s++b\s++(?:w\s++)?swpd\s++free"),
+    (("avg-cpu:",), r"avg-cpu:"),
+    (("rrqm/s",), r"rrqm/s"),
+    (("device",), r"Device:?\s++tps"),
+    (("performance counter stats",), r"Performance counter stats"),
+    (("task-clock",), r"task-clock"),
+    (("cpu-migrations",), r"cpu-migrations"),
+    (("page-faults",), r"page-faults\s"),
+    (("pid",), r"PID\s++USER\s++PR"),
+    (("used",), r"total\s++used\s++free"),
+    (("slabinfo",), r"slabinfo"),
+    (("used:",), r"total:\s++used:\s++free:"),
+    (("memtotal:",), r"MemTotal:"),
+    (("active(anon)",), r"Active\(anon\)"),
+    (("%usr",), r"CPU\s++%usr"),
+    (("%nice",), r"%user\s++%nice"),
+    (("kb_read/s",), r"\bkB_read/s"),
+    (("instructions",), r"instructions\s++#"),
+    (("cycles",), r"\bcycles\s++#"),
+    (("reported-by:",), r"Reported-by:"),
+    (("signed-off-by:",), r"Signed-off-by:"),
+    (("bug",), r"^[^\S\n]*+Bug\s++\d"),
+    (("cve-",), r"\bCVE-\d{4}"),
+    (("|",), r"^[^\S\n]*+(?:Name|Status|Assignee|Priority|Severity|Component)[^\S\n]*+\|"),  # a bug tracker's
+    (("raid5:", "raid6:", "xor:"), r"^(?:raid[56]|xor):\s"),  # boot calibration
+    (("ing speed",), r"\bchecksumm?ing speed\b"),
+    (("download speed from",), r"\bDownload speed from\b"),  # VPS scripts
+    (("tgid:", "ppid:", "tracerpid:", "fdsize:", "vmsize:", "vmrss:", "vmpeak:", "sigpnd:", "sigblk:", "capeff:",
+      "voluntary_ctxt_switches:"),
+     r"^[^\S\n]*+(?:Tgid|PPid|TracerPid|FDSize|VmSize|VmRSS|VmPeak|SigPnd|SigBlk|CapEff|voluntary_ctxt_switches):"),
+    ((":",), r"\b(?:[ER]AX|[ER]BX|[ER]CX|[ER]IP|[ER]SP|CR[0-4]):\s*+(?:[0-9a-f]{4}:)?[0-9a-f]{8}"),  # an oops' registers
+    ((":",), r"\b(?:NIP|LR|CTR|MSR|CFAR|DAR|DSISR|GPR\d\d|REGS|x\d{1,2}|pc|lr|sp)[^\S\n]*+:[^\S\n]*+[0-9a-f]{8}"),
+    (("oops:",), r"\bOops:"),
+    (("faulting instruction address",), r"\bFaulting instruction address\b"),
+    (("unable to handle kernel",), r"\bUnable to handle kernel\b"),
+    (("bug: ",), r"\bBUG: (?:kernel|Kernel|unable|KASAN)\b"),
+    (("sanity checks",), r"\bSanity Checks[^\S\n]*+:"),  # slabinfo -r
+    (("redzoning",), r"\bRedzoning[^\S\n]*+:"),
+    (("slabobj:",), r"\bSlabObj:"),
+    (("sizes (bytes)",), r"\bSizes \(bytes\)[^\S\n]++Slabs"),
+    (("arch:", "cpus:", "model name:", "cpu family:", "stepping:", "bogomips:", "thread(s) per core:"),
+     r"^[^\S\n]*+(?:Arch|CPUs|Model name|CPU family|Stepping|BogoMIPS|Thread\(s\) per core):"),  # the machine
+    (("ansi scsi revision",), r"\bANSI SCSI revision\b"),  # a SCSI device listing
+    (("vendor:",), r"\bVendor:[^\S\n]++\S[^\n]{0,40}+Model:"),
+    (("raiddev", "nr-raid-disks", "persistent-superblock", "chunk-size", "nr-spare-disks"),
+     r"^[^\S\n]*+(?:raiddev|nr-raid-disks|persistent-superblock|chunk-size|nr-spare-disks)\b"),  # raidtab
+    (("hot:", "cold:"), r"^[^\S\n]*+cpu[^\S\n]++\d++[^\S\n]++(?:hot|cold):[^\S\n]*+low\b"),  # an OOM report
+    (("oom-killer:",), r"\boom-killer:"),
+    (("mem-info:",), r"\bMem-Info:"),
+    (("partition check:",), r"^[^\S\n]*+Partition check:"),  # boot messages
+    (("floppy drive(s):",), r"\bFloppy drive\(s\):"),
+    (("fdc ",), r"\bFDC \d is a\b"),
+    (("calibrating delay loop",), r"\bCalibrating delay loop\b"),
+    (("kernel command line:",), r"\bKernel command line:"),
+    (("bios-provided physical ram map",), r"\bBIOS-provided physical RAM map\b"),
+    (("freeing unused kernel memory",), r"\bFreeing unused kernel memory\b"),
+    (("found irq ",), r"\bFound IRQ \d++ for device\b"),
+    (("raid level", "array size", "used dev size", "raid devices", "persistence", "failed devices"),
+     r"^[^\S\n]*+(?:Raid Level|Array Size|Used Dev Size|Raid Devices|Persistence|Failed Devices)[^\S\n]*+:"),  # mdadm -D
+    (("cycle time:",), r"\bCycle time:[^\S\n]*+(?:min=|no flow control=)"),  # hdparm -I's drive identity
+    (("track-to-track",), r"\btrack-to-track\b"),  # a drive's datasheet
+    (("spindle speed",), r"\bspindle speed\b"),
+    (("average seek time",), r"\baverage seek time\b"),
+    (("transfer rate",), r"\bformatted int\w{0,6}+ transfer rate\b"),
+    (("address setup", "cmd active", "cmd recovery", "data recovery", "read dma fifo flush", "post write buffer"),
+     r"^[^\S\n]*+(?:Address Setup|Cmd Active|Cmd Recovery|Data Recovery|Read DMA FIFO flush|Post Write Buffer)"
+     r"[^\S\n]*+:"),  # an IDE chipset's timings (/proc/ide/via and kin)
+]
+_BLOCK = [(words, re.compile(rx, re.I | re.M)) for words, rx in _KINDS]
+# the registers' kinds need `:` then eight hex digits; most blocks have a colon but no such run
+_FOLDS_TO_ASCII = re.compile("[\u212a\u017f\u0130\u0131]")
+_HEX_AFTER_COLON = re.compile(r":\s*+(?:[0-9a-f]{4}:)?[0-9a-f]{8}", re.I)
 
 
 _ANYWHERE = re.compile(
@@ -77,9 +127,18 @@ _HEX_LINE = re.compile(r"^[^\S\n]*+\w[\w .-]{0,30}+:[^\S\n]*+(?:0x)?+(?=[0-9a-f]
 
 def noise_block(text: str) -> str | None:
     """Why a block is not benchmark output (a short name), or None."""
-    m = _BLOCK.search(text)
-    if m:
-        return m.group(0).strip()
+    # a case-blind search also takes `K` (Kelvin), `ſ`, `İ` and `ı` for ASCII letters: search every kind then
+    low = text.lower() if text.isascii() or not _FOLDS_TO_ASCII.search(text) else None
+    hexes = low is None or _HEX_AFTER_COLON.search(text) is not None
+    first = None
+    for words, rx in _BLOCK:
+        if low is not None and not any(w in low for w in words) or words == (":",) and not hexes:
+            continue
+        m = rx.search(text)
+        if m and (first is None or m.start() < first.start()):
+            first = m  # the earliest match, the first kind on a tie: as one alternation would find
+    if first:
+        return first.group(0).strip()
     hexes = _HEX_LINE.findall(text)
     return f"register dump ({' '.join(hexes[0].split())})" if len(hexes) >= 2 else None
 

@@ -330,15 +330,17 @@ def _named_tbench(seg: Segment, start: int) -> bool:
 def retell_as_tbench(runs: list[Run], body: str, subject: str | None) -> None:
     """dbench's lines in a post that names tbench and never dbench (subject included): tbench
     prints the same lines, so that is what ran, however far from them the post names it."""
+    mine = [run for run in runs if run.benchmark == NAME]
+    if not mine:
+        return  # most posts: no search of the body at all
     text = f"{subject or ''}\n{body}"
     if not _TBENCH_WORD.search(text) or _DBENCH_WORD.search(text):
         return
-    for run in runs:
-        if run.benchmark == NAME:
-            run.benchmark = "tbench"
-            run.attributes["tool"] = "tbench"
-            for r in run.results:
-                r.params["tool"] = "tbench"
+    for run in mine:
+        run.benchmark = "tbench"
+        run.attributes["tool"] = "tbench"
+        for r in run.results:
+            r.params["tool"] = "tbench"
 
 
 def _own_line_aside(system: str | None) -> str | None:

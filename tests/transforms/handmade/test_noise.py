@@ -1,9 +1,13 @@
 """Lines that never hold a result."""
 
+import re
 from pathlib import Path
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from transforms.extract import extract_explained
-from transforms.handmade.noise import noise_block, noise_line
+from transforms.handmade.noise import _HEX_LINE, _KINDS, noise_block, noise_line
 from transforms.rows import result_rows
 
 # https://lkml.iu.edu/ (2001, OSDL STP UnixBench thread): the signature under the results
@@ -208,3 +212,26 @@ def test_settings_made_before_a_run_are_noise():
                  "sudo sysctl -w net.core.rmem_max=16777216", "tc qdisc add dev eth0 root fq maxrate 100mbit"):
         assert noise_line(line)
     assert not noise_line("iperf3 -c 10.0.0.1 -t 30") and not noise_line("ip forwarding   9.2 Gbit/s")
+
+
+# The kinds are searched one by one, each only when one of its words is in the block: the answer must
+# be what one case-blind alternation of them all finds (the earliest match, the first kind on a tie).
+_ONE_PASS = re.compile("|".join(f"(?:{rx})" for _, rx in _KINDS), re.I | re.M)
+_PIECES = st.sampled_from([
+    "procs -----------memory", "r  b   swpd   free", "Device: tps", "PID USER PR", "total used free",
+    "EAX: 0012abcd", "eip: c0123456", "x12 : deadbeef", "NIP [c0000000]", "Oops: 0002", "Tgid:\t42",
+    "Bug 1234", "| Status |", "Name |", "Signed-off-by: A <a@b>", "raid5: using", "CPU %usr", "%user %nice",
+    "cpu 0 hot: low 2", "Vendor: ATA  Model: X", "Throughput 503.5 MB/sec", "Time: 2.741", "IOPS=84.2k",
+    "K", "ſ", "İ", "ı", "é", "\n", " ", ":", "a", "0123abcd",
+])
+
+
+@given(st.lists(_PIECES, max_size=12).map("".join))
+def test_the_gated_kinds_find_what_one_alternation_finds(text: str) -> None:
+    m = _ONE_PASS.search(text)
+    assert noise_block(text) == (m.group(0).strip() if m else _hex_dump(text))
+
+
+def _hex_dump(text: str) -> str | None:
+    hexes = _HEX_LINE.findall(text)
+    return f"register dump ({' '.join(hexes[0].split())})" if len(hexes) >= 2 else None

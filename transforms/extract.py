@@ -222,10 +222,15 @@ def _labelled_runs(parser: Parser, seg: Segment) -> list[Run]:
             if r.system is None and r.line in labels:
                 r.system = labels[r.line]
             seen[_row_key(run, r)] = seen.get(_row_key(run, r), 0) + 1
+    counted: dict[tuple, int] = {}
     for run in runs:  # the parser numbered repeats before the labels told the lines apart
         for r in run.results:
-            if seen[_row_key(run, r)] == 1:
+            key = _row_key(run, r)
+            if seen[key] == 1:
                 r.params.pop("repeat", None)
+            elif "repeat" in r.params:
+                counted[key] = counted.get(key, 0) + 1
+                r.params["repeat"] = str(counted[key])  # 1, 2 within each label
     return runs
 
 

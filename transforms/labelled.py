@@ -15,9 +15,14 @@ import re
 from collections.abc import Sequence
 
 MIN_LINES = 2
-_LABELLED = re.compile(r"^(?P<lead>[ \t]{0,4}+)(?P<label>[A-Za-z][\w.()+/-]{0,24}+(?: [\w.()+/-]{1,24}+){0,3}?):"
-                       r"(?P<gap>[ \t]++)(?=\[|\d)")
-_ANY = re.compile(r"(?m)^[ \t]{0,4}+[A-Za-z][\w.()+/ -]{0,100}?:[ \t]++[\[\d]")
+# `2.4.17rc2aa1<TAB>Throughput 41.7986 MB/sec ...`: a kernel's name typed before each line the tool
+# printed, no colon; only a name with a digit and a `.` or `-` (a version), or a condition word, and a
+# tab or two spaces after it, so that a table's rows (`base   123   456`) are no labelled lines
+_BARE = (r"(?:(?=[\w+~]{0,39}+[.-])(?=[A-Za-z_.+~-]{0,39}+\d)[A-Za-z0-9][\w.+~-]{0,39}+"
+         r"|(?i:vanilla|patched|baseline|base|before|after|stock|mainline|upstream|unpatched))(?:\t|  )")
+_LABELLED = re.compile(r"^(?P<lead>[ \t]{0,4}+)(?:(?P<label>[A-Za-z][\w.()+/-]{0,24}+(?: [\w.()+/-]{1,24}+){0,3}?):"
+                       r"(?P<gap>[ \t]++)(?=\[|\d)|(?P<bare>" + _BARE + r")[ \t]*+(?=[A-Za-z\[]))")
+_ANY = re.compile(r"(?m)^[ \t]{0,4}+(?:[A-Za-z][\w.()+/ -]{0,100}?:[ \t]++[\[\d]|" + _BARE + r"[ \t]*+[A-Za-z\[])")
 
 
 def unlabel(lines: Sequence[str]) -> tuple[list[str], dict[int, str]]:
@@ -29,7 +34,7 @@ def unlabel(lines: Sequence[str]) -> tuple[list[str], dict[int, str]]:
     labels: dict[int, str] = {}
     for i, m in found.items():
         out[i] = " " * m.end() + lines[i][m.end():]
-        labels[i] = m.group("label")
+        labels[i] = m.group("label") or m.group("bare").strip()
     return out, labels
 
 

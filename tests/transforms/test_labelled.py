@@ -46,3 +46,28 @@ def test_unlabel_keeps_every_line_and_its_length(lines):
 def test_lines_told_apart_by_their_labels_are_no_repeats():
     rows = result_rows(extract_explained(PS3, "p")[0])
     assert not any("repeat" in r["params"] for r in rows)
+
+
+# https://lore.kernel.org/lkml/20011225131430.A13534@earthlink.net/ : each kernel's name typed before the
+# line dbench printed, a tab and no colon between them
+KERNELS = """\
+dbench 128 on Athlon
+
+2.4.17rc2aa1\tThroughput 41.7986 MB/sec (NB=52.2483 MB/sec  417.986 MBit/sec)  128 procs
+2.4.17-rc2\tThroughput 18.1516 MB/sec (NB=22.6895 MB/sec  181.516 MBit/sec)  128 procs
+2.4.17-rc2\tThroughput 20.4923 MB/sec (NB=25.6153 MB/sec  204.923 MBit/sec)  128 procs
+2.5.1-dj3\tThroughput 26.363 MB/sec  (NB=32.9537 MB/sec  263.63 MBit/sec)   128 procs
+"""
+
+
+def test_a_version_typed_before_each_printed_line_is_its_system():
+    rows = result_rows(extract_explained(KERNELS, "k")[0])
+    got = {(r["system"], r["params"].get("repeat"), r["value"]) for r in rows if r["metric_label"] == "Throughput"}
+    assert got == {("2.4.17rc2aa1", None, 41.7986), ("2.4.17-rc2", "1", 18.1516), ("2.4.17-rc2", "2", 20.4923),
+                   ("2.5.1-dj3", None, 26.363)}
+    assert {r["layout"] for r in rows} == {"tool_output"}
+
+
+def test_a_table_row_after_a_plain_word_is_no_labelled_line():
+    rows = ["base      123.4   130.2", "patched   124.0   131.9", "Throughput  41.2 MB/sec  4 procs"]
+    assert unlabel(rows) == (rows, {})

@@ -25,7 +25,7 @@ from transforms.handmade.normalized import read_normalized
 from transforms.handmade.pairs import read_pairs
 from transforms.handmade.prose import ProseValue, arrow_legend, read_prose
 from transforms.handmade.slashes import read_slashes
-from transforms.handmade.summaries import BULLET_KV, read_summaries
+from transforms.handmade.summaries import BULLET_KV, KeyValue, read_summaries
 from transforms.handmade.tables import (
     CHANGE_HEAD,
     MEAN_STAT,
@@ -46,6 +46,7 @@ from transforms.parsers._common import (
     label_right_above,
     names_system,
     naming_caption,
+    outer_label,
     setting_of,
     system_label,
     tool_condition,
@@ -387,6 +388,17 @@ def _caption_system(lines: list[str], start: int, seg: Segment, lo: int) -> str 
     return None
 
 
+def _under(outer: dict[int, str], labels: list[int], kv: KeyValue, named: str | None, bench: str,
+           ) -> tuple[str | None, dict[str, str]]:
+    """A line's system and params: under a label indented beneath another (`* rtl8xxxu:` /
+    `  with 802.11n:`), the outer label is the system and the inner one the case it ran in."""
+    params = {**(commands.command_params(kv.key, bench) or {}), **kv.params}
+    inner = max((i for i in labels if i < kv.line), default=None)
+    if kv.system and inner in outer:
+        return outer[inner], {**params, "case": kv.system}
+    return kv.system or named, params
+
+
 def _read_block(seg: Segment, lo: int, block: list[str], plain: list[str], subject: str | None,
                 explained: list[Explained], raw: list[str] | None = None) -> list[Run]:
     abs_lo = seg.offset + lo
@@ -424,8 +436,9 @@ def _read_block(seg: Segment, lo: int, block: list[str], plain: list[str], subje
             named = None if all(k.system for k in kvs) else (
                 label_right_above(seg.lines, lo + span[0]) if len({k.key for k in kvs}) == 1 else None
             ) or naming_caption(seg.lines, lo + span[0], 0, seg.before)
-            return [_result(bench, lo + k.line, k.key or caption, k.value, k.unit, k.system or named,
-                            {**(commands.command_params(k.key, bench) or {}), **k.params}, "key_value") for k in kvs]
+            outer = {i: o for i in labels if (o := outer_label(seg.lines, lo + i))}
+            return [_result(bench, lo + k.line, k.key or caption, k.value, k.unit, *_under(outer, labels, k, named, bench),
+                            "key_value") for k in kvs]
 
         run = _attributed_run(seg, plain, subject, explained, (lo + span[0], lo + span[1]), "key_value summary",
                               sorted({k.system for k in kvs if k.system}), metrics.label_votes([k.key for k in kvs]),

@@ -536,6 +536,28 @@ def label_right_above(lines: Sequence[str], start: int) -> str | None:
 _TOOL_WORD = re.compile(r"(?i)\b(?:" + names_pattern() + r"|benchmarks?|results?|output|numbers|tests?)\b")
 
 
+_OUTER_REACH = 40  # lines above an indented label searched for the label it is indented under
+
+
+def outer_label(lines: Sequence[str], start: int) -> str | None:
+    """The label an indented label line at `start` sits under (`* rtl8xxxu:` over `  with 802.11n:`
+    and its lines): what was measured, the inner label only how. Lines indented as deep as the inner
+    label or deeper (its siblings and their lines) and blank lines are passed over."""
+    inner = lines[start]
+    depth = len(inner) - len(inner.lstrip())
+    if not depth or not inner.rstrip().endswith(":"):
+        return None
+    for k in range(start - 1, max(-1, start - _OUTER_REACH), -1):
+        text = lines[k]
+        if not text.strip() or len(text) - len(text.lstrip()) >= depth:
+            continue
+        if not text.rstrip().endswith(":") or len(text.split()) > 6:
+            return None
+        label = system_label(text.strip())
+        return None if not label or _TOOL_WORD.search(label) else label
+    return None
+
+
 _LONE = re.compile(r"^(?=[^.]*[A-Za-z0-9])[A-Za-z0-9][\w.+/()&,' =-]{0,39}$", re.ASCII)  # `slab`, `RAID-0 (4 disks)`, `DCHE = 0b`
 
 

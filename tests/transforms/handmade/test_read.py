@@ -774,3 +774,51 @@ def test_a_condition_alone_over_a_tables_heads_names_its_system():
     rows = result_rows(extract_explained(CONDITION_OVER_HEADS, "s")[0])
     assert [(r["system"], r["value"]) for r in rows] == [
         ("Before the fix", 46724), ("Before the fix", 77188), ("After the fix", 49097), ("After the fix", 78540)]
+
+
+# https://lore.kernel.org/linux-wireless/20230322171905.492855-1-martin.kaistra@linutronix.de/ : each driver's
+# label over the same two indented cases and their lines
+NESTED_LABELS = """\
+Also while doing some measurements with iperf3 to compare with the
+vendor driver, I saw, that TCP traffic from AP to STA is slower than in
+the vendor driver.
+
+* vendor driver:
+
+  without 802.11n:
+    UDP (AP -> STA): 27 Mbits/sec
+    TCP (AP -> STA): 24 Mbits/sec
+
+  with 802.11n:
+    UDP (AP -> STA): 51 Mbits/sec
+    TCP (AP -> STA): 40 Mbits/sec
+
+* rtl8xxxu:
+
+  without 802.11n:
+    UDP (AP -> STA): 25 Mbits/sec
+    TCP (AP -> STA):  3 Mbits/sec !
+"""
+
+
+def test_an_indented_label_is_the_case_run_on_the_label_it_sits_under():
+    rows = result_rows(extract_explained(NESTED_LABELS, "w")[0])
+    got = {(r["system"], r["params"].get("case"), r["metric_label"], r["value"]) for r in rows}
+    assert got == {
+        ("vendor driver", "without 802.11n", "UDP (AP -> STA)", 27.0),
+        ("vendor driver", "without 802.11n", "TCP (AP -> STA)", 24.0),
+        ("vendor driver", "with 802.11n", "UDP (AP -> STA)", 51.0),
+        ("vendor driver", "with 802.11n", "TCP (AP -> STA)", 40.0),
+        ("rtl8xxxu", "without 802.11n", "UDP (AP -> STA)", 25.0),
+        ("rtl8xxxu", "without 802.11n", "TCP (AP -> STA)", 3.0),
+    }
+
+
+def test_an_outer_label_is_only_a_label_line_naming_a_system():
+    from transforms.parsers._common import outer_label
+
+    lines = NESTED_LABELS.split("\n")
+    assert outer_label(lines, lines.index("  with 802.11n:")) == "vendor driver"
+    assert outer_label(["Results:", "  patched:", "    read: 5 MB/s"], 1) is None  # a heading, no system
+    assert outer_label(["I ran it twice.", "  patched:", "    read: 5 MB/s"], 1) is None  # prose above
+    assert outer_label(["* rtl8xxxu:", "without 802.11n:"], 1) is None  # not indented under it

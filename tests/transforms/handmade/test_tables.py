@@ -1591,3 +1591,23 @@ def test_a_cpu_share_beside_a_systems_figure_stays_its_cpu_share():
              "patched     9622         47%"]
     (t,) = read_tables(lines)
     assert {v.system for v in t.values} == {"vanilla", "patched"}
+
+
+# https://lore.kernel.org/lkml/1cd19d3f-18c4-92f9-257a-378cc18cfbc7@huawei.com/ : one row per run, then their mean
+RUN_ROWS = """\
+Run hackbench 3 times on each version:
+-------------------------------------------------
+\tversion1\tversion2\tversion3
+test1\t81.0 \t\t118.1 \t\t82.1
+test2\t82.1 \t\t116.9 \t\t80.3
+test3\t83.2 \t\t103.9 \t\t83.3
+avg(s)\t82.1 \t\t113.0 \t\t81.9
+"""
+
+
+def test_rows_that_are_runs_are_the_tools_figure_of_each_run():
+    rows = result_rows(extract_explained(RUN_ROWS, "r")[0])
+    runs = {(r["system"], r["params"].get("run"), r["value"]) for r in rows if r["metric"] == "time"}
+    assert ("version2", "1", 118.1) in runs and ("version3", "3", 83.3) in runs and len(runs) == 9
+    means = {(r["system"], r["value"]) for r in rows if r["metric_label"] == "avg(s)"}
+    assert means == {("version1", 82.1), ("version2", 113.0), ("version3", 81.9)}

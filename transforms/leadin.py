@@ -416,8 +416,8 @@ def _fill_by_condition_headings(found: Sequence[tuple[Run, Segment]], body: str)
     if not todo:
         return
     lines = body.split("\n")
-    named = sorted((seg.offset + run.line_start, run.benchmark, run.system) for run, seg in found
-                   if run.status == "ok" and (run.system or any(r.system for r in run.results)))
+    named = [(seg.offset + run.line_start, run.benchmark, run.system) for run, seg in found
+             if run.status == "ok" and (run.system or any(r.system for r in run.results))]
     for run, seg in todo:
         start = seg.offset + run.line_start
         for k in range(start - 1, max(-1, start - 1 - _HEADING_REACH), -1):

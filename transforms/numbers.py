@@ -21,6 +21,8 @@ def parse_number(token: str, *, suffixes: bool = False) -> float | None:
     if suffixes and t[-1] in _SUFFIX:
         mult = _SUFFIX[t[-1]]
         t = t[:-1]
+    if t.isascii() and t.replace(".", "", 1).isdigit():
+        return float(t) * mult  # `123.45`, `150.`: most tokens, no pattern needed
     if not t or not _NUM.match(t) or not any(c.isdigit() for c in t):
         return None
     try:

@@ -366,11 +366,60 @@ def got_values(i: int, line: str) -> list[ProseValue]:
     return out
 
 
+# `~95Gbps before and ~35Gbps after`, `I get 111MB/s write and 87MB/s read`: figures, each followed by
+# the word that says which it is (when it was measured, or what was done)
+_FIGURE_WORD = re.compile(
+    rf"(?<![\w.,])~?(?P<num>{_NUM})(?P<scale>[kKMG](?![A-Za-z]))?[ \t]?(?P<unit>[A-Za-z/µ]{{1,12}}+)[ \t]++"
+    r"(?P<word>[A-Za-z]{2,12}+)\b(?P<gap>[ \t]*+(?:,|;|/|&|and|vs\.?)?[ \t]*+(?:and[ \t]++)?)"
+)
+_WHEN_WORDS = frozenset({"before", "after"})
+_DONE_WORDS = frozenset({"read", "reads", "write", "writes", "rx", "tx", "send", "sends", "receive", "recv",
+                         "upload", "download", "rewrite", "seek", "seeks"})
+# what the sentence says the figures were measured on: `Without the tweaks, I get ...`, `RAID0 did ...`
+_LEADING_CONDITION = re.compile(r"(?i)^[\s>|]*+(?P<cond>(?:with|without)\b[^,:;.]{1,40}+),")
+_DOER = re.compile(r"(?<![\w.])(?P<subj>[A-Za-z][\w.+-]{1,30}+)[ \t]++(?:did|does|do|gets|got|gave|gives|reached"
+                   r"|achieved|achieves|managed|manages)[ \t]++~?\d")
+
+
+def figure_words(i: int, line: str) -> list[ProseValue]:
+    """Two or more figures of one unit in a row, each followed by `before`/`after` (its system) or by
+    what was done (`read`, `write`: its metric, the sentence's condition or doer the system)."""
+    from transforms.handmade.metrics import unit
+
+    run: list[re.Match[str]] = []
+    for m in _FIGURE_WORD.finditer(line):
+        if run and m.start() != run[-1].end():
+            break  # only figures side by side, joined by `and` or a comma
+        run.append(m)
+    words = [m.group("word").lower() for m in run]
+    units = {unit(m.group("unit")) for m in run}
+    if len(run) < 2 or len(units) != 1 or None in units or "%" in units or len(set(words)) < len(words):
+        return []
+    if all(w in _WHEN_WORDS for w in words):
+        before = _METRIC_OF.search(line[max(0, run[0].start() - 60):run[0].start()])
+        label = before.group("words") if before else None
+        return [ProseValue(i, _figure(m, "num"), unit(m.group("unit")), w, label, m.group("scale"))
+                for m, w in zip(run, words, strict=True)]
+    if not all(w in _DONE_WORDS for w in words):
+        return []
+    cond = _LEADING_CONDITION.match(line)
+    doer = _DOER.search(line[max(0, run[0].start() - 40):run[0].start() + 2])
+    system = cond.group("cond").strip() if cond else doer.group("subj") if doer and \
+        doer.group("subj").lower() not in _PERSONS else None
+    return [ProseValue(i, _figure(m, "num"), unit(m.group("unit")), system, m.group("word"), m.group("scale"))
+            for m in run]
+
+
+# `measured bandwidth of ~95Gbps ...`: the quantity the figures after it are of
+_METRIC_OF = re.compile(r"(?P<words>[A-Za-z][\w/-]{1,30}+)[ \t]++(?:of|is|was|were|are)[ \t]*+~?$")
+_PERSONS = frozenset({"i", "we", "you", "he", "she", "they", "it", "there", "this", "that"})
+
+
 def _cued(i: int, line: str) -> list[ProseValue]:
     """What the first of the arrow, versus, `from ... to`, `is` and tool-says readings finds in a line, each
     tried only when its cue word is there (in that order: an arrow line may also say `from`)."""
     for cue, read in ((_ARROW_WORD, arrows), (_ARROW_WORD, named_arrow), (_VS_WORD, versus), (_COMPARED_WORD, named_versus),
-                      (_FROM_WORD, from_to), (_IS_WORD, _is_pairs),
+                      (_FROM_WORD, from_to), (_FIGURE_WORD, figure_words), (_IS_WORD, _is_pairs),
                       (_TOOL_CUE, tool_says), (_GOT, got_values)):
         if cue.search(line):
             found = read(i, line)

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from transforms.extract import extract_explained
 from transforms.handmade.prose import (
     arrows,
+    figure_words,
     from_to,
     got_values,
     named_arrow,
@@ -252,3 +253,37 @@ def test_named_figures_are_printed_numbers(line):
     printed = {float(t.replace(",", "")) for t in re.findall(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?", line)}
     for v in named_versus(0, line) + named_arrow(0, line):
         assert v.value in printed and v.system
+
+
+# https://lore.kernel.org/netdev/cc58c09e-bbb5-354a-2030-bf8ebb2adc86@iogearbox.net/ : figures each followed by when
+BEFORE_AFTER_WORDS = """\
+The regression shows as a significant drop in throughput as measured
+with "super_netperf" [0],
+with measured bandwidth of ~95Gbps before and ~35Gbps after:
+"""
+# https://lore.kernel.org/lkml/Pine.LNX.4.64.0701111832080.3673@p34.internal.lan/ (a dd thread): each followed by
+# what was done, the condition leading the sentence
+DONE_WORDS = """\
+Without the tweaks, I get 111MB/s write and 87MB/s read.
+With the tweaks, 195MB/s write and 211MB/s read.
+"""
+
+
+def test_figures_each_followed_by_before_or_after():
+    got = {(r["system"], r["metric_label"], r["value"]) for r in _rows(BEFORE_AFTER_WORDS)}
+    assert got == {("before", "bandwidth", 95.0), ("after", "bandwidth", 35.0)}
+
+
+def test_figures_each_followed_by_what_was_done_under_a_leading_condition():
+    got = {(p.system, p.label, p.value, p.unit) for p in read_prose(DONE_WORDS.split("\n"), set())}
+    assert got == {("Without the tweaks", "write", 111.0, "MB/s"), ("Without the tweaks", "read", 87.0, "MB/s"),
+                   ("With the tweaks", "write", 195.0, "MB/s"), ("With the tweaks", "read", 211.0, "MB/s")}
+    assert figure_words(0, "We ran 4 jobs and 8 jobs today.") == []  # counts, no unit
+    assert figure_words(0, "about 30 MB/sec for writing") == []  # one figure alone
+
+
+def test_figure_words_is_linear():
+    for line in ("1MB/s read " * 4000, "1" * 20000 + "MB/s read", ("9 MB/s ab, " * 3000)):
+        t = time.perf_counter()
+        figure_words(0, line)
+        assert time.perf_counter() - t < 1.0

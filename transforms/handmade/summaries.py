@@ -57,6 +57,8 @@ _SETTING_PAIR = re.compile(r"(?<![\w.])[A-Za-z][\w%/.-]{0,24}+=[^\s,;=]{1,24}+(?
 _BULLET_LEAD = re.compile(r"^[-*+•]\s{1,4}+")  # `- cdc_ncm.ko: TCP_RR: 740, UDP_RR: 750`
 _SCALE = {"k": 1e3, "K": 1e3, "M": 1e6}
 _DIRECTION = re.compile(r"(?i)^(?:read|write|rand ?read|rand ?write|randrw|rw|mixed|trim|seq ?read|seq ?write)$")
+_RATE_KEY = re.compile(r"(?i)^(?:bw|bandwidth|throughput)$")
+_SIZE = re.compile(r"(\d{1,9}+(?:\.\d{1,6}+)?)[ \t]?+([KMGT]i?B)")
 _SUM = re.compile(r"\d[ \t]*+[-+*/x×][ \t]*+\d")  # `1 + 0.4`, `2*3`: arithmetic in a key
 _LEAD_ONE = re.compile(r"^\s{0,8}+[A-Za-z][^:=]{0,40}+:\s{2,}+$")
 
@@ -193,7 +195,10 @@ def read_summaries(lines: list[str], taken: set[int]) -> tuple[list[KeyValue], l
         if not nkey or nkey in _STOP_KEYS or len(key.split()) > 8 or _SUM.search(key) or PAIR_IN_LABEL.search(key):
             continue  # `... will be 1 + 0.4 = 1.4ms`: the end of a calculation, not a summary line; a key
             # holding pairs of its own (`On Skylake: jhash2: +10%, ... siphash: +23%`) is no key
-        rest = cells(_HEDGE.sub("", kv.group("rest")))  # `before: about 450Mbps on both tsn0 and tsn1`
+        rest = cells(_HEDGE.sub("", kv.group("rest")).rstrip("."))  # `before: about 450Mbps on both tsn0 and tsn1`
+        if rest and rest[0].kind == "label" and _RATE_KEY.match(key) and (size := _SIZE.fullmatch(rest[0].text)):
+            # `BW is 1950MB`: a bandwidth given in a size is that size a second
+            rest[0] = Cell(rest[0].text, rest[0].start, rest[0].end, "abs", float(size.group(1)), f"{size.group(2)}/s")
         if not rest or rest[0].kind != "abs" or rest[0].value is None or _THAN.search(kv.group("rest")) \
                 or _AGAINST.search(kv.group("rest")):
             continue  # `Dbench 32 is 10 seconds and nearly 3 MB/sec faster then ...`: a difference

@@ -290,3 +290,15 @@ def test_loosely_spelled_bit_rates_keep_the_tools_metric():
     got = [(r["benchmark"], r["metric"], r["value"], r["unit"]) for r in result_rows(extract_explained(text, "m")[0])]
     assert got == [("netperf", "throughput", 137214.0, "Mbit/s"), ("iperf", "throughput", 9.41, "Gbit/s"),
                    ("iperf", "throughput", 8.87, "Gbit/s")]
+
+
+# https://lore.kernel.org/linux-xfs/CAPFOzZuH=Mb2D_sNTZrnbcx0SYKcQOqMydk373_eTLc19-H+cQ@mail.gmail.com/ : a bandwidth
+# given in a size, the second line ending its sentence
+BANDWIDTH_IN_A_SIZE = ["Without this patch:", "BW is 1950MB", "with this patch", "BW is 2001MB."]
+
+
+def test_a_bandwidth_given_in_a_size_is_that_size_a_second():
+    kvs, _ = read_summaries(BANDWIDTH_IN_A_SIZE, set())
+    assert [(k.system, k.key, k.value, k.unit) for k in kvs] == [
+        ("Without this patch", "BW", 1950.0, "MB/s"), ("with this patch", "BW", 2001.0, "MB/s")]
+    assert read_summaries(["Memory: 1950MB", "Disk: 200GB"], set())[0] == []  # sizes of no bandwidth

@@ -367,7 +367,6 @@ _CONDITION_WORD = re.compile(r"(?i)^(?:before|after|with(?:out)?|w/o?)\b")
 
 def _caption_system(lines: list[str], start: int, seg: Segment, lo: int) -> str | None:
     """A label line standing just above a table (`2.6.24-rc3:`, `guest:`)."""
-    k = start - 1
     cands = list(lines[:start]) if start > 0 else []
     if not cands:
         above = seg.lines[max(0, lo - 3):lo]
@@ -384,7 +383,6 @@ def _caption_system(lines: list[str], start: int, seg: Segment, lo: int) -> str 
         if label is None and alone and (named := names_system(text)) and _CONDITION_WORD.match(named) \
                 and not evidence.benchmarks_in(named):
             return named  # `Before the fix` alone over the table's heads: the condition it ran in
-    del k
     return None
 
 

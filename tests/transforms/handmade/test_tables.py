@@ -1595,7 +1595,11 @@ def test_a_cpu_share_beside_a_systems_figure_stays_its_cpu_share():
 
 # https://lore.kernel.org/lkml/1cd19d3f-18c4-92f9-257a-378cc18cfbc7@huawei.com/ : one row per run, then their mean
 RUN_ROWS = """\
-Run hackbench 3 times on each version:
+testcase: hackbench -g 44 -f 20 --process --pipe -l 60000 -s 100
+version1: v6.2
+version2: v6.2 + commit 829c1651e9c4
+version3: v6.2 + commit 829c1651e9c4 + this patch
+
 -------------------------------------------------
 \tversion1\tversion2\tversion3
 test1\t81.0 \t\t118.1 \t\t82.1

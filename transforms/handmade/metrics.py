@@ -242,9 +242,14 @@ def metric_in(benchmark: str, text: str | None) -> str | None:
     for size in (3, 2, 1):
         for i in range(len(words) - size + 1):
             gram = " ".join(words[i:i + size])
+            if i + size < len(words) and words[i + size - 1].isdigit() and words[i + size].lower() in _TIMES:
+                continue  # `ran hackbench 3 times`: how often it ran, no argument of the tool
             if gram and canonical(benchmark, gram) is not None and not gram.isdigit():
                 return gram
     return None
+
+
+_TIMES = frozenset({"times"})  # (`dbench 48 runs` are runs of `dbench 48`)
 
 
 def any_metric(label: str) -> bool:

@@ -825,7 +825,8 @@ def _header_index(lines: list[str], grid: list[list[Cell] | None], first: int,
         return None
     _, first_vals = _values_tail(grid[first] or [])
     wide = split_wide(lines[k]) if "|" not in lines[k] else []  # a pipe row's cells are its own
-    if len(wide) == 1 and len(wide[0].text) > 40 and _names_under_heads(lines, k, len(first_vals)) is None:
+    if len(wide) == 1 and len(wide[0].text) > 40 and _names_under_heads(lines, k, len(first_vals)) is None \
+            and not _one_blank_heads(lines[k], len(first_vals)):
         return None  # `MIGRATED TCP REQUEST/RESPONSE TEST from 0.0.0.0 ...`: a banner, not a column head
     if len(wide) == 1 and lines[k].rstrip().endswith((":", ":-")) and len(lines[k].split()) >= 2:
         return None  # `The hdparm results:` over the rows: a caption, not a column head
@@ -837,6 +838,16 @@ def _header_index(lines: list[str], grid: list[list[Cell] | None], first: int,
     return k
 
 
+def _one_blank_heads(line: str, values: int) -> bool:
+    """`Clients: tip SIS_NODE SIS_NODE_LIMIT SIS_NODE_TOPOEXT` over a count and four values: a head a
+    word a column, one blank apart (its spacing lost), no banner (a banner's words hold numbers)."""
+    narrow = words(line)
+    return len(narrow) >= 3 and len(narrow) in (values, values + 1) and not any(
+        read_number(c.text.strip("(),:")) is not None or _ADDRESS.search(c.text) or c.text.startswith("/")
+        for c in narrow)
+
+
+_ADDRESS = re.compile(r"\d{1,3}+\.\d{1,3}+\.\d{1,3}+\.\d{1,3}+")  # `0.0.0.0`: a banner's address
 _HEDGED = re.compile(rf"(?i)(?<=\s)(?:{HEDGE}|~)\s*+$")
 
 

@@ -1,5 +1,6 @@
 """Hand-made tables read from real posts, and their invariants under re-spacing and quoting."""
 
+import re
 from pathlib import Path
 
 import pytest
@@ -1615,3 +1616,23 @@ def test_rows_that_are_runs_are_the_tools_figure_of_each_run():
     assert ("version2", "1", 118.1) in runs and ("version3", "3", 83.3) in runs and len(runs) == 9
     means = {(r["system"], r["value"]) for r in rows if r["metric_label"] == "avg(s)"}
     assert means == {("version1", 82.1), ("version2", 113.0), ("version3", 81.9)}
+
+
+# https://lore.kernel.org/lkml/bd083d8d-023a-698e-701b-725f1b15766e@amd.com/ : a report table, its spacing lost
+# as a web page or a proportional-font mailer loses it (every run of spaces one space)
+ONE_BLANK = re.sub(r" {2,}", " ", """\
+~~~~~~~~~~
+~ tbench ~
+~~~~~~~~~~
+
+Clients:      tip                     SIS_NODE             SIS_NODE_LIMIT         SIS_NODE_TOPOEXT
+    1    452.49 (0.00 pct)       457.94 (1.20 pct)       458.13 (1.24 pct)       447.69 (-1.06 pct)
+    2    862.44 (0.00 pct)       879.99 (2.03 pct)       881.19 (2.17 pct)       855.91 (-0.75 pct)
+""")
+
+
+def test_a_long_head_line_one_blank_between_its_heads_is_no_banner():
+    got = {(r["system"], r["params"].get("clients"), r["value"]) for r in rows(ONE_BLANK)}
+    assert got == {("tip", "1", 452.49), ("SIS_NODE", "1", 457.94), ("SIS_NODE_LIMIT", "1", 458.13),
+                   ("SIS_NODE_TOPOEXT", "1", 447.69), ("tip", "2", 862.44), ("SIS_NODE", "2", 879.99),
+                   ("SIS_NODE_LIMIT", "2", 881.19), ("SIS_NODE_TOPOEXT", "2", 855.91)}

@@ -253,8 +253,10 @@ def _labels_first(lines: list[str], grid: list[list[Cell] | None]) -> list[list[
             and aligned(lines[last_turned], lines[i])
         absolute = {sum(c.kind == "abs" for c in grid[k]) for k in turned}  # type: ignore[union-attr]
         if continued or len(turned) >= 2 and heads and all(c.kind == "label" for c in heads) \
-                and (all(c.end < first_label for c in heads) or absolute == {len(heads)}):
-            # (heads wider than their columns, one over each absolute value: `<release>+  <release>+`)
+                and (all(c.end < first_label for c in heads) or absolute == {len(heads)}
+                     or absolute == {len(words(lines[h]))}):
+            # (heads wider than their columns, one over each absolute value: `<release>+  <release>+`,
+            # also one blank apart when the spacing was lost)
             for k in turned:
                 row = grid[k]
                 out[k] = [row[-1], *row[:-1]]  # type: ignore[index]
@@ -309,6 +311,11 @@ def _header_cells(line: str, n: int, pipe: bool, vals: list[Cell] | None = None)
     narrow = words(line)
     if len(narrow) in (n, n + 1):
         return narrow
+    absolute = [v for v in vals or () if v.kind == "abs"]
+    if len(wide) < len(narrow) == len(absolute) >= 2 and len(absolute) < n:
+        # `<release>+ <release>+` over `54.39 +0.6% 54.73`, one blank apart (spacing lost): a head over
+        # each absolute value, the change between them headless
+        return [Cell(w.text, v.start, v.end, "label") for w, v in zip(narrow, absolute, strict=True)]
     return wide
 
 

@@ -1636,3 +1636,23 @@ def test_a_long_head_line_one_blank_between_its_heads_is_no_banner():
     assert got == {("tip", "1", 452.49), ("SIS_NODE", "1", 457.94), ("SIS_NODE_LIMIT", "1", 458.13),
                    ("SIS_NODE_TOPOEXT", "1", 447.69), ("tip", "2", 862.44), ("SIS_NODE", "2", 879.99),
                    ("SIS_NODE_LIMIT", "2", 881.19), ("SIS_NODE_TOPOEXT", "2", 855.91)}
+
+
+# https://lore.kernel.org/linux-mm/20111003135902.GA16518@localhost/ , its spacing lost: each
+# case's label after its two figures and the change between them, a head over each figure
+ONE_BLANK_LABEL_LAST = re.sub(r" {2,}", " ", """\
+USB stick:
+
+      3.1.0-rc4-vanilla+        3.1.0-rc8-ioless6+
+------------------------  ------------------------
+                   54.39        +0.6%        54.73  3G-UKEY-HDD/xfs-10dd-4k-8p-4096M-20:10-X
+                   63.72        -1.8%        62.58  3G-UKEY-HDD/xfs-1dd-4k-8p-4096M-20:10-X
+""")
+
+
+def test_heads_one_blank_apart_stand_over_the_absolute_figures_of_label_last_rows():
+    got = {(r["system"], r["params"].get("case"), r["value"]) for r in rows(ONE_BLANK_LABEL_LAST, "dd tests")}
+    assert got == {("3.1.0-rc4-vanilla+", "3G-UKEY-HDD/xfs-10dd-4k-8p-4096M-20:10-X", 54.39),
+                   ("3.1.0-rc8-ioless6+", "3G-UKEY-HDD/xfs-10dd-4k-8p-4096M-20:10-X", 54.73),
+                   ("3.1.0-rc4-vanilla+", "3G-UKEY-HDD/xfs-1dd-4k-8p-4096M-20:10-X", 63.72),
+                   ("3.1.0-rc8-ioless6+", "3G-UKEY-HDD/xfs-1dd-4k-8p-4096M-20:10-X", 62.58)}

@@ -33,6 +33,8 @@ RULE = re.compile(r"^[\s=_+*~#|:.-]*$")  # separator lines: ====, ----, +----+, 
 # `cdc_ncm.ko: TCP_RR: 740, UDP_RR: 750`, `On Skylake: jhash2: +10%, hsiphash +8%`: a label holding
 # a value of its own and going on, a line of pairs rather than one label
 PAIR_IN_LABEL = re.compile(r"[:=][ \t]{0,8}+[-+]?\d[\d.]{0,15}+%?[ \t]{0,4}+[,;]")
+# `run 1`, `test2`, `iteration #3`, `#4:`: a label naming one run of several
+ONE_RUN = re.compile(r"(?i)^(?:run|test|try|pass|iter(?:ation)?|round|#)[ \t]*+#?[ \t]*+(?P<n>\d{1,3}+)[ \t]*+:?$")
 
 
 @dataclass(slots=True)

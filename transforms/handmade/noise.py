@@ -94,8 +94,9 @@ _KINDS: list[tuple[tuple[str, ...], str]] = [
 ]
 _BLOCK = [(words, re.compile(rx, re.I | re.M)) for words, rx in _KINDS]
 # the registers' kinds need `:` then eight hex digits; most blocks have a colon but no such run
-_FOLDS_TO_ASCII = re.compile("[\u212a\u017f\u0130\u0131]")
 _HEX_AFTER_COLON = re.compile(r":\s*+(?:[0-9a-f]{4}:)?[0-9a-f]{8}", re.I)
+# what a case-blind search takes for an ASCII letter besides the ASCII letters themselves
+_FOLDS_TO_ASCII = re.compile("[\u212a\u017f\u0130\u0131]")
 
 
 _ANYWHERE = re.compile(

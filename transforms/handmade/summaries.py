@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from transforms.handmade.cells import PAIR_IN_LABEL, Cell, cells
+from transforms.handmade.cells import ONE_RUN, PAIR_IN_LABEL, Cell, cells
 from transforms.handmade.commands import command_of
 from transforms.handmade.evidence import benchmarks_in
 from transforms.handmade.metrics import any_metric, label_votes, norm
@@ -26,7 +26,6 @@ _SYSTEM_LINE = re.compile(r"^(?:with|without|w/o?|before|after)\b[\w ./+-]{0,40}
 _HEDGE = re.compile(r"^[ \t]*+(?:about|approx(?:\.|imately)?|around|roughly|nearly|almost|circa|~)[ \t]*+(?=\d)", re.I)
 _CONDITION_KEY = re.compile(r"(?i)^(?:before|after|patched|unpatched|vanilla|baseline|stock|orig(?:inal)?"
                             r"|(?:with|without|w/o?|before|after)\b[\w ./+-]{0,40}+)$")  # `Before my series`
-_RUN_KEY = re.compile(r"^(?:run|try|pass|iteration|iter|round|test)\s*+#?\s*+(?P<n>\d{1,3})$", re.I)
 _STOP_KEYS = frozenset({
     "date", "from", "to", "cc", "subject", "message-id", "cpu", "cpus", "model", "model name", "memory",
     "mem", "ram", "kernel", "version", "os", "distro", "hardware", "hw", "machine", "host", "disk",
@@ -212,7 +211,7 @@ def read_summaries(lines: list[str], taken: set[int]) -> tuple[list[KeyValue], l
         if u is None and unit_of(key) == "IOPS":
             u = "IOPS"  # `IOPS : 147,182`: the key is the unit
         params: dict[str, str] = {}
-        run = _RUN_KEY.match(key)
+        run = ONE_RUN.match(key)
         if run:
             params["run"] = run.group("n")
         if u in _MEASURE_UNITS and _CONDITION_KEY.match(key) and not label_votes([key]):

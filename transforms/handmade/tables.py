@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from transforms.handmade.cells import (
     HEDGE,
     MULTIPLIER,
+    ONE_RUN,
     PAIR_IN_LABEL,
     RULE,
     Cell,
@@ -1284,8 +1285,7 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
     return t
 
 
-# `test1`, `run 2`, `#3`: a row of one run; `avg(s)`: the rows' mean, below them
-_RUN_ROW = re.compile(r"(?i)^(?:run|test|try|pass|iter(?:ation)?|round|#)[ \t]*+#?(?P<n>\d{1,3}+)[ \t]*+:?$")
+# `avg(s)`: the mean of the rows of runs (`test1`, `run 2`) above it
 _MEAN_ROW = re.compile(r"(?i)^(?:avg|average|mean|median)\b")
 
 
@@ -1293,11 +1293,11 @@ def _run_rows(t: Table) -> None:
     """Rows that are runs (`test1`, `test2`, `test3`, then `avg(s)`) name no metric: each is the tool's
     headline figure of one run (param run), and a mean row's unit is the one it names."""
     labels = [lab.strip() for lab in t.labels if lab and lab.strip()]
-    runs = [m for lab in labels if (m := _RUN_ROW.match(lab))]
+    runs = [m for lab in labels if (m := ONE_RUN.match(lab))]
     if len(runs) < 2 or len(runs) + sum(bool(_MEAN_ROW.match(lab)) for lab in labels) < len(labels):
         return
     for v in t.values:
-        if m := _RUN_ROW.match(v.row.strip()):
+        if m := ONE_RUN.match(v.row.strip()):
             v.label = None
             v.params.setdefault("run", m.group("n"))
         elif _MEAN_ROW.match(v.row.strip()) and v.unit is None:

@@ -91,7 +91,7 @@ def _overflow(lines: list[str], i: int, width: int) -> bool:
         return False
     indent = len(rest) - len(rest.lstrip(" "))
     if indent == len(rest) or rest[0] == "\t" or indent > 3 \
-            or indent and not (row.endswith(("(", "[")) and _CLOSES.match(rest)):
+            or indent and not (_opens(row) and _CLOSES.match(rest)):
         return False  # an indented line, unless a cell broken inside its brackets (`33683.34 (` / ` -0.43%)`)
     rest = rest[indent:]
     words = rest.split(None, 1)
@@ -105,8 +105,8 @@ def _overflow(lines: list[str], i: int, width: int) -> bool:
         return _RULE_PIECE.match(row) is not None and _RULE_PIECE.match(rest) is not None  # a rule broken in two
     if "  " not in row.strip() or _TABLE_GAP.search(row.strip()) is None:
         return False
-    if row.endswith(("(", "[")) and _CLOSES.match(rest):
-        return True  # a cell broken inside its brackets, however much of the row follows
+    if _opens(row) and _CLOSES.match(rest):
+        return True  # a cell broken inside its brackets (`458.13 (1.24` / `pct)`), however much of the row follows
     if label_after:
         return True  # `54.39  +0.6%  54.73` / `3G-UKEY-HDD/xfs-10dd-4k`: the label after the values
     if len(rest.rstrip()) > len(row) - 8:
@@ -114,6 +114,12 @@ def _overflow(lines: list[str], i: int, width: int) -> bool:
     if _VALUE_START.match(rest) or rest[0] in "([":
         return True  # values where a row's label would start
     return not _HAS_VALUE.search(row) and not _HAS_VALUE.search(rest)  # a line of column heads broken in two
+
+
+def _opens(row: str) -> bool:
+    """The row's last word opens a bracket it does not close (`(`, `(1.24`, `[  5.41`)."""
+    last = row.rsplit(None, 1)[-1] if row.strip() else ""
+    return last.count("(") > last.count(")") or last.count("[") > last.count("]")
 
 
 def _separator(row: str, rest: str, nearby: list[str]) -> str:
@@ -168,6 +174,8 @@ def _rejoin_paragraph(lines: list[str], width: int) -> list[str]:
         rests = _alternating(lines)
     if len(rests) < 2:
         return lines
+    if (top := _heads_rest(lines, rests[0] - 1)) is not None:
+        rests = [top, *rests]
     out = list(lines)
     for i in rests:
         k = i - 1
@@ -177,6 +185,22 @@ def _rejoin_paragraph(lines: list[str], width: int) -> list[str]:
         out[k] = out[k].rstrip() + _separator(out[k], rest, lines[max(0, i - _NEARBY):i + _NEARBY]) + rest
         out[i] = JOINED
     return _realigned(out)
+
+
+def _heads_rest(lines: list[str], row: int) -> int | None:
+    """The line right above the first broken row, when it is the rest of the heads above it (broken
+    inside a wide gap, so no sign of the width): neither holds a value, the rest starts at the margin,
+    and heads and rest together name as many columns as the row and its rest hold cells."""
+    from transforms.handmade.cells import split_wide
+
+    top = row - 1
+    if top < 1 or not lines[top][:1].strip() or _RULE_PIECE.match(lines[top]) or _HAS_VALUE.search(lines[top]) \
+            or _HAS_VALUE.search(lines[top - 1]) or not _TABLE_GAP.search(lines[top - 1].strip()):
+        return None  # (a rule under the heads is no rest of theirs)
+    rest = lines[row + 1].strip()
+    joined = lines[row].rstrip() + _separator(lines[row], rest, lines) + rest
+    heads = len(split_wide(lines[top - 1])) + len(split_wide(lines[top]))
+    return top if heads == len(split_wide(joined)) else None
 
 
 _VALUE_FIRST = frozenset("0123456789+-.(")

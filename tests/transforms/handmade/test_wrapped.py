@@ -241,3 +241,36 @@ def test_rows_broken_in_a_wide_gap_join_and_stand_under_their_heads():
     assert ("base + queued-wakeup + tg-load-avg", "4", 21.94) in got
     assert ("6.5.0-rc1 (base)", "2", 22.76) in got
     assert len(got) == 12
+
+
+# https://lore.kernel.org/lkml/bd083d8d-023a-698e-701b-725f1b15766e@amd.com/ (its lines), and the same lines as a
+# mailer re-wraps them at 72 columns: the heads broken inside a wide gap (no sign of the width), each row
+# broken inside the brackets of its third figure (`458.13 (1.24` / `pct)       447.69 (-1.06 pct)`)
+SIS_NODE = """\
+~ tbench ~
+
+Clients:      tip                     SIS_NODE             SIS_NODE_LIMIT         SIS_NODE_TOPOEXT
+    1    452.49 (0.00 pct)       457.94 (1.20 pct)       458.13 (1.24 pct)       447.69 (-1.06 pct)
+    2    862.44 (0.00 pct)       879.99 (2.03 pct)       881.19 (2.17 pct)       855.91 (-0.75 pct)
+    4    1604.27 (0.00 pct)      1618.87 (0.91 pct)      1628.00 (1.47 pct)      1627.14 (1.42 pct)
+"""
+SIS_NODE_WRAPPED = wrap(SIS_NODE)
+
+
+def test_heads_broken_in_a_wide_gap_and_rows_broken_in_their_brackets_read_as_sent():
+    assert "\nSIS_NODE_LIMIT" in SIS_NODE_WRAPPED and "(1.24\npct)" in SIS_NODE_WRAPPED  # as the mailer broke them
+    assert len(_facts(SIS_NODE)) == 12
+    assert _facts(SIS_NODE_WRAPPED) == _facts(SIS_NODE)
+
+
+def test_a_rule_under_the_heads_is_no_rest_of_theirs():
+    # https://lore.kernel.org/linux-mm/20111003135902.GA16518@localhost/ : heads, their rule, rows each broken
+    # before the case named after its figures
+    lines = ["      3.1.0-rc4-vanilla+        3.1.0-rc8-ioless6+",
+             "------------------------  ------------------------",
+             "                   54.39        +0.6%        54.73",
+             "3G-UKEY-HDD/xfs-10dd-4k-8p-4096M-20:10-X",
+             "                   63.72        -1.8%        62.58",
+             "3G-UKEY-HDD/xfs-1dd-4k-8p-4096M-20:10-X"]
+    out = rejoin(lines + [""] + ["x" * 72])
+    assert out[1] == lines[1] and out[3] == JOINED and out[5] == JOINED

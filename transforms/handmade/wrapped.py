@@ -70,6 +70,7 @@ _NEAR = 20  # a broken row reaches within this many columns of the width
 _TABLE_GAP = re.compile(r"\S {3,}\S|[^\s.?!:,;] {2}\S")  # a gap between cells, not two blanks after a sentence
 _RULE_PIECE = re.compile(r"^[-=_+|: ]+$")
 _RULE_CHARS = frozenset("-=_+|:")
+_ASIDE = re.compile(r"^\([ \t]*+[-+]?\d[\d.]*+[ \t]*+(?:%|pct)\)")  # `(3.57 pct)`, `(-1.3%)`: a value's change beside it
 _HAS_VALUE = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?%?(?![\w.])")
 
 
@@ -126,8 +127,8 @@ def _separator(row: str, rest: str, nearby: list[str]) -> str:
     """What the break replaced: one blank inside a cell (`1.03 [` / `-2.54]`, `ctx` / `swtch` when
     `ctx swtch` stands whole on a line nearby), else a gap between two cells."""
     last, first = row.split()[-1], rest.split()[0]
-    if _CLOSES.match(rest):
-        return " "
+    if _CLOSES.match(rest) or first.startswith("(") and _HAS_VALUE.fullmatch(last) and _ASIDE.match(rest):
+        return " "  # the rest of a cell, or a value's aside (`3.78` / `(3.57 pct)`)
     if any(f"{last} {first}" in x for x in nearby):
         return " "
     if _VALUE_START.match(first) or (len(first) >= 3 and _RULE_PIECE.match(first)) or first == last \

@@ -195,13 +195,19 @@ def _heads_rest(lines: list[str], row: int) -> int | None:
     from transforms.handmade.cells import split_wide
 
     top = row - 1
-    if top < 1 or not lines[top][:1].strip() or _RULE_PIECE.match(lines[top]) or _HAS_VALUE.search(lines[top]) \
-            or _HAS_VALUE.search(lines[top - 1]) or not _TABLE_GAP.search(lines[top - 1].strip()):
+    if not _under_heads(lines, top) or _HAS_VALUE.search(lines[top]) or _RULE_PIECE.match(lines[top]):
         return None  # (a rule under the heads is no rest of theirs)
     rest = lines[row + 1].strip()
     joined = lines[row].rstrip() + _separator(lines[row], rest, lines) + rest
     heads = len(split_wide(lines[top - 1])) + len(split_wide(lines[top]))
     return top if heads == len(split_wide(joined)) else None
+
+
+def _under_heads(lines: list[str], top: int) -> bool:
+    """Line `top` starts at the margin under a line of heads (cells a wide gap apart, no value): it may
+    be the heads' own rest, broken off them."""
+    return top >= 1 and bool(lines[top][:1].strip()) and _TABLE_GAP.search(lines[top - 1].strip()) is not None \
+        and not _HAS_VALUE.search(lines[top - 1])
 
 
 _VALUE_FIRST = frozenset("0123456789+-.(")
@@ -230,8 +236,7 @@ def _alternating(lines: list[str]) -> list[int]:
     if top < 0 or not lines[top].strip() or _HAS_VALUE.search(lines[top]):
         return []
     heads = [c.text for c in split_wide(lines[top])]
-    if top >= 1 and lines[top][:1].strip() and _TABLE_GAP.search(lines[top - 1].strip()) \
-            and not _HAS_VALUE.search(lines[top - 1]):
+    if _under_heads(lines, top):
         heads = [c.text for c in split_wide(lines[top - 1])] + heads  # the heads' own rest under them
         rests = [top, *rests]
     widths = {len(heads), len(heads) - 1}  # (a head's last cell may be broken in two: `base` / `+ aaron-tg`)

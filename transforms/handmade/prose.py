@@ -139,7 +139,7 @@ def from_to(i: int, line: str) -> list[ProseValue]:
 
 # `IOPS: 332k (IRQ) -> 363k (iopoll)`, `leiming: 674 -> 849`: a value, an arrow, the value it became.
 # Read token by token around each arrow (bounded windows), so a line costs linear time.
-_ARROW_WORD = re.compile(r"-{1,3}>|=>|→")  # `->`, `-->`
+ARROW_WORD = re.compile(r"-{1,3}>|=>|→")  # `->`, `-->`
 _VALUE_TOKEN = re.compile(rf"(?P<num>{_NUM})(?P<scale>[kKMG](?![A-Za-z]))?(?P<unit>[A-Za-z/%µ]{{1,12}})?")
 _ARROW_REACH = 80  # characters read on each side of an arrow
 
@@ -173,7 +173,7 @@ def _side(tokens: list[str]) -> tuple[tuple[float, str | None, str | None], int]
 _NUMBER_FIRST = re.compile(r"^[ \t>]*+[~]?\d")  # an arrow line with no key of its own
 _KEY_LINE = re.compile(r"^[ \t>]*+(?:[-*][ \t]++)?[A-Za-z][^:\n]{0,80}+:[ \t]*+$")  # `hackbench (lower is better):`
 # `(generic --> native)`: what the arrows of the post go from and to, named once
-_LEGEND = re.compile(rf"(?<![\w.])(?P<a>[A-Za-z][\w.+]{{0,30}}+)[ \t]*+(?:{_ARROW_WORD.pattern})[ \t]*+"
+_LEGEND = re.compile(rf"(?<![\w.])(?P<a>[A-Za-z][\w.+]{{0,30}}+)[ \t]*+(?:{ARROW_WORD.pattern})[ \t]*+"
                      rf"(?P<b>[A-Za-z][\w.+-]{{0,30}}+)(?![\w.])")
 _LEGEND_REACH = 40  # lines above an arrow searched for its legend
 
@@ -193,7 +193,7 @@ def arrows(i: int, line: str) -> list[ProseValue]:
     from transforms.handmade.evidence import benchmarks_in
     from transforms.handmade.metrics import any_metric, unit
 
-    m = _ARROW_WORD.search(line)
+    m = ARROW_WORD.search(line)
     if m is None:
         return []
     left, pa = _paren_tail(line[max(0, m.start() - _ARROW_REACH):m.start()])
@@ -418,7 +418,7 @@ _PERSONS = frozenset({"i", "we", "you", "he", "she", "they", "it", "there", "thi
 def _cued(i: int, line: str) -> list[ProseValue]:
     """What the first of the arrow, versus, `from ... to`, `is` and tool-says readings finds in a line, each
     tried only when its cue word is there (in that order: an arrow line may also say `from`)."""
-    for cue, read in ((_ARROW_WORD, arrows), (_ARROW_WORD, named_arrow), (_VS_WORD, versus), (_COMPARED_WORD, named_versus),
+    for cue, read in ((ARROW_WORD, arrows), (ARROW_WORD, named_arrow), (_VS_WORD, versus), (_COMPARED_WORD, named_versus),
                       (_FROM_WORD, from_to), (_FIGURE_WORD, figure_words), (_IS_WORD, _is_pairs),
                       (_TOOL_CUE, tool_says), (_GOT, got_values)):
         if cue.search(line):
@@ -446,7 +446,7 @@ def read_prose(lines: list[str], taken: set[int]) -> list[ProseValue]:
     for i, line in enumerate(lines):
         if i in taken or i in joined or len(line) > 400 or not _DIGIT.search(line):
             continue
-        keyed = i > 0 and i - 1 not in taken and _ARROW_WORD.search(line) is not None \
+        keyed = i > 0 and i - 1 not in taken and ARROW_WORD.search(line) is not None \
             and _NUMBER_FIRST.match(line) is not None and _KEY_LINE.match(lines[i - 1]) is not None
         if keyed:
             # `hackbench (lower is better):` over `102.27 --> 99.50`: the key above is what changed; a

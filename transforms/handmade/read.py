@@ -23,7 +23,7 @@ from transforms.handmade.metrics import unit_in
 from transforms.handmade.noise import hunk_lines, noise_block, noise_line
 from transforms.handmade.normalized import read_normalized
 from transforms.handmade.pairs import read_pairs
-from transforms.handmade.prose import ProseValue, arrow_legend, read_prose
+from transforms.handmade.prose import ARROW_WORD, ProseValue, arrow_legend, read_prose
 from transforms.handmade.slashes import read_slashes
 from transforms.handmade.summaries import BULLET_KV, KeyValue, read_summaries
 from transforms.handmade.tables import (
@@ -416,9 +416,17 @@ def _read_block(seg: Segment, lo: int, block: list[str], plain: list[str], subje
     block = ["" if i in cmd_lines else x for i, x in enumerate(block)]
     rows_like = sum(1 for x in block if _ROW_END.search(x) or _LABEL_LAST.match(x))
     table_lines = ["" if _bare_command(x) else x for x in block] if rows_like else block
+    table_metric: dict[int, tuple[str, str, str | None]] = {}
     for t in read_tables(table_lines) if rows_like else ():
-        taken.update(range(t.start, t.end))
         table_runs, ex = _table_run(seg, lo, block, t, plain, subject, explained)
+        read_lines = {r.line - lo for run in table_runs for r in run.results if r.line is not None}
+        # `leiming: 674 -> 849` among the rows of `5.12-rc1: 667`: a row the table read not, with an
+        # arrow, is a value and the value it became; the prose reader below reads it, as the table's metric
+        arrowed = {k for k in range(t.start, t.end) if k not in read_lines and ARROW_WORD.search(block[k])}
+        one = {(r.metric_label or r.metric, r.unit, r.params.get("scale")) for run in table_runs for r in run.results}
+        if len(one) == 1:
+            table_metric.update(dict.fromkeys(arrowed, one.pop()))
+        taken.update(k for k in range(t.start, t.end) if k not in arrowed)
         explained.append(ex)
         runs.extend(table_runs)
     kvs, labels = read_summaries(block, taken)
@@ -447,6 +455,11 @@ def _read_block(seg: Segment, lo: int, block: list[str], plain: list[str], subje
     prose = read_prose(block, taken)
     for line in sorted({p.line for p in prose}):
         vals = [p for p in prose if p.line == line]
+        if line in table_metric:
+            label, unit, scale = table_metric[line]
+            for p in vals:
+                if p.label is None and p.unit is None:
+                    p.label, p.unit, p.scale = label, unit, p.scale or scale
         if any(p.when and not p.system for p in vals) and (legend := arrow_legend(plain, abs_lo + line)):
             for p in vals:  # `(generic --> native)` above `102.27 --> 99.50`: the two sides named once
                 p.system = p.system or (legend[0] if p.when == "before" else legend[1] if p.when == "after" else None)
@@ -454,7 +467,8 @@ def _read_block(seg: Segment, lo: int, block: list[str], plain: list[str], subje
                               [p.system for p in vals if p.system], None,
                               lambda bench, vals=vals, line=line: [
                                   _result(bench, lo + line, p.label, p.value, p.unit or p.scale, p.system,
-                                          _prose_params(p), "prose") for p in vals],
+                                          _prose_params(p), "hand_table" if line in table_metric else "prose")
+                                  for p in vals],
                               reach=15)
         runs.extend([run] if run else [])
     return runs

@@ -822,3 +822,29 @@ def test_an_outer_label_is_only_a_label_line_naming_a_system():
     assert outer_label(["Results:", "  patched:", "    read: 5 MB/s"], 1) is None  # a heading, no system
     assert outer_label(["I ran it twice.", "  patched:", "    read: 5 MB/s"], 1) is None  # prose above
     assert outer_label(["* rtl8xxxu:", "without 802.11n:"], 1) is None  # not indented under it
+
+
+# https://lore.kernel.org/linux-block/d080f674-d3df-3142-ba69-d117523341d2@linux.alibaba.com/, as posted
+ARROWS_AMONG_ROWS = """\
+Some fio runs, `randread`:
+
+- The number before '->' indicates the IOPS in IRQ mode, i.e.,
+'hipri=0', while the number after '->' indicates the IOPS in polling
+mode, i.e., 'hipri=1'.
+
+```
+3-threads  dm-linear-3 targets (4k randread IOPS, unit K)
+5.12-rc1: 667
+leiming: 674 -> 849
+ours 8353c1a: 623 -> 811
+```
+"""
+
+
+def test_rows_with_an_arrow_among_a_tables_rows_are_read_as_the_tables_metric():
+    rows = result_rows(extract_explained(ARROWS_AMONG_ROWS, "a")[0])
+    caption = "dm-linear-3 targets (4k randread IOPS, unit K)"
+    assert {(r["metric_label"], r["unit"], r["layout"]) for r in rows} == {(caption, "IOPS", "hand_table")}
+    got = [(r["system"], r["params"].get("when"), r["value"]) for r in rows]
+    assert got == [("5.12-rc1", None, 667.0), ("leiming", "before", 674.0), ("leiming", "after", 849.0),
+                   ("ours 8353c1a", "before", 623.0), ("ours 8353c1a", "after", 811.0)]

@@ -158,7 +158,7 @@ def metric_match(fact: str | None, metric_label: str | None, metric: str | None,
 
         if canonical(benchmark, fact) == metric:
             return True
-        if norm(fact) == norm(benchmark) and metric == DEFAULT_METRIC.get(benchmark):
+        if norm(fact) == norm(benchmark) and _headline(benchmark, metric):
             return True  # a fact labelled only with the tool's name (`tbench`) is its headline figure
     f = norm(fact)
     for cand in (metric_label, metric):
@@ -168,6 +168,18 @@ def metric_match(fact: str | None, metric_label: str | None, metric: str | None,
         if fw and cw and 2 * len(fw & cw) >= max(len(fw), len(cw)):
             return True
     return False
+
+
+def _headline(benchmark: str, metric: str) -> bool:
+    """The tool's headline figure, or a change of it (`transaction_rate_change_pct` of a netperf
+    TCP_RR row under `compare%`): what a fact labelled only with the tool's name means. The headline
+    a unit tells apart (netperf's transaction rate, fio's IOPS) counts; a latency beside it does not."""
+    from transforms.handmade.metrics import BY_UNIT, DEFAULT_METRIC
+
+    base = metric.removesuffix("_change_pct").removesuffix("_ratio")
+    if base == DEFAULT_METRIC.get(benchmark):
+        return True
+    return base in BY_UNIT.get(benchmark, {}).values() and "latency" not in base and "time" not in base
 
 
 def _params_overlap(fact: dict[str, Any], row: dict[str, Any]) -> int:

@@ -175,6 +175,11 @@ def test_metric_rule():
     # a fact labelled only with the tool's name is the tool's headline figure, and no other
     assert rc.metric_match("tbench", None, "throughput", "tbench")
     assert not rc.metric_match("tbench", None, "max_latency", "tbench")
+    # ... also the headline its unit tells apart (netperf TCP_RR's rate), or a change of it
+    assert rc.metric_match("netperf", "TCP_RR", "transaction_rate_change_pct", "netperf")
+    assert rc.metric_match("fio", None, "iops", "fio")
+    assert not rc.metric_match("netperf", "TCP_RR", "rt_latency", "netperf")
+    assert not rc.metric_match("dbench", None, "max_latency_change_pct", "dbench")
     assert rc.metric_match("write_bw", "throughput", "throughput", "dd")  # the registry's synonym
 
 

@@ -141,7 +141,7 @@ DEFAULT_METRIC = {
     "hackbench": "time", "kernbench": "elapsed_time", "sysbench": "events_per_second",
     "dd": "throughput", "fio": "bandwidth", "unixbench": "index_score",
 }  # fmt: skip
-_BY_UNIT = {  # benchmark -> unit -> metric, when the unit tells the headline apart
+BY_UNIT = {  # benchmark -> unit -> metric, when the unit tells the headline apart
     "netperf": {"trans/s": "transaction_rate", "Mbit/s": "throughput", "Gbit/s": "throughput",
                 "Kbit/s": "throughput", "us": "rt_latency"},
     "fio": {"IOPS": "iops", "us": "lat_avg", "ms": "lat_avg", "ns": "lat_avg"},
@@ -207,7 +207,7 @@ def metric_for(benchmark: str, label: str | None, unit: str) -> tuple[str, str]:
     """(metric, metric_label): canonical when a synonym matches, else a slug of the label."""
     if label and norm(label) in _STATISTIC_WORDS:
         label = label.strip()  # `Average` over a column: the headline figure's mean, labelled as printed
-        return _BY_UNIT.get(benchmark, {}).get(unit) or DEFAULT_METRIC.get(benchmark) or "value", label
+        return BY_UNIT.get(benchmark, {}).get(unit) or DEFAULT_METRIC.get(benchmark) or "value", label
     if label:
         found = canonical(benchmark, label)
         if found is not None:
@@ -217,7 +217,7 @@ def metric_for(benchmark: str, label: str | None, unit: str) -> tuple[str, str]:
             if len(words) >= 2 and unit is not None and _unit_of(words[-1]) == unit:
                 return slug(" ".join(words[:-1])), label  # `1GB copy MB/s`: the unit is the row's, not the name's
             return slug(label), label
-    by_unit = _BY_UNIT.get(benchmark, {}).get(unit)
+    by_unit = BY_UNIT.get(benchmark, {}).get(unit)
     metric = by_unit or DEFAULT_METRIC.get(benchmark) or "value"
     return metric, label or metric.replace("_", " ")  # a command label says how the headline was run
 

@@ -154,7 +154,7 @@ def metric_match(fact: str | None, metric_label: str | None, metric: str | None,
     """Also equal when the fact's label is a synonym the registry maps to the row's metric
     (iperf3's `Bitrate` is iperf's `throughput`)."""
     if benchmark and fact and metric:
-        from transforms.handmade.metrics import DEFAULT_METRIC, canonical
+        from transforms.handmade.metrics import canonical
 
         if canonical(benchmark, fact) == metric:
             return True

@@ -27,7 +27,6 @@ from transforms.handmade.prose import ARROW_WORD, ProseValue, arrow_legend, read
 from transforms.handmade.slashes import read_slashes
 from transforms.handmade.summaries import BULLET_KV, KeyValue, read_summaries
 from transforms.handmade.tables import (
-    CHANGE_HEAD,
     MEAN_STAT,
     RATIO_UNIT,
     RELEASE_NUMBER,
@@ -41,6 +40,7 @@ from transforms.handmade.wrapped import join_lone_labels, lone_label, rejoin, un
 from transforms.model import Result, Run, Segment
 from transforms.parsers import metric_spec
 from transforms.parsers._common import (
+    CHANGE_HEAD,
     generic_label,
     keyed_system,
     label_right_above,

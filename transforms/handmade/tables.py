@@ -30,6 +30,7 @@ from transforms.handmade.cells import (
 from transforms.handmade.evidence import benchmarks_in, names_tool
 from transforms.handmade.metrics import any_metric, canonical, label_votes, norm, unit, unit_in
 from transforms.handmade.wrapped import JOINED
+from transforms.parsers._common import CHANGE_HEAD
 
 MAX_ROWS = 400
 _PARAM_WORDS = frozenset({
@@ -42,9 +43,6 @@ _PARAM_WORDS = frozenset({
     "group", "g", "samples", "runs", "rings", "#rings", "nr_threads", "nthreads", "parallel", "p",
     "j", "-j", "count", "sample", "num", "number", "files",
 })  # fmt: skip
-CHANGE_HEAD = re.compile(r"^(?:%|\(%\)|diff|delta|change|chg|\+/-%?|gain|improvement|impr|speedup"
-                          r"|ratio|regression|Δ|%\s*diff|%\s*change|diff\s*%|delta\s*%|%\s*delta"
-                          r"|% improvement|% gain|rel|relative|vs\.?.*|difference)\b", re.I)
 STDEV_HEAD = re.compile(r"^(?:(?:stdev|stddev|std\.?dev|std|sd|σ|err|error|cv|var|variance|noise)\b|\+/-|\+-(?!\d)|±)",
                          re.I)
 _STAT_HEAD = {"min": "min", "max": "max", "avg": "mean", "average": "mean", "mean": "mean",

@@ -31,6 +31,12 @@ from transforms.model import Result, Run, Segment
 from transforms.shell import is_prompted
 from transforms.tools import TOOLS, names_pattern
 
+# The head of a column of changes against another (`Diff`, `%`, `Δ`, `improvement`): hand-made
+# tables and the hand-made tables a tool's parser reads (unixbench's index by system) skip it
+CHANGE_HEAD = re.compile(r"^(?:%|\(%\)|diff|delta|change|chg|\+/-%?|gain|improvement|impr|speedup"
+                         r"|ratio|regression|Δ|%\s*diff|%\s*change|diff\s*%|delta\s*%|%\s*delta"
+                         r"|% improvement|% gain|rel|relative|vs\.?.*|difference)\b", re.I)
+
 # --- nearest caption line and the system label it names ------------------------------------------
 
 _CAPTION_STOP = re.compile(

@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 
 from transforms.model import MetricSpec, Parser, Result, Run, Segment
 from transforms.numbers import parse_number
-from transforms.parsers._common import naming_caption
+from transforms.parsers._common import CHANGE_HEAD, naming_caption
 
 BENCHMARK = "unixbench"
 
@@ -173,7 +173,7 @@ _OLD_HEAD = re.compile(r"^TEST\s+BASELINE\s+RESULT\s+INDEX$", re.I)
 _COLON = r"(?:\s*+:|(?=\s)|\s*+$)?"
 _SCORE = re.compile(
     r"^((System|2D\s+Graphics|3D\s+Graphics)\s+Benchmarks\s+Index\s+Score(\s*\(\s*Partial\s+Only(?:\s*+\))?)?)"
-    rf"{_COLON}((?:\s++{_NUM})*+)$",
+    rf"{_COLON}((?:\s++{_NUM}(?![\d.,%]))*+)(?:\s++[-+]?{_NUM}%)?$",  # `... 6.80%`: a change beside the scores
     re.I,
 )
 # 3.11/4.x summary lines; case-sensitive, as printed, so that prose ("final score 3") never matches
@@ -370,6 +370,7 @@ class _Block:
     categories: set[str] = field(default_factory=set)  # index tables read
     scored: set[str] = field(default_factory=set)
     columns: list[str] | None = None  # systems of a hand-made multi-column table
+    changes: set[int] = field(default_factory=set)  # of those, columns of changes (`Diff`)
     sealed: bool = False
     notes: list[str] = field(default_factory=list)
     reason: str | None = None
@@ -588,6 +589,9 @@ class _Reader:
                 names = []
             b.columns = names
         expect = 3 if standard else len(names or [])
+        # `Without Patch   With Patch   Diff`: a column of changes beside the systems' is no system
+        changes = set() if standard else {k for k, n in enumerate(names or []) if CHANGE_HEAD.match(n)}
+        b.changes = changes
         j = i + 1
         while j < len(self.lines):
             t = self.lines[j]
@@ -601,7 +605,8 @@ class _Reader:
             text, nj = _logical(self.lines, j, expect)
             name = _match_test(_ROW_LABEL.sub("", text, count=1))
             vals = name.rest.split() if name else []
-            if not name or len(vals) != expect or not all(v == "---" or parse_number(v) is not None for v in vals):
+            if not name or len(vals) != expect or not all(
+                    v == "---" or parse_number(v) is not None or k in changes for k, v in enumerate(vals)):
                 b.reason = b.reason or f"line {j}: index row does not have {expect} values: {text!r}"
                 j = nj
                 continue
@@ -610,8 +615,8 @@ class _Reader:
             if standard:
                 self.index_row(b, name, vals, system, j, nj)
             else:
-                for column, v in zip(names or [], vals, strict=True):
-                    number = parse_number(v)
+                for k, (column, v) in enumerate(zip(names or [], vals, strict=True)):
+                    number = parse_number(v) if k not in changes else None
                     if number is not None:  # "---": no value in this column
                         b.add(_index(name, number, column, j, None), nj)
             j = nj
@@ -653,6 +658,8 @@ class _Reader:
         """Index score lines; None when line `i` is not one."""
         text, j = _logical(self.lines, i)
         m = _SCORE.match(text)
+        if m and text.endswith("%") and not (self.block is not None and self.block.changes):
+            return None  # a change beside scores under no table of ours: a hand-made table's, not the tool's
         if m:
             category = re.sub(r"\s+", " ", m.group(2).lower())
             metric = ("partial_" if m.group(3) else "") + f"{_CATEGORIES[category]}index_score"
@@ -666,18 +673,22 @@ class _Reader:
             category, metric, label, nums, statistic, params = "system", "index_average", m.group(1), m.group(2), "score", {}
         else:
             return None
-        values = [parse_number(v) for v in nums.split()]
+        b = self.block
+        tokens = nums.split()
+        columns = b.columns if b is not None else None
+        if b is not None and b.changes and b.columns is not None:
+            columns = [c for k, c in enumerate(b.columns) if k not in b.changes]  # `13634.17  14560.71  6.80%`
+        values = [parse_number(v) for v in tokens]
         if not values or None in values:
             return j
-        b = self.block
         if b is None or category in b.scored:
             b = self.open(i)
         b.scored.add(category)
         b.sealed = category != "system-sum"
         if len(values) == 1:
             b.add(Result(metric, label, values[0], "index", dict(params), statistic=statistic, line=i), j)
-        elif b.columns is not None and len(values) == len(b.columns):
-            for column, v in zip(b.columns, values, strict=True):
+        elif columns is not None and len(values) == len(columns):
+            for column, v in zip(columns, values, strict=True):
                 b.add(Result(metric, label, v, "index", dict(params), system=column, statistic=statistic, line=i), j)
         else:
             b.reason = b.reason or f"line {i}: {len(values)} scores but no matching columns"

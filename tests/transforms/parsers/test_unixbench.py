@@ -187,6 +187,26 @@ def test_hand_made_tables():
     assert (best["value"], best["params"]) == (723.3, {"baseline": "43.0"})
 
 
+# https://lore.kernel.org/lkml/20231220070204.2662730-1-zengheng4@huawei.com/, three rows as posted
+DIFF_COLUMN = """\
+System Benchmarks Index Values           Without Patch   With Patch     Diff
+Dhrystone 2 using register variables         185518.38    185329.56   -0.10%
+Execl Throughput                               9725.14     10390.18    6.84%
+File Copy 1024 bufsize 2000 maxblocks          1658.42      2035.55   22.74%
+                                                                    ========
+System Benchmarks Index Score                 13634.17     14560.71    6.80%
+"""
+
+
+def test_a_hand_made_table_with_a_column_of_changes_beside_the_systems():
+    rows = _rows(DIFF_COLUMN)
+    assert {r["system"] for r in rows} == {"Without Patch", "With Patch"}  # `Diff` is no system
+    assert len(rows) == 8 and all(r["unit"] == "index" for r in rows)
+    assert _one(rows, system="With Patch", metric="execl_throughput_index")["value"] == 10390.18
+    assert _one(rows, system="Without Patch", metric="index_score")["value"] == 13634.17
+    assert _one(rows, system="With Patch", metric="index_score")["value"] == 14560.71
+
+
 def test_empty_copies_block_and_negatives_give_nothing():
     body = fixture_body(HERE / "empty_copies_block.txt")
     rows = _rows(body)

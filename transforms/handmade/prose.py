@@ -145,7 +145,7 @@ _ARROW_REACH = 80  # characters read on each side of an arrow
 
 
 def _value_of(tok: str) -> tuple[float, str | None, str | None] | None:
-    m = _VALUE_TOKEN.fullmatch(tok.strip(",;")) if len(tok) <= 40 else None
+    m = _VALUE_TOKEN.fullmatch(tok.strip(",;").removesuffix(".")) if len(tok) <= 40 else None  # `20Mb/sec.`
     if m is None:
         return None
     return float(m.group("num").replace(",", "")), m.group("scale"), m.group("unit")

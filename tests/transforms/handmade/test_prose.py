@@ -90,6 +90,14 @@ def test_an_arrow_gives_the_value_before_and_after():
     assert arrows(0, "3 -> 4") == [] and arrows(0, "cpu 5% -> 7%") == []
 
 
+def test_an_arrow_wrapped_onto_the_next_line_and_a_figure_ending_the_sentence():
+    # https://lore.kernel.org/lkml/Pine.LNX.4.30.0101090000110.9761-100000@ferret.lmh.ox.ac.uk/, as posted
+    lines = ["1) Amazing 2.4 increase in streaming write performance; 13Mb/sec ->",
+             "20Mb/sec. I suspect this is the result of the \"last minute\" 2.4.0 dirty"]
+    got = [(p.line, p.value, p.unit, p.when) for p in read_prose(lines, set())]
+    assert got == [(0, 13.0, "Mb/s", "before"), (0, 20.0, "Mb/s", "after")]
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet=st.sampled_from(list("ab: 0123.4kMs%()->=→\t")), max_size=200))
 def test_arrows_never_raise(line):

@@ -346,3 +346,26 @@ def test_the_last_printout_ends_at_its_last_row_and_what_follows_is_read_too():
     assert (before.line_start, before.line_end, after.line_end) == (1, 3, 6)
     got = [(r["system"], r["value"], r["layout"]) for r in result_rows(extract_explained(SUMMARY_AFTER_PRINTOUT, "m")[0])]
     assert ("Before", 102, "hand_table") in got and ("After", 279, "hand_table") in got
+
+
+# https://lore.kernel.org/netdev/f7tbjsxfl22.fsf@redhat.com/, as posted (no header line pasted)
+SUM_WITHOUT_HEADER = """\
+With the series:
+[SUM]   0.00-300.00 sec  3.28 TBytes  96.1 Gbits/sec  9417             sender
+[SUM]   0.00-300.00 sec  3.28 TBytes  96.1 Gbits/sec                  receiver
+
+Without the series:
+[SUM]   0.00-300.00 sec  3.26 TBytes  95.5 Gbits/sec  149             sender
+[SUM]   0.00-300.00 sec  3.26 TBytes  95.5 Gbits/sec                  receiver
+"""
+
+
+def test_a_count_alone_before_sender_is_retr_with_no_header_pasted():
+    rows = result_rows(extract_runs(SUM_WITHOUT_HEADER, "s"))
+    got = [(r["system"], r["params"]["side"], r["metric"], r["value"]) for r in rows]
+    assert got == [("With the series", "sender", "throughput", 96100.0), ("With the series", "sender", "retransmits", 9417.0),
+                   ("With the series", "receiver", "throughput", 96100.0),
+                   ("Without the series", "sender", "throughput", 95500.0), ("Without the series", "sender", "retransmits", 149.0),
+                   ("Without the series", "receiver", "throughput", 95500.0)]
+    udp = "[  5]   0.00-10.00  sec  1.25 MBytes  1.05 Mbits/sec  0.000 ms  0/906 (0%)  sender\n"
+    assert "retransmits" not in {r["metric"] for r in result_rows(extract_runs(udp, "u"))}

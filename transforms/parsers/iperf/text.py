@@ -24,7 +24,8 @@ What becomes a row (one `Run` per iperf invocation, "test"):
 * iperf 2 `-e` (enhanced reports) columns of the summary row, as the header names them:
   `writes` and `write_errors` (`Write/Err`), `retransmits` (`Rtry`), `rtt` (us) and `cwnd`
   (KByte, when known: iperf prints `-1K` when it is not) from `Cwnd/RTT`, `netpwr`
-  (`NetPwr`), `packet_rate` (`PPS`); iperf 3's `Retr` of a `sender` row is `retransmits`.
+  (`NetPwr`), `packet_rate` (`PPS`); iperf 3's `Retr` of a `sender` row is `retransmits` (also with no header pasted:
+  a count alone before `sender`).
 * transfer sizes (`1.10 GBytes`) are not emitted.
 
 params: `protocol` (`tcp`|`udp`; udp when jitter/datagram text is printed or the
@@ -89,6 +90,9 @@ SIDE_TAG = re.compile(r"\b(sender|receiver)\s*$")
 # iperf 2 `-e` columns after the bandwidth (the header says which are printed)
 WRITE_ERR = re.compile(r"^\s*+(?P<w>\d{1,15})/(?P<e>\d{1,15})(?:\s++(?P<rest>.*))?$")
 LEADING_INT = re.compile(r"^\s*+(?P<n>\d{1,15})\b")
+# iperf 3's TCP sender summary pasted without its header: `96.1 Gbits/sec  9417  sender`, a count alone
+# between the bitrate and the tag is `Retr` (iperf 3 prints nothing else there)
+BARE_RETR = re.compile(r"^\s*+(?P<n>\d{1,15})\s++sender\b")
 CWND_RTT = re.compile(r"(?<![\w.])(?P<cwnd>-?\d{1,12})K/(?P<rtt>\d{1,12}(?:\.\d{1,6})?)\s*+us\b(?:\s++(?P<pwr>\d{1,15}(?:\.\d{1,6})?)\b)?")
 OMITTED = re.compile(r"\(omitted\)")  # iperf3 `--omit` warm-up intervals: not part of the run
 PPS = re.compile(r"(?<![\w.])(?P<pps>\d{1,15})\s*+pps\b")
@@ -400,7 +404,8 @@ def _enhanced(columns: str, r: _Row, params: dict[str, str]) -> list[Result]:
         rest = m["rest"] or ""
         if "Rtry" in columns and (n := LEADING_INT.match(rest)) is not None:
             add("retransmits", "Rtry", float(n["n"]), "count")
-    elif "Retr" in columns and r.tag == "sender" and (n := LEADING_INT.match(rest)) is not None:
+    elif r.tag == "sender" and (n := (LEADING_INT.match(rest) if "Retr" in columns else
+                                      BARE_RETR.match(rest) if not columns and r.jitter is None else None)):
         add("retransmits", "Retr", float(n["n"]), "count")
     if "Cwnd/RTT" in columns and (m := CWND_RTT.search(rest)) is not None:
         if not m["cwnd"].startswith("-"):  # `-1K`: the window was not known

@@ -808,3 +808,23 @@ HAND_ABOVE = (
 def test_a_row_of_the_table_above_is_no_caption_of_the_summary():
     rows = [r for r in rows_of(HAND_ABOVE) if r["metric"] == "null_call"]
     assert [(r["system"], r["value"]) for r in rows] == [("benchtest Linux 2.5.67", 0.44)]
+
+
+# https://lore.kernel.org/linux-mm/20090324173414.GB24227@balbir.in.ibm.com/, as posted
+MERGED_RULER_GROUP = """\
+Context switching - times in microseconds - smaller is better
+-------------------------------------------------------------
+Host                 OS 2p/0K 2p/16K 2p/64K 8p/16K 8p/64K 16p/16K 16p/64K
+                        ctxsw  ctxsw  ctxsw ctxsw  ctxsw   ctxsw ctxsw
+--------- ------------- ----- ------ ------ ------ ------ --------------
+nosoftlim Linux 2.6.29- 2.190 9.2300 3.1900 9.7400   10.8 7.93000 4.36000
+softlimit Linux 2.6.29- 0.970 4.8200 3.1300 8.8900   10.3 8.82000 10.7
+"""
+
+
+def test_a_ruler_group_under_two_headed_columns_is_split_between_them():
+    rows = _lm(MERGED_RULER_GROUP)
+    assert len(rows) == 14
+    last = [(r["system"].split()[0], r["value"]) for r in rows if r["metric"] == "ctxsw_16p_64k"]
+    assert last == [("nosoftlim", 4.36), ("softlimit", 10.7)]
+    assert [r["value"] for r in rows if r["system"].startswith("softlimit")] == [0.97, 4.82, 3.13, 8.89, 10.3, 8.82, 10.7]

@@ -100,6 +100,7 @@ def _open_table(lines: list[str], i: int, m: re.Match[str], known: set[str]) -> 
         width = len(lines[ruler].rstrip()) + 1
         spans += [(width + s, width + e) for s, e in _spans(lines[t.end])]
         t.end += 1
+    spans = _split_merged(header, spans)
     aligned = _header_aligned(header, spans)
     cols = _columns(kind, op, header, spans, aligned)
     if cols is None:
@@ -111,6 +112,23 @@ def _open_table(lines: list[str], i: int, m: re.Match[str], known: set[str]) -> 
             t.notes.append(f"{t.title}: unknown column {col.label!r} not read")
     _read_rows(lines, t, spans, aligned, known)
     return t
+
+
+def _split_merged(header: list[str], spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """A ruler group under two headed columns (`--------------` under `16p/16K 16p/64K` and
+    `ctxsw ctxsw`: its blank between them lost) split in two at the gap between the heads."""
+    toks = [_tokens(line) for line in header]
+    out: list[tuple[int, int]] = []
+    for k, (s, e) in enumerate(spans):
+        inside = [[t for t in line if s <= t[0] < e] for line in toks]
+        heads = [t for t in inside if t]
+        if k >= 2 and len(heads) >= 2 and all(len(t) == 2 for t in heads):
+            left, right = max(t[0][1] for t in heads), min(t[1][0] for t in heads)
+            if left <= right:
+                out += [(s, left), (right, e)]
+                continue
+        out.append((s, e))
+    return out
 
 
 def _columns(

@@ -158,7 +158,7 @@ def metric_match(fact: str | None, metric_label: str | None, metric: str | None,
 
         if canonical(benchmark, fact) == metric:
             return True
-        if norm(fact) == norm(benchmark) and _headline(benchmark, metric):
+        if _tool_named(fact, benchmark) and _headline(benchmark, metric):
             return True  # a fact labelled only with the tool's name (`tbench`) is its headline figure
     f = norm(fact)
     for cand in (metric_label, metric):
@@ -170,13 +170,22 @@ def metric_match(fact: str | None, metric_label: str | None, metric: str | None,
     return False
 
 
+_RESULT_WORDS = frozenset({"result", "results", "score", "scores", "performance", "numbers"})
+
+
+def _tool_named(fact: str, benchmark: str) -> bool:
+    """A fact's metric that is the tool's name alone, or with a word for its result (`tbench results`)."""
+    words = fact.lower().split()
+    return bool(words) and norm(words[0]) == norm(benchmark) and all(w in _RESULT_WORDS for w in words[1:])
+
+
 def _headline(benchmark: str, metric: str) -> bool:
-    """The tool's headline figure, or a change of it (`transaction_rate_change_pct` of a netperf
-    TCP_RR row under `compare%`): what a fact labelled only with the tool's name means. The headline
-    a unit tells apart (netperf's transaction rate, fio's IOPS) counts; a latency beside it does not."""
+    """The tool's headline figure, normalized or not, or a change of it (`transaction_rate_change_pct`
+    of a netperf TCP_RR row under `compare%`): what a fact labelled only with the tool's name means. The
+    headline a unit tells apart (netperf's transaction rate, fio's IOPS) counts; a latency beside it does not."""
     from transforms.handmade.metrics import BY_UNIT, DEFAULT_METRIC
 
-    base = metric.removesuffix("_change_pct").removesuffix("_ratio")
+    base = metric.removesuffix("_change_pct").removesuffix("_ratio").removeprefix("normalized_")
     if base == DEFAULT_METRIC.get(benchmark):
         return True
     return base in BY_UNIT.get(benchmark, {}).values() and "latency" not in base and "time" not in base

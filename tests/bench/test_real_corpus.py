@@ -180,6 +180,10 @@ def test_metric_rule():
     assert rc.metric_match("fio", None, "iops", "fio")
     assert not rc.metric_match("netperf", "TCP_RR", "rt_latency", "netperf")
     assert not rc.metric_match("dbench", None, "max_latency_change_pct", "dbench")
+    # ... named with a word for its result, or normalized
+    assert rc.metric_match("tbench results", "throughput", "throughput", "tbench")
+    assert rc.metric_match("tbench", "Normalized throughput", "normalized_throughput", "tbench")
+    assert not rc.metric_match("tbench latency", None, "throughput", "tbench")
     assert rc.metric_match("write_bw", "throughput", "throughput", "dd")  # the registry's synonym
 
 

@@ -118,15 +118,19 @@ SIGNATURE = re.compile(
 # --- parsing ------------------------------------------------------------------------------------
 
 
-def _join_wrapped(lines: list[str]) -> list[tuple[int, str]]:
-    """Rejoin `... MBit/sec)  32` + `procs` that a mail client wrapped onto the next line."""
-    out: list[tuple[int, str]] = []
+def _join_wrapped(lines: list[str]) -> list[tuple[int, str, int]]:
+    """Rejoin `... MBit/sec)  32` + `procs`, and `... 32 procs` + `max_latency=713.045 ms`, that a mail
+    client wrapped onto the next line: (first line, text, last line)."""
+    out: list[tuple[int, str, int]] = []
     for i, line in enumerate(lines):
-        if out and line.strip() in ("procs", "proc") and THROUGHPUT.match(out[-1][1]) and out[-1][1].rstrip()[-1:].isdigit():
-            j, prev = out[-1]
-            out[-1] = (j, f"{prev} {line.strip()}")
+        tail = line.strip()
+        if out and THROUGHPUT.match(out[-1][1]) and (
+                tail in ("procs", "proc") and out[-1][1].rstrip()[-1:].isdigit()
+                or MAX_LAT.fullmatch(tail) and not MAX_LAT.search(out[-1][1])):
+            j, prev, _ = out[-1]
+            out[-1] = (j, f"{prev} {tail}", i)
             continue
-        out.append((i, line))
+        out.append((i, line, i))
     return out
 
 
@@ -281,7 +285,7 @@ def _blocks(lines: list[str]) -> list[_Block]:
         cur.end = i + 1
         return cur
 
-    for i, line in _join_wrapped(lines):
+    for i, line, last in _join_wrapped(lines):
         text = line.strip()
         if not text or set(text) <= {".", " "}:
             if cur is not None and not text:
@@ -289,6 +293,7 @@ def _blocks(lines: list[str]) -> list[_Block]:
             continue
         if (m := THROUGHPUT.match(line)) is not None:
             _summary(ensure(i), i, m)
+            ensure(i).end = last + 1
         elif OP_HEADER.match(line):
             ensure(i, fresh=True).in_table = True
         elif OP_RULE.match(line) and cur is not None and cur.in_table:

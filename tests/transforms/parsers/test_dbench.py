@@ -312,3 +312,20 @@ def test_summary_lines_retyped_with_a_run_number_and_the_release_after_them():
         ("2.4.8-pre8", "1", 12.7943), ("2.4.8-pre8", "2", 12.667), ("2.4.7", "4", 13.7765)]
     # a figure after the gap is no release: the line stays unread
     assert rows_of("Throughput 12.7943 MB/sec    27.1849 MBit/sec)\n") == []
+
+
+# https://lore.kernel.org/linux-btrfs/20210204111706.0AD1.409509F4@e16-tech.com/, the summary line as a
+# mailer wrapping at 72 columns breaks it
+MAX_LATENCY_WRAPPED = """\
+ Flush          67264     0.575   363.550
+
+Throughput 497.551 MB/sec (sync open)  32 clients  32 procs
+max_latency=713.045 ms
+"""
+
+
+def test_max_latency_wrapped_onto_the_next_line_joins_its_summary():
+    (run,) = [er.run for er in extract_runs(MAX_LATENCY_WRAPPED, "w") if er.parser.name == "dbench"]
+    got = {r.metric: r.value for r in run.results if r.metric in ("throughput", "max_latency")}
+    assert got == {"throughput": 497.551, "max_latency": 713.045}
+    assert run.line_end == 4  # the wrapped tail is the run's own line, read by no other reader

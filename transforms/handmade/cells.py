@@ -37,6 +37,9 @@ PAIR_IN_LABEL = re.compile(r"[:=][ \t]{0,8}+[-+]?\d[\d.]{0,15}+%?[ \t]{0,4}+[,;]
 ONE_RUN = re.compile(r"(?i)^(?:run|test|try|pass|iter(?:ation)?|round|#)[ \t]*+#?[ \t]*+(?P<n>\d{1,3}+)[ \t]*+:?$")
 
 
+# a kernel release as a name (`6.7-rc1`, `5.11+fix`, `2.5.64-HTschedB3`)
+RELEASE = re.compile(r"^v?[2-9]\.\d{1,2}(?:\.\d{1,3})?(?:[-+~_][\w.+~-]{1,30})?$")
+
 @dataclass(slots=True)
 class Cell:
     text: str

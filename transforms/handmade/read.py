@@ -25,7 +25,7 @@ from transforms.handmade.normalized import read_normalized
 from transforms.handmade.pairs import read_pairs
 from transforms.handmade.prose import ARROW_WORD, ProseValue, arrow_legend, read_prose
 from transforms.handmade.slashes import read_slashes
-from transforms.handmade.summaries import BULLET_KV, KeyValue, read_summaries
+from transforms.handmade.summaries import BULLET_KV, KeyValue, key_pairs, read_summaries
 from transforms.handmade.tables import (
     MEAN_STAT,
     RATIO_UNIT,
@@ -415,7 +415,8 @@ def _read_block(seg: Segment, lo: int, block: list[str], plain: list[str], subje
     taken.update(cmd_lines)
     block = ["" if i in cmd_lines else x for i, x in enumerate(block)]
     rows_like = sum(1 for x in block if _ROW_END.search(x) or _LABEL_LAST.match(x))
-    table_lines = ["" if _bare_command(x) else x for x in block] if rows_like else block
+    # `Elapsed: 137.92s User: 420.04s System: 38.43s CPU: 332.4%`: a line of pairs is the summaries' to read
+    table_lines = ["" if _bare_command(x) or key_pairs(x) is not None else x for x in block] if rows_like else block
     table_metric: dict[int, tuple[str, str, str | None]] = {}
     for t in read_tables(table_lines) if rows_like else ():
         table_runs, ex = _table_run(seg, lo, block, t, plain, subject, explained)
@@ -443,8 +444,8 @@ def _read_block(seg: Segment, lo: int, block: list[str], plain: list[str], subje
                 label_right_above(seg.lines, lo + span[0]) if len({k.key for k in kvs}) == 1 else None
             ) or naming_caption(seg.lines, lo + span[0], 0, seg.before)
             outer = {i: o for i in labels if (o := outer_label(seg.lines, lo + i))}
-            return [_result(bench, lo + k.line, k.key or caption, k.value, k.unit, *_under(outer, labels, k, named, bench),
-                            "key_value") for k in kvs]
+            return _number_runs([_result(bench, lo + k.line, k.key or caption, k.value, k.unit,
+                                         *_under(outer, labels, k, named, bench), "key_value") for k in kvs])
 
         run = _attributed_run(seg, plain, subject, explained, (lo + span[0], lo + span[1]), "key_value summary",
                               sorted({k.system for k in kvs if k.system}), metrics.label_votes([k.key for k in kvs]),
@@ -472,6 +473,21 @@ def _read_block(seg: Segment, lo: int, block: list[str], plain: list[str], subje
                               reach=15)
         runs.extend([run] if run else [])
     return runs
+
+
+def _number_runs(results: list[Result]) -> list[Result]:
+    """The same key under the same system on several lines (`Elapsed: 137.92s ...` twice under
+    `2.6.3:`) is one run a line: params `run` 1..N, so the rows stay apart."""
+    lines: dict[tuple, list[int]] = {}
+    for r in results:
+        key = (r.system, r.metric, r.metric_label, tuple(sorted(r.params.items())))
+        if r.line not in (seen := lines.setdefault(key, [])):
+            seen.append(r.line)
+    for r in results:
+        seen = lines[(r.system, r.metric, r.metric_label, tuple(sorted(r.params.items())))]
+        if len(seen) > 1 and "run" not in r.params:
+            r.params = {**r.params, "run": str(seen.index(r.line) + 1)}
+    return results
 
 
 def _prose_params(p: ProseValue) -> dict[str, str]:

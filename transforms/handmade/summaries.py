@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from transforms.handmade.cells import ONE_RUN, PAIR_IN_LABEL, Cell, cells
+from transforms.handmade.cells import ONE_RUN, PAIR_IN_LABEL, RELEASE, Cell, cells
 from transforms.handmade.commands import command_of
 from transforms.handmade.evidence import benchmarks_in
 from transforms.handmade.metrics import any_metric, label_votes, norm
@@ -62,7 +62,7 @@ _SUM = re.compile(r"\d[ \t]*+[-+*/x×][ \t]*+\d")  # `1 + 0.4`, `2*3`: arithmeti
 _LEAD_ONE = re.compile(r"^\s{0,8}+[A-Za-z][^:=]{0,40}+:\s{2,}+$")
 
 
-def _pairs(line: str) -> tuple[str | None, list[tuple[str, float, str | None]]] | None:
+def key_pairs(line: str) -> tuple[str | None, list[tuple[str, float, str | None]]] | None:
     """A line of two or more `Key: value` pairs (or one, after a label set off by blanks), and the
     label before the first (its system)."""
     if len(line) > 400 or line.count(":") + line.count("=") < 2:
@@ -105,7 +105,8 @@ def _pairs(line: str) -> tuple[str | None, list[tuple[str, float, str | None]]] 
         return None  # `[ 11s ] thds: 256 tps: ...`: a tool's interval line, not a summary
     if _DIRECTION.match(lead):  # `READ:  IOPS=2033k BW=8329MB/s`: what was measured, not a system
         return f"rw={lead.lower().replace(' ', '')}", out
-    return (lead if lead and len(lead) <= 40 and not lead[:1].isdigit() else None), out
+    # a lead is the line's system, a kernel release too (`2.6.3: Elapsed: 137.92s ...`), not another number
+    return (lead if lead and len(lead) <= 40 and (not lead[:1].isdigit() or RELEASE.match(lead)) else None), out
 
 
 @dataclass(slots=True)
@@ -162,7 +163,7 @@ def read_summaries(lines: list[str], taken: set[int]) -> tuple[list[KeyValue], l
             continue
         m = _LABEL_LINE.match(line)
         heads_pairs = bool(m) and not text.endswith(":") and (i == 0 or not lines[i - 1].strip()) \
-            and i + 1 < len(lines) and _pairs(lines[i + 1]) is not None and not text[:1].isdigit()
+            and i + 1 < len(lines) and key_pairs(lines[i + 1]) is not None and not text[:1].isdigit()
         if m and text.endswith(":") and not any(ch.isdigit() for ch in text[:1]) or (
             m and text.endswith(":") and len(text) <= 24
         ) or heads_pairs:  # `Without RAID (writing to /dev/ram0)` over `READ: IOPS=... BW=...`
@@ -171,7 +172,7 @@ def read_summaries(lines: list[str], taken: set[int]) -> tuple[list[KeyValue], l
                 system = label
                 used_labels.append(i)
             continue
-        pairs = _pairs(line)
+        pairs = key_pairs(line)
         if pairs is not None:  # `idle != poll: Elapsed: 136.692s User: 249.846s System: 30.596s`
             lead, found = pairs
             if lead and lead.startswith("rw="):

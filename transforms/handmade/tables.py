@@ -18,6 +18,7 @@ from transforms.handmade.cells import (
     MULTIPLIER,
     ONE_RUN,
     PAIR_IN_LABEL,
+    RELEASE,
     RULE,
     Cell,
     aligned,
@@ -624,7 +625,6 @@ def read_tables(lines: list[str]) -> list[Table]:
 
 # `6.6`, `5.10`, `v4.19`: a two-part kernel release as a column head reads like a number
 RELEASE_NUMBER = re.compile(r"^v?[2-9]\.\d{1,2}$")
-_RELEASE_HEAD = re.compile(r"^v?[2-9]\.\d{1,2}(?:\.\d{1,3})?(?:[-+~_][\w.+~-]{1,30})?$")  # `6.7-rc1`, `5.11+fix`
 
 
 def _release_heads(lines: list[str], grid: list[list[Cell] | None]) -> None:
@@ -636,11 +636,11 @@ def _release_heads(lines: list[str], grid: list[list[Cell] | None]) -> None:
     for k, row in enumerate(grid):
         if not row or len(row) < 2:
             continue
-        lead = row[0] if row[0].kind == "label" and not _RELEASE_HEAD.match(row[0].text) else None
+        lead = row[0] if row[0].kind == "label" and not RELEASE.match(row[0].text) else None
         heads = row[1:] if lead else row
         if len(heads) < 2 or not all(
                 c.kind == "abs" and c.unit is None and RELEASE_NUMBER.match(c.text)
-                or c.kind == "label" and _RELEASE_HEAD.match(c.text) for c in heads):
+                or c.kind == "label" and RELEASE.match(c.text) for c in heads):
             continue
         if not any(c.kind == "abs" for c in heads):
             continue

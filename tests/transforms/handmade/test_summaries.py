@@ -5,7 +5,7 @@ from hypothesis import strategies as st
 
 from transforms.extract import extract_explained
 from transforms.handmade.metrics import resolve_unit
-from transforms.handmade.summaries import _pairs, read_summaries
+from transforms.handmade.summaries import key_pairs, read_summaries
 from transforms.rows import result_rows
 
 # https://lore.kernel.org/lkml/17740000.1046989368@flay/ (2003, "Re: HT and idle = poll", kernbench quoted)
@@ -18,7 +18,7 @@ HT = """\
 
 
 def test_a_line_of_pairs_names_its_system_first():
-    lead, pairs = _pairs("idle != poll: Elapsed: 136.692s User: 249.846s System: 30.596s CPU: 204.8%")
+    lead, pairs = key_pairs("idle != poll: Elapsed: 136.692s User: 249.846s System: 30.596s CPU: 204.8%")
     assert lead == "idle != poll"
     assert pairs == [("Elapsed", 136.692, "s"), ("User", 249.846, "s"), ("System", 30.596, "s"),
                      ("CPU", 204.8, "%")]
@@ -34,16 +34,16 @@ def test_kernbench_summary_lines_give_one_row_per_pair():
 
 
 def test_sentences_tool_lines_and_headers_are_not_pairs():
-    assert _pairs("The run took Elapsed: 136s and then User: 249s later") is None
-    assert _pairs("[ 11s ] thds: 256 tps: 1234.5 qps: 24690.2") is None
-    assert _pairs("Date: 12 Cc: 3") is None
-    assert _pairs("Size: 4GB Rev: 3a") is None
+    assert key_pairs("The run took Elapsed: 136s and then User: 249s later") is None
+    assert key_pairs("[ 11s ] thds: 256 tps: 1234.5 qps: 24690.2") is None
+    assert key_pairs("Date: 12 Cc: 3") is None
+    assert key_pairs("Size: 4GB Rev: 3a") is None
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet=st.sampled_from(list("aEl: 0123.4s%,/-[]>\t")), max_size=300))
 def test_pairs_never_raise_and_keep_printed_numbers(line):
-    found = _pairs(line)
+    found = key_pairs(line)
     if found is not None:
         assert len(found[1]) >= 2
 
@@ -82,13 +82,13 @@ def test_pairs_keyed_by_system_under_a_command_line():
 
 def test_equals_pairs_and_one_pair_after_a_label():
     # https://lore.kernel.org/lkml/b6dfcc79-f542-474a-bcc6-4e24a1189a07@squashfs.org.uk/ (fio, quoted)
-    assert _pairs("   IOPS=815, BW=102MiB/s (107MB/s)(6113MiB/60001msec)") == (
+    assert key_pairs("   IOPS=815, BW=102MiB/s (107MB/s)(6113MiB/60001msec)") == (
         None, [("IOPS", 815.0, "IOPS"), ("BW", 102.0, "MiB/s")])
     # https://lore.kernel.org/lkml/ (2019, kernel stack randomization: lmbench lines under labels)
-    assert _pairs("With rdrand (every 10th syscall):\t\tSimple syscall: 0.0719 microseconds") == (
+    assert key_pairs("With rdrand (every 10th syscall):\t\tSimple syscall: 0.0719 microseconds") == (
         "With rdrand (every 10th syscall)", [("Simple syscall", 0.0719, "us")])
-    assert _pairs("fio --bs=4k --iodepth=32 --numjobs=4") is None
-    assert _pairs("Note: size: 4") is None
+    assert key_pairs("fio --bs=4k --iodepth=32 --numjobs=4") is None
+    assert key_pairs("Note: size: 4") is None
 
 
 # https://lore.kernel.org/linux-raid/20231606122233@laper.mirepesht/ (fio on raid10, re-typed)
@@ -158,7 +158,7 @@ def test_lines_without_a_label_are_named_by_the_caption_above_them():
 
 def test_a_pair_of_counts_is_no_number():
     # `IOS/call=32/31`: submitted/completed per call, not the number 32
-    _, found = _pairs("IOPS=125.88M, BW=61.46GiB/s, IOS/call=32/31")
+    _, found = key_pairs("IOPS=125.88M, BW=61.46GiB/s, IOS/call=32/31")
     assert [k for k, _, _ in found] == ["IOPS", "BW"]
 
 
@@ -302,3 +302,29 @@ def test_a_bandwidth_given_in_a_size_is_that_size_a_second():
     assert [(k.system, k.key, k.value, k.unit) for k in kvs] == [
         ("Without this patch", "BW", 1950.0, "MB/s"), ("with this patch", "BW", 2001.0, "MB/s")]
     assert read_summaries(["Memory: 1950MB", "Disk: 200GB"], set())[0] == []  # sizes of no bandwidth
+
+
+# https://lore.kernel.org/lkml/200303052318.04647.habanero@us.ibm.com/, as posted
+PAIRS_PER_LINE = """\
+The test:  kernbench (average of  kernel compiles5) with -j2 on a 2 physical/4
+logical P4 system.  This is on 2.5.64-HTschedB3:
+
+idle != poll: Elapsed: 136.692s User: 249.846s System: 30.596s CPU: 204.8%
+idle  = poll: Elapsed: 161.868s User: 295.738s System: 32.966s CPU: 202.6%
+"""
+
+
+def test_lines_of_pairs_are_summaries_named_by_their_lead_a_release_too():
+    rows = result_rows(extract_explained(PAIRS_PER_LINE, "p")[0])
+    got = [(r["system"], r["metric"], r["value"], r["layout"]) for r in rows if r["metric"] == "elapsed_time"]
+    assert got == [("idle != poll", "elapsed_time", 136.692, "key_value"), ("idle  = poll", "elapsed_time", 161.868, "key_value")]
+    # the same lines led by the kernel they ran on (made here from the post's): the release is the system,
+    # and the lines, a run each under one caption, are no table of changes
+    by_release = PAIRS_PER_LINE.replace("idle != poll:", "2.5.64:").replace("idle  = poll:", "2.5.64-HTschedB3:")
+    rows = result_rows(extract_explained(by_release, "r")[0])
+    assert [(r["system"], r["value"]) for r in rows if r["metric"] == "elapsed_time"] == [
+        ("2.5.64", 136.692), ("2.5.64-HTschedB3", 161.868)]
+    runs = PAIRS_PER_LINE.replace("idle != poll: ", "").replace("idle  = poll: ", "")
+    rows = result_rows(extract_explained(runs, "u")[0])
+    assert [(r["params"].get("run"), r["value"], r["layout"]) for r in rows if r["metric"] == "elapsed_time"] == [
+        ("1", 136.692, "key_value"), ("2", 161.868, "key_value")]

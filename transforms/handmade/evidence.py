@@ -26,7 +26,7 @@ _LITERALS: dict[str, str] = {
     "udp_stream": "netperf", "udp_rr": "netperf", "tcp_crr": "netperf", "tcp_maerts": "netperf",
     "tcp_sendfile": "netperf",
     "bonnie": "bonnie", "bonnie++": "bonnie",
-    "iperf": "iperf", "iperf3": "iperf",
+    "iperf": "iperf", "iperf3": "iperf", "netperf3": "netperf",  # netperf3: the netperf 3 branch
     "fio": "fio",
     "dbench": "dbench", "tbench": "tbench", "dbench4": "dbench", "tbench4": "tbench",  # mmtests' names
     "dbench3": "dbench", "tbench3": "tbench",  # dbench's third version, as posters name it

@@ -848,3 +848,22 @@ def test_rows_with_an_arrow_among_a_tables_rows_are_read_as_the_tables_metric():
     got = [(r["system"], r["params"].get("when"), r["value"]) for r in rows]
     assert got == [("5.12-rc1", None, 667.0), ("leiming", "before", 674.0), ("leiming", "after", 849.0),
                    ("ours 8353c1a", "before", 623.0), ("ours 8353c1a", "after", 811.0)]
+
+
+# https://lore.kernel.org/lkml/200302210620.21799.song.zhao@nuix.com.au/, as posted
+UNIT_IN_THE_LABEL = """\
+Supermicro
+=========
+Netperf Result (MB/s) - 112.21
+Netperf3 Result (MB/s) - 112.22
+Tbench Result (MB/s) - 114.48
+Nttcp Result (Mb/s) - 946.55
+"""
+
+
+def test_a_unit_in_brackets_in_a_row_label_naming_its_tool_is_the_rows_unit():
+    rows = result_rows(extract_explained(UNIT_IN_THE_LABEL, "u")[0])
+    got = {(r["benchmark"], r["value"], r["unit"]) for r in rows}
+    assert ("netperf", 112.21, "MB/s") in got and ("tbench", 114.48, "MB/s") in got  # bytes, not netperf's bits
+    assert ("netperf", 112.22, "MB/s") in got  # netperf3: netperf's third branch
+    assert {r["system"] for r in rows} == {"Supermicro"}

@@ -46,6 +46,7 @@ from transforms.parsers._common import (
     label_right_above,
     names_system,
     naming_caption,
+    number_repeated_results,
     outer_label,
     setting_of,
     system_label,
@@ -444,12 +445,14 @@ def _read_block(seg: Segment, lo: int, block: list[str], plain: list[str], subje
                 label_right_above(seg.lines, lo + span[0]) if len({k.key for k in kvs}) == 1 else None
             ) or naming_caption(seg.lines, lo + span[0], 0, seg.before)
             outer = {i: o for i in labels if (o := outer_label(seg.lines, lo + i))}
-            return _number_runs([_result(bench, lo + k.line, k.key or caption, k.value, k.unit,
-                                         *_under(outer, labels, k, named, bench), "key_value") for k in kvs])
+            return [_result(bench, lo + k.line, k.key or caption, k.value, k.unit, *_under(outer, labels, k, named, bench),
+                            "key_value") for k in kvs]
 
         run = _attributed_run(seg, plain, subject, explained, (lo + span[0], lo + span[1]), "key_value summary",
                               sorted({k.system for k in kvs if k.system}), metrics.label_votes([k.key for k in kvs]),
                               summary)
+        if run:  # `Elapsed: 137.92s ...` twice under `2.6.3:`: the same summary again, params `repeat`
+            number_repeated_results([run])
         runs.extend([run] if run else [])
         taken.update(k.line for k in kvs)
         taken.update(labels)
@@ -473,21 +476,6 @@ def _read_block(seg: Segment, lo: int, block: list[str], plain: list[str], subje
                               reach=15)
         runs.extend([run] if run else [])
     return runs
-
-
-def _number_runs(results: list[Result]) -> list[Result]:
-    """The same key under the same system on several lines (`Elapsed: 137.92s ...` twice under
-    `2.6.3:`) is one run a line: params `run` 1..N, so the rows stay apart."""
-    lines: dict[tuple, list[int]] = {}
-    for r in results:
-        key = (r.system, r.metric, r.metric_label, tuple(sorted(r.params.items())))
-        if r.line not in (seen := lines.setdefault(key, [])):
-            seen.append(r.line)
-    for r in results:
-        seen = lines[(r.system, r.metric, r.metric_label, tuple(sorted(r.params.items())))]
-        if len(seen) > 1 and "run" not in r.params:
-            r.params = {**r.params, "run": str(seen.index(r.line) + 1)}
-    return results
 
 
 def _prose_params(p: ProseValue) -> dict[str, str]:

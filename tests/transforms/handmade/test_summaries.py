@@ -319,12 +319,12 @@ def test_lines_of_pairs_are_summaries_named_by_their_lead_a_release_too():
     got = [(r["system"], r["metric"], r["value"], r["layout"]) for r in rows if r["metric"] == "elapsed_time"]
     assert got == [("idle != poll", "elapsed_time", 136.692, "key_value"), ("idle  = poll", "elapsed_time", 161.868, "key_value")]
     # the same lines led by the kernel they ran on (made here from the post's): the release is the system,
-    # and the lines, a run each under one caption, are no table of changes
+    # and the lines, the same summary twice under one caption, are no table of changes
     by_release = PAIRS_PER_LINE.replace("idle != poll:", "2.5.64:").replace("idle  = poll:", "2.5.64-HTschedB3:")
     rows = result_rows(extract_explained(by_release, "r")[0])
     assert [(r["system"], r["value"]) for r in rows if r["metric"] == "elapsed_time"] == [
         ("2.5.64", 136.692), ("2.5.64-HTschedB3", 161.868)]
     runs = PAIRS_PER_LINE.replace("idle != poll: ", "").replace("idle  = poll: ", "")
     rows = result_rows(extract_explained(runs, "u")[0])
-    assert [(r["params"].get("run"), r["value"], r["layout"]) for r in rows if r["metric"] == "elapsed_time"] == [
+    assert [(r["params"].get("repeat"), r["value"], r["layout"]) for r in rows if r["metric"] == "elapsed_time"] == [
         ("1", 136.692, "key_value"), ("2", 161.868, "key_value")]

@@ -1188,8 +1188,8 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
             vals = vals[len(vals) - n:]
         row_units = {c.unit for c in vals if c.kind == "abs" and c.unit}
         row_unit = row_units.pop() if len(row_units) == 1 else None  # `0.74 / 0.42 microseconds`
-        if row_unit is None and t.orientation == "rows=metrics" and (inside := _BRACKETED.search(label)) \
-                and benchmarks_in(label):
+        if row_unit is None and t.orientation == "rows=metrics" and benchmarks_in(label) \
+                and (inside := _HEAD_UNIT.search(label.rstrip(" -:"))):
             row_unit = unit(inside.group(1).strip())  # `Netperf Result (MB/s) - 112.21`: the row's unit in its label
         count_label = _COUNT_LABEL.search(label) if t.orientation == "rows=metrics" else None
         row_extra: dict[str, str] = _tail_param(grid[r] or [])
@@ -1305,7 +1305,6 @@ def _run_rows(t: Table) -> None:
             v.unit = unit_in(v.row)
 
 
-_BRACKETED = re.compile(r"\(([^()]{1,16}+)\)")
 _RATIO_HEAD = re.compile(r"(?i)^(?:relative|ratio|speed-?up|rel\.?)$")  # `Relative  0.975`: a ratio to the baseline
 _BOUND_ROW = re.compile(r"(?i)^(?:(min|max)(?:-\d{1,2})?+|b[ahg]mean-\d{1,2})(?:[ \t]++\S|$)")
 # a report's statistic of the runs, first on its row (mmtests: `Amean`, `BHmean-50`, `Max-90`)

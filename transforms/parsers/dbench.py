@@ -292,8 +292,9 @@ def _blocks(lines: list[str]) -> list[_Block]:
                 cur.in_table = False
             continue
         if (m := THROUGHPUT.match(line)) is not None:
-            _summary(ensure(i), i, m)
-            ensure(i).end = last + 1
+            block = ensure(i)
+            _summary(block, i, m)
+            block.end = last + 1
         elif OP_HEADER.match(line):
             ensure(i, fresh=True).in_table = True
         elif OP_RULE.match(line) and cur is not None and cur.in_table:

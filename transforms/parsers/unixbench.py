@@ -180,6 +180,9 @@ _SCORE = re.compile(
 _FINAL = re.compile(rf"^(FINAL\s+SCORE){_COLON}((?:\s++{_NUM})*+)$")
 _SUM = re.compile(rf"^(SUM\s+of\s+(\d+)\s+items)((?:\s+{_NUM})*)$")
 _AVERAGE = re.compile(rf"^(AVERAGE)((?:\s+{_NUM})*)$")
+# what each of the four above starts with: a line without it is no score line, whatever follows
+# it (a wrapped score line starts on the line itself), so it is not joined with the next to see
+_SCORE_START = re.compile(r"^(?:(?i:system|2d|3d)|FINAL|SUM|AVERAGE)\b")
 _RULE = re.compile(r"^[-=_~*#.\s]*$")  # rules, '... ...', dash lines
 _RAW_REST = re.compile(rf"^({_NUM})\s*+(lps|lpm|KBps|MWIPS|fps)\b\s*+(.*)$", re.I)
 _TAIL = re.compile(r"^\(\s*+(\d+(?:\.\d+)?)\s*+(?:s|secs?|seconds)?\s*+,\s*+(\d+)\s*+samples?\s*+\)$", re.I)
@@ -656,6 +659,8 @@ class _Reader:
 
     def score(self, i: int) -> int | None:
         """Index score lines; None when line `i` is not one."""
+        if not _SCORE_START.match(self.lines[i]):
+            return None
         text, j = _logical(self.lines, i)
         m = _SCORE.match(text)
         if m and text.endswith("%") and not (self.block is not None and self.block.changes):

@@ -473,6 +473,23 @@ def _wrapped(above: str, line: str) -> str:
     return f"{above[cut + 2:] if cut >= 0 else above} {line}"
 
 
+# `... performance on my setup from:` / a printout / `to:` / a printout: the two ends of a change,
+# each line the name of the printout under it (the sentence names no system, the words do)
+_FROM = re.compile(r"(?i)(?:^|\s)from:$")
+_TO = re.compile(r"(?i)^(?:and\s++)?to:$")
+
+
+def from_or_to(lines: Sequence[str], k: int) -> str | None:
+    """`from` for a line ending in `from:` with a `to:` line below it, `to` for a `to:` line with
+    such a line above it; None otherwise (a `From:` header has its address after the colon)."""
+    text = lines[k].strip()
+    if _FROM.search(text):
+        return "from" if any(_TO.match(ln.strip()) for ln in lines[k + 1:]) else None
+    if _TO.match(text):
+        return "to" if any(_FROM.search(ln.strip()) for ln in lines[:k]) else None
+    return None
+
+
 def naming_caption(
     lines: Sequence[str], start: int, floor: int = 0, before: Sequence[str] = ()
 ) -> str | None:
@@ -494,7 +511,7 @@ def naming_caption(
         if text.endswith(":") and not opens and (name := names_system(_wrapped(lines[k - 1].strip(), text))) \
                 and _CONDITION.match(name):
             return name  # `... Here's a peak run with -git + pending 6.5` / `changes + pending 6.6 changes:`
-        if alone and (name := names_system(text)):
+        if alone and (name := names_system(text) or from_or_to(lines, k)):
             return name
         if alone and (item := _ENUMERATED.match(text)):
             if name := _item_label(text[item.end():]):

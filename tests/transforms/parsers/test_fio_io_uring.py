@@ -94,6 +94,46 @@ def test_a_wrapped_command_gives_its_options_and_the_label_above_names_the_syste
     assert [r["value"] for r in found if r["metric"] == "iops"] == [6450000.0, 6470000.0, 6470000.0]
 
 
+# https://lore.kernel.org/linux-block/20211006163522.450882-1-axboe@kernel.dk/ (its lines)
+FROM_TO = """\
+This brings single core performance on my setup from:
+
+sudo taskset -c 0,16  t/io_uring -b512 -d128 -s32 -c32 -p1 -F1 -B1 -n2 /dev/nvme1n1 /dev/nvme2n1
+Added file /dev/nvme1n1 (submitter 0)
+Added file /dev/nvme2n1 (submitter 1)
+polled=1, fixedbufs=1, register_files=1, buffered=0, QD=128
+Engine=io_uring, sq_ring=128, cq_ring=256
+submitter=0, tid=1206
+submitter=1, tid=1207
+IOPS=5806400, BW=2835MiB/s, IOS/call=32/32, inflight=(77 32)
+IOPS=5860352, BW=2861MiB/s, IOS/call=32/31, inflight=(102 128)
+
+to:
+
+taskset -c 0,16  t/io_uring -b512 -d128 -s32 -c32 -p1 -F1 -B1 -n2 /dev/nvme1n1 /dev/nvme2n1
+Added file /dev/nvme1n1 (submitter 0)
+Added file /dev/nvme2n1 (submitter 1)
+polled=1, fixedbufs=1, register_files=1, buffered=0, QD=128
+Engine=io_uring, sq_ring=128, cq_ring=256
+submitter=0, tid=1220
+submitter=1, tid=1221
+IOPS=6061248, BW=2959MiB/s, IOS/call=32/31, inflight=(114 82)
+IOPS=6100672, BW=2978MiB/s, IOS/call=32/31, inflight=(128 128)
+
+which is about a 4-5% improvement in single core performance.
+"""
+
+
+def test_from_and_to_name_the_two_ends_of_the_change_not_the_devices():
+    found = [r for r in rows(FROM_TO) if r["metric"] == "iops"]
+    assert [(r["system"], r["value"]) for r in found] == [
+        ("from", 5806400.0), ("from", 5860352.0), ("to", 6061248.0), ("to", 6100672.0)]
+    assert {r["params"]["device"] for r in found} == {"/dev/nvme1n1 /dev/nvme2n1"}  # a parameter still
+    # one end alone is no pair: a sentence ending in `from:` names nothing then
+    alone = FROM_TO[: FROM_TO.index("to:\n")]
+    assert {r["system"] for r in rows(alone)} == {"/dev/nvme1n1 /dev/nvme2n1"}
+
+
 def test_fio_report_lines_are_not_t_io_uring():
     text = "  read: IOPS=3050k, BW=1488MiB/s (1560MB/s)(8192MiB/5503msec)\nIOPS=12 and more\n"
     assert not any(r.attributes.get("tool") == "t/io_uring" for r in (er.run for er in extract_runs(text, "m")))

@@ -61,6 +61,15 @@ def test_raw_fork_exit_lines_under_before_and_after():
     got = [(r["system"], r["metric"], r["value"]) for r in rows_of(text)]
     assert got == [("before", "fork_proc", 294.4118), ("before", "fork_proc", 279.15), ("after", "fork_proc", 298.4124)]
 
+def test_raw_lines_after_from_and_to_name_the_two_ends():
+    # https://lore.kernel.org/lkml/CAFULd4ZsSKwJ4Dz3cCAgaVsa4ypbb0e2savO-3_Ltbs=1wzgKQ@mail.gmail.com/ (its lines)
+    text = ("These go from:\n\nProcess fork+exit: 270.0952 microseconds\n"
+            "Pipe bandwidth: 4631.28 MB/sec\n\nto:\n\nProcess fork+exit: 298.6842 microseconds\n"
+            "Pipe bandwidth: 4649.96 MB/sec\n\nUros.\n")
+    got = [(r["system"], r["metric"], r["value"]) for r in rows_of(text)]
+    assert got == [("from", "fork_proc", 270.0952), ("from", "bw_pipe", 4631.28),
+                   ("to", "fork_proc", 298.6842), ("to", "bw_pipe", 4649.96)]
+
 def test_retyped_raw_line_under_a_bare_version_line():
     # https://lore.kernel.org/lkml/41FF33E5.4070107@yahoo.com.au/
     text = "in\n2.6.10\n\nI got\nProcess fork+exit:164.8438 microseconds.\n\nin 2.6.11-rc2\nProcess fork+exit:183.8621 microseconds.\n"

@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 from transforms.model import Result, Run
 from transforms.numbers import parse_number
-from transforms.parsers._common import names_system, system_label
+from transforms.parsers._common import from_or_to, names_system, system_label
 
 from .metrics import _OP_PREFIX, BENCH, METRICS
 
@@ -186,7 +186,8 @@ def _raw_runs(lines: list[str]) -> list[Run]:
         text = lines[i].strip()
         alone = i == 0 or not lines[i - 1].strip() or len(text.split()) == 1
         label = (system_label(text) if _raw_caption(text) else None) or (
-            names_system(text) if (text.endswith(":") or alone) and not _RAW_LABEL_START.match(text) else None)
+            names_system(text) if (text.endswith(":") or alone) and not _RAW_LABEL_START.match(text) else None) \
+            or from_or_to(lines, i)
         if label:
             acc.start(i, None, label)  # `Before:` above raw lines names the system they measure
             i += 1

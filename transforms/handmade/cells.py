@@ -141,6 +141,7 @@ def cells(line: str) -> list[Cell]:
     out: list[Cell] = []
     toks: list[tuple[str, int, int]] = []
     starred = False
+    glued: set[int] = set()  # tokens in parentheses glued to the number before them
     if (bare := line.rstrip()).endswith("^") and (kept := bare.rstrip("^")) != kept.rstrip():
         line = kept.rstrip()  # `... 13096.25 *   9.78%*   ^`: a mark the poster set beside a row
     for m in _TOKEN.finditer(line):
@@ -159,14 +160,16 @@ def cells(line: str) -> list[Cell]:
         if spread is not None:  # `42382±19.8%`: the value; the spread glued to it is dropped
             toks.append((spread.group(1), s0, s0 + spread.end(1)))
         elif cut > 0 and tok[0].isdigit():  # `13.358(+/-` : the number, then its aside
+            glued.add(len(toks) + 1)
             toks += [(tok[:cut], s0, s0 + cut), (tok[cut:], s0 + cut, m.end())]
         else:
             toks.append((tok, s0, m.end()))
     i = 0
     while i < len(toks):
         tok, s, e = toks[i]
-        if tok.startswith("(") and out and out[-1].kind in ("abs", "chg") and not _PAREN_CHANGE.match(tok):
-            # an aside after a number: skip to its closing parenthesis (at most 8 tokens)
+        if tok.startswith("(") and out and out[-1].kind in ("abs", "chg") and (not _PAREN_CHANGE.match(tok) or i in glued):
+            # an aside after a number: skip to its closing parenthesis (at most 8 tokens); a change
+            # glued to the number (`33.40(-0.03)`, as `11.70(0.34)`) is its aside too
             j = i
             while j < len(toks) and j < i + 8 and not toks[j][0].endswith(")"):
                 if j + 1 < len(toks) and toks[j + 1][1] - toks[j][2] >= 3 and toks[j + 1][0][:1].isdigit() \

@@ -171,6 +171,8 @@ def canonical(benchmark: str, label: str) -> str | None:
     bare = n.replace("(", "").replace(")", "").strip()
     if bare in table:
         return table[bare]
+    if (m := _UNIT_AFTER.match(n)) and unit(m.group(2)) and m.group(1) in table:
+        return table[m.group(1)]  # `Bitrate(Gb/s)`: the metric, its unit glued to it in brackets
     words = bare.split()
     if 2 <= len(words) <= 3 and words[0] == benchmark and all(unit(w) or w.isdigit() for w in words[1:]):
         return DEFAULT_METRIC.get(benchmark)  # `tbench (MB/s)`, `dbench 8`: the headline figure
@@ -191,6 +193,7 @@ def canonical(benchmark: str, label: str) -> str | None:
 
 
 _CAMEL = re.compile(r"([a-z])([A-Z])")
+_UNIT_AFTER = re.compile(r"^([^()]{1,60}?)[ \t]*+\(([^()]{1,20}+)\)$")
 
 
 _RATE_WORDS = frozenset({"/sec", "/s", "k/sec", "m/sec"})

@@ -75,7 +75,7 @@ _NAMES_SYSTEM = re.compile(r"(?i)(?<![\w.])(?:v?\d{1,2}\.\d{1,2}(?:\.\d{1,3})?(?
                            r"|stock|upstream|mainline|current|patch(?:ed|set)?|unpatched|before|after|with(?:out)?"
                            r"|orig(?:inal)?)\b")
 _BULLETED = re.compile(r"^[-*•][ \t]++")
-_WORDS = re.compile(r"[\s_/=:-]+")
+_WORDS = re.compile(r"[\s_/=:()-]+")
 RATIO_UNIT = re.compile(r"[\[(][^\[\]()\n]{0,30}/[ \t]*+\(")  # `[Mbps / (%CPU_Host + ...)]`
 _SIZE = re.compile(r"^\d+(?:\.\d+)?\s*[kKmMgG]?(?:i?[bB])?$")
 
@@ -533,6 +533,31 @@ def _staggered_heads(lines: list[str], h: int, n: int) -> tuple[int, list[Cell]]
     return h - 1, [c for _, _, c in cells_]
 
 
+def _continued_heads(lines: list[str], h: int, n: int) -> tuple[int, list[Cell]] | None:
+    """Heads set on two lines, the lower one continuing some of the upper ones (`hackbench  tip
+    +patch(%gain)` over `20 iterations, 50000 loops  sched/core`): the upper heads, each joined
+    with the words under it (`tip sched/core`), and the upper line's index. A cell of the lower
+    line under the label column only (`20 iterations, 50000 loops`) is a note on the rows."""
+    if h < 1 or not lines[h - 1].strip() or len(lines[h - 1]) > 400 or RULE.match(lines[h - 1].strip()):
+        return None
+    upper, lower = split_wide(lines[h - 1]), split_wide(lines[h])
+    if len(upper) != n + 1 or not 1 <= len(lower) <= n or any(
+            read_number(c.text) is not None or not re.search(r"[A-Za-z]", c.text) for c in upper + lower):
+        return None
+    added: dict[int, str] = {}
+    for c in lower:
+        over = [k for k, u in enumerate(upper) if c.start < u.end + 1 and u.start < c.end + 1]
+        if over == [0] and c.end < upper[1].start:
+            continue  # under the label column only
+        if len(over) != 1 or over[0] == 0 or over[0] in added or len(c.text.split()) > 2:
+            return None
+        added[over[0]] = c.text
+    if not added:
+        return None
+    return h - 1, [Cell(f"{u.text} {added[k]}", u.start, u.end, u.kind) if k in added else u
+                   for k, u in enumerate(upper)]
+
+
 def _upper_heads(lines: list[str], h: int, header: list[Cell]) -> list[Cell] | None:
     """A row of words right over the column heads, each over one head (`fork  execve  /bin/sh` over
     `process  process  process`): the first level of a two-line head."""
@@ -886,10 +911,14 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
     named = _names_under_heads(lines, h, n) if h is not None and not pipe and len(split_wide(lines[h])) == 1 else None
     sub = _sub_heads(lines, h) if h is not None and not pipe and named is None else None
     staggered = _staggered_heads(lines, h, n) if h is not None and not pipe and named is None and sub is None else None
+    continued = _continued_heads(lines, h, n) if h is not None and not pipe and named is None and sub is None \
+        and staggered is None else None
     if named is not None:
         header = named
     elif staggered is not None:
         h, header = staggered
+    elif continued is not None:
+        h, header = continued
     elif sub is not None:
         h, header = sub
     else:
@@ -1188,9 +1217,10 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
             vals = vals[len(vals) - n:]
         row_units = {c.unit for c in vals if c.kind == "abs" and c.unit}
         row_unit = row_units.pop() if len(row_units) == 1 else None  # `0.74 / 0.42 microseconds`
-        if row_unit is None and t.orientation == "rows=metrics" and benchmarks_in(label) \
+        if row_unit is None and t.orientation == "rows=metrics" and (benchmarks_in(label) or any_metric(label)) \
                 and (inside := _HEAD_UNIT.search(label.rstrip(" -:"))):
-            row_unit = unit(inside.group(1).strip())  # `Netperf Result (MB/s) - 112.21`: the row's unit in its label
+            # `Bitrate(Gb/s)  40.7`, `Netperf Result (MB/s) - 112.21`: the row's unit in its label
+            row_unit = unit(inside.group(1).strip())
         count_label = _COUNT_LABEL.search(label) if t.orientation == "rows=metrics" else None
         row_extra: dict[str, str] = _tail_param(grid[r] or [])
         for k, c in enumerate(vals):
@@ -1229,8 +1259,8 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
                     system, metric_label = hd.strip(" :|"), None
                 metric_label = metric_label or row_stats.get(r) or row_stat
                 if rp is not None and rp[0] == "case" and not metric_label and any(
-                        any_metric(w) for w in label.split()):
-                    metric_label = label  # `TCP_RR 56-threads`: the case names the metric
+                        any_metric(w) and norm(w) not in _BARE_TIME for w in label.split()):
+                    metric_label = label  # `TCP_RR 56-threads`: the case names the metric (`thread 10 Time`: no other)
             elif t.orientation == "rows=systems":
                 system, metric_label = (label or None), hd  # `Average`: a statistic's head still labels it
                 if cols_are_params and hd in head_params:
@@ -1394,6 +1424,7 @@ def _column_all(parsed: list, head: str, head_of, kind: str, values: tuple[float
     return seen >= 2
 
 
+_BARE_TIME = frozenset({"time", "seconds", "sec"})  # in a case's label, the time measured: the tool's own
 _COUNT_DASH = re.compile(r"^(?P<val>\d{1,6}+)-(?P<word>[A-Za-z]{1,20}+):?$")
 
 
@@ -1415,8 +1446,8 @@ def _row_param(label: str, default_name: str | None) -> tuple[str, str] | None:
     m = _COUNT_DASH.match(label)
     if m and _is_param_name(m.group("word")):
         return norm(m.group("word")), m.group("val")  # `16-groups:`, `56-threads`
-    if _DIGIT.search(label) and any(_is_param_name(w) for w in _WORDS.split(label.lower()) if w):
-        return "case", label  # `4 instances each 12 threads`, `loopback 56-threads`
+    if _DIGIT.search(label) and any(_is_param_name(w) or w == "process" for w in _WORDS.split(label.lower()) if w):
+        return "case", label  # `4 instances each 12 threads`, `loopback 56-threads`, `Process(Pipe) 10 Time`
     return None
 
 
@@ -1428,13 +1459,16 @@ def _headline(head: str) -> bool:
 _CORNER = re.compile(r"^(?P<param>[A-Za-z#][\w#]{0,20}+):[ \t]++(?P<name>\S.{0,60}+)$")  # `Clients: tip-core`
 _FUNCTION_WORD = re.compile(r"(?i)\b(?:the|and|then|under|which|that|when|than|from|into|there)\b")
 _SPREAD_ASIDE = re.compile(r"[(\[][ \t]*+(?:std|stdev|stddev|sem|cv)%?[^()\[\]]{0,20}+[)\]]$", re.I)
+# `+patch(%gain)`: the head of a column whose cells carry their change in parentheses
+_CHANGE_ASIDE = re.compile(r"[(\[][ \t]*+%?[ \t]*+(?:gain|change|diff|delta|improvement|impr|imp)[ \t]*+%?[ \t]*+[)\]]$",
+                           re.I)
 
 
 def _system_or_metric(head: str | None) -> tuple[str | None, str | None]:
     """A column head names a system (`patched`), a metric (`Throughput (MB/s)`), or nothing."""
     if not head:
         return None, None
-    text = _SPREAD_ASIDE.sub("", head).strip(" :|")  # `compare%( std%)`: the spread's head is no name
+    text = _CHANGE_ASIDE.sub("", _SPREAD_ASIDE.sub("", head)).strip(" :|")  # `compare%( std%)`: the spread's head is no name
     if _GENERIC_HEAD.match(text) or CHANGE_HEAD.match(text) or norm(text) in _STAT_HEAD:
         return None, None
     if label_votes([text]) or any_metric(text):

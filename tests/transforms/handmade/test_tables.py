@@ -1656,3 +1656,83 @@ def test_heads_one_blank_apart_stand_over_the_absolute_figures_of_label_last_row
                    ("3.1.0-rc8-ioless6+", "3G-UKEY-HDD/xfs-10dd-4k-8p-4096M-20:10-X", 54.73),
                    ("3.1.0-rc4-vanilla+", "3G-UKEY-HDD/xfs-1dd-4k-8p-4096M-20:10-X", 63.72),
                    ("3.1.0-rc8-ioless6+", "3G-UKEY-HDD/xfs-1dd-4k-8p-4096M-20:10-X", 62.58)}
+
+
+# https://lore.kernel.org/lkml/20230902081204.232218-1-sshegde@linux.vnet.ibm.com/ (its lines): heads on
+# two lines (`tip` over `sched/core`), a note on the rows under the label column, each patched figure
+# with its change glued to it in parentheses, then a table of a tool the project does not read
+TWO_LINE_HEADS = """\
+------------------------------------------------------------------------------
+hackbench				tip	   +patch(%gain)
+20 iterations, 50000 loops	     sched/core
+------------------------------------------------------------------------------
+Process 10 groups                :      11.74      11.70(0.34)
+Process 20 groups                :      22.73      22.69(0.18)
+Process 30 groups                :      33.39      33.40(-0.03)
+Process 40 groups                :      43.73      43.61(0.27)
+Process 50 groups                :      53.82      54.35(-0.98)
+Process 60 groups                :      64.16      65.29(-1.76)
+thread 10 Time                   :      12.81      12.79(0.16)
+thread 20 Time                   :      24.63      24.47(0.65)
+Process(Pipe) 10 Time            :       6.40       6.34(0.94)
+Process(Pipe) 20 Time            :      10.62      10.63(-0.09)
+Process(Pipe) 30 Time            :      15.09      14.84(1.66)
+Process(Pipe) 40 Time            :      19.42      19.01(2.11)
+Process(Pipe) 50 Time            :      24.04      23.34(2.91)
+Process(Pipe) 60 Time            :      28.94      27.51(4.94)
+thread(Pipe) 10 Time             :       6.96       6.87(1.29)
+thread(Pipe) 20 Time             :      11.74      11.73(0.09)
+
+"""
+STRESS_NG = """\
+------------------------------------------------------------------------------
+stress_ng				tip        +patch(%gain)
+10 iterations 100000 cpu_ops	     sched/core
+------------------------------------------------------------------------------
+
+--cpu=96 -util=100 Time taken  	 :       5.30,       5.01(5.47)
+"""
+
+
+def test_heads_continued_on_the_line_below_and_changes_glued_to_their_figures():
+    got = rows(TWO_LINE_HEADS)
+    assert {r["system"] for r in got} == {"tip sched/core", "+patch"}
+    by = {(r["system"], r["params"].get("case")): r["value"] for r in got}
+    assert by[("tip sched/core", "Process 30 groups")] == 33.39  # `33.39      33.40(-0.03)`
+    assert by[("+patch", "Process 30 groups")] == 33.40
+    assert by[("+patch", "Process(Pipe) 60 Time")] == 27.51
+    assert len(got) == 32 and {r["metric"] for r in got} == {"time"}
+    assert not any(r["layout"] == "change_table" for r in got)  # the glued `(-0.03)` is an aside
+
+
+def test_a_table_of_stress_ng_under_a_hackbench_paragraph_gives_nothing():
+    text = TWO_LINE_HEADS + "\nhackbench shows slight improvement with pipe. Slight degradation in process.\n\n" + STRESS_NG
+    assert {r["value"] for r in rows(text)} & {5.30, 5.01} == set()
+    assert len(rows(text)) == 32
+
+
+# https://lore.kernel.org/netdev/1682252271-2544-1-git-send-email-guwen@linux.alibaba.com/ (its lines)
+SMC_LOOPBACK = """\
+3. iperf3
+
+ - serv: <smc_run> taskset -c <cpu> iperf3 -s
+ - clnt: <smc_run> taskset -c <cpu> iperf3 -c 127.0.0.1 -t 15
+
+                    TCP-lo                  SMC-lo             SMC-lo-nocpy
+Bitrate(Gb/s)         40.7            40.5(-0.49%)            72.4(+77.89%)
+
+4. nginx/wrk
+
+ - serv: <smc_run> nginx
+ - clnt: <smc_run> wrk -t 8 -c 500 -d 30 http://127.0.0.1:80
+
+                    TCP-lo                  SMC-lo             SMC-lo-nocpy
+Requests/s       155994.57      214544.79(+37.53%)       215538.55(+38.17%)
+"""
+
+
+def test_a_bitrate_row_with_changes_glued_to_it_and_no_row_of_wrk_below():
+    got = rows(SMC_LOOPBACK)
+    assert sorted((r["benchmark"], r["system"], r["metric"], r["value"], r["unit"]) for r in got) == [
+        ("iperf", "SMC-lo", "throughput", 40.5, "Gbit/s"), ("iperf", "SMC-lo-nocpy", "throughput", 72.4, "Gbit/s"),
+        ("iperf", "TCP-lo", "throughput", 40.7, "Gbit/s")]

@@ -971,6 +971,7 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
     first_is_param = False
     param_name = norm(corner.group("param")) if corner else named_rows
     label_name: str | None = None  # the label column's head, when it names no parameter
+    labels_named: str | None = None  # the parameter the label column's head names (`rw` over `randread`)
     pairs: dict[int, tuple[str, str]] | None = None  # two label columns: each row's two labels
     label_pair: tuple[str, str] = ("", "")  # and their heads
     if all(not lab for _, lab, _ in parsed):
@@ -1037,14 +1038,20 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
         header = header[1:]
         if _is_param_name(label_head.text):
             param_name = norm(label_head.text)
+            labels_named = param_name if param_name in _PARAM_WORDS and param_name not in _NAMELESS_PARAMS else None
         else:
             label_name = label_head.text.strip(" :|")
     elif header and len(header) == n >= (2 if header[0].text.endswith(":") else 3) and all(
             v and header[0].end <= v[0].start and v[-1].kind == "chg" for _, lab, v in parsed) \
-            and (header[0].text.endswith(":") or not _is_param_name(header[0].text)):  # (`Test:  mel-v4.2`)
+            and (header[0].text.endswith(":") or not _is_param_name(header[0].text) or all(lab for _, lab, _ in parsed)):
         # `2.6.32-rc5+mmotm-091101   no-patch  this-patch` over rows ending `12.856  ~1.2%`: the first
         # head stands over the row labels (a corner), the last column is a change without a head
-        label_name = header[0].text.strip(" :|")
+        # (`Test:  mel-v4.2`; a parameter's name over labelled rows, `rw` over `randread`, names them)
+        if _is_param_name(header[0].text) and not header[0].text.endswith(":"):
+            param_name = norm(header[0].text)
+            labels_named = param_name if param_name in _PARAM_WORDS and param_name not in _NAMELESS_PARAMS else None
+        else:
+            label_name = header[0].text.strip(" :|")
         header = header[1:]
     if n <= 0:
         return None
@@ -1162,7 +1169,7 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
                                    for g in (grid[r] for r, _, _ in parsed) if g)
     row_params = [_row_param(lab, param_name) or (
         (label_name or "case", lab) if (_NUMERIC_LABEL.match(lab) and not _RELEASE_LABEL.match(lab)) or cases
-        else None) for lab in row_labels]
+        else (labels_named, lab) if labels_named and lab and not any_metric(lab) else None) for lab in row_labels]
     if pairs is not None:
         row_params = [(label_pair[0], pairs[r][0]) for r, _, _ in parsed]
     head_params = {hd: _row_param(hd, None) for hd in heads}
@@ -1215,7 +1222,8 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
     for (r, label, vals), rp in zip(parsed, row_params, strict=True):
         if len(vals) > n and not first_is_param:
             vals = vals[len(vals) - n:]
-        row_units = {c.unit for c in vals if c.kind == "abs" and c.unit}
+        row_units = {c.unit for k, c in enumerate(vals) if c.kind == "abs" and c.unit
+                     and kinds.get(head_of(vals, k) or "") != "param"}  # (`4k` under `bs` is no unit)
         row_unit = row_units.pop() if len(row_units) == 1 else None  # `0.74 / 0.42 microseconds`
         if row_unit is None and t.orientation == "rows=metrics" and (benchmarks_in(label) or any_metric(label)) \
                 and (inside := _HEAD_UNIT.search(label.rstrip(" -:"))):
@@ -1424,6 +1432,8 @@ def _column_all(parsed: list, head: str, head_of, kind: str, values: tuple[float
     return seen >= 2
 
 
+# heads over a label column that say nothing of what its labels are (`test` over `TCP_RR`)
+_NAMELESS_PARAMS = frozenset({"test", "case", "mode", "n", "#", "num", "number", "run", "runs", "sample", "samples"})
 _BARE_TIME = frozenset({"time", "seconds", "sec"})  # in a case's label, the time measured: the tool's own
 _COUNT_DASH = re.compile(r"^(?P<val>\d{1,6}+)-(?P<word>[A-Za-z]{1,20}+):?$")
 

@@ -1736,3 +1736,28 @@ def test_a_bitrate_row_with_changes_glued_to_it_and_no_row_of_wrk_below():
     assert sorted((r["benchmark"], r["system"], r["metric"], r["value"], r["unit"]) for r in got) == [
         ("iperf", "SMC-lo", "throughput", 40.5, "Gbit/s"), ("iperf", "SMC-lo-nocpy", "throughput", 72.4, "Gbit/s"),
         ("iperf", "TCP-lo", "throughput", 40.7, "Gbit/s")]
+
+
+# https://lore.kernel.org/virtualization/20210520141305.355961-1-stefanha@redhat.com/ (its lines): two
+# label columns under parameter heads (`rw`, `bs`), a change column under no head at the right
+IO_POLL = """\
+polled. IOPS for 4k and 16k block sizes increases by 5-18% on a virtio-blk
+device with 4 virtqueues backed by an NVMe drive.
+
+- Benchmark: fio ioengine=pvsync2 numjobs=4 direct=1
+
+rw          bs hipri=0 hipri=1
+------------------------------
+randread    4k 149,426 170,763 +14%
+randread   16k 118,939 134,269 +12%
+randwrite   4k 138,578 163,600 +18%
+write     128k  16,259  16,265   0%
+"""
+
+
+def test_parameter_heads_over_two_label_columns_and_a_change_under_no_head():
+    got = {(r["system"], r["params"]["rw"], r["params"]["bs"]): (r["value"], r["unit"]) for r in rows(IO_POLL)}
+    assert got[("hipri=0", "randread", "4k")] == (149426.0, "IOPS")  # the IOPS the text above speaks of
+    assert got[("hipri=1", "randread", "4k")] == (170763.0, "IOPS")
+    assert got[("hipri=1", "write", "128k")] == (16265.0, "IOPS")
+    assert len(got) == 8 and not any("scale" in r["params"] for r in rows(IO_POLL))  # `4k` is a size, no scale

@@ -43,21 +43,22 @@ def command_of(line: str) -> tuple[str, list[str]] | None:
     text = line.strip()
     if (k := prompt_end(text)) is not None:  # `$ `, `# `, `host:/dir# `
         text = text[k:].strip()
-    if text.startswith("for ") and "; do " in text:
-        text = text.split("; do ", 1)[1]
-    for tail in ("; done", ";done", "; sync"):
-        if text.endswith(tail):
-            text = text[: -len(tail)]
-    tokens = text.split()
-    if not tokens or len(tokens) > 40:
+    if len(text) > 400:
         return None
-    base = tokens[0].rsplit("/", 1)[-1]
-    bench = _TOOLS.get(base)
-    if bench is None:
-        return None
-    if base == "perf" and tokens[1:4] != ["bench", "sched", "messaging"]:
-        return None
-    return bench, tokens[1:]
+    # the tool among the commands of the line (`nstat -n;for f in {1..10}; do ./super_netperf 1 -H
+    # host; done;nstat|egrep "Hystart"`): a loop's body, between setup and report commands
+    for part in text.split(";"):
+        tokens = part.split()
+        if tokens[:1] == ["do"]:
+            tokens = tokens[1:]
+        if not tokens or len(tokens) > 40 or tokens[0] == "for":
+            continue
+        base = tokens[0].rsplit("/", 1)[-1]
+        bench = _TOOLS.get(base)
+        if bench is None or base == "perf" and tokens[1:4] != ["bench", "sched", "messaging"]:
+            continue
+        return bench, tokens[1:]
+    return None
 
 
 _POSITIONAL = {"hackbench": "groups"}  # `hackbench 30`: its first bare argument

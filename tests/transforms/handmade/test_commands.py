@@ -57,6 +57,34 @@ def test_caption_above_the_command_names_the_system():
     assert said == [("after", 35.0, "Gbit/s"), ("before", 95.0, "Gbit/s")]
 
 
+# https://lore.kernel.org/netdev/20191223202754.127546-6-edumazet@google.com/ (its lines): the tool in a
+# loop between setup and report commands on one line, the report's counters after the runs
+COMPOUND = """\
+Before:
+nstat -n;for f in {1..10}; do ./super_netperf 1 -H lpaa24 -l -4000000; done;nstat|egrep "Hystart"
+   9117
+   7057
+   9553
+TcpExtTCPHystartTrainDetect     10                 0.0
+TcpExtTCPHystartTrainCwnd       1230               0.0
+
+After :
+nstat -n;for f in {1..10}; do ./super_netperf 1 -H lpaa24 -l -4000000; done;nstat|egrep "Hystart"
+   9845
+  10103
+TcpExtTCPHystartTrainDetect     10                 0.0
+TcpExtTCPHystartTrainCwnd       6462               0.0
+"""
+
+
+def test_the_tool_among_the_commands_of_one_line_and_the_counters_after_its_runs_are_no_values():
+    got = [(r["system"], r["params"]["run"], r["value"]) for r in _rows(COMPOUND)]
+    assert got == [("Before", "1", 9117.0), ("Before", "2", 7057.0), ("Before", "3", 9553.0),
+                   ("After", "1", 9845.0), ("After", "2", 10103.0)]
+    assert command_of('nstat -n;for f in {1..10}; do ./hackbench 30; done') == ("hackbench", ["30"])
+    assert command_of("nstat -n; nstat|egrep Hystart") is None
+
+
 def test_a_loop_gives_one_value_per_run_with_the_test_of_the_command():
     got = [(r["metric_label"], r["metric"], r["params"]["run"], r["value"], r["unit"], r["system"])
            for r in _rows(LOOP)]

@@ -55,6 +55,8 @@ _LITERALS: dict[str, str] = {
     "average half load": "kernbench", "average optimal load": "kernbench", "average maximal load": "kernbench",
     "running in process mode": "hackbench", "running in threaded mode": "hackbench",
     "run status group": "fio", "iops=": "fio", "t/io_uring": "fio", "best rate mb/s": "stream",
+    # fio's job options, which no other tool spells so (`numjobs=3 randread (bs=4k, direct=1)`)
+    "numjobs=": "fio", "iodepth=": "fio", "ioengine=": "fio",
 }  # fmt: skip
 _AC = ahocorasick_rs.AhoCorasick(list(_LITERALS))
 LITERALS = frozenset(_LITERALS)

@@ -15,6 +15,7 @@ _LINE = re.compile(
     r"|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun),? \d|\d{1,2}:\d{2}:\d{2}\s|#\s+name\s+<"
     r"|\d{1,4}\s++\d{1,4}\s++[a-z][\w-]{0,30}+(?:\s++\d++){11}"  # /proc/diskstats: major minor name counters
     r"|(?:TcpExt|IpExt|MPTcpExt|Tcp|Udp6?|UdpLite|Ip6?|Icmp6?)[a-z]{3,40}+\s++\d++\s++\d++\.\d++\s*+$"  # nstat
+    r"|\d++,[ \t]*+\d++,[ \t]*+[012],[ \t]*+\d++(?:,[ \t]*+\d++){0,2}+[ \t]*+$"  # a fio log entry: time, value, direction, bs[, offset, prio]
     # a setting made before a run (`ip link set dev eth0 mtu 9000`, `ethtool -K eth0 gro off`, `sysctl -w ...`)
     r"|(?:sudo\s++)?(?:ip\s++(?:link|addr|address|route|netns|-\w++)|ethtool\s++-|sysctl\s++-|tc\s++(?:qdisc|class|filter)"
     r"|modprobe\s|insmod\s|tuned-adm\s|cpupower\s))",

@@ -1,6 +1,8 @@
 """Benchmark evidence: tool names as words only, and with/without phrasing."""
 
+from transforms.extract import extract_explained
 from transforms.handmade.evidence import benchmarks_in, has_evidence, other_benchmark, with_without
+from transforms.rows import result_rows
 
 
 def test_tool_names_count_only_as_words():
@@ -82,3 +84,22 @@ def test_a_table_under_another_benchmarks_name_is_not_ours_whatever_its_heads():
     assert attribute(lines, 5, 9, None, {"sysbench": 2}) is None
     lines[2] = "sysbench 0.4"  # our tool named nearer: the heads may speak
     assert attribute(lines, 5, 9, None, {"sysbench": 2}).benchmark == "sysbench"
+
+
+# https://lore.kernel.org/dm-devel/20210208085243.82367-1-jefflexu@linux.alibaba.com/ (its lines): fio
+# never named, its job options are
+DM_POLL = """\
+1. One thread (numjobs=1) randread (bs=4k, direct=1) one dm-linear
+device, which is built upon 3 nvme devices, with one polling hw queue
+per nvme device.
+
+     | IOPS (IRQ mode) | IOPS (iopoll=1 mode) | diff
+---- | --------------- | -------------------- | ----
+  dm | \t\t  208k |\t\t 279k | ~34%
+"""
+
+
+def test_fio_job_options_name_fio():
+    got = [(r["benchmark"], r["system"], r["metric_label"], r["value"], r["params"].get("scale"))
+           for r in result_rows(extract_explained(DM_POLL, "m")[0])]
+    assert got == [("fio", "dm", "IOPS (IRQ mode)", 208.0, "k"), ("fio", "dm", "IOPS (iopoll=1 mode)", 279.0, "k")]

@@ -235,3 +235,33 @@ def test_the_gated_kinds_find_what_one_alternation_finds(text: str) -> None:
 def _hex_dump(text: str) -> str | None:
     hexes = _HEX_LINE.findall(text)
     return f"register dump ({' '.join(hexes[0].split())})" if len(hexes) >= 2 else None
+
+
+# https://lore.kernel.org/linux-bcache/CAJhEC07JauBGfqmEaYbV9XuLUkCdbart-gnbuMWYE7JwzG4CsA@mail.gmail.com/
+# (its lines): fio's latency log quoted under a job file (`ioengine=libaio`)
+FIO_LOG = """\
+ioengine=libaio
+iodepth=128
+
+Before:
+
+time-ms,latency-ns,,,
+
+12170, 285016, 1, 0, 0
+12183, 296581, 1, 0, 0
+12207, 6542725, 1, 0, 0
+12242, 24483604, 1, 0, 0
+"""
+
+
+def test_a_fio_latency_log_gives_no_rows():
+    assert noise_line("12170, 285016, 1, 0, 0") and noise_line("4000, 512, 0, 4096")
+    assert not noise_line("4k, 1234, 5678, 9012")  # a row a person typed: a label, then figures
+    assert result_rows(extract_explained(FIO_LOG, "m")[0]) == []
+
+
+# https://lore.kernel.org/netdev/20191223202754.127546-6-edumazet@google.com/ (its lines)
+def test_nstat_counters_are_noise():
+    assert noise_line("TcpExtTCPHystartTrainDetect     10                 0.0")
+    assert noise_line("TcpExtTCPHystartTrainCwnd       1230               0.0")
+    assert not noise_line("TCP_STREAM       9400.5   9380.1")

@@ -179,6 +179,48 @@ def drop_text_columns(lines: list[str]) -> list[str]:
             for ln, parts in zip(lines, split, strict=True)]
 
 
+# `30898KB/s,7724,555.00us`: several figures of one run in one cell, each with its own unit or none
+_FIGURE_LIST = re.compile(r"^[ \t]*+\d[\d.]{0,15}+[A-Za-z/%µ]{0,8}+(?:[ \t]*+,[ \t]*+\d[\d.]{0,15}+[A-Za-z/%µ]{0,8}+){1,5}+[ \t]*+$")
+
+
+_UNIT_LETTER = re.compile(r"\d[A-Za-z/%µ]")  # a figure's unit: no thousands separator (`848,362`) has one
+
+
+def split_figure_lists(lines: list[str]) -> list[str]:
+    """A pipe table whose every row holds, in one column, a list of figures with their units
+    (`| 30898KB/s,7724,555.00us |` under `| READ |`): that column cut into one per figure, its head
+    repeated over each, so that each figure is read under its head with its unit."""
+    split = [ln.split("|") if "|" in ln and not RULE.match(ln) else None for ln in lines]
+    widths = {len(p) for p in split if p is not None}
+    if len(widths) != 1:
+        return lines
+    width = widths.pop()
+    listed: dict[int, int] = {}  # column -> figures per cell
+    for j in range(width):
+        counts = {len(p[j].split(",")) for p in split if p is not None and _FIGURE_LIST.match(p[j])}
+        data = [p for p in split if p is not None
+                and (_FIGURE_LIST.match(p[j]) or any(c.kind in ("abs", "chg") for c in cells(p[j])))]
+        if len(counts) == 1 and data and all(_FIGURE_LIST.match(p[j]) and _UNIT_LETTER.search(p[j]) for p in data):
+            listed[j] = counts.pop()
+    if not listed:
+        return lines
+    out: list[str] = []
+    for ln, parts in zip(lines, split, strict=True):
+        if parts is None:
+            out.append(ln)
+            continue
+        new: list[str] = []
+        for j, part in enumerate(parts):
+            if j not in listed:
+                new.append(part)
+            elif _FIGURE_LIST.match(part):
+                new.extend(f" {x.strip()} " for x in part.split(","))
+            else:
+                new.extend([part] * listed[j])  # the head over the list, over each of its figures
+        out.append("|".join(new))
+    return out
+
+
 def _grid(lines: list[str], pipe: bool) -> list[list[Cell] | None]:
     grid = [(_pipe_cells(ln) if pipe else (None if RULE.match(ln) else cells(ln))) if ln.strip() else None
             for ln in lines]
@@ -595,7 +637,7 @@ def read_tables(lines: list[str]) -> list[Table]:
         return csv
     pipe = is_pipe_block(lines)
     if pipe:
-        lines = drop_text_columns(lines)
+        lines = split_figure_lists(drop_text_columns(lines))
     md_heads = {k for k in range(len(lines)) if _md_header(lines, k)}  # before any rewriting below
     if pipe and _grouped(lines):
         # `| 1/1  508.5 [0.2%] 2.1% | 504.7 ... |`: groups of sub-columns; read it as an aligned table
@@ -1200,6 +1242,9 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
         t.orientation = "rows=systems"  # `tbench (MB/s)  turbostat PkgWatt` over kernels or governors
     elif col_votes > row_votes and col_votes * 2 >= max(1, len(heads)) or heads and stat_heads * 2 > len(heads) and row_votes == 0:
         t.orientation = "rows=systems"
+    elif row_votes == 0 and len(heads) >= 2 and all(_IO_TEST.match(hd) for hd in heads) \
+            and not any(_IO_TEST.match(lab) for lab in row_labels if lab):
+        t.orientation = "rows=systems"  # `READ  WRITE` over `w/`, `w/o`: the I/O each column measured
     elif row_votes == 0 and heads and sum(unit_in(hd) is not None for hd in heads) * 2 >= len(heads) + 1:
         t.orientation = "rows=systems"  # `power(W/s)  throughput(MB/s)` heads: measured quantities
     else:

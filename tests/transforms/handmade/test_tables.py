@@ -1761,3 +1761,46 @@ def test_parameter_heads_over_two_label_columns_and_a_change_under_no_head():
     assert got[("hipri=1", "randread", "4k")] == (170763.0, "IOPS")
     assert got[("hipri=1", "write", "128k")] == (16265.0, "IOPS")
     assert len(got) == 8 and not any("scale" in r["params"] for r in rows(IO_POLL))  # `4k` is a size, no scale
+
+
+# https://lore.kernel.org/linux-ext4/d264b7b0-334a-eb36-4fdb-5af5526ea4aa@linux.alibaba.com/ (its lines):
+# each cell a run's bandwidth, IOPS and latency, the I/O direction over each column
+FIGURE_LISTS = """\
+>>> this patch, that path is now avoided for fio test case
+
+ilocknew+ = ext4-ilock-RFC latest + dioread_nolock
+
+
+bs=4k:
+------------------------------------------------------------------
+          |            READ           |           WRITE          |
+------------------------------------------------------------------
+w/        | 30898KB/s,7724,555.00us   | 30875KB/s,7718,479.70us  |
+------------------------------------------------------------------
+w/o       | 117915KB/s,29478,248.18us | 117854KB/s,29463,21.91us |
+------------------------------------------------------------------
+"""
+
+
+def test_a_cell_of_figures_with_their_units_under_the_direction_it_measured():
+    got = {(r["system"], r["params"].get("rw"), r["unit"]): r["value"] for r in rows(FIGURE_LISTS)}
+    assert got[("w/", "read", "KB/s")] == 30898.0 and got[("w/", "read", "us")] == 555.0
+    assert got[("w/o", "write", "KB/s")] == 117854.0 and got[("w/o", "write", "us")] == 21.91
+    assert {r["metric"] for r in rows(FIGURE_LISTS) if r["unit"] == "us"} == {"lat_avg"}
+
+
+# https://lore.kernel.org/lkml/20250812173109.295750-1-jackmanb@google.com/ (its lines): thousands
+# separators are no list of figures
+THOUSANDS = """\
+Native FIO randread IOPS on tmpfs (this is where the 70% perf degradation was):
++---------+---------+-----------+---------+-----------+---------------+
+| variant | samples |      mean |     min |       max | delta mean    |
++---------+---------+-----------+---------+-----------+---------------+
+| asi-off |      10 | 1,003,102 | 981,813 | 1,036,142 |               |
+| asi-on  |      10 |   871,928 | 848,362 |   885,622 | -13.1%        |
++---------+---------+-----------+---------+-----------+---------------+
+"""
+
+
+def test_thousands_separators_in_a_pipe_table_are_no_list_of_figures():
+    assert {r["value"] for r in rows(THOUSANDS) if r["system"] == "asi-on"} >= {871928.0, 848362.0, 885622.0}

@@ -1175,12 +1175,13 @@ _SERIES_PARAM = {"tbench": "clients", "dbench": "clients", "hackbench": "groups"
 
 def _result(bench: str, line: int, label: str | None, value: float, unit: str | None, system: str | None,
             params: dict[str, str], layout: str, change: bool = False, statistic: str = "value") -> Result:
+    printed: str | None = None  # a label read as a parameter, kept as the printed label
     if bench == "fio" and unit and label:
         # `read  471  1791` under `MiB/s  fuse  passthrough`, `io_uring  ~430K IOPS`: fio's I/O pattern
         # or engine, what was measured told by the unit (with no unit the label stays: a guess)
         key = next((k for pattern, k in _FIO_LABEL_PARAMS if pattern.match(label) and k not in params), None)
         if key is not None:
-            params, label = {**params, key: label.strip(" :").lower()}, None
+            params, label, printed = {**params, key: label.strip(" :").lower()}, None, label.strip(" :")
     if statistic != "value" and label and label.lower() in MEAN_STAT and bench in metrics.DEFAULT_METRIC:
         # mmtests' `Hmean  8  349.34`: a mean of the tool's headline figure; the printed label stays
         r = _result(bench, line, None, value, unit, system, params, layout, change, statistic)
@@ -1196,6 +1197,7 @@ def _result(bench: str, line: int, label: str | None, value: float, unit: str | 
     if bench == "fio" and not u and label is None and "scale" in params:
         label = "IOPS"  # `84k` with no unit: fio prints bandwidth with its unit, IOPS as a bare `84k`
     metric, metric_label = metrics.metric_for(bench, label, u)
+    metric_label = printed or metric_label
     if change:
         if metrics.norm(metric_label or "") == bench and bench in metrics.DEFAULT_METRIC:
             metric = metrics.DEFAULT_METRIC[bench]  # a change under the tool's name: of its headline figure

@@ -1787,6 +1787,9 @@ def test_a_cell_of_figures_with_their_units_under_the_direction_it_measured():
     assert got[("w/", "read", "KB/s")] == 30898.0 and got[("w/", "read", "us")] == 555.0
     assert got[("w/o", "write", "KB/s")] == 117854.0 and got[("w/o", "write", "us")] == 21.91
     assert {r["metric"] for r in rows(FIGURE_LISTS) if r["unit"] == "us"} == {"lat_avg"}
+    # the direction is a parameter and stays the printed label of what was measured
+    assert {(r["metric"], r["metric_label"]) for r in rows(FIGURE_LISTS) if r["unit"] == "KB/s"} == {
+        ("bandwidth", "READ"), ("bandwidth", "WRITE")}
 
 
 # https://lore.kernel.org/lkml/20250812173109.295750-1-jackmanb@google.com/ (its lines): thousands

@@ -290,6 +290,7 @@ _UNITS: dict[str, str] = {
     "mbit/s": "Mbit/s", "mbit/sec": "Mbit/s", "mbits/s": "Mbit/s", "mbits/sec": "Mbit/s", "mbps": "Mbit/s",
     "gbit/s": "Gbit/s", "gbit/sec": "Gbit/s", "gbits/s": "Gbit/s", "gbits/sec": "Gbit/s", "gbps": "Gbit/s",
     "kbit/s": "Kbit/s", "kbits/sec": "Kbit/s", "kbits/s": "Kbit/s",
+    "gbit": "Gbit/s", "gbits": "Gbit/s", "mbit": "Mbit/s", "mbits": "Mbit/s", "kbit": "Kbit/s",  # `55 Gbit`: a rate
     "10^6bits/sec": "Mbit/s", "10^6bits/s": "Mbit/s", "10^6 bits/sec": "Mbit/s", "10^3bits/sec": "Kbit/s",
     "10^6bps": "Mbit/s", "10^6 bps": "Mbit/s", "10^3bps": "Kbit/s", "10^3 bps": "Kbit/s",
     "us": "us", "usec": "us", "usecs": "us", "µs": "us", "microseconds": "us", "microsec": "us",

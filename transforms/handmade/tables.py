@@ -819,12 +819,33 @@ def _group_param(lines: list[str], grid: list[list[Cell] | None], i: int) -> boo
     """`75%` or `group=8` alone on a line over `base:` / `patch:` rows: what the group below was
     run at (a caption), not a row of its own."""
     row = grid[i]
-    if row is None or i + 2 >= len(lines) or not (len(row) == 1 or _count_of(row)):
+    if row is None or i + 2 >= len(lines):
         return False
-    if len(row) == 1 and row[0].kind == "label" and not _GROUP_PARAM.match(row[0].text):
-        return False
+    if _keyed_group(lines[i]) is None:
+        if not (len(row) == 1 or _count_of(row)):
+            return False
+        if len(row) == 1 and row[0].kind == "label" and not _GROUP_PARAM.match(row[0].text):
+            return False
     below = [grid[j] for j in (i + 1, i + 2)]
     return all(r is not None and _values_tail(r)[0] and _values_tail(r)[1] for r in below)
+
+
+# `MTU : 4096+ (4096 bytes of TCP payload, plus TCP/IPv6 headers)`: a parameter, its value, a remark
+_KEYED_GROUP = re.compile(r"^[ \t]*+(?P<name>[A-Za-z][\w.-]{0,30}+)[ \t]*+(?P<sep>[=:])[ \t]*+(?P<val>\d[\w.%+-]{0,20}+)"
+                          r"(?:[ \t]++\([^()\n]{0,100}+\))?+[ \t]*+$")
+_GROUP_KEYS = frozenset({"mtu"})  # settings a run is made at, named before a colon
+
+
+def _keyed_group(line: str) -> tuple[str, str] | None:
+    """(name, value) of a parameter's line heading the rows below it: `name=value`, or a
+    parameter's name, a colon and its value."""
+    m = _KEYED_GROUP.match(line)
+    if m is None:
+        return None
+    name = norm(m.group("name"))
+    if m.group("sep") == ":" and (name in _NAMELESS_PARAMS or not (_is_param_name(name) or name in _GROUP_KEYS)):
+        return None
+    return name, m.group("val")
 
 
 def _count_of(row: list[Cell]) -> bool:
@@ -979,7 +1000,7 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
     group: dict[str, str] = {}
     if h is None and rows[0] > 0 and _group_param(lines, grid, rows[0] - 1):
         text = lines[rows[0] - 1].strip().rstrip(":")
-        name, val = _row_param(text, None) or ("case", text)
+        name, val = _keyed_group(text) or _row_param(text, None) or ("case", text)
         group = {name: val}
         caption = _section_caption(lines, grid, rows[0] - 1)
     named_rows = next((name for j in range(h + 1, rows[0]) if (name := row_head(lines[j]))), None) \

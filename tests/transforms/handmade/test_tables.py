@@ -1807,3 +1807,25 @@ Native FIO randread IOPS on tmpfs (this is where the 70% perf degradation was):
 
 def test_thousands_separators_in_a_pipe_table_are_no_list_of_figures():
     assert {r["value"] for r in rows(THOUSANDS) if r["system"] == "asi-on"} >= {871928.0, 848362.0, 885622.0}
+
+
+# https://lore.kernel.org/netdev/20211115190249.3936899-1-eric.dumazet@gmail.com/ (its lines): a
+# setting with a remark over each pair of `Before:` / `After:` lines, rates in bare `Gbit`
+MTU_GROUPS = """\
+ Tests on a 100Gbit NIC
+ Max throughput for one TCP_STREAM flow, over 10 runs.
+
+ MTU : 1500  (1428 bytes of TCP payload per MSS)
+ Before: 55 Gbit
+ After:  66 Gbit
+
+ MTU : 4096+ (4096 bytes of TCP payload, plus TCP/IPv6 headers)
+ Before: 82 Gbit
+ After:  95 Gbit
+"""
+
+
+def test_a_setting_over_each_pair_of_lines_and_rates_in_bare_gbit():
+    got = [(r["benchmark"], r["system"], r["params"], r["value"], r["unit"]) for r in rows(MTU_GROUPS)]
+    assert got == [("netperf", "Before", {"mtu": "1500"}, 55.0, "Gbit/s"), ("netperf", "After", {"mtu": "1500"}, 66.0, "Gbit/s"),
+                   ("netperf", "Before", {"mtu": "4096+"}, 82.0, "Gbit/s"), ("netperf", "After", {"mtu": "4096+"}, 95.0, "Gbit/s")]

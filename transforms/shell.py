@@ -49,3 +49,12 @@ def prompt_host(line: str) -> str | None:
         return None
     h = _HOST_NAME.search((m.group("host") or m.group("other")).strip())
     return (h.group("at") or h.group("word")) if h else None
+
+
+# the end of a shell loop or command (`done`, `fi`, `... 2>/dev/null;`, a `\` continuation)
+_SHELL_SYNTAX = re.compile(r"^[ \t]*+(?:(?:done|do|fi|then|else|esac|\}|;;)[ \t]*+;?|[^\n]*[;\\])[ \t]*+$")
+
+
+def is_shell_syntax(line: str) -> bool:
+    """A line of a shell script's syntax, which names nothing a table or figure below it measured."""
+    return _SHELL_SYNTAX.match(line) is not None

@@ -52,7 +52,7 @@ from transforms.parsers._common import (
     system_label,
     tool_condition,
 )
-from transforms.shell import prompt_end
+from transforms.shell import is_shell_syntax, prompt_end
 
 MAX_BLOCK_LINES = 600
 MAX_LINE = 1000  # a longer line is no table row, summary or sentence worth reading
@@ -895,7 +895,7 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
             if bench == "sysbench":  # its test (`--test=threads`) is what it measured
                 caption_metric = _sysbench_test(plain[max(0, abs_lo + t.start - 6):abs_lo + t.start])
         elif caption_metric is None and above and not (caption_sys and caption_sys in above) \
-                and len(above.split()) <= 5 and not _GENERIC_CAPTION.match(above) and not _KEY_NUMBER.match(above) \
+                and len(above.split()) <= 5 and not is_shell_syntax(above) and not _GENERIC_CAPTION.match(above) and not _KEY_NUMBER.match(above) \
                 and not (generic_label(above.rstrip(":")) and not evidence.benchmarks_in(above)):
             # `Following are some performance data:` leads in; `dbench` alone says what was measured
             caption_metric = above.rstrip(":").strip('"')  # `hackbench -g $group`: what was measured

@@ -32,6 +32,7 @@ from transforms.handmade.evidence import benchmarks_in, names_tool
 from transforms.handmade.metrics import any_metric, canonical, label_votes, norm, unit, unit_in
 from transforms.handmade.wrapped import JOINED
 from transforms.parsers._common import CHANGE_HEAD
+from transforms.shell import is_shell_syntax
 
 MAX_ROWS = 400
 _PARAM_WORDS = frozenset({
@@ -990,7 +991,7 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
     if header and not pipe and h is not None:
         header = with_groups(lines, h, header)
     caption_lines = [ln.strip() for ln in lines[: (h if h is not None else rows[0])]
-                     if ln.strip() and not RULE.match(ln)]
+                     if ln.strip() and not RULE.match(ln) and not is_shell_syntax(ln)]
     caption = caption_lines[-1] if caption_lines else None
     if caption and _REPORT_KEY.match(caption):
         # a report's key block (`Test : netperf`, `Units : Throughput`, `Statistic : AMean`) over

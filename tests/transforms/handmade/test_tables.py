@@ -1829,3 +1829,25 @@ def test_a_setting_over_each_pair_of_lines_and_rates_in_bare_gbit():
     got = [(r["benchmark"], r["system"], r["params"], r["value"], r["unit"]) for r in rows(MTU_GROUPS)]
     assert got == [("netperf", "Before", {"mtu": "1500"}, 55.0, "Gbit/s"), ("netperf", "After", {"mtu": "1500"}, 66.0, "Gbit/s"),
                    ("netperf", "Before", {"mtu": "4096+"}, 82.0, "Gbit/s"), ("netperf", "After", {"mtu": "4096+"}, 95.0, "Gbit/s")]
+
+
+# https://lore.kernel.org/netdev/20230803212525.59438-1-kuniyu@amazon.com/ (its lines): the loop's
+# `done` right above the figures names nothing they measured
+AFTER_A_LOOP = """\
+I have tested with slightly modified netperf that uses MD5 for each
+flow and found that the patch does not improve MD5 perf at all.
+
+  $ for i in {1..10}; do
+  ./super_netperf $(nproc) -H localhost -l 10 -- -m 256 -M 256 2>/dev/null;
+  done
+
+  - 36e68eadd303  : 10.376 Gbps
+  - all fast path : 10.374 Gbps
+  - all slow path : 10.394 Gbps
+"""
+
+
+def test_the_end_of_a_shell_loop_above_the_figures_is_no_metric():
+    got = [(r["system"], r["metric"], r["value"], r["unit"]) for r in rows(AFTER_A_LOOP)]
+    assert got == [("36e68eadd303", "throughput", 10.376, "Gbit/s"), ("all fast path", "throughput", 10.374, "Gbit/s"),
+                   ("all slow path", "throughput", 10.394, "Gbit/s")]

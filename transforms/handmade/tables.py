@@ -629,6 +629,17 @@ _DASH_RUNS = re.compile(r"(?<!-)-{2,}+[ \t]{0,3}+[^-\s](?:[^-]|-(?!-)){0,60}+-{2
 _ASIDE_ROW = re.compile(r"^[ \t]*+(?:\([ \t]*+[-+]?[\d.,]{1,15}+[ \t]*+%[ \t]*+\)[ \t]*+){2,}+$")
 
 
+def _spread_row(row: list[Cell] | None) -> bool:
+    """`std: 7.298%   std: 2.252%`, `diff: -1.295%  diff: 5.356%`: each figure after its own word of
+    spread or change, no absolute figure: the row above's asides, one under each of its values."""
+    if not row:
+        return False
+    labels = [c for c in row if c.kind == "label"]
+    return len(labels) >= 2 and all(STDEV_HEAD.match(c.text.strip(":")) or CHANGE_HEAD.match(c.text.strip(":"))
+                                    for c in labels) and not any(c.kind == "abs" for c in row) \
+        and all(c.kind == "chg" for c in row if c.kind != "label")
+
+
 def read_tables(lines: list[str]) -> list[Table]:
     """Every table in a block of lines (one paragraph of one quote depth)."""
     if any("\t" in ln for ln in lines):
@@ -666,8 +677,8 @@ def read_tables(lines: list[str]) -> list[Table]:
         rows: list[int] = []
         while j < n_lines and len(rows) < MAX_ROWS:
             r = grid[j]
-            if rows and j == rows[-1] + 1 and _ASIDE_ROW.match(lines[j]):
-                j += 1  # `(0.00%)  (-2.21%)  (-0.03%)` under a row: its changes, an aside
+            if rows and j <= rows[-1] + 2 and (_ASIDE_ROW.match(lines[j]) or _spread_row(r)):
+                j += 1  # `(0.00%)  (-2.21%)  (-0.03%)`, `std: 7.298%  std: 2.252%` under a row: asides
                 continue
             if r is None:
                 if lines[j].strip() and RULE.match(lines[j]):

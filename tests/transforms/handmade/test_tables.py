@@ -1851,3 +1851,23 @@ def test_the_end_of_a_shell_loop_above_the_figures_is_no_metric():
     got = [(r["system"], r["metric"], r["value"], r["unit"]) for r in rows(AFTER_A_LOOP)]
     assert got == [("36e68eadd303", "throughput", 10.376, "Gbit/s"), ("all fast path", "throughput", 10.374, "Gbit/s"),
                    ("all slow path", "throughput", 10.394, "Gbit/s")]
+
+
+# https://lore.kernel.org/linux-pm/20210222110023.GB4499@arm.com/ (its lines): each value's spread and
+# change set under it, after words of their own
+SPREAD_ROWS = """\
+   ./hackbench -l 1000
+   (10 iterations, lower is better, seconds, comparison with
+   cpufreq-based FIE)
+
+   cpufreq-based FIE    AMU-based FIE    CPPC-based FIE
+   ----------------------------------------------------
+   6.4207\t\t6.3386\t\t 6.7841
+   std: 7.298%\t\tstd: 2.252%\t std: 2.460%
+   \t\t\tdiff: -1.295%\t diff: 5.356%
+"""
+
+
+def test_rows_of_spreads_and_changes_under_the_values_are_their_asides():
+    got = [(r["system"], r["value"]) for r in rows(SPREAD_ROWS)]
+    assert got == [("cpufreq-based FIE", 6.4207), ("AMU-based FIE", 6.3386), ("CPPC-based FIE", 6.7841)]

@@ -843,19 +843,20 @@ def _group_param(lines: list[str], grid: list[list[Cell] | None], i: int) -> boo
 
 
 # `MTU : 4096+ (4096 bytes of TCP payload, plus TCP/IPv6 headers)`: a parameter, its value, a remark
-_KEYED_GROUP = re.compile(r"^[ \t]*+(?P<name>[A-Za-z][\w.-]{0,30}+)[ \t]*+(?P<sep>[=:])[ \t]*+(?P<val>\d[\w.%+-]{0,20}+)"
+# (`group=8` alone is `_GROUP_PARAM`'s)
+_KEYED_GROUP = re.compile(r"^[ \t]*+(?P<name>[A-Za-z][\w.-]{0,30}+)[ \t]*+:[ \t]*+(?P<val>\d[\w.%+-]{0,20}+)"
                           r"(?:[ \t]++\([^()\n]{0,100}+\))?+[ \t]*+$")
 _GROUP_KEYS = frozenset({"mtu"})  # settings a run is made at, named before a colon
 
 
 def _keyed_group(line: str) -> tuple[str, str] | None:
-    """(name, value) of a parameter's line heading the rows below it: `name=value`, or a
-    parameter's name, a colon and its value."""
+    """(name, value) of a parameter's line heading the rows below it: a parameter's name, a colon,
+    its value and perhaps a remark in brackets."""
     m = _KEYED_GROUP.match(line)
     if m is None:
         return None
     name = norm(m.group("name"))
-    if m.group("sep") == ":" and (name in _NAMELESS_PARAMS or not (_is_param_name(name) or name in _GROUP_KEYS)):
+    if name in _NAMELESS_PARAMS or not (_is_param_name(name) or name in _GROUP_KEYS):
         return None
     return name, m.group("val")
 

@@ -1114,7 +1114,7 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
         header = header[1:]
         if _is_param_name(label_head.text):
             param_name = norm(label_head.text)
-            labels_named = param_name if param_name in _PARAM_WORDS and param_name not in _NAMELESS_PARAMS else None
+            labels_named = _labels_param(param_name)
         else:
             label_name = label_head.text.strip(" :|")
     elif header and len(header) == n >= (2 if header[0].text.endswith(":") else 3) and all(
@@ -1125,7 +1125,7 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
         # (`Test:  mel-v4.2`; a parameter's name over labelled rows, `rw` over `randread`, names them)
         if _is_param_name(header[0].text) and not header[0].text.endswith(":"):
             param_name = norm(header[0].text)
-            labels_named = param_name if param_name in _PARAM_WORDS and param_name not in _NAMELESS_PARAMS else None
+            labels_named = _labels_param(param_name)
         else:
             label_name = header[0].text.strip(" :|")
         header = header[1:]
@@ -1513,6 +1513,11 @@ def _column_all(parsed: list, head: str, head_of, kind: str, values: tuple[float
 
 # heads over a label column that say nothing of what its labels are (`test` over `TCP_RR`)
 _NAMELESS_PARAMS = frozenset({"test", "case", "mode", "n", "#", "num", "number", "run", "runs", "sample", "samples"})
+def _labels_param(name: str) -> str | None:
+    """The parameter a head over the label column makes of its labels (`rw`), if it names one."""
+    return name if name in _PARAM_WORDS and name not in _NAMELESS_PARAMS else None
+
+
 _BARE_TIME = frozenset({"time", "seconds", "sec"})  # in a case's label, the time measured: the tool's own
 _COUNT_DASH = re.compile(r"^(?P<val>\d{1,6}+)-(?P<word>[A-Za-z]{1,20}+):?$")
 

@@ -154,14 +154,21 @@ def is_pipe_block(lines: list[str]) -> bool:
     return len(rows) >= 2 and len(rows) * 2 >= len([ln for ln in lines if ln.strip() and not RULE.match(ln)])
 
 
+def _pipe_parts(lines: list[str], rules: bool = True) -> tuple[list[list[str] | None], int] | None:
+    """Each line cut at its pipes (None for a line without one, or a rule when `rules` is false),
+    and the one number of parts they all have; None when the pipes are ragged."""
+    split = [ln.split("|") if "|" in ln and (rules or not RULE.match(ln)) else None for ln in lines]
+    widths = {len(p) for p in split if p is not None}
+    return (split, widths.pop()) if len(widths) == 1 else None
+
+
 def drop_text_columns(lines: list[str]) -> list[str]:
     """A pipe table's columns right of its last number column (`| note |`, `| better |`) are
     remarks: cut out, so each row ends in its values."""
-    split = [ln.split("|") if "|" in ln else None for ln in lines]
-    widths = {len(p) for p in split if p is not None}
-    if len(widths) != 1:
+    grid = _pipe_parts(lines)
+    if grid is None:
         return lines  # ragged pipes: not one grid of columns
-    width = widths.pop()
+    split, width = grid
     numeric = [False] * width
     for parts in split:
         if parts is None or RULE.match("|".join(parts)):
@@ -191,11 +198,10 @@ def split_figure_lists(lines: list[str]) -> list[str]:
     """A pipe table whose every row holds, in one column, a list of figures with their units
     (`| 30898KB/s,7724,555.00us |` under `| READ |`): that column cut into one per figure, its head
     repeated over each, so that each figure is read under its head with its unit."""
-    split = [ln.split("|") if "|" in ln and not RULE.match(ln) else None for ln in lines]
-    widths = {len(p) for p in split if p is not None}
-    if len(widths) != 1:
+    grid = _pipe_parts(lines, rules=False)
+    if grid is None:
         return lines
-    width = widths.pop()
+    split, width = grid
     listed: dict[int, int] = {}  # column -> figures per cell
     for j in range(width):
         counts = {len(p[j].split(",")) for p in split if p is not None and _FIGURE_LIST.match(p[j])}

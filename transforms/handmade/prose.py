@@ -410,6 +410,45 @@ def figure_words(i: int, line: str) -> list[ProseValue]:
             for m in run]
 
 
+# `250 K IOPS with no I/O scheduler, 6 K IOPS with mq-deadline and write locking enabled and ...`:
+# figures of one unit, each followed by the condition it was measured under
+_FIGURE_WITH = re.compile(
+    rf"(?<![\w.,])~?(?P<num>{_NUM})(?:[ \t]?(?P<scale>[kKMG])(?![A-Za-z]))?[ \t]?(?P<unit>[A-Za-z/µ]{{1,12}}+)"
+    r"[ \t]++(?:with|using|under)[ \t]++"
+)
+_FILLERS = frozenset({"and", "but", "while", "whereas", "vs", "vs.", "versus", "about", "around", "roughly",
+                      "nearly", "almost", "only", "just", "approx.", "approximately", "~", "to", "or"})
+_WITH_WORD = re.compile(r"\b(?:with|using|under)\b")
+_CONDITION_END = re.compile(r"\.(?=\s|$)|[;:!?()]|,[ \t]")
+
+
+def figures_with(i: int, line: str) -> list[ProseValue]:
+    """Two or more figures of one unit in a sentence, each with the condition after `with` (its
+    system): the condition runs to the next figure or the sentence's end. A condition cut off at the
+    line's end (wrapped text) reads nothing, so that the caller joins the next line."""
+    from transforms.handmade.metrics import unit
+
+    found = list(_FIGURE_WITH.finditer(line))
+    units = {unit(m.group("unit")) for m in found}
+    if len(found) < 2 or len(units) != 1 or not units <= _RATE:
+        return []
+    out: list[ProseValue] = []
+    for k, m in enumerate(found):
+        stop = found[k + 1].start() if k + 1 < len(found) else len(line)
+        text = line[m.end():stop]
+        end = _CONDITION_END.search(text)
+        if k + 1 == len(found) and end is None:
+            return []  # the last condition runs off the line: wrapped, or no sentence end
+        words = (text[: end.start()] if end else text).replace(",", " ").split()
+        while words and words[-1].lower() in _FILLERS:
+            words.pop()  # `with a single fio job and about` / `150 IOPS`: the words lead to the next figure
+        cond = " ".join(words)
+        if not cond or len(cond) > 60:
+            return []
+        out.append(ProseValue(i, _figure(m, "num"), unit(m.group("unit")), cond, None, m.group("scale")))
+    return out
+
+
 # `measured bandwidth of ~95Gbps ...`: the quantity the figures after it are of
 _METRIC_OF = re.compile(r"(?P<words>[A-Za-z][\w/-]{1,30}+)[ \t]++(?:of|is|was|were|are)[ \t]*+~?$")
 _PERSONS = frozenset({"i", "we", "you", "he", "she", "they", "it", "there", "this", "that"})
@@ -419,7 +458,7 @@ def _cued(i: int, line: str) -> list[ProseValue]:
     """What the first of the arrow, versus, `from ... to`, `is` and tool-says readings finds in a line, each
     tried only when its cue word is there (in that order: an arrow line may also say `from`)."""
     for cue, read in ((ARROW_WORD, arrows), (ARROW_WORD, named_arrow), (_VS_WORD, versus), (_COMPARED_WORD, named_versus),
-                      (_FROM_WORD, from_to), (_FIGURE_WORD, figure_words), (_IS_WORD, _is_pairs),
+                      (_FROM_WORD, from_to), (_FIGURE_WORD, figure_words), (_WITH_WORD, figures_with), (_IS_WORD, _is_pairs),
                       (_TOOL_CUE, tool_says), (_GOT, got_values)):
         if cue.search(line):
             found = read(i, line)
@@ -435,6 +474,9 @@ def _continued(lines: list[str], i: int, taken: set[int]) -> str | None:
             or line.endswith((".", "!", "?", ":")):
         return None
     return lines[k].strip()
+
+
+_JOINED = 2  # lines of wrapped text joined to a line whose sentence goes on
 
 
 def read_prose(lines: list[str], taken: set[int]) -> list[ProseValue]:
@@ -456,10 +498,13 @@ def read_prose(lines: list[str], taken: set[int]) -> list[ProseValue]:
                 continue
         else:
             found = _cued(i, line)
-        if not found and (nxt := _continued(lines, i, taken)) is not None:
-            found = _cued(i, f"{line.rstrip()} {nxt}")  # `goes from 1124MiB/s to` / `1263.14MiB/s.`
+        text, k = line.rstrip(), i
+        while not found and k - i < _JOINED and (nxt := _continued(lines, k, taken)) is not None:
+            k += 1  # `goes from 1124MiB/s to` / `1263.14MiB/s.`; a sentence of conditions over three lines
+            text = f"{text} {nxt}"
+            found = _cued(i, text)
             if found:
-                joined.add(i + 1)
+                joined.update(range(i + 1, k + 1))
         if not found and i and not _DIGIT.search(lines[i - 1]) and _continued(lines, i - 1, taken) is not None \
                 and _FROM_WORD.search(line):
             found = from_to(i, f"{lines[i - 1].strip()} {line.strip()}")  # `... Performance` / `increases from 20k`

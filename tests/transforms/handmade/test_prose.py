@@ -10,6 +10,7 @@ from transforms.extract import extract_explained
 from transforms.handmade.prose import (
     arrows,
     figure_words,
+    figures_with,
     from_to,
     got_values,
     named_arrow,
@@ -294,4 +295,49 @@ def test_figure_words_is_linear():
     for line in ("1MB/s read " * 4000, "1" * 20000 + "MB/s read", ("9 MB/s ab, " * 3000)):
         t = time.perf_counter()
         figure_words(0, line)
+        assert time.perf_counter() - t < 1.0
+
+
+# https://lore.kernel.org/linux-block/20230726005742.303865-4-bvanassche@acm.org/ : figures, each with the
+# condition it was measured under, one sentence wrapped over three lines (excerpt)
+CONDITIONS = """\
+Add a new configfs attribute for disabling zone write locking. The test
+script below reports 250 K IOPS with no I/O scheduler, 6 K IOPS with
+mq-deadline and write locking enabled and 123 K IOPS with mq-deadline
+and write locking disabled. This shows that disabling write locking
+results in about 20 times more IOPS for this particular test case.
+
+    for mode in "none 0" "mq-deadline 0" "mq-deadline 1"; do
+            --zonemode=zbd
+        )
+        fio "${params[@]}"
+    done
+"""
+
+
+def test_figures_each_with_the_condition_they_were_measured_under():
+    got = {(r["benchmark"], r["system"], r["metric"], r["value"], r["unit"]) for r in _rows(CONDITIONS)}
+    assert got == {("fio", "no I/O scheduler", "iops", 250.0, "IOPS"),
+                   ("fio", "mq-deadline and write locking enabled", "iops", 6.0, "IOPS"),
+                   ("fio", "mq-deadline and write locking disabled", "iops", 123.0, "IOPS")}
+    # the words leading to the next figure are not part of a condition
+    got = {(p.system, p.value) for p in figures_with(0, "about 1100 IOPS with a single job and about 150 IOPS with 72 jobs.")}
+    assert got == {("a single job", 1100.0), ("72 jobs", 150.0)}
+    assert figures_with(0, "We get 250 K IOPS with no scheduler, 6 K IOPS with") == []  # cut by wrapping
+    assert figures_with(0, "4 jobs with 8 threads and 2 jobs with 4 threads.") == []  # counts, no unit
+    assert figures_with(0, "We get 250 MB/s with the patch.") == []  # one figure alone
+
+
+@given(st.text(alphabet="0123456789 .,KMG MB/s IOPS with and", max_size=120))
+@settings(max_examples=300, deadline=None)
+def test_figures_with_are_printed_numbers(line):
+    printed = {float(t.replace(",", "")) for t in re.findall(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?", line)}
+    for v in figures_with(0, line):
+        assert v.value in printed and v.system
+
+
+def test_figures_with_is_linear():
+    for line in ("1 MB/s with " * 4000, "1" * 20000 + " MB/s with x", "9 IOPS with a, " * 3000 + "."):
+        t = time.perf_counter()
+        figures_with(0, line)
         assert time.perf_counter() - t < 1.0

@@ -417,7 +417,8 @@ def _read_block(seg: Segment, lo: int, block: list[str], plain: list[str], subje
     block = ["" if i in cmd_lines else x for i, x in enumerate(block)]
     rows_like = sum(1 for x in block if _ROW_END.search(x) or _LABEL_LAST.match(x))
     # `Elapsed: 137.92s User: 420.04s System: 38.43s CPU: 332.4%`: a line of pairs is the summaries' to read
-    table_lines = ["" if _bare_command(x) or key_pairs(x) is not None else x for x in block] if rows_like else block
+    table_lines = ["" if _bare_command(x) or key_pairs(x) is not None else x for x in _counts_heads(block)] \
+        if rows_like else block
     table_metric: dict[int, tuple[str, str, str | None]] = {}
     for t in read_tables(table_lines) if rows_like else ():
         table_runs, ex = _table_run(seg, lo, block, t, plain, subject, explained)
@@ -724,6 +725,13 @@ def _report_test(above: list[str]) -> str | None:
     return None
 
 
+def _table_row_above(plain: list[str], start: int) -> bool:
+    """The nearest text line above `start` (within three) and the line over it both end in a figure:
+    rows of another table."""
+    k = next((k for k in range(start - 1, max(-1, start - 4), -1) if plain[k].strip()), None)
+    return k is not None and k > 0 and all(_ROW_END.search(plain[j]) for j in (k - 1, k))
+
+
 def _line_above(block: list[str], start: int) -> str | None:
     for k in range(min(start, len(block)) - 1, -1, -1):
         text = block[k].strip().strip("#*").strip()
@@ -867,6 +875,8 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
     caption_metric = None
     if any(v.label is None for v in t.values):
         above = t.caption or _line_above(block, t.start) or _line_above(plain[max(0, abs_lo - 3):abs_lo], 3) or ""
+        if not (t.caption or _line_above(block, t.start)) and _table_row_above(plain, abs_lo):
+            above = ""  # the last row of the table before (`w25   2408853/232176`) captions nothing
         caption_metric = (above.strip('"') if series else None) or metrics.metric_in(bench, above) or (
             None if t.group else metrics.metric_in(
                 bench, " ".join(x.strip(" #*") for x in plain[max(0, abs_lo + t.start - 8):abs_lo + t.start])))
@@ -1171,6 +1181,30 @@ _MMTESTS_MONITOR = re.compile(r"^Ops\s++[A-Z]")
 # what the count of an mmtests row (`Hmean  8`) is, per benchmark
 _SERIES_PARAM = {"tbench": "clients", "dbench": "clients", "hackbench": "groups", "sysbench": "threads",
                  "stream": "threads", "kernbench": "jobs"}
+
+# `dbench   8   16   32` over `bk19   470.84   433.47   360.04`: the tool's name in the corner, then the
+# counts it ran with (rising) as the column heads
+_TOOL_COUNTS = re.compile(r"^(?P<corner>(?P<tool>[A-Za-z][\w+-]{1,20}+)(?:[ \t]++\([^()\n]{1,40}+\))?[ \t]{2,}+)"
+                          r"(?P<counts>\d{1,6}+(?:[ \t]++\d{1,6}+)++)[ \t]*+$")
+
+
+def _counts_heads(lines: list[str]) -> list[str]:
+    """A tool's name over its rows, then the counts it ran with: the corner is the name of those
+    counts (`clients` for dbench, `groups` for hackbench), so the line reads as the table's heads
+    rather than as a row of values."""
+    out = list(lines)
+    for i, line in enumerate(lines[:-1]):
+        m = _TOOL_COUNTS.match(line) if len(line) <= 400 and line[:1].isalpha() else None
+        tools = evidence.benchmarks_in(m["tool"]) if m else []
+        if len(tools) != 1 or (name := _SERIES_PARAM.get(tools[0])) is None:
+            continue
+        counts = [int(x) for x in m["counts"].split()]
+        below = lines[i + 1].split()
+        if any(a >= b for a, b in zip(counts, counts[1:], strict=False)) or len(below) != len(counts) + 1 \
+                or any(read_number(x) is None for x in below[1:]) or len(name) + 2 > len(m["corner"]):
+            continue
+        out[i] = name.ljust(len(m["corner"])) + line[len(m["corner"]):]
+    return out
 
 
 def _result(bench: str, line: int, label: str | None, value: float, unit: str | None, system: str | None,

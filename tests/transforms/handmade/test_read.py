@@ -867,3 +867,44 @@ def test_a_unit_in_brackets_in_a_row_label_naming_its_tool_is_the_rows_unit():
     assert ("netperf", 112.21, "MB/s") in got and ("tbench", 114.48, "MB/s") in got  # bytes, not netperf's bits
     assert ("netperf", 112.22, "MB/s") in got  # netperf3: netperf's third branch
     assert {r["system"] for r in rows} == {"Supermicro"}
+
+
+# https://lore.kernel.org/lkml/3FC9B9FD.3000404@cyberone.com.au/ (excerpt): the tool's name in the corner, the counts it
+# ran with as the heads, and each table's last rows (`total/idle ticks`) right over the next table
+COUNTS_UNDER_TOOL = """\
+dbench                  8       16      32      64      128
+bk19                    470.84  433.47  360.04  351.96  359.86
+w22                     477.35  439.82  387.77  378.65  367.07
+w25                     473.10  587.74  503.35  532.83  524.61
+total/idle ticks
+bk19                    3598603/124601
+w22                     3425876/227225
+w25                     2408853/232176
+{blank}
+tbench                  8       16      24      32
+bk19                    46.17   58.74   60.78   59.79
+w22                     47.39   58.72   57.73   57.86
+w25                     53.59   58.60   65.80   63.35
+total/idle ticks
+bk19                    7603448/1115754
+w22                     7808203/1897589
+w25                     7150680/2038258
+{pad}
+
+{pad}
+
+hackbench (3 runs)      1       100
+bk19                    0.591   37.578
+w22                     0.386   31.954
+w25                     0.365   33.289
+""".format(pad=" " * 80, blank=" ")  # the post's lines of blanks kept
+
+
+def test_counts_under_the_tools_name_are_the_heads():
+    rows = result_rows(extract_explained(COUNTS_UNDER_TOOL, "c")[0])
+    got = {(r["benchmark"], r["system"], r["metric"], tuple(r["params"].items()), r["value"]) for r in rows}
+    assert ("dbench", "bk19", "throughput", (("clients", "8"),), 470.84) in got
+    assert ("dbench", "w25", "throughput", (("clients", "128"),), 524.61) in got
+    assert ("tbench", "w22", "throughput", (("clients", "24"),), 57.73) in got  # not the ticks row above it
+    assert ("hackbench", "w25", "time", (("groups", "100"),), 33.289) in got
+    assert not {r["value"] for r in rows} & {8.0, 16.0, 32.0, 128.0}  # the counts are no values

@@ -218,6 +218,21 @@ def test_dashed_headings_over_one_machine_name_the_systems_and_the_machine_is_a_
     assert {r["params"].get("host") for r in rows} == {"debian"}
 
 
+# https://lore.kernel.org/lkml/ (2003, libata and Promise SATA): each box under a caption naming its kernel and driver
+_SILO = Path(__file__).parents[2] / "fixtures/real/dev/dx_lkml_2003_bonnie_libata_promise.txt"
+
+
+def test_each_machine_under_a_caption_of_its_own_is_named_by_the_caption():
+    from transforms.extract import extract_explained
+    from transforms.rows import result_rows
+
+    rows = [r for r in result_rows(extract_explained(_SILO.read_text(), "b")[0]) if r["benchmark"] == "bonnie"]
+    block = {(r["system"], r["params"].get("host"), r["value"]) for r in rows if r["metric"] == "seq_output_block"}
+    assert block == {("2.4.22 + Promise ft3xx", "silo4.rz.informa", 62522.0), ("2.4.22 + Promise ft3xx", "silo4", 62522.0),
+                     ("2.4.22-bk48 + 2.4.22-bk48-libata1", "silo5.rz.informa", 61698.0),
+                     ("2.4.22-bk48 + 2.4.22-bk48-libata1", "silo5", 61698.0)}  # the table, then its CSV line
+
+
 def test_a_machine_name_that_runs_into_the_size_is_split_from_it():
     # https://lore.kernel.org/lkml/Pine.LNX.4.44.0508291530310.14200-100000@coffee.psychology.mcmaster.ca/
     # (2005), the quoted bonnie++ 1.03 rows as posted: `Raid0 (8 disk)` is longer than its column

@@ -87,9 +87,14 @@ def parse(seg: Segment) -> list[Run]:
     return [_to_run(d) for d in drafts]
 
 
+_OWN_CAPTION_REACH = 14  # lines between a machine's own caption and its rows (a bonnie++ printout and its CSV line)
+
+
 def _captions_over_hosts(drafts: list[_Draft], lines: list[str], before: tuple[str, ...]) -> None:
-    """One machine name under captions naming different kernels (or patches, VMs): the post
-    compares what the captions name, so each caption is the system and the machine a param `host`."""
+    """One machine name under captions naming different kernels (or patches, VMs), or each machine
+    under a caption of its own (`2.4.22 + Promise ft3xx` over `silo4`, `2.4.22-bk48 + libata` over
+    `silo5`): the post compares what the captions name, so each caption is the system and the
+    machine a param `host`."""
     named: dict[int, str | None] = {}
     by_machine: dict[str, set[str | None]] = {}
     for k, d in enumerate(drafts):
@@ -97,10 +102,18 @@ def _captions_over_hosts(drafts: list[_Draft], lines: list[str], before: tuple[s
             continue
         named[k] = naming_caption(lines, d.line_start, 0, before) or lone_caption(lines, d.line_start)
         by_machine.setdefault(d.system, set()).add(named[k])
+    by_host: dict[str, set[str | None]] = {}  # `silo4.rz.informa` in the table, `silo4` in its CSV line
+    for machine, captions in by_machine.items():
+        by_host.setdefault(machine.split(".")[0], set()).update(captions)
+    own = [next(iter(c)) for c in by_host.values() if len(c) == 1]  # one machine, one caption
+    each_its_own = len(by_host) >= 2 and len(own) == len(by_host) and None not in own \
+        and len(set(own)) == len(own) and all(
+            naming_caption(lines, d.line_start, d.line_start - _OWN_CAPTION_REACH) == named[k] for k, d in
+            ((k, drafts[k]) for k in named))  # each right over its printout, not one far above
     for k, caption in named.items():
         d = drafts[k]
         captions = by_machine[d.system]
-        if caption is None or None in captions or len(captions) < 2:
+        if caption is None or not (each_its_own or None not in captions and len(captions) >= 2):
             continue
         d.io_params["host"] = d.file_params["host"] = d.system
         d.system = caption

@@ -116,7 +116,10 @@ _SYNONYMS: dict[str, dict[str, str]] = {
                   "shell1": "shell_scripts_1", "shell8": "shell_scripts_8", "shell16": "shell_scripts_16",
                   "fstime": "file_copy_1024_bufsize_2000_maxblocks",
                   "fsbuffer": "file_copy_256_bufsize_500_maxblocks",
-                  "fsdisk": "file_copy_4096_bufsize_8000_maxblocks"},
+                  "fsdisk": "file_copy_4096_bufsize_8000_maxblocks",
+                  # the tests' names as people shorten them in tables (`Piped Context Switching`, `Shell Scripts (16)`)
+                  "piped context switching": "pipe_context_switching", "context switching": "pipe_context_switching",
+                  **{f"shell scripts {n}": f"shell_scripts_{n}" for n in (1, 2, 4, 8, 16)}},
 }  # fmt: skip
 
 for _kind, _labels in _LMBENCH_LABELS.items():

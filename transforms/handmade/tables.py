@@ -663,6 +663,8 @@ def read_tables(lines: list[str]) -> list[Table]:
         pipe = False
     grid = _grid(lines, pipe)
     _release_heads(lines, grid)
+    if not pipe:
+        _worded_heads(lines, grid)
     out: list[Table] = []
     i = 0
     n_lines = len(lines)
@@ -744,6 +746,25 @@ def _release_heads(lines: list[str], grid: list[list[Cell] | None]) -> None:
                 c.unit is None and RELEASE_NUMBER.match(c.text) for c in b_vals):
             continue
         grid[k] = [Cell(c.text, c.start, c.end, "label") for c in row]
+
+
+def _worded_heads(lines: list[str], grid: list[list[Cell] | None]) -> None:
+    """Turn a line of heads whose names hold numbers (`kernel   Piped Context Switching   Shell
+    Scripts (16)`, `Copy 1024 bufsize`) into a line of labels, in place: set three blanks apart,
+    each starting with a word, over a row of as many values as there are heads after the corner
+    (and more values than the line itself seems to hold)."""
+    for k, row in enumerate(grid[:-1]):
+        below = grid[k + 1]
+        if not row or not below or all(c.kind == "label" for c in row) or len(lines[k]) > 400 \
+                or (k > 0 and grid[k - 1] and _values_tail(grid[k - 1])[1]):
+            continue
+        wide = split_wide(lines[k])
+        b_lab, b_vals = _values_tail(below)
+        if len(wide) < 3 or not b_lab or len(b_vals) != len(wide) - 1 or any(c.kind != "abs" for c in b_vals) \
+                or not all(c.text[:1].isalpha() and re.search(r"[A-Za-z]{2}", c.text) for c in wide) \
+                or len(_values_tail(row)[1]) >= len(b_vals):
+            continue
+        grid[k] = [Cell(c.text, c.start, c.end, "label") for c in wide]
 
 
 def _label_cells(line: str, starts: list[int], end: int) -> list[str]:

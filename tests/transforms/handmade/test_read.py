@@ -908,3 +908,29 @@ def test_counts_under_the_tools_name_are_the_heads():
     assert ("tbench", "w22", "throughput", (("clients", "24"),), 57.73) in got  # not the ticks row above it
     assert ("hackbench", "w25", "time", (("groups", "100"),), 33.289) in got
     assert not {r["value"] for r in rows} & {8.0, 16.0, 32.0, 128.0}  # the counts are no values
+
+
+# https://lore.kernel.org/lkml/20030303021546.GA4322@rushmore/ (excerpt): heads whose names hold numbers
+# (`Copy 1024 bufsize`, `Shell Scripts (16)`), unixbench's tests as people shorten them
+WORDED_HEADS = """\
+Almost all of the unixbench metrics are a little better with mjb2:
+
+kernel          C Compiler Throughput   Execl Throughput   Copy 1024 bufsize
+2.5.63-mjb2                     190.0              368.1              6348.0
+2.5.63                          180.7              366.4              6108.0
+
+kernel          Piped Context Switching   Shell Scripts (1)   Shell Scripts (16)   Shell Scripts (64)
+2.5.63-mjb2                     73785.0               506.3                 34.0                  8.0
+2.5.63                          77893.2               483.4                 32.7                  7.7
+"""
+
+
+def test_heads_whose_names_hold_numbers_are_heads():
+    rows = result_rows(extract_explained(WORDED_HEADS, "w")[0])
+    got = {(r["system"], r["metric"], r["value"]) for r in rows}
+    assert ("2.5.63-mjb2", "c_compiler_throughput", 190.0) in got
+    assert ("2.5.63", "execl_throughput", 366.4) in got
+    assert ("2.5.63-mjb2", "pipe_context_switching", 73785.0) in got
+    assert ("2.5.63", "shell_scripts_16", 32.7) in got
+    assert {r["system"] for r in rows} == {"2.5.63-mjb2", "2.5.63"}  # no head line read as a row
+    assert 1024.0 not in {r["value"] for r in rows}

@@ -87,7 +87,8 @@ INSTANCE = re.compile(r"^\s*Instance:\s*(?P<n>\d+)\s*$")
 # report: `Performance counter stats for 'hackbench 20 thread 20000' (10 runs):`, then (with --null,
 # no counters) `24.536050899 seconds time elapsed ( +- 0.24% )`
 PERF_STAT = re.compile(r"^\s*Performance counter stats for '(?P<cmd>[^'\n]{1,200}+)'")
-ELAPSED = re.compile(rf"^\s*(?P<t>{_N})\s+seconds time elapsed\b")
+ELAPSED = re.compile(rf"^\s*(?P<t>{_N})(?:\s++\+-\s++{_N})?\s+seconds time elapsed\b")  # `0.71062 +- 0.00150 seconds`
+PERF_STAT_RUN = re.compile(r"\bperf\s+stat\b")  # `./perf stat --null --repeat 200 ./hackbench`: its reports follow
 _STAT_REACH = 3  # non-blank lines between hackbench's `Time:` and the perf stat report under it
 NOISE = re.compile(
     r"^\s*(?:Iterations:\s*\d+|PATH=|perf version\b|[\w.-]+\s*=\s*\S+$|\[ perf record:|#\s*(?:Executed|Running))"
@@ -164,6 +165,7 @@ class _State:
     reshaped: bool = False  # that command ran in a loop or a pipe: its output may be bare numbers
     instance: str | None = None
     elapsed: bool = False  # a perf stat report of hackbench with no `Time:` of its own just began
+    stat_run: bool = False  # the last command ran hackbench under `perf stat`: each elapsed line is a run
 
     def command(self, line: str) -> bool:
         m = PERF_CMD.search(line)
@@ -181,6 +183,7 @@ class _State:
             if params is not None:
                 self.params, self.banner, self.named = params, {}, True
                 self.reshaped = bool(m["tail"]) or bool(LOOP.search(line[: m.start("args")]))
+                self.stat_run = bool(PERF_STAT_RUN.search(line[: m.start("args")]))
                 return True
         self.named, self.reshaped = bool(MENTION.search(line)), False
         return False
@@ -271,7 +274,7 @@ class _Reader:
             if not timed:
                 st.params, st.banner, st.named = params, {}, True
             st.elapsed = not timed
-        elif (m := ELAPSED.match(line)) is not None and st.elapsed:
+        elif (m := ELAPSED.match(line)) is not None and (st.elapsed or st.stat_run):
             st.elapsed = False
             self._time(i, m["t"], "seconds time elapsed")
         elif (m := BARE.match(line)) is not None and st.named and st.reshaped:

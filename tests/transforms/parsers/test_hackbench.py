@@ -105,6 +105,27 @@ def test_a_loop_command_reads_the_bare_numbers_below_it():
     assert rows_of("$ ./hackbench 10\n2.5\n") == []
 
 
+def test_perf_stat_repeating_hackbench_gives_one_run_per_elapsed_line_under_its_caption():
+    # https://lore.kernel.org/netdev/86d05f68-e644-8b05-3154-4658813e986e@arm.com/ (excerpt, trailing blanks cut)
+    text = ("  ./perf stat --null --sync --repeat 200 ./hackbench\n\n"
+            "The regression is easily reproducible on my end, this is 3 runs of the above\n"
+            "comparing the patch and its parent:\n\n"
+            "  -PATCH:\n"
+            "  0.71062 +- 0.00150 seconds time elapsed  ( +-  0.21% )\n"
+            "  0.71121 +- 0.00181 seconds time elapsed  ( +-  0.25% )\n"
+            "  0.71277 +- 0.00181 seconds time elapsed  ( +-  0.25% )\n\n"
+            "  +PATCH:\n"
+            "  0.72556 +- 0.00174 seconds time elapsed  ( +-  0.24% )\n"
+            "  0.72695 +- 0.00192 seconds time elapsed  ( +-  0.26% )\n"
+            "  0.72559 +- 0.00178 seconds time elapsed  ( +-  0.25% )\n")
+    found = rows_of(text)
+    assert [(r["system"], r["value"]) for r in found] == [
+        ("-PATCH", 0.71062), ("-PATCH", 0.71121), ("-PATCH", 0.71277),
+        ("+PATCH", 0.72556), ("+PATCH", 0.72695), ("+PATCH", 0.72559)]  # never the spread after `+-`
+    # an elapsed line with no hackbench run under perf stat above it stays unread
+    assert rows_of("  ./hackbench 10\n\n  0.71062 +- 0.00150 seconds time elapsed\n") == []
+
+
 def test_a_time_line_above_perf_stats_report_of_hackbench_is_hackbenchs():
     # https://lore.kernel.org/linux-mm/20211011144331.70084-1-42.hyeyoo@gmail.com/ (counters cut short)
     text = ("Before:\n\nTime: 91.677\n\n Performance counter stats for 'hackbench -g 100 -l 10000':\n"

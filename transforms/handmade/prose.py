@@ -476,9 +476,6 @@ def _continued(lines: list[str], i: int, taken: set[int]) -> str | None:
     return lines[k].strip()
 
 
-_JOINED = 2  # lines of wrapped text joined to a line whose sentence goes on
-
-
 def read_prose(lines: list[str], taken: set[int]) -> list[ProseValue]:
     from transforms.handmade.evidence import benchmarks_in
     from transforms.handmade.metrics import unit
@@ -498,13 +495,15 @@ def read_prose(lines: list[str], taken: set[int]) -> list[ProseValue]:
                 continue
         else:
             found = _cued(i, line)
-        text, k = line.rstrip(), i
-        while not found and k - i < _JOINED and (nxt := _continued(lines, k, taken)) is not None:
-            k += 1  # `goes from 1124MiB/s to` / `1263.14MiB/s.`; a sentence of conditions over three lines
-            text = f"{text} {nxt}"
-            found = _cued(i, text)
+        if not found and (nxt := _continued(lines, i, taken)) is not None:
+            text = f"{line.rstrip()} {nxt}"
+            found = _cued(i, text)  # `goes from 1124MiB/s to` / `1263.14MiB/s.`
             if found:
-                joined.update(range(i + 1, k + 1))
+                joined.add(i + 1)
+            elif _WITH_WORD.search(text) and (third := _continued(lines, i + 1, taken)) is not None:
+                found = figures_with(i, f"{text} {third}")  # a sentence of conditions over three lines
+                if found:
+                    joined.update((i + 1, i + 2))
         if not found and i and not _DIGIT.search(lines[i - 1]) and _continued(lines, i - 1, taken) is not None \
                 and _FROM_WORD.search(line):
             found = from_to(i, f"{lines[i - 1].strip()} {line.strip()}")  # `... Performance` / `increases from 20k`

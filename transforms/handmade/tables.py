@@ -120,6 +120,10 @@ class Table:
         return [*self.header, *self.labels]
 
 
+# `63.55, [63.04, 64.05]`: a mean, then the interval around it (an aside, as a deviation is)
+_INTERVAL = re.compile(r"^\[[ \t]*+[-+]?\d[\d.]*+[ \t]*+,[ \t]*+[-+]?\d[\d.]*+[ \t]*+\]$")
+
+
 def _pipe_cells(line: str) -> list[Cell] | None:
     """`| a | b |` or `a | b` (box and grid rows too) as cells; None for a separator line."""
     if RULE.match(line):
@@ -140,7 +144,8 @@ def _pipe_cells(line: str) -> list[Cell] | None:
             continue
         inner = cells(text)
         nums = [c for c in inner if c.kind in ("abs", "chg")]
-        if len(nums) == 1 and inner[0] is nums[0] and len(inner) == 1 or nums and inner[0] is nums[0] and all(c.kind != "label" or unit(c.text) for c in inner[1:]):
+        if len(nums) == 1 and inner[0] is nums[0] and len(inner) == 1 or nums and inner[0] is nums[0] and all(
+                c.kind != "label" or unit(c.text) or _INTERVAL.match(c.text) for c in inner[1:]):
             c = nums[0]
             out.append(Cell(c.text, start, start + len(text), c.kind, c.value, c.unit))
         else:
@@ -160,6 +165,25 @@ def _pipe_parts(lines: list[str], rules: bool = True) -> tuple[list[list[str] | 
     split = [ln.split("|") if "|" in ln and (rules or not RULE.match(ln)) else None for ln in lines]
     widths = {len(p) for p in split if p is not None}
     return (split, widths.pop()) if len(widths) == 1 else None
+
+
+_METRIC_COLUMN = re.compile(r"^(?:metrics?|units?|measure)$", re.I)
+
+
+def metric_column_first(lines: list[str]) -> list[str]:
+    """A last column headed `metric` (`workload | base | opt | metric` over `sysbench | 63.55 | 64.36 |
+    avg latency`) names what each row measured: moved next to the row's label, so that the row ends
+    in its values."""
+    grid = _pipe_parts(lines)
+    if grid is None:
+        return lines
+    split, width = grid
+    rows = [p for p in split if p is not None and not RULE.match("|".join(p))]
+    if width < 4 or len(rows) < 3 or not _METRIC_COLUMN.match(rows[0][-1].strip()) or not all(
+            p[-1].strip() and read_number(p[-1].strip()) is None and len(p[-1].split()) <= 4 for p in rows[1:]):
+        return lines
+    return [ln if p is None or RULE.match(ln) else "|".join([f"{p[0].rstrip()} {p[-1].strip()}  ", *p[1:-1]])
+            for ln, p in zip(lines, split, strict=True)]
 
 
 def drop_text_columns(lines: list[str]) -> list[str]:
@@ -655,7 +679,7 @@ def read_tables(lines: list[str]) -> list[Table]:
         return csv
     pipe = is_pipe_block(lines)
     if pipe:
-        lines = split_figure_lists(drop_text_columns(lines))
+        lines = split_figure_lists(drop_text_columns(metric_column_first(lines)))
     md_heads = {k for k in range(len(lines)) if _md_header(lines, k)}  # before any rewriting below
     if pipe and _grouped(lines):
         # `| 1/1  508.5 [0.2%] 2.1% | 504.7 ... |`: groups of sub-columns; read it as an aligned table

@@ -1871,3 +1871,27 @@ SPREAD_ROWS = """\
 def test_rows_of_spreads_and_changes_under_the_values_are_their_asides():
     got = [(r["system"], r["value"]) for r in rows(SPREAD_ROWS)]
     assert got == [("cpufreq-based FIE", 6.4207), ("AMU-based FIE", 6.3386), ("CPPC-based FIE", 6.7841)]
+
+
+# https://lore.kernel.org/lkml/20250701210230.2985885-1-zecheng@google.com/ (excerpt): each cell a mean and its
+# interval, a last column naming each row's metric
+MEAN_AND_INTERVAL = """\
+sysbench, hackbench - lower is better; ebizzy - higher is better.
+
+workload  | base                  | opt                   | metric
+----------+-----------------------+-----------------------+------------
+sysbench  | 63.55, [63.04, 64.05] | 64.36, [62.97, 65.75] | avg latency
+hackbench | 36.95, [35.45, 38.45] | 37.12, [35.81, 38.44] | time
+ebizzy    | 610.7, [569.8, 651.6] | 613.5, [592.1, 635.0] | record/s
+"""
+
+
+def test_a_mean_and_its_interval_under_a_metric_column():
+    from transforms.extract import extract_explained
+    from transforms.rows import result_rows
+
+    rows = result_rows(extract_explained(MEAN_AND_INTERVAL, "m")[0])
+    got = {(r["benchmark"], r["system"], r["metric_label"], r["value"]) for r in rows}
+    assert got == {("sysbench", "base", "sysbench avg latency", 63.55), ("sysbench", "opt", "sysbench avg latency", 64.36),
+                   ("hackbench", "base", "hackbench time", 36.95), ("hackbench", "opt", "hackbench time", 37.12)}
+    # the interval is an aside, never a value; ebizzy is no tool the project reads

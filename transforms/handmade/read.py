@@ -448,7 +448,7 @@ def _read_block(seg: Segment, lo: int, block: list[str], plain: list[str], subje
             ) or naming_caption(seg.lines, lo + span[0], 0, seg.before)
             outer = {i: o for i in labels if (o := outer_label(seg.lines, lo + i))}
             return [_result(bench, lo + k.line, k.key or caption, k.value, k.unit, *_under(outer, labels, k, named, bench),
-                            "key_value") for k in kvs]
+                            "key_value", change=k.change) for k in kvs]
 
         run = _attributed_run(seg, plain, subject, explained, (lo + span[0], lo + span[1]), "key_value summary",
                               sorted({k.system for k in kvs if k.system}), metrics.label_votes([k.key for k in kvs]),

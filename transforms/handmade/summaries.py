@@ -58,6 +58,9 @@ _SCALE = {"k": 1e3, "K": 1e3, "M": 1e6}
 _DIRECTION = re.compile(r"(?i)^(?:read|write|rand ?read|rand ?write|randrw|rw|mixed|trim|seq ?read|seq ?write)$")
 _RATE_KEY = re.compile(r"(?i)^(?:bw|bandwidth|throughput)$")
 _SIZE = re.compile(r"(\d{1,9}+(?:\.\d{1,6}+)?)[ \t]?+([KMGT]i?B)")
+# `  2 VMs: +14.4% throughput`: how many of something ran, then the change it made to a measure
+_COUNT_CHANGE = re.compile(r"^[ \t>]{0,12}+(?P<n>\d{1,6}+)[ \t]++(?P<noun>[A-Za-z][\w-]{0,20}+):[ \t]*+"
+                           r"(?P<chg>[-+]\d{1,6}+(?:\.\d{1,6}+)?)[ \t]*+%[ \t]*+(?P<metric>[A-Za-z][\w/-]{0,30}+)?[ \t]*+$")
 _SUM = re.compile(r"\d[ \t]*+[-+*/x×][ \t]*+\d")  # `1 + 0.4`, `2*3`: arithmetic in a key
 _LEAD_ONE = re.compile(r"^\s{0,8}+[A-Za-z][^:=]{0,40}+:\s{2,}+$")
 
@@ -117,6 +120,7 @@ class KeyValue:
     key: str
     system: str | None
     params: dict[str, str] = field(default_factory=dict)
+    change: bool = False  # a relative change (`+14.4% throughput`), not the figure itself
 
 
 _LABEL_KEYS = frozenset({"host", "machine"})  # `host:` alone over its lines is a system, `host: box1` is not
@@ -186,6 +190,10 @@ def read_summaries(lines: list[str], taken: set[int]) -> tuple[list[KeyValue], l
                 out.extend(KeyValue(i, v, u, ran, key, {}) for key, v, u in found)
             else:
                 out.extend(KeyValue(i, v, u, key, lead or system, {}) for key, v, u in found)
+            continue
+        if (counted := _COUNT_CHANGE.match(line)) is not None:  # `2 VMs: +14.4% throughput`
+            out.append(KeyValue(i, float(counted["chg"]), "%", (counted["metric"] or "").strip(), system,
+                                {norm(counted["noun"]): counted["n"]}, change=True))
             continue
         kv = _KV.match(line)
         if not kv:

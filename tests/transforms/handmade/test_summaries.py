@@ -328,3 +328,25 @@ def test_lines_of_pairs_are_summaries_named_by_their_lead_a_release_too():
     rows = result_rows(extract_explained(runs, "u")[0])
     assert [(r["params"].get("repeat"), r["value"], r["layout"]) for r in rows if r["metric"] == "elapsed_time"] == [
         ("1", 136.692, "key_value"), ("2", 161.868, "key_value")]
+
+
+# https://lore.kernel.org/kvm/20251219035334.39790-6-kernellwp@gmail.com/ (excerpt): how many VMs ran, then
+# the change in the measure
+COUNTED_CHANGES = """\
+Performance testing (16 pCPUs host, 16 vCPUs/VM):
+
+Dbench 16 clients per VM:
+  2 VMs: +14.4% throughput
+  3 VMs:  +9.8% throughput
+  4 VMs:  +6.7% throughput
+"""
+
+
+def test_a_count_then_the_change_it_made_is_a_change():
+    from transforms.extract import extract_explained
+    from transforms.rows import result_rows
+
+    rows = result_rows(extract_explained(COUNTED_CHANGES, "c")[0])
+    got = {(r["benchmark"], r["metric"], r["params"].get("vms"), r["value"], r["unit"]) for r in rows}
+    assert got == {("dbench", "throughput_change_pct", "2", 14.4, "%"), ("dbench", "throughput_change_pct", "3", 9.8, "%"),
+                   ("dbench", "throughput_change_pct", "4", 6.7, "%")}

@@ -57,6 +57,7 @@ _LITERALS: dict[str, str] = {
     "run status group": "fio", "iops=": "fio", "t/io_uring": "fio", "best rate mb/s": "stream",
     # fio's job options, which no other tool spells so (`numjobs=3 randread (bs=4k, direct=1)`)
     "numjobs=": "fio", "iodepth=": "fio", "ioengine=": "fio",
+    "numjobs": "fio",  # a column of job counts (`rw  iodepth  numjobs | IOPS`): fio's option name, no other tool's
 }  # fmt: skip
 _AC = ahocorasick_rs.AhoCorasick(list(_LITERALS))
 LITERALS = frozenset(_LITERALS)

@@ -449,10 +449,17 @@ def _unglued(narrow: list[Cell], above: str, n: int) -> list[Cell] | None:
     return out if len(out) == n else None
 
 
+_HEADLESS_GAP = 4  # blanks between the last head's end and a value standing under no head
+
+
 def _by_position(header: list[Cell], vals: list[Cell]) -> list[Cell | None]:
     """The header cell each value sits under (ragged or missing cells): nearest by overlap, then centre."""
     out: list[Cell | None] = []
+    right = max((h.end for h in header), default=0)
     for v in vals:
+        if header and v.start > right + _HEADLESS_GAP:
+            out.append(None)  # far right of every head (`1.04` under `gain` written on the caption line): no head's
+            continue
         best, score = None, None
         vc = (v.start + v.end) / 2
         for h in header:
@@ -1160,7 +1167,11 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
     elif header and (pairs := _two_label_heads(lines, parsed, header, n)) is not None:
         label_pair = (norm(header[0].text).strip("#=: "), norm(header[1].text).strip("#=: "))
         header = header[2:]
-    elif header and len(header) == n + 1:
+    elif header and (len(header) == n + 1 or len(header) == n >= 3 and _is_param_name(header[0].text)
+                     and all(lab and v and header[0].end < v[0].start and header[1].start <= v[0].end
+                             for _, lab, v in parsed)):
+        # (`rw  iodepth  numjobs  IOPS  IOPS` over `read  1  1  93K  97K  1.04`: the first head is over
+        # the labels, the second over the first value; the last column has no head)
         label_head = header[0]
         header = header[1:]
         if _is_param_name(label_head.text):
@@ -1624,4 +1635,7 @@ def _system_or_metric(head: str | None) -> tuple[str | None, str | None]:
         return None, text
     if unit(text) is not None:
         return None, None
+    name, _, last = text.rpartition(" ")
+    if name and bare == text and last.isupper() and (unit(last) or any_metric(last)) and not any_metric(name):
+        return name, last  # `no zero copy IOPS`: the system, then what was measured of it
     return (bare or text), None

@@ -1895,3 +1895,29 @@ def test_a_mean_and_its_interval_under_a_metric_column():
     assert got == {("sysbench", "base", "sysbench avg latency", 63.55), ("sysbench", "opt", "sysbench avg latency", 64.36),
                    ("hackbench", "base", "hackbench time", 36.95), ("hackbench", "opt", "hackbench time", 37.12)}
     # the interval is an aside, never a value; ebizzy is no tool the project reads
+
+
+# https://lore.kernel.org/linux-fsdevel/20251020080043.6638-1-xiaobing.li@samsung.com/ (excerpt): fio's options as
+# the columns of the rows' parameters, each system's head over its unit, a ratio under `gain` on the caption line
+ZERO_COPY = """\
+4K IO size                                                           gain
+-------------------------------------------------------------------------
+                               |   no zero copy   |    zero copy  |
+rw         iodepth     numjobs |      IOPS        |      IOPS     |
+read          1           1    |      93K         |      97K      |  1.04
+read          16          16   |      169K        |      172K     |  1.02
+randread      64          32   |      168K        |      170K     |  1.01
+"""
+
+
+def test_option_columns_then_systems_over_their_unit():
+    from transforms.extract import extract_explained
+    from transforms.rows import result_rows
+
+    rows = result_rows(extract_explained(ZERO_COPY, "z")[0])
+    got = {(r["benchmark"], r["system"], r["metric"], r["params"]["rw"], r["params"]["iodepth"], r["params"]["numjobs"],
+            r["value"]) for r in rows if r["system"]}
+    assert ("fio", "no zero copy", "iops", "read", "1", "1", 93.0) in got
+    assert ("fio", "zero copy", "iops", "read", "16", "16", 172.0) in got
+    assert ("fio", "zero copy", "iops", "randread", "64", "32", 170.0) in got
+    assert not any(r["system"] and r["value"] in (1.04, 1.02, 1.01) for r in rows)  # the gains are no system's IOPS

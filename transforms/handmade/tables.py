@@ -449,17 +449,10 @@ def _unglued(narrow: list[Cell], above: str, n: int) -> list[Cell] | None:
     return out if len(out) == n else None
 
 
-_HEADLESS_GAP = 4  # blanks between the last head's end and a value standing under no head
-
-
 def _by_position(header: list[Cell], vals: list[Cell]) -> list[Cell | None]:
     """The header cell each value sits under (ragged or missing cells): nearest by overlap, then centre."""
     out: list[Cell | None] = []
-    right = max((h.end for h in header), default=0)
     for v in vals:
-        if header and v.start > right + _HEADLESS_GAP:
-            out.append(None)  # far right of every head (`1.04` under `gain` written on the caption line): no head's
-            continue
         best, score = None, None
         vc = (v.start + v.end) / 2
         for h in header:

@@ -1629,6 +1629,6 @@ def _system_or_metric(head: str | None) -> tuple[str | None, str | None]:
     if unit(text) is not None:
         return None, None
     name, _, last = text.rpartition(" ")
-    if name and bare == text and last.isupper() and (unit(last) or any_metric(last)) and not any_metric(name):
+    if name and bare == text and len(last) >= 2 and last.isupper() and (unit(last) or any_metric(last)) and not any_metric(name):
         return name, last  # `no zero copy IOPS`: the system, then what was measured of it
     return (bare or text), None

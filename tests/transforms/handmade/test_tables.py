@@ -1920,3 +1920,7 @@ def test_option_columns_then_systems_over_their_unit():
     assert ("fio", "no zero copy", "iops", "read", "1", "1", 93.0) in got
     assert ("fio", "zero copy", "iops", "read", "16", "16", 172.0) in got
     assert ("fio", "zero copy", "iops", "randread", "64", "32", 170.0) in got
+    from transforms.handmade.tables import _system_or_metric
+
+    assert _system_or_metric("no zero copy IOPS") == ("no zero copy", "IOPS")
+    assert _system_or_metric("zero copy") == ("zero copy", None)

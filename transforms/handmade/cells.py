@@ -27,6 +27,8 @@ HEDGES = ("approximately", "approx.", "approx", "around", "roughly", "about", "c
 HEDGE = "|".join(re.escape(w) for w in HEDGES)  # the words as a pattern (longest first)
 _HEDGE = frozenset({*HEDGES, "~"})
 _BOUND = re.compile(r"^[<>]=?\d+(?:\.\d+)?$")  # `<10`: a bound the tool printed, not a measurement
+# `[63.04, 64.05]` after a mean: the interval around it, an aside as a deviation is
+INTERVAL = r"\[[ \t]*+[-+]?\d[\d.]*+[ \t]*+,[ \t]*+[-+]?\d[\d.]*+[ \t]*+\]"
 RULE = re.compile(r"^[\s=_+*~#|:.-]*$")  # separator lines: ====, ----, +----+, |---|---|
 
 

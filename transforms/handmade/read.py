@@ -14,7 +14,15 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from transforms.handmade import commands, evidence, metrics
-from transforms.handmade.cells import HEDGE, RULE, aligned, decimal_commas, read_number, split_wide
+from transforms.handmade.cells import (
+    HEDGE,
+    INTERVAL,
+    RULE,
+    aligned,
+    decimal_commas,
+    read_number,
+    split_wide,
+)
 from transforms.handmade.cells import cells as row_cells
 from transforms.handmade.commands import read_commands
 from transforms.handmade.lkp import BENCHMARKS as LKP_BENCHMARKS
@@ -59,7 +67,7 @@ MAX_LINE = 1000  # a longer line is no table row, summary or sentence worth read
 _NUMBERISH = re.compile(r"\d")
 # a pipe-table cell holding a number, wherever the row ends (`| 12345 | better |`)
 _PIPE_NUMBER = (r"\|[^\S\n]{0,20}+[-+]?\d[\d.,]{0,20}+[^\S\n]{0,4}+[A-Za-z/%µ]{0,12}+"
-                r"(?:\[[^\]\n|]{1,40}+\])?+[^\S\n]{0,20}+\|")  # (`63.55, [63.04, 64.05]`: a mean and its interval)
+                rf"(?:{INTERVAL})?+[^\S\n]{{0,20}}+\|")  # (`63.55, [63.04, 64.05]`: a mean and its interval)
 # a row ending in a number (or unit, change, aside, a unit in parentheses: `27(MiB/s)`, in brackets: `104.873 [sec]`)
 _ENDS_IN_VALUE = r"(?:\d|\s-{1,3}|n/a)(?:%\*|[%*)xkKMG])?\s*+(?:\[?+[A-Za-zµ/%^]{1,12}+\]?+\s*+)?\)?\s*+\|?$|\d\([A-Za-zµ/%]{1,12}\)\s*+$"
 # a row ending in a value, a `key: 12` line, or a `... is 12` clause

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from transforms.handmade.cells import (
     HEDGE,
+    INTERVAL,
     MULTIPLIER,
     ONE_RUN,
     PAIR_IN_LABEL,
@@ -120,8 +121,7 @@ class Table:
         return [*self.header, *self.labels]
 
 
-# `63.55, [63.04, 64.05]`: a mean, then the interval around it (an aside, as a deviation is)
-_INTERVAL = re.compile(r"^\[[ \t]*+[-+]?\d[\d.]*+[ \t]*+,[ \t]*+[-+]?\d[\d.]*+[ \t]*+\]$")
+_INTERVAL = re.compile(rf"^{INTERVAL}$")  # `63.55, [63.04, 64.05]`: a mean, then its interval
 
 
 def _pipe_cells(line: str) -> list[Cell] | None:

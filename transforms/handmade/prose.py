@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from transforms.handmade.cells import cells
+from transforms.handmade.cells import HEDGES, cells
 from transforms.tools import names_pattern
 
 _BEFORE_AFTER = re.compile(
@@ -416,8 +416,8 @@ _FIGURE_WITH = re.compile(
     rf"(?<![\w.,])~?(?P<num>{_NUM})(?:[ \t]?(?P<scale>[kKMG])(?![A-Za-z]))?[ \t]?(?P<unit>[A-Za-z/µ]{{1,12}}+)"
     r"[ \t]++(?:with|using|under)[ \t]++"
 )
-_FILLERS = frozenset({"and", "but", "while", "whereas", "vs", "vs.", "versus", "about", "around", "roughly",
-                      "nearly", "almost", "only", "just", "approx.", "approximately", "~", "to", "or"})
+_FILLERS = frozenset({*HEDGES, "~", "and", "but", "while", "whereas", "vs", "vs.", "versus", "nearly", "almost",
+                      "only", "just", "to", "or"})  # words leading from a condition to the next figure
 _WITH_WORD = re.compile(r"\b(?:with|using|under)\b")
 _CONDITION_END = re.compile(r"\.(?=\s|$)|[;:!?()]|,[ \t]")
 

@@ -40,6 +40,7 @@ from transforms.handmade.tables import (
     RELEASE_NUMBER,
     STDEV_HEAD,
     Table,
+    drop_link_column,
     param_lead,
     read_tables,
     row_head,
@@ -176,7 +177,7 @@ def read(segs: list[Segment], subject: str | None, claimed: dict[int, str],
                 explained.append(Explained(abs_lo, seg.offset + hi, "not results", outcome=f"nothing: looks like {why!r}",
                                           quoted=seg.quoted))
                 continue
-            clean = join_lone_labels(unwrap(["" if noise_line(x) else x for x in block]))
+            clean = join_lone_labels(unwrap(["" if noise_line(x) else x for x in drop_link_column(block)]))
             beside = {claimed[k] for k in (abs_lo - 1, seg.offset + hi)
                       if k in claimed}
             runs = _read_block(seg, lo, clean, plain, subject, explained, raw=block)
@@ -682,6 +683,28 @@ def _unit_said_above(plain: list[str], start: int) -> str | None:
     return None
 
 
+# `The 'Metric' is the average time in seconds to ...`: a head of the table, quoted, said to be in a unit
+_HEAD_DEFINED = re.compile(r"""(?i)['"`](?P<head>[A-Za-z][\w %()/-]{0,30}?)['"`][ \t]++(?:is|are|gives?|shows?)\b"""
+                           r"[^.;:]{0,80}?\bin[ \t]++(?P<unit>[A-Za-z/%µ]{1,12}+)\b")
+_DEFINED_REACH = 40  # lines above a table where its heads may be said what they hold
+
+
+def _head_units(plain: list[str], start: int, heads: list[str]) -> dict[str, str]:
+    """Heads of the table that a sentence above says what they hold (`The 'Metric' is the average time
+    in seconds`), with the unit it says: the report's own key to its columns."""
+    text = " ".join(plain[max(0, start - _DEFINED_REACH):start])
+    if "in " not in text:
+        return {}
+    wanted = {h.strip().lower(): h for h in heads if h}
+    out: dict[str, str] = {}
+    for m in _HEAD_DEFINED.finditer(text):
+        head = wanted.get(m.group("head").strip().lower())
+        u = unit_in(m.group("unit"))
+        if head and u not in (None, "%", "x"):
+            out[head] = u
+    return out
+
+
 def _heading_above(plain: list[str], start: int) -> str | None:
     """The nearest line above that is no table row, no group's parameter (`25%`, `group=8`) and no
     rule: the heading a run of small groups shares (`netperf/udp_rr on ICL`)."""
@@ -853,6 +876,9 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
     if not headed and not any(v.unit for v in t.values) and (said := _unit_said_above(plain, abs_lo + t.start)):
         for v in t.values:  # `Context switching with 4K - times in microseconds - smaller is better`
             v.unit = said
+    if not any(v.unit for v in t.values) and (defined := _head_units(plain, abs_lo + t.start, t.header)):
+        for v in t.values:  # `The 'Metric' is the average time in seconds` above `Kernel  Metric  Change (%)`
+            v.unit = defined.get(v.label or "", v.unit)
     has_unit = bool(headed) or any(v.unit for v in t.values)
     if t.change and not (t.baseline or any(v.unit in ("%", "x") for v in t.values)
                          or any(re.search(r"%|diff|delta|change|gain|improv|speedup|ratio", h, re.I)

@@ -211,6 +211,36 @@ def drop_text_columns(lines: list[str]) -> list[str]:
             for ln, parts in zip(lines, split, strict=True)]
 
 
+# a row's last cell a link to the run's page (`linux-2.5.30   55.0   -4.8   http://khack.osdl.org/stp/4089/`)
+_LINK_TAIL = re.compile(r"[ \t]++(?:https?://|www\.)[^\s|]{1,300}+[ \t]*+$")
+_LAST_FIGURE = re.compile(r"(?:[-+]?\d[\d.,]{0,20}+%?|N/A|n/a|-)[ \t]*+$")  # the row's last value, before the link
+# the link column's head (`URL`, `Link`, `Results`) at the end of the header line
+_LINK_HEAD = re.compile(r"[ \t]++(?i:urls?|links?|results?|details|reports?)[ \t]*+$")
+
+
+def drop_link_column(lines: list[str]) -> list[str]:
+    """An aligned table whose rows end in a link to each run's page: the links, and the head over
+    them, cut out, so that each row ends in its values."""
+    tails = [_LINK_TAIL.search(ln) if "://" in ln or "www." in ln else None for ln in lines]
+    linked = [k for k, m in enumerate(tails)
+              if m and len(lines[k][:m.start()].split()) >= 2 and _LAST_FIGURE.search(lines[k], 0, m.start())]
+    if len(linked) < 2:
+        return lines
+    out = list(lines)
+    for k in linked:
+        out[k] = lines[k][:tails[k].start()]
+    at = min(tails[k].start() for k in linked)
+    for k in range(linked[0] - 3 if linked[0] >= 3 else 0, linked[-1] + 1):
+        if RULE.match(out[k]) and len(out[k]) > at:
+            out[k] = out[k][:at].rstrip()  # the rule's run under the links
+    for k in range(linked[0] - 1, max(-1, linked[0] - 4), -1):
+        head = _LINK_HEAD.search(out[k])
+        if head and abs(head.start() - at) <= 4 and not RULE.match(out[k]):
+            out[k] = out[k][:head.start()]
+            break
+    return out
+
+
 # `30898KB/s,7724,555.00us`: several figures of one run in one cell, each with its own unit or none
 _FIGURE_LIST = re.compile(r"^[ \t]*+\d[\d.]{0,15}+[A-Za-z/%µ]{0,8}+(?:[ \t]*+,[ \t]*+\d[\d.]{0,15}+[A-Za-z/%µ]{0,8}+){1,5}+[ \t]*+$")
 
@@ -390,6 +420,29 @@ def _header_cells(line: str, n: int, pipe: bool, vals: list[Cell] | None = None)
         # each absolute value, the change between them headless
         return [Cell(w.text, v.start, v.end, "label") for w, v in zip(narrow, absolute, strict=True)]
     return wide
+
+
+_RULE_RUN = re.compile(r"-{2,}+|={2,}+")
+
+
+def _ruled_heads(lines: list[str], h: int, n: int) -> list[Cell] | None:
+    """`Kernel   Metric Change (%)` over `------- ------ ----------`: a rule of one dash run a column
+    under the heads draws the columns; each head is the words over its run (heads one blank apart
+    read as one otherwise)."""
+    if h + 1 >= len(lines) or not RULE.match(lines[h + 1]) or "|" in lines[h]:
+        return None
+    runs = list(_RULE_RUN.finditer(lines[h + 1]))
+    if len(runs) not in (n, n + 1) or len(runs) < 3 or any(ch not in " -=\t" for ch in lines[h + 1].strip()):
+        return None
+    groups: list[list[Cell]] = [[] for _ in runs]
+    for w in words(lines[h]):
+        over = [k for k, r in enumerate(runs) if w.start < r.end() and r.start() < w.end]
+        if len(over) != 1:
+            return None  # a word over no run, or over two: the rule draws no columns of these heads
+        groups[over[0]].append(w)
+    if any(not g for g in groups):
+        return None
+    return [Cell(" ".join(w.text for w in g), g[0].start, g[-1].end, "label") for g in groups]
 
 
 def param_lead(cell: Cell) -> tuple[Cell, Cell] | None:
@@ -1050,7 +1103,8 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
         h, header = sub
     else:
         widest = next((v for _, _, v in parsed if len(v) == n), None)
-        header = _header_cells(lines[h], n, pipe, widest) if h is not None else []
+        header = (None if pipe or h is None else _ruled_heads(lines, h, n)) \
+            or (_header_cells(lines[h], n, pipe, widest) if h is not None else [])
     if header and not pipe and h is not None:
         header = with_groups(lines, h, header)
     caption_lines = [ln.strip() for ln in lines[: (h if h is not None else rows[0])]
@@ -1080,6 +1134,9 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
         # `files  /sec  %CPU  Eff`: the unit of a column of its own (`%CPU`), not of the others (a unit
         # in the corner, `MiB/s  fuse  native`, is the table's)
         t.unit = None
+    elif t.unit is not None and len(header) >= 2 and all(
+            CHANGE_HEAD.match(c.text) for c in header if unit_in(c.text) == t.unit):
+        t.unit = None  # `Metric  Change (%)`: the unit of the change column alone
     if t.unit is None and caption and not RATIO_UNIT.search(caption):
         t.unit = unit_in(caption)  # `[Mbps / (%CPU_Host + %CPU_Guest)]` is a ratio: no unit of the values
 

@@ -934,3 +934,49 @@ def test_heads_whose_names_hold_numbers_are_heads():
     assert ("2.5.63", "shell_scripts_16", 32.7) in got
     assert {r["system"] for r in rows} == {"2.5.63-mjb2", "2.5.63"}  # no head line read as a row
     assert 1024.0 not in {r["value"] for r in rows}
+
+
+# https://lore.kernel.org/lkml/200309261825.h8QIPq123031@mail.osdl.org/ (excerpt): rows ending in a link
+# to each run's page, heads one blank apart drawn by the rule under them, the unit said in prose
+LINKED_ROWS = """\
+Hackbench (http://www.osdl.org/stp/test_details/hackbench-interp.html)
+is a chat benchmark from Rusty Russel that's intended to test the
+scalability of the scheduler.
+
+The 'Metric' is the average time in seconds to do something with 100
+processes.  Smaller numbers are better as well as a (-) change.  'Change' refers to a percentage change in the metric from the last
+completed test with results.
+
+I've shortened the list to the 2.6.0-test kernels this time.  The
+2.6.0-test5-mm kernels look pretty consistent, and appear to offer a 1
+second (~ 10%) improvement over the 2.6.0-test5 kernel for the 4- and
+8-way systems.
+
+
+1-way:
+Kernel               Metric Change (%)  URL                                
+-------------------- ------ ----------  ----------------------------------------
+2.6.0-test4-mm2        15.4        N/A  http://khack.osdl.org/stp/280103/  
+2.6.0-test4-mm4        15.8        3.0  http://khack.osdl.org/stp/280099/  
+2.6.0-test4-mm5        16.3        2.7  http://khack.osdl.org/stp/280095/  
+"""
+
+
+def test_rows_ending_in_a_link_are_read_under_heads_the_rule_draws():
+    rows = result_rows(extract_explained(LINKED_ROWS, "l")[0])
+    got = {(r["benchmark"], r["system"], r["metric_label"], r["value"], r["unit"]) for r in rows}
+    assert got == {("hackbench", "2.6.0-test4-mm2", "Metric", 15.4, "s"),
+                   ("hackbench", "2.6.0-test4-mm4", "Metric", 15.8, "s"),
+                   ("hackbench", "2.6.0-test4-mm5", "Metric", 16.3, "s")}  # the change beside them is derived
+
+
+def test_a_link_column_is_cut_from_aligned_rows_only():
+    from transforms.handmade.tables import drop_link_column
+
+    lines = LINKED_ROWS.splitlines()[-5:]
+    cut = drop_link_column(lines)
+    assert cut[0].rstrip() == "Kernel               Metric Change (%)"
+    assert cut[2] == "2.6.0-test4-mm2        15.4        N/A"
+    assert "---" in cut[1] and len(cut[1]) < len(lines[1])
+    refs = ["[1] https://lore.kernel.org/r/1", "[2] https://lore.kernel.org/r/2"]
+    assert drop_link_column(refs) == refs  # a list of links is no table

@@ -828,3 +828,29 @@ def test_a_ruler_group_under_two_headed_columns_is_split_between_them():
     last = [(r["system"].split()[0], r["value"]) for r in rows if r["metric"] == "ctxsw_16p_64k"]
     assert last == [("nosoftlim", 4.36), ("softlimit", 10.7)]
     assert [r["value"] for r in rows if r["system"].startswith("softlimit")] == [0.97, 4.82, 3.13, 8.89, 10.3, 8.82, 10.7]
+
+
+# https://lore.kernel.org/lkml/Pine.LNX.4.44.0303241731540.2456-100000@localhost.localdomain/ (excerpt):
+# groups of rows a blank line apart, each group's host and OS cells typed by hand
+HAND_NAMED_GROUPS = """\
+Processor, Processes - times in microseconds - smaller is better
+----------------------------------------------------------------
+Host                OS  Mhz null null      open selct sig  sig  fork exec sh  
+                            call  I/O stat clos TCP   inst hndl proc proc proc
+--------- ------------- ---- ---- ---- ---- ---- ----- ---- ---- ---- ---- ----
+2*HT*P4 with anobjrmap 1800 0.73 1.22 6.01 7.85  39.8 1.41 4.75 405. 1287 4246
+2*HT*P4 with anobjrmap 1800 0.73 1.22 6.01 7.88  39.8 1.43 4.70 406. 1287 4172
+
+2*HT*P4  w/o anobjrmap 1800 0.73 1.22 6.19 8.02  40.2 1.43 4.64 455. 1336 4133
+2*HT*P4  w/o anobjrmap 1800 0.73 1.23 6.18 7.96  40.0 1.53 4.63 462. 1340 4131
+
+This paragraph is no row of the table: 1 2 3 4 5 6 7 8 9 10 11
+"""
+
+
+def test_groups_a_blank_apart_filling_the_same_columns_are_one_table():
+    rows = [r for er in extract_runs(HAND_NAMED_GROUPS, "g") for r in result_rows([er])]
+    forks = {(r["system"], r["value"]) for r in rows if r["metric"] == "fork_proc"}
+    assert forks == {("2*HT*P4 with anobjrmap", 405.0), ("2*HT*P4 with anobjrmap", 406.0),
+                     ("2*HT*P4 w/o anobjrmap", 455.0), ("2*HT*P4 w/o anobjrmap", 462.0)}
+    assert not {r["value"] for r in rows} & {10.0, 11.0}

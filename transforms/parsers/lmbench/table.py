@@ -199,6 +199,14 @@ def _same_os(line: str, rows: list[str]) -> bool:
     return len(words) > 3 and any(r.split()[1:2] == words[1:2] and len(r.split()) == len(words) for r in rows)
 
 
+def _same_columns(row: _Row, rows: list[_Row]) -> bool:
+    """A row under a blank line that fills, by position, the very columns the row above it filled
+    (`2*HT*P4  w/o anobjrmap ...` after the `2*HT*P4 with anobjrmap` group; the host cells typed by
+    hand): the next group of one table."""
+    return bool(rows) and row.alignment == EXACT and rows[-1].alignment == EXACT and not row.problem \
+        and len(row.cells) >= 3 and row.cells.keys() == rows[-1].cells.keys()
+
+
 def _read_rows(
     lines: list[str], t: _Table, spans: list[tuple[int, int]], aligned: bool, known: set[str]
 ) -> None:
@@ -217,7 +225,8 @@ def _read_rows(
             continue
         row, used = _parse_row(lines, i, t, spans, aligned)
         if row is None or (seen_blank and row.system not in counts and row.system not in known
-                           and not _same_os(line, [lines[r.line] for r in t.rows])):
+                           and not _same_os(line, [lines[r.line] for r in t.rows])
+                           and not _same_columns(row, t.rows)):
             break
         row.occ = counts.get(row.system, 0)
         counts[row.system] = row.occ + 1

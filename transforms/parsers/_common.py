@@ -232,7 +232,10 @@ def _clean_caption(text: str, underlined: bool) -> str | None:
         return None
     if underlined or decorated:
         return core if len(words) <= 10 else None
-    return core if len(words) <= 5 else None
+    if len(words) <= 5:
+        return core
+    # `Linux 2.4.2-ac26 + HP Multiqueue patch`: a release and what was added to it, a few words more
+    return core if len(words) <= 8 and _NAMES_SYSTEM.search(" ".join(words[:2])) else None
 
 
 def caption_above(

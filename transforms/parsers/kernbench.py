@@ -33,6 +33,7 @@ from transforms.parsers._common import (
     naming_caption,
     number_repeated_runs,
 )
+from transforms.shell import is_prompted
 
 NAME = "kernbench"
 
@@ -330,13 +331,75 @@ def _lkp_kbuild_runs(lines: Sequence[str]) -> list[Run]:
     return runs
 
 
+# GNU time's summary of one command: `216.34user 14.36system 2:00.03elapsed 192%CPU (0avgtext+...`
+_GNU_TIME = re.compile(
+    r"^[ \t]*+(?P<user>\d{1,7}+(?:\.\d{1,3}+)?)user[ \t]++(?P<sys>\d{1,7}+(?:\.\d{1,3}+)?)system[ \t]++"
+    r"(?P<elapsed>(?:\d{1,4}+:)?\d{1,4}+:\d\d(?:\.\d{1,3}+)?)elapsed[ \t]++(?P<cpu>\d{1,5}+)%CPU"
+)
+_GNU_TIME_TAIL = re.compile(r"^[ \t]*+\d++inputs\+\d++outputs\b")  # its second line
+# what makes a timed command a kernel build: `time make -j2`, `make bzImage`, a heading saying so
+_KERNEL_BUILD = re.compile(
+    r"(?i)\bmake\b[^\n]{0,60}?(?:-j[ \t]*+\d|\bbzImage\b|\bvmlinux\b|\bmodules\b)"
+    r"|\bkernel[ \t]++(?:compil|build)|\bcompil\w{0,6}+[ \t]++(?:times?|the[ \t]++kernel)\b|\bkernbench\b"
+)
+_BUILD_REACH = 40  # lines above a timed command where the build may be said
+
+
+def _seconds(clock: str) -> float:
+    """`2:00.03` -> 120.03, `1:02:03` -> 3723."""
+    total = 0.0
+    for part in clock.split(":"):
+        total = total * 60 + float(part)
+    return round(total, 3)
+
+
+def _gnu_time_runs(lines: Sequence[str], before: Sequence[str]) -> list[Run]:
+    """Kernel builds timed by GNU time (`time make -j2` then `216.34user 14.36system 2:00.03elapsed
+    192%CPU`): one run per build, named by the caption over its group of runs. A timed command
+    that is no kernel build (a dd, a dbench) is not kernbench and is not read."""
+    runs: list[Run] = []
+    floor = 0
+    for i, line in enumerate(lines):
+        m = _GNU_TIME.match(line) if "elapsed" in line else None
+        if m is None:
+            continue
+        if not any(_KERNEL_BUILD.search(x) for x in lines[max(0, i - _BUILD_REACH):i]):
+            continue
+        end = i + 2 if i + 1 < len(lines) and _GNU_TIME_TAIL.match(lines[i + 1]) else i + 1
+        cpu = float(m.group("cpu"))
+        results = [Result("user_time", "user", float(m.group("user")), "s", {}, line=i),
+                   Result("system_time", "system", float(m.group("sys")), "s", {}, line=i),
+                   Result("elapsed_time", "elapsed", _seconds(m.group("elapsed")), "s", {}, line=i),
+                   Result("percent_cpu", "CPU", cpu, "%CPU", {}, line=i)]
+        run = Run(NAME, results, line_start=i, line_end=end)
+        run.attributes["timer"] = "GNU time"
+        if runs and all(not x.strip() or _is_build_chatter(x.strip()) for x in lines[floor:i]):
+            run.system = runs[-1].system  # the next build of the same group
+        else:
+            _, caption = caption_above(lines, i, floor, skip=_is_build_chatter, before=before)
+            run.system = caption if caption is None or not _NAMES_TOOL.search(caption) else None
+        runs.append(run)
+        floor = end
+    return runs
+
+
+_BUILD_COMMAND = re.compile(r"^(?:(?:/usr/bin/)?time[ \t]++)?make\b")  # `time make -j8 vmlinux`
+
+
+def _is_build_chatter(s: str) -> bool:
+    """Lines between a caption and its timed builds: the build command, GNU time's second line, a `--`."""
+    return _is_chatter(s) or bool(_GNU_TIME_TAIL.match(s) or _BUILD_COMMAND.match(s)) or is_prompted(s) \
+        or s.startswith("--") and not s.strip("-")
+
+
 def parse(seg: Segment) -> list[Run]:
-    """Every ``Average ... Run`` block of a segment, one run per block (and lkp's kbuild builds)."""
+    """Every ``Average ... Run`` block of a segment, one run per block (and lkp's kbuild builds,
+    and kernel builds timed by GNU time)."""
     kbuild = _lkp_kbuild_runs(seg.lines)
-    if kbuild:
-        number_repeated_runs(kbuild)
-        return kbuild + _parse_averages(seg)
-    return _parse_averages(seg)
+    timed = _gnu_time_runs(seg.lines, seg.before) if "elapsed" in seg.text else []
+    number_repeated_runs(kbuild)
+    number_repeated_runs(timed)
+    return kbuild + timed + _parse_averages(seg)
 
 
 def _parse_averages(seg: Segment) -> list[Run]:
@@ -393,7 +456,7 @@ def _parse_averages(seg: Segment) -> list[Run]:
 
 # distinctive literals, one of which every block the parser reads contains (see Parser.keywords)
 KEYWORDS = ("load -j", "average half", "average optimal", "average maximal", "average max",
-            "average custom", "average load", "average run", "average -j", "end time: ")
+            "average custom", "average load", "average run", "average -j", "end time: ", "%cpu (")
 
 
 PARSER = Parser(
@@ -402,6 +465,7 @@ PARSER = Parser(
     signature=re.compile(
         r"(?im)^[ \t>|]*Average\s+(?:(?:Half|Optimal|Maximal|Max|Custom)\s+)?(?:load\s+)?(?:-j|Run\b)"
         r"|^[ \t>|]*sys: \d{1,9}(?:\.\d{1,6})?s[ \t]*+\r?\n[ \t>|]*end time: \d"
+        r"|^[ \t>|]*\d{1,7}(?:\.\d{1,3})?user[ \t]+\d{1,7}(?:\.\d{1,3})?system[ \t]+[\d:.]{4,14}elapsed[ \t]+\d{1,5}%CPU \("
     ),
     parse=parse,
     metrics=METRICS,

@@ -375,3 +375,61 @@ def test_a_delta_column_is_no_system():
     runs = kernbench.parse(segments(DELTA_COLUMN)[0])
     last = [x for x in runs[-1].results if x.statistic == "mean"]
     assert {(x.system, x.value) for x in last} == {("4.13.0-mm1", 110.308), ("4.13.0-mm1-spf", 109.78)}
+
+
+# https://lore.kernel.org/lkml/3ACA683A.89D24DED@chromium.com/ (excerpt): kernel builds timed by GNU
+# time, three under each caption
+GNU_TIME_BUILDS = """\
+Kernel compilation times
+========================
+
+three runs of "time make -j2"
+
+--
+
+Linux 2.4.2-ac26 + HP Multiqueue patch
+
+216.34user 14.36system 2:00.03elapsed 192%CPU (0avgtext+0avgdata 0maxresident)k
+0inputs+0outputs (482269major+691020minor)pagefaults 0swaps
+
+216.53user 14.23system 1:57.91elapsed 195%CPU (0avgtext+0avgdata 0maxresident)k
+0inputs+0outputs (482269major+691020minor)pagefaults 0swaps
+
+--
+
+Linux 2.4.2-ac26
+
+220.07user 14.88system 2:02.67elapsed 191%CPU (0avgtext+0avgdata 0maxresident)k
+0inputs+0outputs (482269major+691019minor)pagefaults 0swaps
+"""
+
+
+def test_kernel_builds_timed_by_gnu_time_are_runs_under_their_captions():
+    from transforms.quotes import segments
+
+    runs = kernbench.parse(segments(GNU_TIME_BUILDS)[0])
+    got = {(r.system, x.metric, x.value, x.params.get("repeat")) for r in runs for x in r.results}
+    assert ("Linux 2.4.2-ac26 + HP Multiqueue patch", "user_time", 216.34, "1") in got
+    assert ("Linux 2.4.2-ac26 + HP Multiqueue patch", "elapsed_time", 117.91, "2") in got  # 1:57.91
+    assert ("Linux 2.4.2-ac26", "percent_cpu", 191.0, None) in got
+    assert ("Linux 2.4.2-ac26", "system_time", 14.88, None) in got
+    assert len(got) == 12
+
+
+def test_a_timed_command_that_is_no_kernel_build_is_not_read():
+    from transforms.quotes import segments
+
+    text = "dd if=/dev/zero of=/mnt/f bs=1M count=1024\n" + GNU_TIME_BUILDS.split("--\n\n", 1)[1]
+    assert kernbench.parse(segments(text)[0]) == []
+
+
+@given(st.floats(0.01, 99999, allow_nan=False).map(lambda x: round(x, 2)), st.integers(0, 99), st.integers(0, 59))
+@settings(max_examples=50, deadline=None)
+def test_gnu_time_reads_the_printed_figures(user, minutes, seconds):
+    from transforms.quotes import segments
+
+    line = f"{user:.2f}user 1.00system {minutes}:{seconds:02d}.50elapsed 99%CPU (0avgtext+0avgdata 0maxresident)k"
+    runs = kernbench.parse(segments(f"time make -j4 bzImage\n{line}\n")[0])
+    values = {x.metric: x.value for r in runs for x in r.results}
+    assert values["user_time"] == float(f"{user:.2f}")
+    assert values["elapsed_time"] == round(minutes * 60 + seconds + 0.5, 3)

@@ -24,7 +24,7 @@ from transforms.tools import TOOLS, names_pattern
 _RELEASE = re.compile(
     r"(?i)(?<![\w./-])(?:(?P<pre>linux[- ]|kernel[- ]|v)(?P<a>\d{1,2}\.\d{1,2}(?:\.\d{1,3})?)"
     r"|(?P<b>[2-6]\.\d{1,2}\.\d{1,3}|[2-6]\.\d{1,2}(?=-(?:rc|mm|pre|test)\d)))"
-    r"(?P<suffix>-(?:rc|mm|pre|test|ac|git|next)[\w.-]{0,20})?(?![\w.]*\d)"
+    r"(?P<suffix>-(?:rc|mm|pre|test|ac|git|next)[\w.-]{0,20}|-?bk\d{1,3}(?:-[\w.-]{1,20})?)?(?![\w.]*\d)"
 )
 # a tool's own version (`fio-3.19`, `iperf 3.1.3`, `version 1.03`) is no release of the system
 _TOOL_BEFORE = re.compile(r"(?i)(?:" + names_pattern(without=("tbench", "hackbench", "kernbench", "dd", "hdparm"))
@@ -369,9 +369,10 @@ def _post_release(subject: str | None, body: str) -> list[str]:
     with the kernel used before): the subject says what the post measured. Failing those, the
     results the post says it gives, or the one release `uname` printed."""
     text = f"{subject or ''}\n{body}"
+    topic = releases(subject or "", strong=True) or [  # `hdparm results with 2.4.1`
+        r for r in releases(subject or "") if _TAKEN_WITH.search((subject or "")[:(subject or "").find(r)])]
     if len(releases(text)) == 1:
-        return releases(text, strong=True) or uname_release(body)
-    topic = releases(subject or "", strong=True)
+        return releases(text, strong=True) or topic or uname_release(body)
     if len(topic) == 1 and len(releases(subject or "")) == 1:
         return topic
     stated = {m.group("name") for m in _RESULTS_OF.finditer(body[:_MAX_TEXT]) if releases(m.group("name"), strong=True)}
@@ -380,6 +381,8 @@ def _post_release(subject: str | None, body: str) -> list[str]:
     return uname_release(body)  # failing all that, the kernel the machine said it ran
 
 
+# `results with 2.4.1`, `dbench on 2.6.0`: the words before a bare release that say what was measured
+_TAKEN_WITH = re.compile(r"(?i)\b(?:with|on|under|for|running|using)[ \t]++$")
 # `results of misc-next(5.11-rc6 +81patches)`, `results for 2.6.24-rc3`: what the post says it measured
 _RESULTS_OF = re.compile(r"(?i)\bresults?[ \t]++(?:of|for|on)[ \t]++(?:the[ \t]++)?+"
                          r"(?P<name>[^\s,;:()]{2,60}+(?:[ \t]?+\([^()\n]{1,40}+\))?+)")

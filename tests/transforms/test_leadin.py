@@ -514,3 +514,16 @@ def test_the_kernel_uname_printed_names_a_printout_nothing_else_names():
     assert leadin.uname_release("+ uname -r\n5.11.0-0.rc6.141.el8.x86_64\n") == ["5.11.0-0.rc6.141.el8.x86_64"]
     two = "Linux a 5.10.1 #1 SMP\nLinux b 5.11.2 #3 SMP\n"
     assert leadin.uname_release(two) == []  # two machines: no one release
+
+
+# https://lore.kernel.org/lkml/20010208021447.C352@zip.com.au/ (subject) and
+# https://lore.kernel.org/lkml/20030309063153.3a81980f.azarah@gentoo.org/ (subject): a bare release
+# the subject says the results were taken with, and a BitKeeper snapshot (`2.5.64bk3`)
+def test_the_subjects_release_after_with_or_on_names_an_unnamed_printout():
+    hdparm = "/dev/hde:\n Timing buffer-cache reads:   128 MB in  3.54 seconds = 36.16 MB/sec\n"
+    rows = result_rows(extract_explained(
+        hdparm, "s", "suspecious ide hdparm results with 2.4.1 (and a minor capacity question)")[0])
+    assert {(r["system"], r["value"]) for r in rows} == {("2.4.1", 36.16)}
+    assert releases("Some oddity with hdparm and linux-2.5.64bk3") == ["2.5.64bk3"]
+    assert releases("2.5.64-bk3 and 2.5.64") == ["2.5.64-bk3", "2.5.64"]
+    assert leadin._post_release("hdparm results 2.4.1", "/dev/hde:\n") == []  # bare, no word before it

@@ -68,8 +68,10 @@ def lead_in(lines: Sequence[str], start: int) -> str:
         while k >= 0 and start - k <= _LEAD_REACH and lines[k].strip():
             para.insert(0, lines[k].strip())
             k -= 1
-        if not para or not all(is_prompted(x) or _unprompted_command(x) or _DD_RECORDS.match(x) for x in para):
-            break  # a paragraph of commands (`# echo 10 > ...`) is what was run, not what it ran on
+        while para and (is_prompted(para[-1]) or _unprompted_command(para[-1]) or _DD_RECORDS.match(para[-1])):
+            para.pop()  # the commands right above the printout are what was run, not what it ran on
+        if para:
+            break  # (a paragraph of commands alone: the lead-in is further up)
     return " ".join(para)
 
 

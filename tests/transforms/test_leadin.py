@@ -35,6 +35,16 @@ def test_lead_in_is_the_paragraph_above():
     assert lead_in(lines, 5) == "Run on kernel 2.6.30 with ext4."
 
 
+# https://lore.kernel.org/linux-raid/CAMGffEkfs0KsuWX8vGY==1dym78d6wsao_otSjzBAPzwGtoQcw@mail.gmail.com/
+# (excerpt): the command run right under the sentence is no part of what the sentence names
+def test_the_command_under_a_lead_in_sentence_is_no_part_of_it():
+    lines = ["Only commented out set_in_sync get a better improvement",
+             "root@ib2:/home/jwang# cat md_lat_ib2_5.3.0-rc3-1-storage+_2019_0806_093340.log",
+             "write-test: (g=0): rw=write, bs=4K-4K/4K-4K/4K-4K, ioengine=libaio, iodepth=32"]
+    assert lead_in(lines, 2) == "Only commented out set_in_sync get a better improvement"
+    assert lead_in(["Intro.", "", "# echo 3 > /proc/sys/vm/drop_caches", "out"], 3) == "Intro."
+
+
 def test_a_printout_gets_the_release_its_lead_in_sentence_names():
     rows = result_rows(extract_explained(DD, "d")[0])
     assert {r["system"] for r in rows} == {"2.6.30"}

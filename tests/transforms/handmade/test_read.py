@@ -954,11 +954,11 @@ second (~ 10%) improvement over the 2.6.0-test5 kernel for the 4- and
 
 
 1-way:
-Kernel               Metric Change (%)  URL                                
+Kernel               Metric Change (%)  URL
 -------------------- ------ ----------  ----------------------------------------
-2.6.0-test4-mm2        15.4        N/A  http://khack.osdl.org/stp/280103/  
-2.6.0-test4-mm4        15.8        3.0  http://khack.osdl.org/stp/280099/  
-2.6.0-test4-mm5        16.3        2.7  http://khack.osdl.org/stp/280095/  
+2.6.0-test4-mm2        15.4        N/A  http://khack.osdl.org/stp/280103/
+2.6.0-test4-mm4        15.8        3.0  http://khack.osdl.org/stp/280099/
+2.6.0-test4-mm5        16.3        2.7  http://khack.osdl.org/stp/280095/
 """
 
 
@@ -973,10 +973,10 @@ def test_rows_ending_in_a_link_are_read_under_heads_the_rule_draws():
 def test_a_link_column_is_cut_from_aligned_rows_only():
     from transforms.handmade.tables import drop_link_column
 
-    lines = LINKED_ROWS.splitlines()[-5:]
+    lines = [ln + "  " for ln in LINKED_ROWS.splitlines()[-5:]]  # the post's lines end in blanks
     cut = drop_link_column(lines)
     assert cut[0].rstrip() == "Kernel               Metric Change (%)"
-    assert cut[2] == "2.6.0-test4-mm2        15.4        N/A"
+    assert cut[2].rstrip() == "2.6.0-test4-mm2        15.4        N/A"
     assert "---" in cut[1] and len(cut[1]) < len(lines[1])
     refs = ["[1] https://lore.kernel.org/r/1", "[2] https://lore.kernel.org/r/2"]
     assert drop_link_column(refs) == refs  # a list of links is no table

@@ -835,7 +835,7 @@ def test_a_ruler_group_under_two_headed_columns_is_split_between_them():
 HAND_NAMED_GROUPS = """\
 Processor, Processes - times in microseconds - smaller is better
 ----------------------------------------------------------------
-Host                OS  Mhz null null      open selct sig  sig  fork exec sh  
+Host                OS  Mhz null null      open selct sig  sig  fork exec sh
                             call  I/O stat clos TCP   inst hndl proc proc proc
 --------- ------------- ---- ---- ---- ---- ---- ----- ---- ---- ---- ---- ----
 2*HT*P4 with anobjrmap 1800 0.73 1.22 6.01 7.85  39.8 1.41 4.75 405. 1287 4246

@@ -110,6 +110,46 @@ def order_legend(lines: Sequence[str]) -> tuple[int, list[str]] | None:
     return None
 
 
+_COUNT_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+                "nine": 9, "ten": 10}
+# `First two: Linux 2.4.2-ac26 + HP Multiqueue patch`, `the last 3 runs are vanilla`: a group of the
+# rows below, by its place and count, named
+_COUNTED = re.compile(
+    r"(?i)^[ \t]*+(?:the[ \t]++)?(?:first|second|third|fourth|next|last|other)[ \t]++"
+    r"(?P<n>one|two|three|four|five|six|seven|eight|nine|ten|\d{1,2}+)"
+    r"(?:[ \t]++(?:runs?|rows?|lines?|results?|ones?))?[ \t]*+(?::|=|-|\bare\b|\bis\b|\bwere\b|\bwith\b)[ \t]*+"
+    r"(?P<name>\S[^\n]{0,60}?)[ \t.]*+$")
+_COUNTED_REACH = 40  # lines above the runs where the legend of their groups stands
+
+
+def _fill_by_counted_legend(found: Sequence[tuple[Run, Segment]]) -> None:
+    """Runs of one printout that name one system alike (lmbench's host and OS, the same for every
+    run), under a legend that names their groups by count in order (`First two: <kernel + patch>`,
+    `Second Two: <kernel>`): each run takes its group's name, when the counts add up to the runs."""
+    by_seg: dict[tuple[int, str], tuple[Segment, list[Run]]] = {}
+    for run, seg in found:
+        if run.status == "ok" and run.results:
+            by_seg.setdefault((id(seg), run.benchmark), (seg, []))[1].append(run)
+    for seg, runs in by_seg.values():
+        first = min(r.line_start for r in runs)
+        legend = [(k, m) for k in range(max(0, first - _COUNTED_REACH), first)
+                  if len(seg.lines[k]) <= 120 and (m := _COUNTED.match(seg.lines[k]))]
+        if len(legend) < 2:
+            continue
+        counts = [int(m.group("n")) if m.group("n").isdigit() else _COUNT_WORDS[m.group("n").lower()] for _, m in legend]
+        after = [r for r in runs if r.line_start > legend[-1][0]]
+        same = {(r.benchmark, r.system) for r in after}
+        if len(same) != 1 or sum(counts) != len(after) or any(x.system for r in after for x in r.results):
+            continue
+        names = [m.group("name").strip() for _, m in legend for _ in range(int(m.group("n")) if m.group("n").isdigit()
+                                                                           else _COUNT_WORDS[m.group("n").lower()])]
+        ordered = sorted(after, key=lambda r: (r.line_start, int(r.results[0].params.get("repeat", "0"))))
+        for run, name in zip(ordered, names, strict=True):
+            if run.system:
+                run.attributes.setdefault("host", run.system)
+            run.system = name
+
+
 def _fill_in_order(found: Sequence[tuple[Run, Segment]]) -> None:
     """Printouts after an order legend, none of them named, taken in turn: first, second, first..."""
     by_seg: dict[int, tuple[Segment, list[Run]]] = {}
@@ -296,6 +336,7 @@ def fill_systems(found: Sequence[tuple[Run, Segment]], body: str, subject: str |
     """Give runs whose rows name no system the release their lead-in (or the whole post) names; a
     device standing in for a caption (`/dev/md0:`) yields to the release of its lead-in, or to the
     post's when the post measured that one device only."""
+    _fill_by_counted_legend(found)
     _fill_in_order(found)
     _fill_by_settings(found)
     _fill_by_lead_ins(found)

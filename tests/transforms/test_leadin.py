@@ -537,3 +537,35 @@ def test_the_subjects_release_after_with_or_on_names_an_unnamed_printout():
     assert releases("Some oddity with hdparm and linux-2.5.64bk3") == ["2.5.64bk3"]
     assert releases("2.5.64-bk3 and 2.5.64") == ["2.5.64-bk3", "2.5.64"]
     assert leadin._post_release("hdparm results 2.4.1", "/dev/hde:\n") == []  # bare, no word before it
+
+
+# https://lore.kernel.org/lkml/3ACA683A.89D24DED@chromium.com/ (excerpt): one host's four lmbench
+# runs, the legend above naming them two by two
+COUNTED_LEGEND = """\
+LMBENCH-2BETA1
+==============
+
+First two: Linux 2.4.2-ac26 + HP Multiqueue patch
+
+Second Two: Linux 2.4.2-ac26
+
+Processor, Processes - times in microseconds - smaller is better
+----------------------------------------------------------------
+Host                 OS  Mhz null null      open selct sig  sig  fork exec sh
+                             call  I/O stat clos TCP   inst hndl proc proc proc
+--------- ------------- ---- ---- ---- ---- ---- ----- ---- ---- ---- ---- ----
+skinny    Linux 2.4.2-a  997 0.34 0.56 3.96 5.04    27 0.89 2.72  245 1128 4044
+skinny    Linux 2.4.2-a  997 0.34 0.56 4.19 5.32    26 0.89 2.71  247 1150 4067
+skinny    Linux 2.4.2-a  997 0.34 0.55 4.09 5.19    26 0.89 2.72  240 1134 4110
+skinny    Linux 2.4.2-a  997 0.34 0.57 4.08 5.17    25 0.89 2.71  245 1131 4080
+"""
+
+
+def test_a_legend_naming_groups_of_runs_by_count_names_each_run():
+    rows = result_rows(extract_explained(COUNTED_LEGEND, "q")[0])
+    forks = [(r["system"], r["value"]) for r in rows if r["metric"] == "fork_proc"]
+    assert sorted(forks) == [("Linux 2.4.2-ac26", 240.0), ("Linux 2.4.2-ac26", 245.0),
+                             ("Linux 2.4.2-ac26 + HP Multiqueue patch", 245.0),
+                             ("Linux 2.4.2-ac26 + HP Multiqueue patch", 247.0)]
+    three = COUNTED_LEGEND.replace("Second Two", "Second three")  # counts that do not add up: no guess
+    assert {r["system"] for r in result_rows(extract_explained(three, "q")[0])} == {"skinny Linux 2.4.2-a"}

@@ -110,6 +110,29 @@ def order_legend(lines: Sequence[str]) -> tuple[int, list[str]] | None:
     return None
 
 
+# lmbench's OS column, cut at 13 characters (`Linux 2.4.20-` for 2.4.20-8(RH9)), after the host
+_CUT_OS = re.compile(r"^(?P<head>.{0,40}?\bLinux[ \t])(?P<cut>\d{1,2}\.\d{1,2}[\w.+~-]{0,8}+)$")
+_OS_WIDTH = 13
+_RELEASE_TOKEN = re.compile(r"(?<![\w.])\d{1,2}\.\d{1,2}(?:\.\d{1,3}+)?[\w.+~()-]{0,40}+")
+
+
+def _complete_cut_releases(found: Sequence[tuple[Run, Segment]], body: str, subject: str | None) -> None:
+    """A system whose release the printout cut short (lmbench's `lucent.rd Linux 2.4.20-`) takes
+    the whole release when the post names exactly one that the cut one starts (`2.4.20-8(RH9)` in
+    the subject)."""
+    cut_runs = [(run, m) for run, _ in found if run.system and run.status == "ok"
+                and (m := _CUT_OS.match(run.system))
+                and (len("Linux " + m.group("cut")) == _OS_WIDTH or m.group("cut").endswith("-"))]
+    if not cut_runs:
+        return
+    names = {t.rstrip(".,;:") for t in _RELEASE_TOKEN.findall(f"{subject or ''}\n{body[:_MAX_TEXT]}")}
+    for run, m in cut_runs:
+        cut = m.group("cut")
+        longer = {n for n in names if n.startswith(cut) and len(n) > len(cut)}
+        if len(longer) == 1:
+            run.system = m.group("head") + longer.pop()
+
+
 _COUNT_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
                 "nine": 9, "ten": 10}
 # `First two: Linux 2.4.2-ac26 + HP Multiqueue patch`, `the last 3 runs are vanilla`: a group of the
@@ -336,6 +359,7 @@ def fill_systems(found: Sequence[tuple[Run, Segment]], body: str, subject: str |
     """Give runs whose rows name no system the release their lead-in (or the whole post) names; a
     device standing in for a caption (`/dev/md0:`) yields to the release of its lead-in, or to the
     post's when the post measured that one device only."""
+    _complete_cut_releases(found, body, subject)
     _fill_by_counted_legend(found)
     _fill_in_order(found)
     _fill_by_settings(found)

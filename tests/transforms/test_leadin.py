@@ -569,3 +569,26 @@ def test_a_legend_naming_groups_of_runs_by_count_names_each_run():
                              ("Linux 2.4.2-ac26 + HP Multiqueue patch", 247.0)]
     three = COUNTED_LEGEND.replace("Second Two", "Second three")  # counts that do not add up: no guess
     assert {r["system"] for r in result_rows(extract_explained(three, "q")[0])} == {"skinny Linux 2.4.2-a"}
+
+
+# https://lore.kernel.org/lkml/20031220034548.GA4809@lucent/ (excerpt; `Subject: lmbench 2.4.20-8(RH9),
+# 2.4.20, 2.6.0`): lmbench cut the first release at its OS column's 13 characters
+CUT_RELEASE = """\
+Processor, Processes - times in microseconds - smaller is better
+------------------------------------------------------------------------------
+Host                 OS  Mhz null null      open slct sig  sig  fork exec sh
+                             call  I/O stat clos TCP  inst hndl proc proc proc
+--------- ------------- ---- ---- ---- ---- ---- ---- ---- ---- ---- ---- ----
+lucent.rd Linux 2.4.20- 1595 0.99 1.09 3.25 4.54 8.41 1.57 4.25 194. 671. 3273
+lucent.rd  Linux 2.4.20 1592 1.01 1.11 14.5 15.9 10.4 1.58 5.42 185. 752. 3739
+lucent.rd   Linux 2.6.0 1572 0.29 0.75 17.9 25.9 10.8 1.07 16.1 336. 1223 5075
+"""
+
+
+def test_a_release_the_printout_cut_short_is_completed_from_the_post():
+    subject = "lmbench 2.4.20-8(RH9), 2.4.20, 2.6.0"
+    rows = result_rows(extract_explained(CUT_RELEASE, "r", subject)[0])
+    assert {r["system"] for r in rows} == {"lucent.rd Linux 2.4.20-8(RH9)", "lucent.rd Linux 2.4.20",
+                                           "lucent.rd Linux 2.6.0"}
+    two = "lmbench 2.4.20-8(RH9), 2.4.20-9, 2.6.0"  # two releases the cut one starts: no guess
+    assert "lucent.rd Linux 2.4.20-" in {r["system"] for r in result_rows(extract_explained(CUT_RELEASE, "r", two)[0])}

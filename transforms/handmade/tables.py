@@ -139,8 +139,8 @@ def _pipe_cells(line: str) -> list[Cell] | None:
         text = part.strip()
         start = pos + (len(part) - len(part.lstrip()))
         pos += len(part) + 1
-        if not text:
-            out.append(Cell("", start, start, "miss"))
+        if not text or text == "~":  # `| ~ |`: about the same, no figure
+            out.append(Cell(text, start, start + len(text), "miss"))
             continue
         inner = cells(text)
         nums = [c for c in inner if c.kind in ("abs", "chg")]
@@ -165,6 +165,26 @@ def _pipe_parts(lines: list[str], rules: bool = True) -> tuple[list[list[str] | 
     split = [ln.split("|") if "|" in ln and (rules or not RULE.match(ln)) else None for ln in lines]
     widths = {len(p) for p in split if p is not None}
     return (split, widths.pop()) if len(widths) == 1 else None
+
+
+def join_grid_heads(lines: list[str]) -> list[str]:
+    """A box table's heads written over two lines or more between its first two rules (`| IRQ   |` over
+    `| test  |`, reST grid tables): one head a column, its words joined (each line read alone was a row
+    of labels, then a row of half-heads)."""
+    rules = [k for k, ln in enumerate(lines) if ln.lstrip().startswith("+") and RULE.match(ln)]
+    if len(rules) < 2 or rules[1] - rules[0] < 3:
+        return lines
+    group = range(rules[0] + 1, rules[1])
+    parts = [lines[k].split("|") for k in group]
+    if len({len(p) for p in parts}) != 1 or len(parts[0]) < 3 or any(
+            read_number(cell.strip()) is not None for p in parts for cell in p[1:-1]):
+        return lines  # ragged, or figures in it: rows, not heads
+    joined = [" ".join(p[j].strip() for p in parts if p[j].strip()) for j in range(len(parts[0]))]
+    out = list(lines)
+    out[group[0]] = "|".join([parts[0][0], *(f" {cell} " for cell in joined[1:-1]), parts[0][-1]])
+    for k in group[1:]:
+        out[k] = lines[rules[0]]  # (the lines joined stand as rules, so the rows keep their places)
+    return out
 
 
 _METRIC_COLUMN = re.compile(r"^(?:metrics?|units?|measure)$", re.I)
@@ -212,10 +232,10 @@ def drop_text_columns(lines: list[str]) -> list[str]:
 
 
 # a row's last cell a link to the run's page (`linux-2.5.30   55.0   -4.8   http://khack.osdl.org/stp/4089/`)
-_LINK_TAIL = re.compile(r"[ \t]++(?:https?://|www\.)[^\s|]{1,300}+[ \t]*+$")
+_LINK_TAIL = re.compile(r"(?<![ \t])[ \t]++(?:https?://|www\.)[^\s|]{1,300}+[ \t]*+$")
 _LAST_FIGURE = re.compile(r"(?:[-+]?\d[\d.,]{0,20}+%?|N/A|n/a|-)[ \t]*+$")  # the row's last value, before the link
 # the link column's head (`URL`, `Link`, `Results`) at the end of the header line
-_LINK_HEAD = re.compile(r"[ \t]++(?i:urls?|links?|results?|details|reports?)[ \t]*+$")
+_LINK_HEAD = re.compile(r"(?<![ \t])[ \t]++(?i:urls?|links?|results?|details|reports?)[ \t]*+$")
 
 
 def drop_link_column(lines: list[str]) -> list[str]:
@@ -572,11 +592,16 @@ def _csv_table(lines: list[str]) -> list[Table] | None:
 _BRACKETS = re.compile(r"\[[^\[\]]{0,40}\]")
 
 
+# `91us (-6%)`, `2.8us (~)`: a value and its change against the first column, in brackets after it
+_BRACKETED_CHANGE = re.compile(r"\([ \t]*+(?:[-+]?\d{1,6}+(?:\.\d{1,4}+)?[ \t]*+%|~)[ \t]*+\)[ \t]*+$")
+
+
 def _grouped(lines: list[str]) -> bool:
-    """A pipe table whose cells hold several numbers each."""
+    """A pipe table whose cells hold several numbers each (a value with its change in brackets is
+    one: the change is an aside of the value)."""
     for ln in lines:
         for part in ln.split("|"):
-            if sum(1 for c in cells(part) if c.kind in ("abs", "chg")) >= 2:
+            if sum(1 for c in cells(_BRACKETED_CHANGE.sub("", part)) if c.kind in ("abs", "chg")) >= 2:
                 return True
     return False
 
@@ -712,6 +737,16 @@ _DASH_RUNS = re.compile(r"(?<!-)-{2,}+[ \t]{0,3}+[^-\s](?:[^-]|-(?!-)){0,60}+-{2
 _ASIDE_ROW = re.compile(r"^[ \t]*+(?:\([ \t]*+[-+]?[\d.,]{1,15}+[ \t]*+%[ \t]*+\)[ \t]*+){2,}+$")
 
 
+def _change_row(row: list[Cell] | None) -> bool:
+    """`| %  |  ~  |  2.0  |  8.0 |` under a system's row: the changes of the row above, each under its
+    column (derived, no result of its own)."""
+    if not row or row[0].kind != "label":
+        return False
+    lead = row[0].text.strip(" |:")
+    return (lead == "%" or bool(CHANGE_HEAD.match(lead))) and len(row) >= 3 \
+        and all(c.kind in ("abs", "chg", "miss") for c in row[1:]) and any(c.kind != "miss" for c in row[1:])
+
+
 def _spread_row(row: list[Cell] | None) -> bool:
     """`std: 7.298%   std: 2.252%`, `diff: -1.295%  diff: 5.356%`: each figure after its own word of
     spread or change, no absolute figure: the row above's asides, one under each of its values."""
@@ -732,7 +767,7 @@ def read_tables(lines: list[str]) -> list[Table]:
         return csv
     pipe = is_pipe_block(lines)
     if pipe:
-        lines = split_figure_lists(drop_text_columns(metric_column_first(lines)))
+        lines = split_figure_lists(drop_text_columns(metric_column_first(join_grid_heads(lines))))
     md_heads = {k for k in range(len(lines)) if _md_header(lines, k)}  # before any rewriting below
     if pipe and _grouped(lines):
         # `| 1/1  508.5 [0.2%] 2.1% | 504.7 ... |`: groups of sub-columns; read it as an aligned table
@@ -762,7 +797,7 @@ def read_tables(lines: list[str]) -> list[Table]:
         rows: list[int] = []
         while j < n_lines and len(rows) < MAX_ROWS:
             r = grid[j]
-            if rows and j <= rows[-1] + 2 and (_ASIDE_ROW.match(lines[j]) or _spread_row(r)):
+            if rows and j <= rows[-1] + 2 and (_ASIDE_ROW.match(lines[j]) or _spread_row(r) or _change_row(r)):
                 j += 1  # `(0.00%)  (-2.21%)  (-0.03%)`, `std: 7.298%  std: 2.252%` under a row: asides
                 continue
             if r is None:
@@ -1028,8 +1063,8 @@ def _header_index(lines: list[str], grid: list[list[Cell] | None], first: int,
     if lines[k].lstrip().startswith('"'):
         return None  # `"mappings`: lmbench's title of the series below, not column heads
     row = grid[k]
-    if row is None or len(lines[k].split()) > 14 and len(split_wide(lines[k])) <= 3 \
-            or (len(lines[k].split()) >= 6 and _SENTENCE.search(lines[k])):
+    if row is None or "|" not in lines[k] and (len(lines[k].split()) > 14 and len(split_wide(lines[k])) <= 3
+                                                 or len(lines[k].split()) >= 6 and _SENTENCE.search(lines[k])):
         return None  # a sentence above the rows is a caption, not a header
     _, vals = _values_tail(row)
     if vals and len(vals) == len(row):
@@ -1047,6 +1082,34 @@ def _header_index(lines: list[str], grid: list[list[Cell] | None], first: int,
             and benchmarks_in(wide[0].text):
         return None  # `hackbench -l (2560/#grp) -g #grp` flush left over two columns: a caption
     return k
+
+
+# `417.26  -5.5%  394.24  TOTAL write_bw` under the cases it sums (writeback comparisons)
+_TOTAL_ROW = re.compile(r"^TOTAL[ \t]++(?P<name>[A-Za-z][\w.:/%-]{0,60}+)$")
+
+
+def _totals(parsed: list[tuple[int, str, list[Cell]]]) -> dict[int, str]:
+    """Rows of cases (`NFS-thresh=100M/nfs-10dd-4k-32p-32768M-100M:10-X`) above the `TOTAL write_bw`
+    row that sums them measured what it names: row -> that name."""
+    out: dict[int, str] = {}
+    pending: list[int] = []
+    for r, lab, _ in parsed:
+        if (m := _TOTAL_ROW.match(lab or "")) is not None:
+            out.update(dict.fromkeys(pending, m.group("name")))
+            pending = []
+        else:
+            pending.append(r)
+    return out
+
+
+def _caption_measure(caption: str | None) -> str | None:
+    """`LMbench running times:`: a caption that names what the table's figures measure."""
+    text = (caption or "").strip().rstrip(":").strip()
+    words = text.split()
+    if not words or len(words) > 6 or text.endswith((".", "?", "!")):
+        return None
+    tail = [" ".join(words[-k:]) for k in (1, 2) if len(words) >= k]
+    return text if any(any_metric(x) or x.endswith("s") and any_metric(x[:-1]) for x in tail) else None
 
 
 def _one_blank_heads(line: str, values: int) -> bool:
@@ -1282,6 +1345,7 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
         col_heads = [None] * n
     row_labels = [lab for _, lab, _ in parsed]
     t.labels = row_labels
+    totals = _totals(parsed)
     if h is None and not pipe and all(v and lines[r][: v[0].start].rstrip().endswith(":") for r, _, v in parsed):
         t.kind = "key_value"  # `Simple syscall: 0.7419 / 0.4244 microseconds` lines, no header
 
@@ -1396,6 +1460,12 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
     else:
         t.orientation = "rows=metrics"
 
+    # `plain  IRQ test  ping flood` over kernels, under `LMbench running times:`: heads naming no measure
+    # are the conditions each was measured under; the caption names the measure
+    value_heads = [hd for hd in heads if hd in kinds]  # (not the corner over the labels)
+    case_measure = _caption_measure(t.caption) if t.orientation == "rows=systems" and len(value_heads) >= 2 \
+        and col_votes == 0 and not cols_are_params and all(kinds[hd] == "abs" for hd in value_heads) \
+        and not any(unit_in(hd) or _NAMES_SYSTEM.search(hd) for hd in value_heads) else None
     # `base  cpu  cache  numa  system`: a word that is no name alone (`system`) names a system among
     # heads that all do
     systems_named = [hd for hd in heads if kinds.get(hd) == "abs" and (_system_or_metric(hd)[0] or hd == named_scope)]
@@ -1456,12 +1526,14 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
                 system, metric_label = _system_or_metric(hd)
                 if system is None and hd in generic_names:
                     system, metric_label = hd.strip(" :|"), None
-                metric_label = metric_label or row_stats.get(r) or row_stat
+                metric_label = metric_label or totals.get(r) or row_stats.get(r) or row_stat
                 if rp is not None and rp[0] == "case" and not metric_label and any(
                         any_metric(w) and norm(w) not in _BARE_TIME for w in label.split()):
                     metric_label = label  # `TCP_RR 56-threads`: the case names the metric (`thread 10 Time`: no other)
             elif t.orientation == "rows=systems":
                 system, metric_label = (label or None), hd  # `Average`: a statistic's head still labels it
+                if case_measure and hd:
+                    params["case"], metric_label = hd, case_measure
                 if cols_are_params and hd in head_params:
                     name, val = head_params[hd]  # type: ignore[misc]
                     params[name] = val

@@ -161,9 +161,10 @@ class Attribution:
     evidence: str  # where it was found, for --explain
 
 
-# benchmarks the project does not read: a table captioned with one of them is not ours
+# benchmarks the project does not read: a table captioned with one of them is not ours (a ping
+# flood is a load the results were measured under, not ping's own figures)
 _OTHER = re.compile(r"\b(?:\w+bench|\w+[ _-]bench(?:mark)?|sdet|aim\d|reaim|specjbb|specpower|spec\s?cpu|ebizzy|will-it-scale"
-                    r"|netpipe|sockperf|qperf|uperf|neper|ping|tiobench|tiotest|iozone|postmark|fs_?mark|ffsb|pgbench|redis|memcached|ycsb|hammerdb"
+                    r"|netpipe|sockperf|qperf|uperf|neper|(?<!flood )ping(?![ \t]++flood)|tiobench|tiotest|iozone|postmark|fs_?mark|ffsb|pgbench|redis|memcached|ycsb|hammerdb"
                     r"|tpc-?\w|lkp|phoronix|stress[-_]ng|perf\s+bench\s+(?!sched)|funclatency|bpftrace|wrk|nginx"
                     r"|vmstat|vmmon|iostat|mpstat|pidstat|sar|top|slabtop|numastat|perf\s+stat|perf\s+top"
                     r"|/proc/\w+|meminfo|slabinfo|blktrace|ftrace|trace-cmd|turbostat|powertop|compilation|compile"
@@ -187,15 +188,27 @@ def _other_nearer(lines: Sequence[str], start: int, reach: int) -> bool:
     return False
 
 
+_QUOTED_NAME = re.compile(r'"[^"\n]{1,40}+"')
+
+
 def other_benchmark(caption: str | None) -> str | None:
     """A benchmark outside the project named in a table's caption (`schbench 99.0th ...`)."""
     if not caption or benchmarks_in(caption):
         return None  # a caption naming one of ours (`fio randwrite test to build ...`) is ours
+    if '"' in caption:
+        caption = _QUOTED_NAME.sub(" ", caption)  # `"IRQ & ping" run:`: the name of a run, in quotes
     for m in _OTHER.finditer(caption):
         word = m.group(0)
         if not benchmarks_in(word):
             return word
     return None
+
+
+def names_other_tool(text: str, bench: str) -> bool:
+    """Whether `text` names a tool other than `bench`, ours or not (`autonumabench` between two
+    tables of kernbench's rows)."""
+    return any(b != bench for b in benchmarks_in(text)) or any(
+        not benchmarks_in(m.group(0)) for m in _OTHER.finditer(text))
 
 
 def names_tool(text: str) -> bool:

@@ -819,6 +819,12 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
         att = evidence.Attribution(named_cols[0], "each column names its benchmark")
     if att is None and t.orientation == "rows=params" and (kin := _series_benchmark(plain, abs_lo + t.start, earlier)):
         att = evidence.Attribution(kin, "the next of a series of tables under settings of one key")
+    if att is None and (kin := next((e.benchmark for e in earlier if e.rows and e.benchmark
+                                     and _same_metrics(t, e.benchmark, plain, [e])
+                                     and not evidence.names_other_tool(
+                                         "\n".join(plain[e.line_end:abs_lo + t.start]), e.benchmark)), None)):
+        # (no other tool named between them: `autonumabench` above a second `Duration User` table)
+        att = evidence.Attribution(kin, f"its rows are those of a table read above as {kin}")
     if att is None:
         ex.outcome = "nothing: unattributed table (no benchmark evidence)"
         return [], ex

@@ -980,3 +980,80 @@ def test_a_link_column_is_cut_from_aligned_rows_only():
     assert "---" in cut[1] and len(cut[1]) < len(lines[1])
     refs = ["[1] https://lore.kernel.org/r/1", "[2] https://lore.kernel.org/r/2"]
     assert drop_link_column(refs) == refs  # a list of links is no table
+
+
+# https://lore.kernel.org/linux-mm/20111020035918.GA26746@localhost/ (excerpt): each group of cases
+# ends in the `TOTAL <metric>` row that sums them, labels printed after the values
+TOTAL_ROWS = """\
+The "wakeup NFS_INO_FLUSHING after congestion wait" logic looks
+strange, so I tried moving the nfs_wait_congested() _after_
+wake_up_bit()...and got write_bw regressions.
+
+3.1.0-rc9-ioless-full-nfs-ino-flushing-next-20111014+  3.1.0-rc9-ioless-full-nfs-wakeup-wait-next-20111014+
+------------------------  ------------------------
+                  417.26        -5.5%       394.24  TOTAL write_bw
+                 5179.00       -12.6%      4529.00  TOTAL nfs_nr_commits
+               340466.00       -37.2%    213939.00  TOTAL nfs_nr_writes
+                  722.54       +17.6%       849.42  TOTAL nfs_commit_size
+                    3.75        +6.3%         3.99  TOTAL nfs_write_size
+                13519.94        +6.4%     14387.44  TOTAL nfs_commit_execute_time
+
+3.1.0-rc9-ioless-full-nfs-ino-flushing-next-20111014+  3.1.0-rc9-ioless-full-nfs-wakeup-wait-next-20111014+
+------------------------  ------------------------
+                   44.42        -0.8%        44.05  NFS-thresh=100M/nfs-10dd-4k-32p-32768M-100M:10-X
+                   78.49        -8.0%        72.22  NFS-thresh=100M/nfs-1dd-4k-32p-32768M-100M:10-X
+                  417.26        -5.5%       394.24  TOTAL write_bw
+
+3.1.0-rc9-ioless-full-nfs-ino-flushing-next-20111014+  3.1.0-rc9-ioless-full-nfs-wakeup-wait-next-20111014+
+------------------------  ------------------------
+                 2683.00        -1.8%      2634.00  NFS-thresh=100M/nfs-10dd-4k-32p-32768M-100M:10-X
+                  811.00       -43.8%       456.00  NFS-thresh=100M/nfs-1dd-4k-32p-32768M-100M:10-X
+                 5179.00       -12.6%      4529.00  TOTAL nfs_nr_commits
+"""
+
+
+def test_the_total_row_under_a_group_of_cases_names_their_metric():
+    rows = result_rows(extract_explained(TOTAL_ROWS, "t", "Re: [PATCH] nfs: writeback wait queue (dd)")[0])
+    wait = "3.1.0-rc9-ioless-full-nfs-wakeup-wait-next-20111014+"
+    flushing = "3.1.0-rc9-ioless-full-nfs-ino-flushing-next-20111014+"
+    got = {(r["system"], r["metric_label"], r["params"].get("case"), r["value"]) for r in rows}
+    assert (wait, "write_bw", "NFS-thresh=100M/nfs-10dd-4k-32p-32768M-100M:10-X", 44.05) in got
+    assert (flushing, "write_bw", "NFS-thresh=100M/nfs-1dd-4k-32p-32768M-100M:10-X", 78.49) in got
+    named = {r["metric_label"] for r in rows if (r["params"].get("case") or "").startswith("NFS-thresh")}
+    assert named <= {"write_bw", "nfs_nr_commits"}  # never a row of the table above
+    assert not [r for r in rows if r["value"] in (2683.0, 456.0) and r["metric_label"] == "write_bw"]
+
+
+# https://lore.kernel.org/lkml/42CF05BE.3070908@opersys.com/ (excerpt): a grid table, its heads over two
+# lines, each kernel's changes on a `%` row under it; then tables whose cells hold a value and its change
+GRID_AND_BRACKETS = """\
+LMbench running times:
++--------------------+-------+-------+-------+-------+-------+
+| Kernel             | plain | IRQ   | ping  | IRQ & | IRQ & |
+|                    |       | test  | flood | ping  |  hd   |
++====================+=======+=======+=======+=======+=======+
+| Vanilla-2.6.12     | 152 s | 150 s | 188 s | 185 s | 239 s |
++====================+=======+=======+=======+=======+=======+
+| with RT-V0.7.51-02 | 152 s | 153 s | 203 s | 201 s | 239 s |
++--------------------+-------+-------+-------+-------+-------+
+| %                  |   ~   |  2.0  |  8.0  |  8.6  |   ~   |
++--------------------+-------+-------+-------+-------+-------+
+
+"ping flood" run:
+Measurements   |   Vanilla   |  preempt_rt    |   ipipe
+---------------+-------------+----------------+-------------
+fork           |     152us   |  171us (+13%)  |  165us (+9%)
+open/close     |     4.5us   |  4.8us (+7%)   |  4.8us (+7%)
+execve         |     550us   |  663us (+21%)  |  601us (+9%)
+"""
+
+
+def test_grid_heads_over_two_lines_and_values_with_their_changes():
+    rows = result_rows(extract_explained(GRID_AND_BRACKETS, "g")[0])
+    got = {(r["system"], r["metric_label"], r["params"].get("case"), r["value"]) for r in rows}
+    assert ("with RT-V0.7.51-02", "LMbench running times", "IRQ test", 153.0) in got
+    assert ("Vanilla-2.6.12", "LMbench running times", "IRQ & hd", 239.0) in got
+    assert ("preempt_rt", "fork", None, 171.0) in got
+    assert ("ipipe", "execve", None, 601.0) in got
+    assert not {r["value"] for r in rows} & {2.0, 8.0, 8.6, 13.0, 21.0}  # the changes are asides
+    assert "%" not in {r["system"] for r in rows}

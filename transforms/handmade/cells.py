@@ -16,7 +16,7 @@ from transforms.handmade.metrics import unit
 _NUMBER = re.compile(r"[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?\.?|[-+]?\.\d+")
 _RATIO = re.compile(r"[xX×](\d+(?:\.\d+)?)|(\d+(?:\.\d+)?)[xX×]")
 _GLUED = re.compile(r"((?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)([A-Za-zµ%/^][A-Za-z/µ%^0-9]{0,14})")
-_MISSING = frozenset({"-", "--", "---", "n/a", "na", "n.a.", "?", "*", "x", "fail", "failed", "err"})
+MISSING = frozenset({"-", "--", "---", "n/a", "na", "n.a.", "?", "*", "x", "fail", "failed", "err"})
 _TOKEN = re.compile(r"\S+")
 _SPREAD_SIGN = re.compile(r"^(?:\+/-|\+-|±)(?=[\d.])")
 _GLUED_SPREAD = re.compile(r"^([-+]?\d[\d,]{0,20}(?:\.\d{1,12})?[A-Za-z/%]{0,8}?)(?:±|\+/-|\+-)\d")
@@ -242,7 +242,7 @@ def cells(line: str) -> list[Cell]:
             out.append(Cell(tok, s, e, "miss"))  # it holds its column's place among the values
             i += 1
             continue
-        if tok.lower() in _MISSING and out and out[-1].kind in ("abs", "chg", "miss"):
+        if tok.lower() in MISSING and out and out[-1].kind in ("abs", "chg", "miss"):
             out.append(Cell(tok, s, e, "miss"))
             i += 1
             continue

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from transforms.handmade.cells import (
     HEDGE,
     INTERVAL,
+    MISSING,
     MULTIPLIER,
     ONE_RUN,
     PAIR_IN_LABEL,
@@ -233,17 +234,21 @@ def drop_text_columns(lines: list[str]) -> list[str]:
 
 # a row's last cell a link to the run's page (`linux-2.5.30   55.0   -4.8   http://khack.osdl.org/stp/4089/`)
 _LINK_TAIL = re.compile(r"(?<![ \t])[ \t]++(?:https?://|www\.)[^\s|]{1,300}+[ \t]*+$")
-_LAST_FIGURE = re.compile(r"(?:[-+]?\d[\d.,]{0,20}+%?|N/A|n/a|-)[ \t]*+$")  # the row's last value, before the link
 # the link column's head (`URL`, `Link`, `Results`) at the end of the header line
 _LINK_HEAD = re.compile(r"(?<![ \t])[ \t]++(?i:urls?|links?|results?|details|reports?)[ \t]*+$")
+
+
+def _ends_in_figure(text: str) -> bool:
+    """A label, then values, the last a figure or a missing mark (`linux-2.5.28   57.8   N/A`)."""
+    tokens = text.split()
+    return len(tokens) >= 2 and (read_number(tokens[-1]) is not None or tokens[-1].lower() in MISSING)
 
 
 def drop_link_column(lines: list[str]) -> list[str]:
     """An aligned table whose rows end in a link to each run's page: the links, and the head over
     them, cut out, so that each row ends in its values."""
     tails = [_LINK_TAIL.search(ln) if "://" in ln or "www." in ln else None for ln in lines]
-    linked = [k for k, m in enumerate(tails)
-              if m and len(lines[k][:m.start()].split()) >= 2 and _LAST_FIGURE.search(lines[k], 0, m.start())]
+    linked = [k for k, m in enumerate(tails) if m and _ends_in_figure(lines[k][:m.start()])]
     if len(linked) < 2:
         return lines
     out = list(lines)

@@ -11,12 +11,14 @@ The value is a mean over the runs (statistic ``mean``), the parenthesised
 number its standard deviation (statistic ``stddev``); both are kept apart.
 Posters also line several kernels up side by side, one column per kernel,
 under a header row of kernel names, sometimes with a percent-change column
-(derived, never stored) or ``( + 2 % vs base)`` annotations.  A plain
-``time make -jN`` (real/user/sys) is not kernbench and is never read here:
-rows count only under an ``Average ... load`` banner, or in lkp-tests' kbuild
-log, where the harness times each kernel build itself between its own
-``start time: <epoch>`` and ``end time: <epoch>`` lines (one run per build,
-``real:``/``user:``/``sys:`` as printed).
+(derived, never stored) or ``( + 2 % vs base)`` annotations.  Rows count
+under an ``Average ... load`` banner; in lkp-tests' kbuild log, where the
+harness times each kernel build itself between its own ``start time: <epoch>``
+and ``end time: <epoch>`` lines (one run per build, ``real:``/``user:``/``sys:``
+as printed); and in GNU time's summary of a kernel build (``216.34user
+14.36system 2:00.03elapsed 192%CPU`` under ``time make -j2`` or a heading
+saying the kernel was compiled). A shell's ``time`` (real/user/sys) and any
+timed command that is no kernel build are not kernbench and are never read.
 """
 
 from __future__ import annotations

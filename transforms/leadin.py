@@ -164,8 +164,7 @@ def _fill_by_counted_legend(found: Sequence[tuple[Run, Segment]]) -> None:
         same = {(r.benchmark, r.system) for r in after}
         if len(same) != 1 or sum(counts) != len(after) or any(x.system for r in after for x in r.results):
             continue
-        names = [m.group("name").strip() for _, m in legend for _ in range(int(m.group("n")) if m.group("n").isdigit()
-                                                                           else _COUNT_WORDS[m.group("n").lower()])]
+        names = [m.group("name").strip() for (_, m), n in zip(legend, counts, strict=True) for _ in range(n)]
         ordered = sorted(after, key=lambda r: (r.line_start, int(r.results[0].params.get("repeat", "0"))))
         for run, name in zip(ordered, names, strict=True):
             if run.system:

@@ -125,10 +125,15 @@ def _complete_cut_releases(found: Sequence[tuple[Run, Segment]], body: str, subj
                 and (len("Linux " + m.group("cut")) == _OS_WIDTH or m.group("cut").endswith("-"))]
     if not cut_runs:
         return
-    names = {t.rstrip(".,;:") for t in _RELEASE_TOKEN.findall(f"{subject or ''}\n{body[:_MAX_TEXT]}")}
+    text = f"{subject or ''}\n{body[:_MAX_TEXT]}"
     for run, m in cut_runs:
         cut = m.group("cut")
-        longer = {n for n in names if n.startswith(cut) and len(n) > len(cut)}
+        longer: set[str] = set()
+        at = text.find(cut)
+        while at != -1 and len(longer) < 2:  # (only where the cut release is written: no scan of the post)
+            if (token := _RELEASE_TOKEN.match(text, at)) is not None and len(name := token.group(0).rstrip(".,;:")) > len(cut):
+                longer.add(name)
+            at = text.find(cut, at + 1)
         if len(longer) == 1:
             run.system = m.group("head") + longer.pop()
 

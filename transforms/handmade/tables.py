@@ -459,15 +459,7 @@ def _ruled_heads(lines: list[str], h: int, n: int) -> list[Cell] | None:
     runs = list(_RULE_RUN.finditer(lines[h + 1]))
     if len(runs) not in (n, n + 1) or len(runs) < 3 or any(ch not in " -=\t" for ch in lines[h + 1].strip()):
         return None
-    groups: list[list[Cell]] = [[] for _ in runs]
-    for w in words(lines[h]):
-        over = [k for k, r in enumerate(runs) if w.start < r.end() and r.start() < w.end]
-        if len(over) != 1:
-            return None  # a word over no run, or over two: the rule draws no columns of these heads
-        groups[over[0]].append(w)
-    if any(not g for g in groups):
-        return None
-    return [Cell(" ".join(w.text for w in g), g[0].start, g[-1].end, "label") for g in groups]
+    return _heads_over(words(lines[h]), [(r.start(), r.end()) for r in runs])
 
 
 def param_lead(cell: Cell) -> tuple[Cell, Cell] | None:
@@ -483,15 +475,22 @@ def _regrouped(line: str, wide: list[Cell], vals: list[Cell]) -> list[Cell] | No
     labels, then heads one blank apart. Each word joins the head of the column it stands over."""
     if len(wide) < 2 or len(vals) < 2 or wide[0].end >= vals[0].start or wide[1].start < vals[0].start - 4:
         return None
-    groups: list[list[Cell]] = [[] for _ in vals]
-    for w in (w for w in words(line) if w.start >= wide[1].start):
-        over = [k for k, v in enumerate(vals) if w.start < v.end and v.start < w.end]
+    heads = _heads_over([w for w in words(line) if w.start >= wide[1].start], [(v.start, v.end) for v in vals])
+    return None if heads is None else [wide[0], *heads]
+
+
+def _heads_over(line_words: list[Cell], columns: list[tuple[int, int]]) -> list[Cell] | None:
+    """One head a column: the words standing over each (start, end) span, joined; None when a word
+    stands over no column or over two, or a column has no word."""
+    groups: list[list[Cell]] = [[] for _ in columns]
+    for w in line_words:
+        over = [k for k, (start, end) in enumerate(columns) if w.start < end and start < w.end]
         if len(over) != 1:
-            return None  # a word over no column, or over two
+            return None
         groups[over[0]].append(w)
     if any(not g for g in groups):
         return None
-    return [wide[0], *(Cell(" ".join(w.text for w in g), g[0].start, g[-1].end, "label") for g in groups)]
+    return [Cell(" ".join(w.text for w in g), g[0].start, g[-1].end, "label") for g in groups]
 
 
 def _names_under_heads(lines: list[str], k: int, values: int) -> list[Cell] | None:

@@ -15,6 +15,7 @@ from transforms.handmade.commands import command_of
 from transforms.handmade.evidence import benchmarks_in
 from transforms.handmade.metrics import any_metric, label_votes, norm
 from transforms.handmade.metrics import unit as unit_of
+from transforms.parsers._common import generic_label
 
 _KV = re.compile(r"^\s{0,12}+(?:[-*+•]\s{1,4}+)?(?P<key>[A-Za-z#][^:=.]{0,60}+(?:\.(?!\.\.)[^:=.]{0,60}+){0,8}+)"
                  r"(?P<sep>:|=|\.{3,}+)\s*+(?P<rest>\S.*)$")
@@ -172,7 +173,9 @@ def read_summaries(lines: list[str], taken: set[int]) -> tuple[list[KeyValue], l
             m and text.endswith(":") and len(text) <= 24
         ) or heads_pairs:  # `Without RAID (writing to /dev/ram0)` over `READ: IOPS=... BW=...`
             label = m.group("label").strip()
-            if label and (norm(label) not in _STOP_KEYS or norm(label) in _LABEL_KEYS) and len(label.split()) <= 5:
+            if label and generic_label(label):
+                system = None  # `iperf3 result:`: the tool's figures follow, on no system it names
+            elif label and (norm(label) not in _STOP_KEYS or norm(label) in _LABEL_KEYS) and len(label.split()) <= 5:
                 system = label
                 used_labels.append(i)
             continue

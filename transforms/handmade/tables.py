@@ -1734,8 +1734,13 @@ def _row_param(label: str, default_name: str | None) -> tuple[str, str] | None:
 
 
 def _headline(head: str) -> bool:
-    """`tbench (MB/s)`, `dbench 8`: a column of a tool's headline figure (the tool, a unit, a count)."""
-    return any(canonical(b, head) is not None for b in benchmarks_in(head))
+    """`tbench (MB/s)`, `dbench 8`: a column of a tool's headline figure (the tool, a unit, a count);
+    `netperf UDP_STREAM`: the tool, then one of its tests."""
+    named = benchmarks_in(head)
+    if any(canonical(b, head) is not None for b in named):
+        return True
+    tool, _, rest = head.strip().partition(" ")
+    return len(named) == 1 and benchmarks_in(tool) == named and canonical(named[0], rest) is not None
 
 
 _CORNER = re.compile(r"^(?P<param>[A-Za-z#][\w#]{0,20}+):[ \t]++(?P<name>\S.{0,60}+)$")  # `Clients: tip-core`
@@ -1763,5 +1768,7 @@ def _system_or_metric(head: str | None) -> tuple[str | None, str | None]:
         return None, None
     name, _, last = text.rpartition(" ")
     if name and bare == text and len(last) >= 2 and last.isupper() and (unit(last) or any_metric(last)) and not any_metric(name):
+        if benchmarks_in(name) and len(name.split()) == 1:
+            return None, text  # `netperf UDP_STREAM`: the tool, then its test; no system
         return name, last  # `no zero copy IOPS`: the system, then what was measured of it
     return (bare or text), None

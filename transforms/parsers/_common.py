@@ -89,6 +89,10 @@ DEVICE_CAPTION = re.compile(r"^(?:/dev/)?+(?:[shv]d[a-z]{1,2}+|xvd[a-z]{1,2}+|nv
                              r"(?:[ \t]?+\([^()]{1,40}+\))?+$")
 
 
+# `Client:`, `Server side`: which end of a network test printed the lines below, not what was measured
+SIDE_CAPTION = re.compile(r"(?i)^(?:on[ \t]++(?:the[ \t]++)?+)?+(?:client|server|sender|receiver)(?:[ \t]++side)?+$")
+
+
 def system_label(caption: str | None) -> str | None:
     """Only a label-like caption (`2.4.16:`, `- default`, `linux-2.4.10-pre12`) names a system."""
     if not caption:
@@ -130,6 +134,7 @@ _GENERIC_WORDS = _TOOL_NAMES | frozenset({
     "result", "numbers", "number", "output", "outputs", "summary", "summaries", "data", "benchmark",
     "benchmarks", "test", "tests", "run", "runs", "figures", "stats", "statistics", "log", "logs",
     "and", "of", "a", "an", "these", "performance", "compare", "comparison",
+    "perf", "stat", "record", "report",  # `Perf stat:` over a printout run under perf: how, not on what
 })  # fmt: skip
 _OPEN_END = frozenset({"with", "by", "for", "as", "at", "of", "to", "from", "the", "a", "an",
                        "and", "or", "using", "via", "under", "that", "which", "is", "are", "was", "were"})
@@ -320,7 +325,7 @@ _NAMES_SYSTEM = re.compile(
     r"|dom[0u]|kvm|xen|qemu|vmware|hyper-?v|virtualbox|before|after|previously|originally"
     r"|" + _WITH_CHANGE_WORDS +
     r"|\+\s?(?:patch(?:es|set)?|fix(?:es)?)"  # `+ patch 14/16`, `+ patches 15,16`: patches stacked on a base
-    r"|(?:tip|linux-next|net-next|mm)(?:/[\w.-]{1,30}){0,3})(?![\w/-])"
+    r"|(?:tip|linux-next|net-next|mm)(?:/[\w.-]{1,30}){0,3})(?![\w/%-])"
 )
 # a tool's own banner or connection line names its version or peer, not the system measured
 _BANNER = re.compile(r"(?i)\b(?:copyright|version|port|connect(?:ing|ed)|pid|listening|bound)\b")
@@ -682,6 +687,11 @@ def caption_system(seg: Segment, start: int) -> str | None:
     if name and DEVICE_CAPTION.match(name) and (k := _caption_line(seg, start)) is not None \
             and (outer := caption_system(seg, k)) and not DEVICE_CAPTION.match(outer):
         return outer  # `Guest with fixed file table support:`, then `vda (guest.img)`: the device is a parameter
+    if name and SIDE_CAPTION.match(name):
+        # `without patch...`, then `Client:` over the client's printout: the side is no system
+        k = _caption_line(seg, start)
+        outer = caption_system(seg, k) if k is not None else None
+        return outer if outer and not SIDE_CAPTION.match(outer) else None
     return name
 
 

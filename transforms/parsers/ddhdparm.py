@@ -466,7 +466,12 @@ def _unflowed_timings(lines: list[str]) -> tuple[list[str], dict[int, str]]:
         j = i
         while j < n and lines[j].strip() and j - i < 40:
             j += 1
-        para = lines[i:j]
+        last = max(k for k in range(i, j) if _TIMING_WORD.search(lines[k]))
+        # a paragraph whose last timing is whole on its line ends there: the lines after it are the
+        # next caption (`---` / `With max-link-speed = <1>`), not words a mailer moved
+        t = _TIMING.match(lines[last])
+        whole = t is not None and _TIMING_VALUES.match(t.group("rest")) is not None
+        para = lines[i:last + 1] if whole else lines[i:j]
         if j - i >= 2 and not all(_TIMING.match(x) for x in para):
             starts = []  # offset of each line's start in the joined text
             pos = 0

@@ -1057,3 +1057,36 @@ def test_grid_heads_over_two_lines_and_values_with_their_changes():
     assert ("ipipe", "execve", None, 601.0) in got
     assert not {r["value"] for r in rows} & {2.0, 8.0, 8.6, 13.0, 21.0}  # the changes are asides
     assert "%" not in {r["system"] for r in rows}
+
+
+# https://lore.kernel.org/lkml/20250709092046.10428-1-nikhil.dhama@amd.com/ (its lines)
+TOOL_AND_TEST_HEAD = """\
+I am getting following score (normalised wrt v6.15 vanilla):
+
+                      netperf UDP_STREAM
+                      ------------------
+v6.15 vanilla                           100
+v6.15 with (c544a952ba)             100.085
+"""
+
+
+def test_a_head_naming_the_tool_then_its_test_leaves_the_rows_their_systems():
+    rows = result_rows(extract_explained(TOOL_AND_TEST_HEAD, "t")[0])
+    got = {(r["benchmark"], r["system"], r["value"]) for r in rows}
+    assert got == {("netperf", "v6.15 vanilla", 100.0), ("netperf", "v6.15 with (c544a952ba)", 100.085)}
+    assert {r["metric_label"] for r in rows} == {"netperf UDP_STREAM"}
+
+
+# https://lore.kernel.org/qemu-devel/ZPsJ+TxDYO24T5Yp@redhat.com/ (its quoted lines)
+TOOL_RESULT_LABEL = """\
+Inside a VM - iperf3 for basic TCP performance testing.
+
+iperf3 result:
+ TCP stream      : 19.1 Gbps
+"""
+
+
+def test_a_label_naming_only_the_tool_and_its_results_is_no_system():
+    rows = result_rows(extract_explained(TOOL_RESULT_LABEL, "t")[0])
+    assert [(r["benchmark"], r["value"]) for r in rows] == [("iperf", 19.1)]
+    assert rows[0]["system"] != "iperf3 result"

@@ -449,3 +449,62 @@ def test_a_line_that_is_one_setting():
     assert setting_of("- NPS4 mode") == ("NPS", "4")
     assert setting_of("NPS=2") == ("NPS", "2") and setting_of("cpusched=staircase") == ("cpusched", "staircase")
     assert setting_of("o tbench") is None and setting_of("2.6.20") is None and setting_of("o NPS1 is slower") is None
+
+
+# https://lore.kernel.org/bpf/24f1f083-92cd-4576-ac1f-2c53861ebc3f@intel.com/ (its quoted lines)
+SIDES_UNDER_CONDITIONS = """\
+without patch...
+
+Client:
+$ iperf3 -u -c 192.168.93.1 -t86400 -l1200 -P20 -b5G
+...
+[SUM]  10.00-10.33  sec   626 MBytes  16.0 Gbits/sec  546909
+
+with patch...
+
+Client:
+$ iperf3 -u -c 192.168.93.1 -t86400 -l1200 -P20 -b5G
+...
+[SUM]  78.00-78.90  sec  2.01 GBytes  19.1 Gbits/sec  1801284
+"""
+
+
+def test_the_side_of_a_network_test_leaves_the_system_to_the_condition_above():
+    from transforms.extract import extract_explained
+    from transforms.rows import result_rows
+
+    rows = result_rows(extract_explained(SIDES_UNDER_CONDITIONS, "s")[0])
+    got = {(r["system"], r["value"]) for r in rows}
+    assert got == {("without patch...", 16000.0), ("with patch...", 19100.0)}
+
+
+# https://lore.kernel.org/qemu-devel/20210909202639.1230170-1-atish.patra@wdc.com/ (its lines)
+UNDER_PERF = """\
+Perf stat:
+==========
+
+[root@fedora-riscv riscv]# perf stat -e cycles ./hackbench -pipe 15 process
+Running with 15*40 (== 600) tasks.
+Time: 6.578
+
+ Performance counter stats for './hackbench -pipe 15 process':
+
+             6,491      r8000000000000005      (52.59%) --> SBI_PMU_FW_SET_TIMER
+
+Perf record:
+============
+
+[root@fedora-riscv riscv]# perf record -e cycles ./hackbench -pipe 15 process 15
+Running with 15*40 (== 600) tasks.
+Time: 1.238
+"""
+
+
+def test_a_caption_saying_the_run_was_under_perf_and_a_counter_line_name_no_system():
+    from transforms.extract import extract_explained
+    from transforms.rows import result_rows
+
+    rows = result_rows(extract_explained(UNDER_PERF, "p")[0])
+    assert {(r["benchmark"], r["system"], r["value"]) for r in rows} == {("hackbench", None, 6.578),
+                                                                         ("hackbench", None, 1.238)}
+    assert names_system("6,491      r8000000000000005      (52.59%) --> SBI_PMU_FW_SET_TIMER") is None

@@ -532,3 +532,29 @@ def test_reflowing_timings_at_any_width_keeps_every_value(runs, width):
     got = sorted(r["value"] for r in _rows("\n".join(lines) + "\n"))
     if all(sum(ln.count("Timing") for ln in lines[k:k + 1]) <= 1 for k in range(len(lines))):
         assert got == sorted(round(rate / 100, 2) for _, rate in runs)
+
+
+# https://lore.kernel.org/devicetree/aReSPbRxCgdNRI9y@geday/ (its lines)
+RULED_CAPTIONS = """\
+---
+With max-link-speed = <2>
+pci 0000:01:00.0: 16.000 Gb/s available PCIe bandwidth, limited by 5.0 GT/s PCIe x4 link at 0000:00:00.0 (capable of 31.504 Gb/s with 8.0 GT/s PCIe x4 link)
+
+/dev/nvme0n1:
+ Timing cached reads:   3002 MB in  2.00 seconds = 1502.21 MB/sec
+ Timing buffered disk reads: 2044 MB in  3.00 seconds = 680.79 MB/sec
+---
+With max-link-speed = <1>
+pci 0000:01:00.0: 8.000 Gb/s available PCIe bandwidth, limited by 2.5 GT/s PCIe x4 link at 0000:00:00.0 (capable of 31.504 Gb/s with 8.0 GT/s PCIe x4 link)
+
+/dev/nvme0n1:
+ Timing cached reads:   2730 MB in  2.00 seconds = 1366.15 MB/sec
+ Timing buffered disk reads: 2028 MB in  3.00 seconds = 675.71 MB/sec
+---
+"""
+
+
+def test_the_caption_right_under_a_printout_names_the_next_one_not_the_last():
+    got = {(r["system"], r["value"]) for r in _rows(RULED_CAPTIONS)}
+    assert got == {("With max-link-speed = <2>", 1502.21), ("With max-link-speed = <2>", 680.79),
+                   ("With max-link-speed = <1>", 1366.15), ("With max-link-speed = <1>", 675.71)}

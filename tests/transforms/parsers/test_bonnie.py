@@ -136,6 +136,27 @@ def test_cells_the_poster_blanked_out_have_no_value():
     assert {r["params"]["file_size_mb"] for r in _rows(_BLANKED)} == {"400"}
 
 
+# https://lore.kernel.org/lkml/3B6184F0.A4D2CE5B@egenera.com/ (its lines): rows indented by a tab, a
+# %CPU of 100.0 printed `100.`, captions naming each group of runs
+_CPU_CUT = """\
+              -------Sequential Output-------- ---Sequential Input-- --Random--
+              -Per Char- --Block--- -Rewrite-- -Per Char- --Block--- --Seeks---
+Machine    MB K/sec %CPU K/sec %CPU K/sec %CPU K/sec %CPU K/sec %CPU  /sec %CPU
+pblade 2 (ext2 defaults)
+\t 1000 14400 99.9 16769  9.8  7397 11.2  9805 63.4 21820  9.1 1139.8  5.7
+\t 1000 14361 100. 17089 10.4  7768 11.5  9924 64.1 24154  9.8 1112.9  7.2
+pblade 3 (log all data)
+\t 1000  5932 47.6  7244 12.5  4708  9.7 13909 90.5 17051  8.1 894.5  6.5
+"""
+
+
+def test_a_cpu_figure_cut_to_its_cell_and_the_groups_after_it_are_read():
+    runs = _by_run(_CPU_CUT)
+    assert [r[0] for r in runs] == ["pblade 2 (ext2 defaults)"] * 2 + ["pblade 3 (log all data)"]
+    assert runs[1][3] == _cells(IO, "14361 100.0 17089 10.4 7768 11.5 9924 64.1 24154 9.8 1112.9 7.2")
+    assert runs[2][3] == _cells(IO, "5932 47.6 7244 12.5 4708 9.7 13909 90.5 17051 8.1 894.5 6.5")
+
+
 def test_bonnie14_cpu_100_small_size_and_wrapped_seek_cpu():
     runs = _by_run(_fixture("bonnie14_tiobench_and_two_runs"))
     assert [r[3] for r in runs] == [

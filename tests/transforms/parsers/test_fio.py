@@ -420,3 +420,41 @@ def test_group_summaries_under_captions_repeated_for_a_second_series():
     assert got == [("Unpatched 6.7-rc4", 6548 * 1024.0), ("Patched with this series", 7098 * 1024.0),
                    ("MGLRU off", 6525 * 1024.0), ("Patched with this series", 5839 * 1024.0),
                    ("MGLRU off", 5689 * 1024.0)]
+
+
+# https://lore.kernel.org/lkml/5ab07cf8-a2a5-a60e-c86a-ab6ea53990bb@huawei.com/ (its lines): stat lines
+# and percentile rows a mailer broke, the rest of each at the margin
+STATS_WRAPPED = """\
+1) null_blk before this patch:
+test: (g=0): rw=write, bs=(R) 4096B-4096B, (W) 4096B-4096B, (T) 4096B-4096B, ioengine=libaio, iodepth=16
+...
+fio-3.13-42-g8066f
+Starting 72 processes
+test: (groupid=0, jobs=72): err= 0: pid=4986: Mon Aug  2 11:25:33 2021
+   write: IOPS=279k, BW=1091MiB/s (1144MB/s)(128GiB/120009msec); 0 zone
+resets
+     clat (usec): min=89, max=1837.9k, avg=3882.70, stdev=13528.70
+     clat percentiles (usec):
+      |  1.00th=[   223],  5.00th=[   223], 10.00th=[   225], 20.00th=[
+231],
+      | 30.00th=[   478], 40.00th=[   873], 50.00th=[  1811], 60.00th=[
+2737],
+      | 99.00th=[ 18482], 99.50th=[ 22676], 99.90th=[ 62129],
+99.95th=[231736],
+      | 99.99th=[641729]
+    bw (  MiB/s): min=   32, max= 3681, per=100.00%, avg=1106.55,
+stdev=25.25, samples=17006
+    iops        : min= 8405, max=942588, avg=283276.25, stdev=6464.60,
+samples=17006
+"""
+
+
+def test_stat_lines_and_percentile_rows_a_mailer_broke_are_read_whole():
+    from transforms.rows import result_rows
+
+    rows = result_rows(extract_runs(STATS_WRAPPED, "w"))
+    pct = {r["params"]["percentile"]: r["value"] for r in rows if r["metric"] == "clat_percentile"}
+    assert pct["20"] == 231.0 and pct["60"] == 2737.0 and pct["99.95"] == 231736.0 and pct["99.99"] == 641729.0
+    assert len(pct) == 13
+    assert {r["metric"] for r in rows} == {"bandwidth", "iops", "clat_min", "clat_max", "clat_avg", "clat_stddev",
+                                           "clat_percentile"}  # (the bw and iops sample lines are not read)

@@ -123,6 +123,9 @@ def _b1_split(text: str) -> tuple[str, str | None, list[str], list[str]] | None:
         if _BLANKED.fullmatch(tok):
             atoms.append("")  # a figure the poster cut out: no value
             continue
+        if tok[-1:] == "." and tok[:-1].isdigit():
+            atoms.append(tok + "0")  # `100.`: a %CPU of 100.0 cut to its cell's four characters
+            continue
         parts = _ATOM.findall(tok)
         if "".join(parts) != tok:
             return None

@@ -302,6 +302,8 @@ class _Reader:
         if self.pct and PCT_ROW.match(line):
             self._percentiles(i, line)
             return
+        if self.pct and not line.strip():
+            return  # the line a wrapped percentile row's rest was joined back from
         self.pct = None
         for pattern, name in self.HANDLERS:
             m = pattern.match(line)
@@ -597,10 +599,28 @@ def _join_wrapped_desc(lines: list[str]) -> list[str]:
     return out
 
 
+# an indented stat line a mailer broke after a field (`avg=1106.55, ` / `stdev=25.25, samples=17006`)
+# or inside a percentile's brackets (`20.00th=[ ` / `231],`); the rest starts the next line
+_STAT_REST = re.compile(r"^ ?+(?:[\w.%/]{1,20}+=|\d{1,12}+\]|>=\d)")
+_GROUP_LINE = re.compile(r"^[ \t]*+(?:READ|WRITE|TRIM|MIXED):")  # a group's line: its wrapped tail is read as such
+
+
+def _join_wrapped_stats(lines: list[str]) -> list[str]:
+    """Stat lines a mailer broke: the rest (at the margin, a field or a percentile's figure) joined
+    back onto its line, the rest's line left blank."""
+    out = list(lines)
+    for i in range(len(out) - 1):
+        head = out[i].rstrip()
+        if head[:1] in (" ", "\t") and "=" in head and head.endswith((",", "[")) and _STAT_REST.match(out[i + 1]) \
+                and not _GROUP_LINE.match(head):
+            out[i], out[i + 1] = f"{head} {out[i + 1].strip()}", ""
+    return out
+
+
 def parse(seg: Segment) -> list[Run]:
     """Every fio invocation (normal or terse output) in the segment, one run each."""
     reader = _Reader(seg)
-    for i, line in enumerate(_join_wrapped_desc(_join_wrapped_terse(seg.lines))):
+    for i, line in enumerate(_join_wrapped_stats(_join_wrapped_desc(_join_wrapped_terse(seg.lines)))):
         reader.feed(i, line)
     reader.close(len(seg.lines))
     kept = [fr for fr in reader.runs if fr.results or fr.unparsed]

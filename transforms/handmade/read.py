@@ -1038,9 +1038,15 @@ def _key_stem(key: str) -> str:
 
 def _head_line(plain: list[str], start: int) -> str | None:
     """A table's head line, spaced as one and lower-cased, to compare with another's; None under
-    three words (too little to tell two tables' heads apart)."""
+    three words (too little to tell two tables' heads apart). A head of two words under a line of
+    heads (`5.13.0-rc1  5.13.0-rc1` over `vanilla  sched-v3r1`) is read with that line."""
     head = " ".join(plain[start].split()).lower() if start < len(plain) else ""
+    if len(head.split()) == 2 and start > 0 and plain[start - 1].strip(" >\t") and not _FIGURE.search(plain[start - 1]):
+        head = f"{' '.join(plain[start - 1].split()).lower()} {head}"
     return head if len(head.split()) >= 3 else None
+
+
+_FIGURE = re.compile(r"(?<![\w.-])\d++(?:\.\d++)?+(?![\w.-])")  # a number standing alone, no release
 
 
 def _next_of_series(plain: list[str], start: int, bench: str, earlier: Sequence[Explained]) -> bool:
@@ -1048,15 +1054,30 @@ def _next_of_series(plain: list[str], start: int, bench: str, earlier: Sequence[
     more), only blank lines and a short caption between them (`NPS=2`, then `NPS=4`, each over
     `Clients:  tip/sched/core  mel-v3  mel-v4`): the next of a series, however far above the tool
     was named."""
+    upper = " ".join(plain[start - 1].split()) if start > 0 and not _FIGURE.search(plain[start - 1]) else None
     for e, same, between in _series_before(plain, start, earlier):
         if e.benchmark != bench:
             continue
+        if between and upper and " ".join(between[-1].split()) == upper:
+            between = between[:-1]  # the table's own upper line of heads
         if same and start <= e.line_end + 6 and len(between) <= 1 \
                 and all(len(x) <= 40 and not x.endswith(".") for x in between):
             return True
+        if same and start <= e.line_end + 8 and len(between) == 2 and len(between[1]) <= 40 \
+                and _first_word(plain, start + 1) == _first_word(plain, e.line_start + 1) is not None \
+                and all(len(x) <= 60 and not x.endswith(".") and set(evidence.benchmarks_in(x)) <= {bench}
+                        and evidence.other_benchmark(x) is None for x in between):
+            return True  # `Small losses, higher system CPU usage (not shown)`, then `2-socket Cascadelake`,
+            # over rows labelled as the earlier table's (`Hmean  1  591.86 ...`)
         if _settings_series(plain, start, e, earlier, between):
             return True
     return False
+
+
+def _first_word(plain: list[str], k: int) -> str | None:
+    """The first word of line `k` when it is no figure (a row's label: `Hmean`)."""
+    words = plain[k].split() if k < len(plain) else []
+    return words[0].lower() if words and not _FIGURE.fullmatch(words[0]) else None
 
 
 def _series_before(plain: list[str], start: int, earlier: Sequence[Explained],

@@ -1090,3 +1090,36 @@ def test_a_label_naming_only_the_tool_and_its_results_is_no_system():
     rows = result_rows(extract_explained(TOOL_RESULT_LABEL, "t")[0])
     assert [(r["benchmark"], r["value"]) for r in rows] == [("iperf", 19.1)]
     assert rows[0]["system"] != "iperf3 result"
+
+
+# https://lore.kernel.org/lkml/20210519093644.GD3735@techsingularity.net/ (its lines): a series of
+# tables, each under a remark on the one above and the next machine's name
+SERIES_WITH_REMARKS = """\
+Tbench4: Mostly leaned towards being a loss
+
+Single-socket Skylake
+                         5.13.0-rc1             5.13.0-rc1
+                            vanilla   sched-wakeidler-v3r1
+Hmean     1       591.86 (   0.00%)      585.56 *  -1.07%*
+Hmean     2      1050.84 (   0.00%)     1069.35 *   1.76%*
+Hmean     4      1546.96 (   0.00%)     1501.62 *  -2.93%*
+Hmean     8      2740.19 (   0.00%)     2675.56 *  -2.36%*
+
+	Small losses, higher system CPU usage (not shown)
+
+2-socket Cascadelake
+                          5.13.0-rc1             5.13.0-rc1
+                             vanilla   sched-wakeidler-v3r1
+Hmean     1        544.22 (   0.00%)      548.16 *   0.72%*
+Hmean     2       1058.67 (   0.00%)     1044.67 *  -1.32%*
+Hmean     4       2049.38 (   0.00%)     2017.99 *  -1.53%*
+Hmean     8       4071.51 (   0.00%)     3893.55 *  -4.37%*
+"""
+
+
+def test_the_next_table_of_a_series_under_a_remark_and_a_machine_is_read_like_the_first():
+    rows = result_rows(extract_explained(SERIES_WITH_REMARKS, "s")[0])
+    got = {(r["benchmark"], r["system"], r["value"]) for r in rows}
+    assert ("tbench", "5.13.0-rc1 vanilla", 544.22) in got
+    assert ("tbench", "5.13.0-rc1 sched-wakeidler-v3r1", 1044.67) in got
+    assert ("tbench", "5.13.0-rc1 vanilla", 591.86) in got

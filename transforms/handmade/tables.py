@@ -1323,8 +1323,12 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
             # under no head of its own
             parsed = [(r, lab, [c for c in v if c.kind != "chg"]) for r, lab, v in parsed]
             n = len(header)
+    items = sum(bool(_BULLETED.match(lab)) for _, lab, _ in parsed)
+    if items >= 2:  # `  not be able to achieve the full 300 MB/s.`: a note under an item goes on its line
+        parsed = [(r, lab, v) for r, lab, v in parsed if _BULLETED.match(lab) or not lines[r][:1].isspace()]
     parsed = [(r, lab.rstrip(",;"), v) for r, lab, v in parsed
-              if len(lab.split()) <= 8 and not (lab.endswith((".", ",")) and len(lab.split()) > 3)
+              if len(lab.split()) <= (11 if items >= 2 and _BULLETED.match(lab) else 8)  # (an item's name may run longer)
+              and not (lab.endswith((".", ",")) and len(lab.split()) > 3)
               and not lab.endswith("=") and not _CODE.search(lab) and not _SPREAD_ROW.match(lab)
               and not PAIR_IN_LABEL.search(lab)]  # `cdc_ncm.ko: TCP_RR: 740, UDP_RR: 750`: a line of pairs
     bulleted = bool(parsed) and all(_BULLETED.match(lab) for _, lab, _ in parsed)

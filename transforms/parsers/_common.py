@@ -519,7 +519,11 @@ def naming_caption(
         if text.endswith(":") and not opens and (name := names_system(_wrapped(lines[k - 1].strip(), text))) \
                 and _CONDITION.match(name):
             return name  # `... Here's a peak run with -git + pending 6.5` / `changes + pending 6.6 changes:`
-        if alone and (name := names_system(text) or from_or_to(lines, k)):
+        # `After doing some operations on array (random reads/writes) speed` / `sometimes recovers, ...`:
+        # the first line of a paragraph whose sentence goes on below is no caption
+        goes_on = not text.endswith(":") and k + 1 < start and lines[k + 1].strip()[:1].islower() \
+            and _is_prose(lines[k + 1]) and _is_prose(text)
+        if alone and not goes_on and (name := names_system(text) or from_or_to(lines, k)):
             return name
         if alone and (item := _ENUMERATED.match(text)):
             if name := _item_label(text[item.end():]):

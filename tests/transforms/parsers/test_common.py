@@ -508,3 +508,12 @@ def test_a_caption_saying_the_run_was_under_perf_and_a_counter_line_name_no_syst
     assert {(r["benchmark"], r["system"], r["value"]) for r in rows} == {("hackbench", None, 6.578),
                                                                          ("hackbench", None, 1.238)}
     assert names_system("6,491      r8000000000000005      (52.59%) --> SBI_PMU_FW_SET_TIMER") is None
+
+
+def test_the_first_line_of_a_paragraph_whose_sentence_goes_on_is_no_caption():
+    # https://lore.kernel.org/linux-raid/CAF_BDZ_mo=5Xqd0dC3boqHThF=vuO9BO_3gBFZ_r2wvL2=ESUQ@mail.gmail.com/ (its lines)
+    lines = ["After doing some operations on array (random reads/writes) speed",
+             "sometimes recovers, giving about 2k IOPS on linear read, then again",
+             "drops.", "", "fio --name=read"]
+    assert naming_caption(lines, 4) is None
+    assert naming_caption(["After the patch", "", "fio --name=read"], 2) == "After the patch"

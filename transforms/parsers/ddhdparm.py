@@ -129,9 +129,14 @@ def _dd_command(s: str, operand: re.Pattern[str] = _DD_OPERAND) -> bool:
 _DD_SHORTHAND = re.compile(r"^(?:" + _PROMPT + r"\s*)?dd\s++[\w./~-]{1,80}+(?:\s++[\w./~-]{1,40}+){0,3}$")
 
 
+# `mmc0: new UHS-I speed SDR50 SDHC card at address 0001`, `mmcblk0: p1`: the kernel's log of the
+# device a dd then reads, between the caption naming the run and the command
+_DEVICE_LOG = re.compile(r"^(?:\[[ \d.]{1,20}+\][ \t]*+)?+[a-z][a-z_]{1,12}+\d{1,3}+(?:n\d{1,2}+)?+:[ \t]")
+
+
 def _dd_chatter(s: str) -> bool:
     return _dd_command(s) or _DD_OTHER_CHATTER.search(s) is not None or _DD_SHORTHAND.match(s) is not None \
-        or _OPERANDS_ONLY.match(s) is not None
+        or _OPERANDS_ONLY.match(s) is not None or _DEVICE_LOG.match(s) is not None
 _HDPARM_CHATTER = re.compile(r"\bhdparm\b|^" + _PROMPT + r"\s*$")
 
 

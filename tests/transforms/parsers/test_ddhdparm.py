@@ -558,3 +558,34 @@ def test_the_caption_right_under_a_printout_names_the_next_one_not_the_last():
     got = {(r["system"], r["value"]) for r in _rows(RULED_CAPTIONS)}
     assert got == {("With max-link-speed = <2>", 1502.21), ("With max-link-speed = <2>", 680.79),
                    ("With max-link-speed = <1>", 1366.15), ("With max-link-speed = <1>", 675.71)}
+
+
+# https://lore.kernel.org/linux-arm-msm/20251126012043.3764567-3-vladimir.zapolskiy@linaro.org/ (its lines)
+DEVICE_LOG_BETWEEN = """\
+SDR50 speed mode:
+
+    mmc0: new UHS-I speed SDR50 SDHC card at address 0001
+    mmcblk0: mmc0:0001 00000 14.6 GiB
+     mmcblk0: p1
+
+    % dd if=/dev/mmcblk0p1 of=/dev/null bs=1M count=1024
+    1024+0 records in
+    1024+0 records out
+    1073741824 bytes (1.1 GB, 1.0 GiB) copied, 23.5468 s, 45.6 MB/s
+
+SDR104 speed mode:
+
+    mmc0: new UHS-I speed SDR104 SDHC card at address 59b4
+    mmcblk0: mmc0:59b4 USDU1 28.3 GiB
+     mmcblk0: p1
+
+    % dd if=/dev/mmcblk0p1 of=/dev/null bs=1M count=1024
+    1024+0 records in
+    1024+0 records out
+    1073741824 bytes (1.1 GB, 1.0 GiB) copied, 11.9819 s, 89.6 MB/s
+"""
+
+
+def test_the_kernels_log_of_the_device_between_caption_and_command_is_passed_over():
+    got = {(r["system"], r["value"]) for r in _rows(DEVICE_LOG_BETWEEN) if r["metric"] == "throughput"}
+    assert got == {("SDR50 speed mode", 45.6), ("SDR104 speed mode", 89.6)}

@@ -911,6 +911,8 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
         if with_without is not None:
             default_sys = default_sys or with_without[0]
             baseline = baseline or with_without[1]
+    elif t.normalised:
+        baseline = t.baseline
     col_bench = _col_benchmarks(t, bench)
     results: list[Result] = []
     caption_metric = None
@@ -990,12 +992,13 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
         label = v.label or caption_metric
         if (ran := commands.command_params(label, bench)) is not None:
             params = {**ran, **params}  # `./hackbench 30` says how it ran (metrics.metric_for)
-        if t.change and baseline:
+        if (t.change or t.normalised) and baseline:
             params["baseline"] = baseline
         if t.series == "instances" and "instances" in params and (count := _SERIES_PARAM.get(bench)):
             params[count] = params.pop("instances")  # mmtests' `Hmean  8`: tbench's clients, hackbench's groups
         results.append(_result(row_bench.get(v.row) or col_bench.get(v.label or "") or bench, lo + v.line, label, v.value,
-                               v.unit, system, params, layout, change=t.change, statistic=v.statistic))
+                               v.unit, system, params, layout, change=t.change, statistic=v.statistic,
+                               implied=not t.normalised))
     ex.systems = sorted({r.system for r in results if r.system})
     ex.rows, ex.outcome = len(results), f"{len(results)} rows"
     by_bench: dict[str, list[Result]] = {}
@@ -1270,7 +1273,8 @@ def _counts_heads(lines: list[str]) -> list[str]:
 
 
 def _result(bench: str, line: int, label: str | None, value: float, unit: str | None, system: str | None,
-            params: dict[str, str], layout: str, change: bool = False, statistic: str = "value") -> Result:
+            params: dict[str, str], layout: str, change: bool = False, statistic: str = "value",
+            implied: bool = True) -> Result:
     printed: str | None = None  # a label read as a parameter, kept as the printed label
     if bench == "fio" and unit and label:
         # `read  471  1791` under `MiB/s  fuse  passthrough`, `io_uring  ~430K IOPS`: fio's I/O pattern
@@ -1280,7 +1284,7 @@ def _result(bench: str, line: int, label: str | None, value: float, unit: str | 
             params, label, printed = {**params, key: label.strip(" :").lower()}, None, label.strip(" :")
     if statistic != "value" and label and label.lower() in MEAN_STAT and bench in metrics.DEFAULT_METRIC:
         # mmtests' `Hmean  8  349.34`: a mean of the tool's headline figure; the printed label stays
-        r = _result(bench, line, None, value, unit, system, params, layout, change, statistic)
+        r = _result(bench, line, None, value, unit, system, params, layout, change, statistic, implied)
         r.metric_label = label
         return r
     u = metrics.resolve_unit(bench, unit or "")
@@ -1301,12 +1305,15 @@ def _result(bench: str, line: int, label: str | None, value: float, unit: str | 
         u = u or "%"
         metric = f"{metric}_{suffix}"
     else:
-        implied = metrics.spec_unit(bench, metric)
-        if u == "%" and implied == "%CPU":
-            u = implied  # `CPU: 204.8%`: a CPU share is printed as a bare percentage
-        if not u and implied is not None:
-            u = implied
-        elif implied is not None and not metrics.allows(bench, metric, u):
+        spec_unit = metrics.spec_unit(bench, metric)
+        if not implied:  # a ratio to a baseline column has no unit, nor the metric's own
+            if spec_unit is not None and not metrics.allows(bench, metric, u or ""):
+                metric = metrics.slug(metric_label) + "_ratio"
+        elif u == "%" and spec_unit == "%CPU":
+            u = spec_unit  # `CPU: 204.8%`: a CPU share is printed as a bare percentage
+        elif not u and spec_unit is not None:
+            u = spec_unit
+        elif spec_unit is not None and not metrics.allows(bench, metric, u):
             metric = metrics.slug(metric_label) + "_" + metrics.slug(u)
     spec = None if change else metric_spec(bench, metric)
     return Result(metric=metric, metric_label=metric_label, value=value, unit=u, params=params,

@@ -115,6 +115,7 @@ class Table:
     change: bool = False
     note: str = ""
     baseline: str | None = None  # the column every change is measured against, when printed
+    normalised: bool = False  # values are ratios to a column of 1.00 (or 100): they have no unit
     group: dict[str, str] = field(default_factory=dict)  # `group=8` over the rows: what they ran at
     series: str | None = None  # mmtests' rows (`Hmean  64 ...`): the name given to the count each row ran at
 
@@ -1410,6 +1411,11 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
             kinds[hd] = "baseline"
         t.baseline = norm_cols[0].split("(")[0].strip() or None
         absolute = [hd for hd in absolute if hd not in norm_cols]
+    elif norm_cols and len(norm_cols) < len(absolute) and not norm_cols[0].startswith("#") and len(parsed) >= 3 \
+            and not any(kd == "change" for kd in kinds.values()) \
+            and not any(c.unit for _, _, v in parsed for c in v) and not any(unit_in(hd) for hd in absolute):
+        t.normalised = True  # `slab 1.0000  slub 0.9484  slqb 0.9804`: each figure a ratio to the first
+        t.baseline = norm_cols[0].split("(")[0].strip() or None
     changes = [hd for hd, kd in kinds.items() if kd == "change"]
     zero_cols = [hd for hd in changes if _zero_change(parsed, hd, head_of)]
     if not absolute and zero_cols and len(zero_cols) < len(changes):

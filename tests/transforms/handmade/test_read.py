@@ -1123,3 +1123,25 @@ def test_the_next_table_of_a_series_under_a_remark_and_a_machine_is_read_like_th
     assert ("tbench", "5.13.0-rc1 vanilla", 544.22) in got
     assert ("tbench", "5.13.0-rc1 sched-wakeidler-v3r1", 1044.67) in got
     assert ("tbench", "5.13.0-rc1 vanilla", 591.86) in got
+
+
+# https://lore.kernel.org/linux-mm/20090203101205.GF9840@csn.ul.ie/ (its lines): each allocator's
+# figures as ratios to slab's, whose column is all 1.0000
+RATIOS_TO_A_COLUMN = """\
+Sysbench - Postgres
+-------------------
+Client            slab       slub       slqb
+     1          1.0000     0.9484     0.9804
+     2          1.0000     1.0069     0.9994
+     3          1.0000     1.0064     0.9994
+     4          1.0000     0.9900     0.9904
+"""
+
+
+def test_ratios_to_a_column_of_ones_carry_no_unit_and_name_their_baseline():
+    rows = result_rows(extract_explained(RATIOS_TO_A_COLUMN, "r")[0])
+    got = {(r["system"], r["params"].get("client"), r["value"]) for r in rows}
+    assert ("slub", "1", 0.9484) in got and ("slqb", "4", 0.9904) in got
+    assert {r["unit"] for r in rows} == {""}
+    assert {r["params"].get("baseline") for r in rows} == {"slab"}
+    assert all(r["metric"].endswith("_ratio") for r in rows)

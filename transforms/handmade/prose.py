@@ -37,6 +37,9 @@ _CHANGE = (
     + rf"\s(?:to|->)\s{_ABOUT}(?P<b>{_NUM})(?P<sb>[kKMG](?![A-Za-z]))?\s?(?P<ub>[A-Za-z/%µ]{{1,12}}+)?"
     + _IN_RELEASE.format(side="b")
 )
+# `from 290Mbps to`: a change's first figure, as a table row's label ends when the row is a sentence
+FROM_FIGURE = r"\bfrom[ \t]++~?+\d[\d.,]{0,15}+[ \t]?+[A-Za-z/%µ]{0,12}+[ \t]++(?:to|->)"
+FROM_CHANGE = re.compile(FROM_FIGURE + r"[ \t]++~?+\d")  # `... from ~10.7 gbps to ~7 gbps`
 _SCALE_WORDS = frozenset({"k", "K", "M", "G"})  # `47.5 G`: a scale set apart, no unit
 # `the latency is reduced from 93.78ms to 28.36ms`, `throughput went from 1234 MB/s to 1500 MB/s`
 _FROM_TO = re.compile(

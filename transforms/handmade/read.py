@@ -31,7 +31,7 @@ from transforms.handmade.metrics import unit_in
 from transforms.handmade.noise import hunk_lines, noise_block, noise_line
 from transforms.handmade.normalized import read_normalized
 from transforms.handmade.pairs import read_pairs
-from transforms.handmade.prose import ARROW_WORD, ProseValue, arrow_legend, read_prose
+from transforms.handmade.prose import ARROW_WORD, FROM_CHANGE, ProseValue, arrow_legend, read_prose
 from transforms.handmade.slashes import read_slashes
 from transforms.handmade.summaries import BULLET_KV, KeyValue, key_pairs, read_summaries
 from transforms.handmade.tables import (
@@ -435,7 +435,8 @@ def _read_block(seg: Segment, lo: int, block: list[str], plain: list[str], subje
         read_lines = {r.line - lo for run in table_runs for r in run.results if r.line is not None}
         # `leiming: 674 -> 849` among the rows of `5.12-rc1: 667`: a row the table read not, with an
         # arrow, is a value and the value it became; the prose reader below reads it, as the table's metric
-        arrowed = {k for k in range(t.start, t.end) if k not in read_lines and ARROW_WORD.search(block[k])}
+        arrowed = {k for k in range(t.start, t.end) if k not in read_lines
+                   and (ARROW_WORD.search(block[k]) or FROM_CHANGE.search(block[k]))}  # (`goes from 10.7 gbps to 7`)
         one = {(r.metric_label or r.metric, r.unit, r.params.get("scale")) for run in table_runs for r in run.results}
         if len(one) == 1:
             table_metric.update(dict.fromkeys(arrowed, one.pop()))

@@ -32,6 +32,7 @@ from transforms.handmade.cells import (
 )
 from transforms.handmade.evidence import benchmarks_in, names_tool
 from transforms.handmade.metrics import any_metric, canonical, label_votes, norm, unit, unit_in
+from transforms.handmade.prose import FROM_FIGURE
 from transforms.handmade.wrapped import JOINED
 from transforms.parsers._common import CHANGE_HEAD
 from transforms.shell import is_shell_syntax
@@ -1331,7 +1332,8 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
               if len(lab.split()) <= (11 if items >= 2 and _BULLETED.match(lab) else 8)  # (an item's name may run longer)
               and not (lab.endswith((".", ",")) and len(lab.split()) > 3)
               and not lab.endswith("=") and not _CODE.search(lab) and not _SPREAD_ROW.match(lab)
-              and not PAIR_IN_LABEL.search(lab)]  # `cdc_ncm.ko: TCP_RR: 740, UDP_RR: 750`: a line of pairs
+              and not PAIR_IN_LABEL.search(lab)  # `cdc_ncm.ko: TCP_RR: 740, UDP_RR: 750`: a line of pairs
+              and not _FROM_FIGURE_TO.search(lab)]  # `Receive speed (RX): Improved from 290Mbps to 500Mbps`: prose
     bulleted = bool(parsed) and all(_BULLETED.match(lab) for _, lab, _ in parsed)
     if bulleted:  # `- MAC1000 - 950 Mbps` / `- XGMAC: 9.22 Gbps`: a list, each item named
         parsed = [(r, _BULLETED.sub("", lab).rstrip(" -:").strip(), v) for r, lab, v in parsed]
@@ -1753,6 +1755,8 @@ def _headline(head: str) -> bool:
     return len(named) == 1 and benchmarks_in(tool) == named and canonical(named[0], rest) is not None
 
 
+# a label ending in a change's first figure (`... Improved from 290Mbps to`): the row is a sentence
+_FROM_FIGURE_TO = re.compile(FROM_FIGURE + "$")
 _CORNER = re.compile(r"^(?P<param>[A-Za-z#][\w#]{0,20}+):[ \t]++(?P<name>\S.{0,60}+)$")  # `Clients: tip-core`
 _FUNCTION_WORD = re.compile(r"(?i)\b(?:the|and|then|under|which|that|when|than|from|into|there)\b")
 _SPREAD_ASIDE = re.compile(r"[(\[][ \t]*+(?:std|stdev|stddev|sem|cv)%?[^()\[\]]{0,20}+[)\]]$", re.I)

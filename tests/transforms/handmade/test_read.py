@@ -1145,3 +1145,14 @@ def test_ratios_to_a_column_of_ones_carry_no_unit_and_name_their_baseline():
     assert {r["unit"] for r in rows} == {""}
     assert {r["params"].get("baseline") for r in rows} == {"slab"}
     assert all(r["metric"].endswith("_ratio") for r in rows)
+
+
+def test_lines_of_figures_that_changed_from_one_to_another_are_sentences_not_table_rows():
+    # https://lore.kernel.org/linux-usb/20230518204947.3770236-1-Frank.Li@nxp.com/ (its lines)
+    text = ("iperf3 results.\n\n"
+            "Transmit speed (TX): Improved from 299Mbps to 440Mbps\n"
+            "Receive speed (RX): Improved from 290Mbps to 500Mbps\n")
+    rows = result_rows(extract_explained(text, "f")[0])
+    got = {(r["metric_label"], r["params"].get("when"), r["value"]) for r in rows}
+    assert got == {("Transmit speed (TX)", "before", 299.0), ("Transmit speed (TX)", "after", 440.0),
+                   ("Receive speed (RX)", "before", 290.0), ("Receive speed (RX)", "after", 500.0)}

@@ -17,6 +17,11 @@ The 0-day reports of 2013-2016 print the same table without the `%stddev` line, 
 `~ 1%`, one row per test box (`lkp-ne04/micro/hackbench/1600%-process-socket`: the box and the
 case are params, the metric is the one of the `TOTAL hackbench.throughput` row below) and a
 `TOTAL <testcase>.<metric>` row summing them.
+
+Comparisons of three commits or more print a `change` column before every column but the first
+(`21204  -17%  17604  23%  26123`, a gain without its sign), a `testcase/testparams/testbox` head
+over the names, one row per box (`lmbench3/<params>/lkp-bdw-de1`: the testcase first, the box last)
+and a `GEO-MEAN <testcase>.<metric>` row over them.
 """
 
 from __future__ import annotations
@@ -26,16 +31,18 @@ from dataclasses import dataclass
 
 from transforms.handmade.wrapped import JOINED
 
-_HEAD = re.compile(r"^[^\S\n]*+%stddev(?:[^\S\n]++%change[^\S\n]++%stddev)++[^\S\n]*+$")
+_HEAD = re.compile(r"^[^\S\n]*+%stddev(?:[^\S\n]++%?+change[^\S\n]++%stddev)++[^\S\n]*+$")
 _DASHES = re.compile(r"^[^\S\n]*+-{8,}+(?:[^\S\n]++-{8,}+)++[^\S\n]*+$")
 _TICKS = re.compile(r"^[^\S\n]*+\\(?:[^\S\n]++\|[^\S\n]++\\)++[^\S\n]*+$")
 _NUMBER = re.compile(r"[-+]?\d[\d.]*+(?:e[-+]?\d++)?")
-_CHANGE = re.compile(r"[-+]\d[\d.]*+(?:e[-+]?\d++)?%?")  # `-6.2%`, `+2.1e+05%`, `-0.6` (of a % metric)
+# `-6.2%`, `+2.1e+05%`, `-0.6` (of a % metric); `23%` (a gain printed without its sign, lkp's 3-way tables)
+_CHANGE = re.compile(r"[-+]\d[\d.]*+(?:e[-+]?\d++)?%?|\d[\d.]*+%")
 # the spread: `± 6%`, `±141%`, `~ 1%`, or the sign mangled by a wrong charset (`ą  3%`, `Â± 6%`)
 _SIGN = re.compile(r"[^\s\d]{1,2}+")
-_SPREAD = re.compile(r"[^\s\d]{1,2}+\d++%")
+_SPREAD = re.compile(r"(?![-+])[^\s\d]{1,2}+\d++%")  # (`-17%` is a change, not a spread)
 _PERCENT = re.compile(r"(?<!\d)\d++%")
-_NAME = re.compile(r"[A-Za-z][\w.:/%+()-]*+")
+# (`lmbench3/performance-...-ucode=0x7000019/lkp-bdw-d`, `perf-sched...asm_sysvec_reschedule_ipi.[unknown]`)
+_NAME = re.compile(r"[A-Za-z][\w.:/%+()=\[\]-]*+")
 _KEYS = re.compile(r"^[^\S\n]*+([a-z_]++(?:/[a-z_]++)++):[^\S\n]*+$")
 _PARAMS_HEAD = re.compile(r"^[^\S\n]*+(?:(?:with|on) following )?parameters:[^\S\n]*+$", re.I)
 _SKIP_PARAMS = frozenset({"compiler", "cpufreq_governor", "kconfig", "rootfs", "testcase", "ucode"})
@@ -103,6 +110,8 @@ def read_lkp(lines: list[str], carry: Head | None = None) -> tuple[list[LkpValue
         if d < 1 or not _DASHES.match(line):
             continue
         systems = lines[d - 1].split()
+        if len(systems) > 2 and _NAME_HEAD.fullmatch(systems[-1]):
+            systems = systems[:-1]  # `testcase/testparams/testbox`: the head of the names, no system
         k = d + 1
         if k < len(lines) and "fail:runs" in lines[k]:  # the runs that failed, then the figures
             j = next((j for j in range(k, min(len(lines), k + 200)) if _HEAD.match(lines[j])), None)
@@ -110,7 +119,8 @@ def read_lkp(lines: list[str], carry: Head | None = None) -> tuple[list[LkpValue
                 used.update(range(k, j))
                 k = j
         stddev = k < len(lines) and bool(_HEAD.match(lines[k]))
-        if len(systems) != len(line.split()) or not stddev and _row(lines, k, len(systems)) is None:
+        if len(systems) not in (len(line.split()), len(line.split()) - 1) \
+                or not stddev and _row(lines, k, len(systems)) is None:
             continue
         head = Head(tuple(systems), _params(lines, d - 1))
         used.update((d - 1, d, k) if stddev else (d - 1, d))
@@ -123,6 +133,8 @@ def read_lkp(lines: list[str], carry: Head | None = None) -> tuple[list[LkpValue
     return out, used, head
 
 
+_NAME_HEAD = re.compile(r"[a-z]++(?:/[a-z]++)++")  # `testcase/testparams/testbox` over the rows' names
+_SUMMING = frozenset({"TOTAL", "GEO-MEAN"})
 _ROW_HEAD = re.compile(r"^[^\S\n]*+([a-z][a-z_]{1,30}+)[^\S\n]*+$")  # `worker_threads`, alone under the heads
 _SETTING = re.compile(r"([A-Za-z_]\w{0,30}+)=([^\s=]{1,40}+)")
 
@@ -174,7 +186,7 @@ def _row(lines: list[str], k: int, n: int) -> tuple[list[str], bool, str, int] |
     if len(toks) < 2 or not _NAME.fullmatch(toks[-1]):
         return None
     name, toks = toks[-1], toks[:-1]
-    total = bool(toks) and toks[-1] == "TOTAL"
+    total = bool(toks) and toks[-1] in _SUMMING  # (`GEO-MEAN`: the 3-way tables' row over the boxes)
     if total:
         toks = toks[:-1]
     values: list[str] = []
@@ -211,7 +223,10 @@ def _rows(lines: list[str], k: int, head: Head, out: list[LkpValue], used: set[i
         if "." not in name and "/" in name:  # `lkp-ne04/micro/hackbench/1600%-process-socket`
             parts = name.split("/")
             at = next((i for i, p in enumerate(parts) if p in BENCHMARKS), None)
-            if at is not None:
+            if at == 0 and len(parts) >= 3:  # `lmbench3/<params>/lkp-bdw-d`: the testcase first, the box last
+                params = {**head.params, "testbox": parts[-1], "case": "/".join(parts[1:-1])}
+                boxes.append((k, BENCHMARKS[parts[0]], {p: v for p, v in params.items() if v}, values))
+            elif at is not None:
                 params = {**head.params, "testbox": parts[0], "case": "/".join(parts[at + 1:])}
                 boxes.append((k, BENCHMARKS[parts[at]], {p: v for p, v in params.items() if v}, values))
             k += span

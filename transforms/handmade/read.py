@@ -233,20 +233,23 @@ def _heads_far_above(seg: Segment, run: Run) -> None:
             return  # a row of another table (a number in a label aside), or a sentence: not this one's heads
 
 
-_ROBOT_ROW = re.compile(r"(?m)[ \t](?:" + "|".join(sorted(LKP_BENCHMARKS)) + r")\.[A-Za-z_]\w{0,40}+[ \t]*+$")  # `hackbench.throughput_avg`
+# `hackbench.throughput_avg`, `lmbench3.PIPE.bandwidth.MB/sec`
+_ROBOT_ROW = re.compile(r"(?m)[ \t](?:" + "|".join(sorted(LKP_BENCHMARKS)) + r")\.[A-Za-z_][\w./]{0,60}+[ \t]*+$")
 
 
 def _lkp_tables(segs: list[Segment], explained: list[Explained]) -> tuple[list[HandRun], dict[int, str]]:
     """The kernel test robot's comparison tables (transforms.handmade.lkp): one run per table piece
     and benchmark, and the absolute lines the report holds (its tables and, anywhere in the post,
     its `parameters:` list), which no other reader looks at."""
-    if not any("%change" in seg.text or "TOTAL " in seg.text or _ROBOT_ROW.search(seg.text) for seg in segs):
+    if not any("%change" in seg.text or "TOTAL " in seg.text or "GEO-MEAN " in seg.text or _ROBOT_ROW.search(seg.text)
+               for seg in segs):
         return [], {}
     out: list[HandRun] = []
     held: dict[int, str] = {}
     carry = None
     for seg in segs:
-        values, used, carry = read_lkp([x if len(x) <= MAX_LINE else "" for x in seg.lines], carry)
+        lines = [x if len(x) <= MAX_LINE else "" for x in seg.lines]
+        values, used, carry = read_lkp(lines, carry)
         for bench in dict.fromkeys(v.benchmark for v in values):
             mine = [v for v in values if v.benchmark == bench]
             lo, hi = min(v.line for v in mine), max(v.line for v in mine) + 1

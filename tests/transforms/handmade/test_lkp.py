@@ -283,3 +283,48 @@ def test_rows_typed_by_hand_under_a_parameter_named_alone():
          {"ipc": "pipe", "mode": "process", "worker_threads": "100%"}, 1406413.0)]
     # without the parameter's line the rows are no such table
     assert result_rows(extract_explained(BY_HAND.replace("worker_threads\n", ""), "c")[0]) == []
+
+
+# https://lore.kernel.org/lkml/20191210141502.GQ32275@shao2-debian/ (its lines): three commits, a
+# `change` head, an unsigned gain, a row per box and a GEO-MEAN row
+THREE_WAY = """\
+cefa80ced57a2917  3c0edea9b29f9be6c093f236f7  6794862a16ef41f753abd75c03  testcase/testparams/testbox
+----------------  --------------------------  --------------------------  ---------------------------
+         %stddev      change         %stddev      change         %stddev
+             \\          |                \\          |                \\
+     21204             -17%      17604              23%      26123 ±  3%  lmbench3/performance-development-100%-PIPE-50%-ucode=0x7000019/lkp-bdw-de1
+     21204             -17%      17604              23%      26123        GEO-MEAN lmbench3.PIPE.bandwidth.MB/sec
+"""
+
+
+def test_a_three_way_table_with_a_change_head_reads_each_box_and_the_geo_mean():
+    values, _, _ = read_lkp(THREE_WAY.split("\n"))
+    got = {(v.system, v.label, v.value, v.params.get("testbox")) for v in values}
+    assert got == {("cefa80ced57a2917", "PIPE.bandwidth.MB/sec", 21204.0, "lkp-bdw-de1"),
+                   ("3c0edea9b29f9be6c093f236f7", "PIPE.bandwidth.MB/sec", 17604.0, "lkp-bdw-de1"),
+                   ("6794862a16ef41f753abd75c03", "PIPE.bandwidth.MB/sec", 26123.0, "lkp-bdw-de1"),
+                   ("cefa80ced57a2917", "PIPE.bandwidth.MB/sec", 21204.0, None),
+                   ("3c0edea9b29f9be6c093f236f7", "PIPE.bandwidth.MB/sec", 17604.0, None),
+                   ("6794862a16ef41f753abd75c03", "PIPE.bandwidth.MB/sec", 26123.0, None)}
+    rows = result_rows(extract_explained("lmbench3 comparison:\n\n" + THREE_WAY, "t")[0])
+    assert len(rows) == 6 and {r["benchmark"] for r in rows} == {"lmbench"}
+
+
+# https://lore.kernel.org/lkml/202504211337.3c954295-lkp@intel.com/ (its lines): a profile row whose
+# name holds `[unknown]` above the benchmark's rows
+BRACKETED_NAME = """\
+18bae0dfec15b24e 27ce8299bc1ec6df8306073785f
+---------------- ---------------------------
+         %stddev     %change         %stddev
+             \\          |                \\
+    152.80 ± 15%     -35.0%      99.33 ± 19%  perf-sched.wait_and_delay.count.irqentry_exit_to_user_mode.asm_sysvec_reschedule_ipi.[unknown].[unknown]
+   5018731           +23.1%    6177264        netperf.ThroughputBoth_total_tps
+     52278           +23.1%      64346        netperf.ThroughputBoth_tps
+"""
+
+
+def test_a_row_name_holding_brackets_does_not_end_the_table():
+    values, _, _ = read_lkp(BRACKETED_NAME.split("\n"))
+    assert {(v.label, v.value) for v in values} == {("ThroughputBoth_total_tps", 5018731.0),
+                                                    ("ThroughputBoth_total_tps", 6177264.0),
+                                                    ("ThroughputBoth_tps", 52278.0), ("ThroughputBoth_tps", 64346.0)}

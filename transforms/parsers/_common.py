@@ -345,6 +345,12 @@ _PREPOSITION = re.compile(r"(?i)^(?:under|on|in|running|using)\s+(?=\S)")
 _NAMING_REACH = 30  # lines above a printout searched for the line naming it
 
 
+# `Disk speed test on Stretch`, `hdparm results on Buster`: a test's words, then what it ran on
+_TEST_ON = re.compile(r"^(?P<lead>[A-Za-z][\w+-]{0,20}+(?:[ \t]++[A-Za-z][\w+-]{0,20}+){0,4}?)[ \t]++on[ \t]++"
+                      r"(?P<what>[\w.+-]{2,30}+(?:[ \t]++[\w.+-]{1,30}+){0,2}+)$")
+_TEST_NOUNS = frozenset({"speed", "disk", "drive", "network", "io", "i/o", "benchmarking", "timings", "timing"})
+
+
 def names_system(text: str) -> str | None:
     """The system a caption line names (`Under 2.4.21:` -> `2.4.21`), or None when it names none."""
     core = _CONJUNCTION.sub("", _ENUMERATED.sub("", text.strip().strip("#*=~").strip()))  # `and with the fix:`
@@ -354,6 +360,9 @@ def names_system(text: str) -> str | None:
     colon = core.endswith(":")
     if colon:
         core = core[:-1].strip()
+    if colon and (on := _TEST_ON.match(core)) and all(
+            w.lower() in _GENERIC_WORDS or _TEST_WORD.fullmatch(w) or w.lower() in _TEST_NOUNS for w in on.group("lead").split()):
+        return on.group("what")  # `Disk speed test on Stretch:`: what the test ran on
     if (cut := core.find(", ")) > 0 and _CONDITION.match(tail := core[cut + 2:].strip()) \
             and generic_label(core[:cut]):
         core = tail  # `*** Test results, without reverting patch 12 ***`: the condition, after the lead

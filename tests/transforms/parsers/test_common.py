@@ -517,3 +517,15 @@ def test_the_first_line_of_a_paragraph_whose_sentence_goes_on_is_no_caption():
              "drops.", "", "fio --name=read"]
     assert naming_caption(lines, 4) is None
     assert naming_caption(["After the patch", "", "fio --name=read"], 2) == "After the patch"
+
+
+@pytest.mark.parametrize(("caption", "system"), [
+    # https://lore.kernel.org/lkml/20191224173529.zudlfsjvdqrbayqx@pali/ (its line)
+    ("Disk speed test on Stretch:", "Stretch"),
+    ("hdparm results on Buster:", "Buster"),
+    ("Results on 2.6.20:", "2.6.20"),
+    ("Running on top of it:", None),  # no test's words before `on`
+    ("Disk speed test on Stretch", None),  # no label: the colon makes it one
+])
+def test_a_tests_words_then_on_name_what_it_ran_on(caption, system):
+    assert names_system(caption) == system

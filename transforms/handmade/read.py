@@ -41,6 +41,7 @@ from transforms.handmade.tables import (
     STDEV_HEAD,
     Table,
     drop_link_column,
+    drop_row_remarks,
     param_lead,
     read_tables,
     row_head,
@@ -177,7 +178,8 @@ def read(segs: list[Segment], subject: str | None, claimed: dict[int, str],
                 explained.append(Explained(abs_lo, seg.offset + hi, "not results", outcome=f"nothing: looks like {why!r}",
                                           quoted=seg.quoted))
                 continue
-            clean = join_lone_labels(unwrap(["" if noise_line(x) else x for x in drop_link_column(block)]))
+            clean = join_lone_labels(unwrap(["" if noise_line(x) else x
+                                             for x in drop_row_remarks(drop_link_column(block))]))
             beside = {claimed[k] for k in (abs_lo - 1, seg.offset + hi)
                       if k in claimed}
             runs = _read_block(seg, lo, clean, plain, subject, explained, raw=block)

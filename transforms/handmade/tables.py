@@ -268,6 +268,28 @@ def drop_link_column(lines: list[str]) -> list[str]:
     return out
 
 
+# `5.43 (0.00 pct)   6.60 (-21.54 pct)    * [Machine is overloaded ...]`: a remark on a row after its
+# figures, in brackets, maybe after a marker
+_ROW_REMARK = re.compile(r"(?<![ \t])[ \t]{2,}+(?:\*[ \t]++)?+\[(?=[^\[\]]{0,30}?[A-Za-z])[^\[\]]{2,100}+\][ \t]*+$")
+
+
+_FIGURE_ASIDE_END = re.compile(r"\d[^()\d]{0,12}+\)$")  # `6.60 (-21.54 pct)`: a figure's change in parentheses
+
+
+def drop_row_remarks(lines: list[str]) -> list[str]:
+    """Rows ending in a remark in brackets (`[Verification Run]`) after their figures: the remark cut,
+    so that each row ends in its values."""
+    tails = [_ROW_REMARK.search(ln) if "]" in ln else None for ln in lines]
+    marked = [k for k, m in enumerate(tails) if m and (_ends_in_figure(head := lines[k][:m.start()].rstrip(" \t*"))
+                                                       or _FIGURE_ASIDE_END.search(head))]
+    if not marked:
+        return lines
+    out = list(lines)
+    for k in marked:
+        out[k] = lines[k][:tails[k].start()].rstrip()
+    return out
+
+
 # `30898KB/s,7724,555.00us`: several figures of one run in one cell, each with its own unit or none
 _FIGURE_LIST = re.compile(r"^[ \t]*+\d[\d.]{0,15}+[A-Za-z/%µ]{0,8}+(?:[ \t]*+,[ \t]*+\d[\d.]{0,15}+[A-Za-z/%µ]{0,8}+){1,5}+[ \t]*+$")
 

@@ -1156,3 +1156,23 @@ def test_lines_of_figures_that_changed_from_one_to_another_are_sentences_not_tab
     got = {(r["metric_label"], r["params"].get("when"), r["value"]) for r in rows}
     assert got == {("Transmit speed (TX)", "before", 299.0), ("Transmit speed (TX)", "after", 440.0),
                    ("Receive speed (RX)", "before", 290.0), ("Receive speed (RX)", "after", 500.0)}
+
+
+# https://lore.kernel.org/lkml/45b9c3e5-7ab7-0256-790e-cee92c37762d@amd.com/ (its lines): rows ending
+# in a remark in brackets after their figures
+ROWS_WITH_REMARKS = """\
+hackbench results:
+
+Test:			tip			sis_short
+ 1-groups:	   4.36 (0.00 pct)	   4.33 (0.68 pct)
+ 8-groups:	   4.64 (0.00 pct)	   4.71 (-1.50 pct)
+16-groups:	   5.43 (0.00 pct)	   6.60 (-21.54 pct)    * [Machine is overloaded with avg 2.5 tasks per run queue]
+16-groups:	   5.90 (0.00 pct)	   5.87 (0.50 pct)    [Verification Run]
+"""
+
+
+def test_a_remark_in_brackets_after_a_rows_figures_does_not_end_the_table():
+    rows = result_rows(extract_explained(ROWS_WITH_REMARKS, "r")[0])
+    got = {(r["system"], r["value"]) for r in rows}
+    assert {("tip", 5.43), ("sis_short", 6.6), ("tip", 5.9), ("sis_short", 5.87), ("tip", 4.36)} <= got
+    assert len(rows) == 8

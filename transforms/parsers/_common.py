@@ -348,7 +348,7 @@ _NAMING_REACH = 30  # lines above a printout searched for the line naming it
 # `Disk speed test on Stretch`, `hdparm results on Buster`: a test's words, then what it ran on
 _TEST_ON = re.compile(r"^(?P<lead>[A-Za-z][\w+-]{0,20}+(?:[ \t]++[A-Za-z][\w+-]{0,20}+){0,4}?)[ \t]++on[ \t]++"
                       r"(?P<what>[\w.+-]{2,30}+(?:[ \t]++[\w.+-]{1,30}+){0,2}+)$")
-_TEST_NOUNS = frozenset({"speed", "disk", "drive", "network", "io", "i/o", "benchmarking", "timings", "timing"})
+_TEST_NOUNS = frozenset({"speed", "disk", "drive", "network", "io", "benchmarking", "timings", "timing"})
 
 
 def names_system(text: str) -> str | None:

@@ -35,14 +35,18 @@ _MAX_TAIL = 32
 _MIN_BROKEN = 3
 
 
+# a value's change beside it, padded inside (mmtests: `(   0.03%)`, `*   0.68%*`)
+_CHANGE_ASIDE = re.compile(r"\([ \t]*+[-+]?\d[\d.]{0,12}+%?[ \t]*+\)|\*[ \t]*+[-+]?\d[\d.]{0,12}+%?\*")
+
+
 def _tail(lines: list[str], i: int) -> bool:
     if i == 0:
         return False
     tail, row = lines[i].strip(), lines[i - 1].rstrip()
     if not tail or len(tail) > _MAX_TAIL or len(tail.split()) > 4 or len(row) < _MIN_ROW:
         return False
-    if len(row) + 1 + len(tail) <= _WRAP or _GAP.search(row) is None or _GAP.search(tail) is not None:
-        return False
+    if len(row) + 1 + len(tail) <= _WRAP or _GAP.search(row) is None or _GAP.search(_CHANGE_ASIDE.sub("()", tail)):
+        return False  # (the blanks inside a value's change, `(   0.03%)`, `*   0.68%*`, are no gap between cells)
     return i + 1 >= len(lines) or not lines[i + 1].strip() or len(lines[i + 1].rstrip()) >= _MIN_ROW \
         or _GAP.search(lines[i + 1]) is not None
 

@@ -293,3 +293,30 @@ def test_a_row_broken_before_the_change_beside_a_figure_keeps_them_one_cell():
     assert "3.78\n(3.57 pct)" in wrapped  # as the mailer broke it
     assert len(_facts(SIS_NODE_HACKBENCH)) == 12
     assert _facts(wrapped) == _facts(SIS_NODE_HACKBENCH)
+
+
+# https://lore.kernel.org/lkml/d686347e-f76c-7f9c-3f1a-f4326f5167ca@amd.com/ (its lines), each row
+# then broken by a mailer before its second value: the tails hold a change padded inside its brackets
+MMTESTS_ROWS = """\
+~ unixbench ~
+~~~~~~~~~~~~~
+
+o NPS1
+
+\t\t\t\t\tbase\t\t     affinity_scopes
+Hmean     unixbench-dhry2reg-1      41194259.44 (   0.00%)    41044431.89 (  -0.36%)
+Hmean     unixbench-dhry2reg-512  6252840065.42 (   0.00%)  6244309194.01 (  -0.14%)
+Amean     unixbench-syscall-1        2534936.20 (   0.00%)     2517701.13 *   0.68%*
+Amean     unixbench-syscall-512      8037812.87 (   0.00%)     7379945.23 *   8.18%*
+Hmean     unixbench-pipe-1           2391449.08 (   0.00%)     2392275.16 (   0.03%)
+"""
+
+
+def test_tails_holding_a_padded_change_join_their_rows():
+    broken = wrap(MMTESTS_ROWS)
+    assert "\n2392275.16 (   0.03%)" in broken and "\n2517701.13 *   0.68%*" in broken
+    rows = result_rows(extract_explained(broken, "m")[0])
+    got = {(r["system"], r["value"]) for r in rows}
+    assert ("base", 41194259.44) in got and ("affinity_scopes", 41044431.89) in got
+    assert ("base", 2534936.2) in got and ("affinity_scopes", 2517701.13) in got
+    assert got == {(r["system"], r["value"]) for r in result_rows(extract_explained(MMTESTS_ROWS, "m")[0])}

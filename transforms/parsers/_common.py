@@ -90,7 +90,7 @@ DEVICE_CAPTION = re.compile(r"^(?:/dev/)?+(?:[shv]d[a-z]{1,2}+|xvd[a-z]{1,2}+|nv
 
 
 # `Client:`, `Server side`: which end of a network test printed the lines below, not what was measured
-SIDE_CAPTION = re.compile(r"(?i)^(?:on[ \t]++(?:the[ \t]++)?+)?+(?:client|server|sender|receiver)(?:[ \t]++side)?+$")
+_SIDE_CAPTION = re.compile(r"(?i)^(?:on[ \t]++(?:the[ \t]++)?+)?+(?:client|server|sender|receiver)(?:[ \t]++side)?+$")
 
 
 def system_label(caption: str | None) -> str | None:
@@ -700,11 +700,11 @@ def caption_system(seg: Segment, start: int) -> str | None:
     if name and DEVICE_CAPTION.match(name) and (k := _caption_line(seg, start)) is not None \
             and (outer := caption_system(seg, k)) and not DEVICE_CAPTION.match(outer):
         return outer  # `Guest with fixed file table support:`, then `vda (guest.img)`: the device is a parameter
-    if name and SIDE_CAPTION.match(name):
+    if name and _SIDE_CAPTION.match(name):
         # `without patch...`, then `Client:` over the client's printout: the side is no system
         k = _caption_line(seg, start)
         outer = caption_system(seg, k) if k is not None else None
-        return outer if outer and not SIDE_CAPTION.match(outer) else None
+        return outer if outer and not _SIDE_CAPTION.match(outer) else None
     return name
 
 

@@ -35,8 +35,9 @@ _MAX_TAIL = 32
 _MIN_BROKEN = 3
 
 
-# a value's change beside it, padded inside (mmtests: `(   0.03%)`, `*   0.68%*`)
-_CHANGE_ASIDE = re.compile(r"\([ \t]*+[-+]?\d[\d.]{0,12}+%?[ \t]*+\)|\*[ \t]*+[-+]?\d[\d.]{0,12}+%?\*")
+# a value's change beside it: `(3.57 pct)`, `(-1.3%)`, padded inside by mmtests (`(   0.03%)`, `*   0.68%*`)
+_PAREN_CHANGE = r"\([ \t]*+[-+]?\d[\d.]{0,12}+[ \t]*+(?:%|pct)\)"
+_CHANGE_ASIDE = re.compile(_PAREN_CHANGE + r"|\*[ \t]*+[-+]?\d[\d.]{0,12}+%\*")
 
 
 def _tail(lines: list[str], i: int) -> bool:
@@ -74,7 +75,7 @@ _NEAR = 20  # a broken row reaches within this many columns of the width
 _TABLE_GAP = re.compile(r"\S {3,}\S|[^\s.?!:,;] {2}\S")  # a gap between cells, not two blanks after a sentence
 _RULE_PIECE = re.compile(r"^[-=_+|: ]+$")
 _RULE_CHARS = frozenset("-=_+|:")
-_ASIDE = re.compile(r"^\([ \t]*+[-+]?\d[\d.]*+[ \t]*+(?:%|pct)\)")  # `(3.57 pct)`, `(-1.3%)`: a value's change beside it
+_ASIDE = re.compile("^" + _PAREN_CHANGE)  # a row's rest that opens with a value's change
 _HAS_VALUE = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?%?(?![\w.])")
 
 

@@ -287,7 +287,7 @@ _UNITS: dict[str, str] = {
     "mbyte/sec": "MB/s", "megabytes/s": "MB/s",
     "gb/s": "GB/s", "gb/sec": "GB/s", "gbytes/s": "GB/s", "gbytes/sec": "GB/s",
     "kb/s": "KB/s", "kb/sec": "KB/s", "kbytes/s": "KB/s", "kbytes/sec": "KB/s", "kbps": "KBps",
-    "k/sec": "K/sec", "k/s": "K/sec",
+    "k/sec": "K/sec", "k/s": "K/sec", "m/s": "MB/s", "m/sec": "MB/s", "g/s": "GB/s",  # `BW(M/s)`: storage's shorthand
     "kib/s": "KiB/s", "kib/sec": "KiB/s", "mib/s": "MiB/s", "mib/sec": "MiB/s",
     "gib/s": "GiB/s", "gib/sec": "GiB/s",
     "mbit/s": "Mbit/s", "mbit/sec": "Mbit/s", "mbits/s": "Mbit/s", "mbits/sec": "Mbit/s", "mbps": "Mbit/s",

@@ -115,9 +115,13 @@ _ANYWHERE = re.compile(
 _LOG_LINE = re.compile(r"^[^\S\n]*+[\w.-]++: ([^\n,(]*+)[,(]")
 
 
+# `# queues | 1q | 4qs | 1q | 4qs |`: the corner of a pipe table's heads, no root prompt
+_CORNER_HASH = re.compile(r"^[^\S\n]*+#(?=[^\S\n][^|\n]{1,30}+\|(?:[^|\n]*+\|){3,}+[^\S\n]*+$)")
+
+
 def noise_line(line: str) -> bool:
     """Log, diff, prompt and address lines never hold a result row."""
-    if _LINE.match(line) or _ANYWHERE.search(line):
+    if _LINE.match(line) or _ANYWHERE.search(_CORNER_HASH.sub("", line, 1)):
         return True
     m = _LOG_LINE.match(line)
     return bool(m and len(m.group(1).split()) >= 3)

@@ -52,6 +52,7 @@ from transforms.parsers import metric_spec
 from transforms.parsers._common import (
     CHANGE_HEAD,
     generic_label,
+    io_test_label,
     keyed_system,
     label_right_above,
     names_system,
@@ -672,17 +673,23 @@ _IN_UNIT = re.compile(r"(?i)\b(?:times|latenc(?:y|ies)|bandwidths?|throughput|ra
                       r"[ \t]++(?:are[ \t]++)?in[ \t]++(?P<unit>[A-Za-z/%µ]{1,12}+)\b")
 
 
+# `Below the kIOPS measured with fio ...:`: the unit as what was measured
+_UNIT_MEASURED = re.compile(r"(?i)\bthe[ \t]++(?P<unit>[A-Za-z/%µ]{1,12}+)[ \t]++(?:measured|reported|achieved|obtained)\b")
+
+
 def _unit_said_above(plain: list[str], start: int) -> str | None:
     """The unit a heading over the table says its figures are in (`times in microseconds`,
-    `bandwidth in MB/s`), the nearest line of words above (rules and the table's own head lines
+    `bandwidth in MB/s`, `the kIOPS measured`), the nearest line of words above (rules and the table's own head lines
     aside, none a sentence) when it says so."""
-    for k in range(start - 1, max(-1, start - 5), -1):
+    seen = 0
+    for k in range(start - 1, max(-1, start - 9), -1):
         text = plain[k].strip()
-        if not text or RULE.match(text):
+        if not text or RULE.match(text) or text.count("|") >= 3:  # (a pipe table's head lines)
             continue
-        if text.endswith(".") or len(text.split()) > 14:
+        seen += 1
+        if seen > 4 or text.endswith(".") or len(text.split()) > 14:
             return None
-        m = _IN_UNIT.search(text)
+        m = _IN_UNIT.search(text) or _UNIT_MEASURED.search(text)
         if m:
             u = unit_in(m.group("unit"))
             return u if u not in (None, "%", "x") else None
@@ -910,6 +917,11 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
     caption_sys = _caption_system(block, t.start, seg, lo)
     baseline = None
     default_sys = caption_sys
+    if test := io_test_label(_line_above(block, t.start) or ""):
+        # `1) Sequential read:` over `Speed: 59.4MiB/s, ...`: the test measured, on the system named above it
+        for v in t.values:
+            v.label = f"{test} {v.label}" if v.label else test
+        default_sys = default_sys or naming_caption(seg.lines, lo + t.start, 0, seg.before)
     if t.change:
         where = " ".join(x for x in (t.caption or "", *t.header) if x)
         baseline = t.baseline or evidence.baseline_named(where)

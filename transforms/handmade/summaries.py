@@ -15,7 +15,7 @@ from transforms.handmade.commands import command_of
 from transforms.handmade.evidence import benchmarks_in
 from transforms.handmade.metrics import any_metric, label_votes, norm
 from transforms.handmade.metrics import unit as unit_of
-from transforms.parsers._common import generic_label
+from transforms.parsers._common import generic_label, io_test_label
 
 _KV = re.compile(r"^\s{0,12}+(?:[-*+•]\s{1,4}+)?(?P<key>[A-Za-z#][^:=.]{0,60}+(?:\.(?!\.\.)[^:=.]{0,60}+){0,8}+)"
                  r"(?P<sep>:|=|\.{3,}+)\s*+(?P<rest>\S.*)$")
@@ -153,6 +153,7 @@ def read_summaries(lines: list[str], taken: set[int]) -> tuple[list[KeyValue], l
     used_labels: list[int] = []
     listed: list[KeyValue] = []
     named: list[KeyValue] = []  # `<key naming no metric>: <measure>`: systems when several share a unit
+    tests: dict[int, str] = {}  # label lines naming an I/O test
     for i, line in enumerate(lines):
         if i in taken:
             continue
@@ -173,6 +174,9 @@ def read_summaries(lines: list[str], taken: set[int]) -> tuple[list[KeyValue], l
             m and text.endswith(":") and len(text) <= 24
         ) or heads_pairs:  # `Without RAID (writing to /dev/ram0)` over `READ: IOPS=... BW=...`
             label = m.group("label").strip()
+            if test := io_test_label(text):
+                tests[i] = test  # `1) Sequential read:`: the test measured below, on the system above
+                continue
             if label and generic_label(label):
                 system = None  # `iperf3 result:`: the tool's figures follow, on no system it names
             elif label and (norm(label) not in _STOP_KEYS or norm(label) in _LABEL_KEYS) and len(label.split()) <= 5:
@@ -247,4 +251,8 @@ def read_summaries(lines: list[str], taken: set[int]) -> tuple[list[KeyValue], l
         out.extend(KeyValue(k.line, k.value, k.unit, "", k.key, k.params) for k in named)
     else:
         out.extend(named)
+    for k in out if tests else ():
+        under = max((j for j in (*tests, *used_labels) if j < k.line), default=None)
+        if under in tests:
+            k.key = f"{tests[under]} {k.key}" if k.key else tests[under]
     return out, used_labels

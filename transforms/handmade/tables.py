@@ -46,7 +46,7 @@ _PARAM_WORDS = frozenset({
     "pairs", "flows", "sessions", "req size", "request size", "packet size", "pkt size", "len",
     "length", "test", "case", "iteration", "iter", "nproc", "np", "vcpus", "queues", "depth",
     "group", "g", "samples", "runs", "rings", "#rings", "nr_threads", "nthreads", "parallel", "p",
-    "j", "-j", "count", "sample", "num", "number", "files",
+    "j", "-j", "count", "sample", "num", "number", "files", "type",
 })  # fmt: skip
 STDEV_HEAD = re.compile(r"^(?:(?:stdev|stddev|std\.?dev|std|sd|σ|err|error|cv|var|variance|noise)\b|\+/-|\+-(?!\d)|±)",
                          re.I)
@@ -187,6 +187,52 @@ def join_grid_heads(lines: list[str]) -> list[str]:
     out[group[0]] = "|".join([parts[0][0], *(f" {cell} " for cell in joined[1:-1]), parts[0][-1]])
     for k in group[1:]:
         out[k] = lines[rules[0]]  # (the lines joined stand as rules, so the rows keep their places)
+    return out
+
+
+# `-- randread tests -|-------|`: a section's caption set in a pipe table's first column, a rule after
+_SECTION_PIPE_ROW = re.compile(r"^[\s-]*+[A-Za-z][^|]{0,60}+\|[\s|-]*+$")
+
+
+def _pipes(line: str) -> list[int]:
+    return [k for k, ch in enumerate(line) if ch == "|"]
+
+
+def span_pipe_heads(lines: list[str]) -> list[str]:
+    """Heads over a pipe table set on several lines, an upper one spanning columns (`| master |
+    with this series applied |` over `| 143c2e0 | maxbatch=8 | maxbatch=16 |` over `| 1q | 4qs |
+    1q | 4qs |`): one head line, each column's head the words of every head line over its middle
+    (a line cut otherwise than the rows was read as a row of labels, the columns left unnamed)."""
+    d = next((k for k, ln in enumerate(lines) if "|" in ln and not RULE.match(ln)
+              and sum(read_number(p.strip()) is not None for p in ln.split("|")) >= 2), None)
+    if d is None:
+        return lines
+    cuts = _pipes(lines[d])
+    heads: list[int] = []
+    for k in range(d - 1, max(-1, d - 7), -1):
+        ln = lines[k]
+        if RULE.match(ln) or (not heads and _SECTION_PIPE_ROW.match(ln)):
+            continue
+        if "|" not in ln or len(heads) == 4 or any(read_number(p.strip()) is not None for p in ln.split("|")):
+            break
+        heads.insert(0, k)
+    if len(heads) < 2 or _pipes(lines[heads[-1]]) != cuts or all(_pipes(lines[k]) == cuts for k in heads):
+        return lines
+    spans = [(-1, cuts[0]), *zip(cuts, cuts[1:], strict=False)]
+    joined: list[str] = []
+    for a, b in spans:
+        centre = (a + b) / 2
+        words: list[str] = []
+        for k in heads:
+            bounds = [-1, *_pipes(lines[k]), len(lines[k])]
+            for lo, hi in zip(bounds, bounds[1:], strict=False):
+                if lo < centre < hi and (text := lines[k][lo + 1:hi].strip()) and text not in words:
+                    words.append(text)
+        joined.append(" ".join(words))
+    out = list(lines)
+    for k in (*heads, *range(heads[-1] + 1, d)):  # (a section's caption between heads and rows too)
+        out[k] = "-" * len(lines[k].rstrip())  # (the lines joined stand as rules, so the rows keep their places)
+    out[d - 1] = joined[0] + "".join(f"| {w} " for w in joined[1:]) + "|"
     return out
 
 
@@ -657,7 +703,7 @@ def with_groups(lines: list[str], h: int, header: list[Cell]) -> list[Cell]:
     if not groups:
         upper = _upper_heads(lines, h, header)
         if upper is None:
-            return header
+            return _repeated_groups(lines, h, header) or header
         groups = [upper]
     out: list[Cell] = []
     named = 0
@@ -667,6 +713,36 @@ def with_groups(lines: list[str], h: int, header: list[Cell]) -> list[Cell]:
         named += bool(parts)
         out.append(Cell(" ".join([*parts, hc.text]), hc.start, hc.end, hc.kind) if parts else hc)
     return out if named >= 2 else header
+
+
+def _repeated_groups(lines: list[str], h: int, header: list[Cell]) -> list[Cell] | None:
+    """Heads that repeat in groups (`IOPS  BW  IOPS  BW  IOPS  BW`) under a line naming each group
+    (`base   iomap+large folio base+large folio`, one blank or more between names): each head is
+    prefixed with the name over its group, the line cut where each group's first head starts."""
+    if h < 1 or not lines[h - 1].strip() or len(lines[h - 1]) > 400 or RULE.match(lines[h - 1].strip()):
+        return None
+    texts = [norm(c.text[: m.start()] if (m := _HEAD_UNIT.search(c.text)) else c.text) for c in header]  # (`BW` is `BW(M/s)`)
+    n = len(texts)
+    # the heads' repeating tail (`type  bs` before it head the rows' labels): its period and start
+    size, first = next(((k, lead) for lead in range(0, min(3, n - 4) + 1) for k in range(2, (n - lead) // 2 + 1)
+                        if (n - lead) % k == 0 and len(set(texts[lead:lead + k])) == k
+                        and all(texts[i] == texts[lead + (i - lead) % k] for i in range(lead, n))), (0, 0))
+    if not size:
+        return None
+    above = lines[h - 1]
+    starts = [header[i].start for i in range(first, n, size)]
+    if above[: starts[0]].strip():
+        return None  # words over the row labels: no line of group names
+    names: list[str] = []
+    for a, b in zip(starts, [*starts[1:], len(above)], strict=True):
+        if 0 < a < len(above) and above[a - 1] != " " and above[a] != " ":
+            return None  # a name cut in two: the groups do not start where their heads do
+        name = above[a:b].strip()
+        if not name or not re.search(r"[A-Za-z]", name) or read_number(name) is not None or len(name.split()) > 4:
+            return None
+        names.append(name)
+    return [*header[:first], *(Cell(f"{names[i // size]} {c.text}", c.start, c.end, c.kind)
+                               for i, c in enumerate(header[first:]))]
 
 
 def _sub_heads(lines: list[str], h: int) -> tuple[int, list[Cell]] | None:
@@ -795,7 +871,7 @@ def read_tables(lines: list[str]) -> list[Table]:
         return csv
     pipe = is_pipe_block(lines)
     if pipe:
-        lines = split_figure_lists(drop_text_columns(metric_column_first(join_grid_heads(lines))))
+        lines = split_figure_lists(drop_text_columns(metric_column_first(span_pipe_heads(join_grid_heads(lines)))))
     md_heads = {k for k in range(len(lines)) if _md_header(lines, k)}  # before any rewriting below
     if pipe and _grouped(lines):
         # `| 1/1  508.5 [0.2%] 2.1% | 504.7 ... |`: groups of sub-columns; read it as an aligned table
@@ -1802,9 +1878,9 @@ def _system_or_metric(head: str | None) -> tuple[str | None, str | None]:
         return None, text
     if unit(text) is not None:
         return None, None
-    name, _, last = text.rpartition(" ")
-    if name and bare == text and len(last) >= 2 and last.isupper() and (unit(last) or any_metric(last)) and not any_metric(name):
+    name, _, last = bare.rpartition(" ")
+    if name and len(last) >= 2 and last.isupper() and (unit(last) or any_metric(last)) and not any_metric(name):
         if benchmarks_in(name) and len(name.split()) == 1:
             return None, text  # `netperf UDP_STREAM`: the tool, then its test; no system
-        return name, last  # `no zero copy IOPS`: the system, then what was measured of it
+        return name, text[len(name):].strip()  # `no zero copy IOPS`, `base BW(M/s)`: the system, then what was measured of it
     return (bare or text), None

@@ -57,7 +57,8 @@ _CLAUSE_THEN_SAID = re.compile(r"(?i)^(?:(?:whereas|while|and|but|so|now)[ \t]++
 _SPEAKER = re.compile(r"(?i)^(?:i|i'm|i've|i'd|we|we're|we've|you)\s")  # (`These are with X running` names X)
 _BULLET = re.compile(r"^(?:\d+[.)]\s+|\d+\)|[-*+]\s+|#+\s*)")
 _LABEL = re.compile(r"^(?=.*[A-Za-z])(?=.*\d)[\w.+/=-]{3,40}$")  # one token: `linux-2.4.10-pre12`
-_ENUMERATED = re.compile(r"^\(?\d{1,2}[.)][^\S\n]++(?=\S)")  # `1) 2.2.17`, `(2) under migration`: an item's label
+# `1) 2.2.17`, `(2) under migration`, `1.Fixed hsq_depth`: an item's label
+_ENUMERATED = re.compile(r"^\(?\d{1,2}(?:[.)][^\S\n]++(?=\S)|\.(?=[A-Z][a-z]))")
 _RULE = re.compile(r"^(?:[`~=_*#-] ?){3,}$")  # ```, ====, - - - -
 
 
@@ -95,8 +96,8 @@ _SIDE_CAPTION = re.compile(r"(?i)^(?:on[ \t]++(?:the[ \t]++)?+)?+(?:client|serve
 
 def system_label(caption: str | None) -> str | None:
     """Only a label-like caption (`2.4.16:`, `- default`, `linux-2.4.10-pre12`) names a system."""
-    if not caption:
-        return None
+    if not caption or io_test_label(caption):
+        return None  # (`1) Sequential read:` names the test measured, not on what)
     text = _without_remark(caption.strip().strip("*_").strip())
     if text.endswith(":") and (here := _HERE_IS.search(text) or _CLAUSE_THEN_SAID.match(text)):
         text = here.group("what") + ":"  # `... lowering the MTU. Here is a MTU of 9000:`: what it is
@@ -444,6 +445,18 @@ _STEP = re.compile(r"(?i)^(?:measure|run|create|compare|repeat|mount|drop|build|
                    r"|format|execute|check|verify|generate|copy|remove|delete|flush|sync|reboot|load|unload|make)\s")
 
 
+# `Sequential read`, `random write`, `randread`: an I/O test's name, what was measured (never on what)
+_IO_TEST_LABEL = re.compile(r"(?i)^(?:(?:rand(?:om)?|seq(?:uential)?)[ \t_-]?+)?(?:read|write|rw|randrw|mixed)s?$")
+
+
+def io_test_label(line: str) -> str | None:
+    """The I/O test a label line of its own names (`1) Sequential read:`, `Random write:`), or None."""
+    text = line.strip()
+    core = text[m.end():] if (m := _ENUMERATED.match(text)) else text
+    core = core.strip().rstrip(":").strip()
+    return core if (m is not None or text.endswith(":")) and _IO_TEST_LABEL.match(core) else None
+
+
 def _item_label(text: str) -> str | None:
     """The label of a numbered case standing alone above a printout: short, no sentence or question;
     a step of a procedure (`3. Measure read() speed ...`) names no case unless it names a system."""
@@ -534,7 +547,10 @@ def naming_caption(
             and _is_prose(lines[k + 1]) and _is_prose(text)
         if alone and not goes_on and (name := names_system(text) or from_or_to(lines, k)):
             return name
-        if alone and (item := _ENUMERATED.match(text)):
+        if alone and io_test_label(text):
+            continue  # `1) Sequential read:`: what was measured below it, not on what
+        listed = k > 0 and lines[k - 1].strip().endswith(":")  # (`Ran 'fio' to evaluate it:` / `1.Fixed hsq_depth`)
+        if (alone or listed) and (item := _ENUMERATED.match(text)):
             if name := _item_label(text[item.end():]):
                 return name  # `(2) under task migration w/o setting move_charge_at_immigrate`: a numbered case
             if _STEP.match(text[item.end():]):

@@ -1176,3 +1176,64 @@ def test_a_remark_in_brackets_after_a_rows_figures_does_not_end_the_table():
     got = {(r["system"], r["value"]) for r in rows}
     assert {("tip", 5.43), ("sis_short", 6.6), ("tip", 5.9), ("sis_short", 5.87), ("tip", 4.36)} <= got
     assert len(rows) == 8
+
+
+# https://lore.kernel.org/linux-mmc/cover.1572326519.git.baolin.wang@linaro.org/
+TESTS_UNDER_SYSTEMS = """\
+I tested 5 times for each case and output a average speed.
+
+1. Without MMC software queue
+I tested 5 times for each case and output a average speed.
+
+1) Sequential read:
+Speed: 59.4MiB/s, 63.4MiB/s, 57.5MiB/s, 57.2MiB/s, 60.8MiB/s
+Average speed: 59.66MiB/s
+
+2) Random read:
+Speed: 26.9MiB/s, 26.9MiB/s, 27.1MiB/s, 27.1MiB/s, 27.2MiB/s
+Average speed: 27.04MiB/s
+
+2. With MMC software queue
+I tested 5 times for each case and output a average speed.
+
+1) Sequential read:
+Speed: 59.2MiB/s, 60.4MiB/s, 63.6MiB/s, 60.3MiB/s, 59.9MiB/s
+Average speed: 60.68MiB/s
+"""
+
+# https://lore.kernel.org/linux-mmc/20230823061734.27479-1-wenchao.chen@unisoc.com/
+LISTED_UNDER_A_COLON = """\
+Ran 'fio' to evaluate the performance:
+1.Fixed hsq_depth
+1) Sequential write:
+Speed: 168 164 165
+Average speed: 165.67MB/S
+
+2) Sequential read:
+Speed: 326 326 326
+Average speed: 326MB/S
+
+2.Dynamic hsq_depth
+1) Sequential write:
+Speed: 167 166 166
+Average speed: 166.33MB/S
+"""
+
+
+def test_a_test_named_over_figures_is_what_was_measured_and_the_system_is_named_above_it():
+    def got(text: str) -> set[tuple]:
+        return {(r["system"], r["metric_label"], r["value"]) for r in result_rows(extract_explained(text, "m", subject="fio")[0])}
+
+    mmc = got(TESTS_UNDER_SYSTEMS)
+    assert ("Without MMC software queue", "Sequential read Speed", 59.4) in mmc
+    assert ("Without MMC software queue", "Random read Average speed", 27.04) in mmc
+    assert ("With MMC software queue", "Sequential read Average speed", 60.68) in mmc
+    assert not any(s and "read" in s for s, _, _ in mmc)
+    hsq = got(LISTED_UNDER_A_COLON)
+    assert ("Fixed hsq_depth", "Sequential write Speed", 168.0) in hsq
+    assert ("Fixed hsq_depth", "Sequential read Average speed", 326.0) in hsq
+    assert ("Dynamic hsq_depth", "Sequential write Average speed", 166.33) in hsq
+    from transforms.parsers._common import io_test_label, system_label
+
+    assert io_test_label("2) Random read:") == "Random read" and system_label("2) Random read:") is None
+    assert io_test_label("randwrite:") == "randwrite" and io_test_label("1. Without MMC software queue") is None

@@ -1924,3 +1924,62 @@ def test_option_columns_then_systems_over_their_unit():
 
     assert _system_or_metric("no zero copy IOPS") == ("no zero copy", "IOPS")
     assert _system_or_metric("zero copy") == ("zero copy", None)
+
+
+# https://lore.kernel.org/qemu-devel/20210721094211.69853-1-sgarzare@redhat.com/
+SPANNED_PIPE_HEADS = """\
+I run some benchmarks to choose 32 as default batch value for Linux AIO.
+Below the kIOPS measured with fio running in the guest (average over 3 runs):
+
+                   |   master  |           with this series applied            |
+                   |143c2e04328| maxbatch=8|maxbatch=16|maxbatch=32|maxbatch=64|
+          # queues | 1q  | 4qs | 1q  | 4qs | 1q  | 4qs | 1q  | 4qs | 1q  | 4qs |
+-- randread tests -|-----------------------------------------------------------|
+bs=4k iodepth=1    | 200 | 195 | 181 | 208 | 200 | 203 | 206 | 212 | 200 | 204 |
+bs=4k iodepth=8    | 269 | 231 | 256 | 244 | 255 | 260 | 266 | 268 | 270 | 250 |
+bs=16k iodepth=128 | 131 | 100 | 130 | 128 | 131 | 129 | 137 | 141 | 130 | 129 |
+
+1q  = virtio-blk device with a single queue
+"""
+
+
+def test_pipe_heads_over_several_lines_name_each_column_and_a_sentence_names_the_unit():
+    got = {(r["system"], r["metric"], r["unit"], r["params"].get("scale"), r["value"]) for r in rows(SPANNED_PIPE_HEADS)}
+    assert ("master 143c2e04328 1q", "iops", "IOPS", "k", 200.0) in got
+    assert ("master 143c2e04328 4qs", "iops", "IOPS", "k", 195.0) in got
+    assert ("with this series applied maxbatch=8 1q", "iops", "IOPS", "k", 181.0) in got
+    assert ("with this series applied maxbatch=64 4qs", "iops", "IOPS", "k", 129.0) in got
+    assert len(got) == 30
+    from transforms.handmade.noise import noise_line
+
+    assert not noise_line("          # queues | 1q  | 4qs | 1q  | 4qs | 1q  | 4qs |")  # a corner, no root prompt
+    assert noise_line("# cat /proc/meminfo | grep Huge")
+
+
+# https://lore.kernel.org/linux-fsdevel/20250512063319.3539411-1-yi.zhang@huaweicloud.com/
+REPEATED_GROUP_HEADS = """\
+run fio tests on the same machine with Intel Xeon Gold 6240 CPU with 400GB system ram,
+200GB ramdisk and 4TB nvme ssd disk.
+
+ == buffer read ==
+
+                base          iomap+large folio base+large folio
+ type     bs    IOPS  BW(M/s) IOPS  BW(M/s)     IOPS   BW(M/s)
+ ----------------------------------------------------------------
+ hole     4K  | 576k  2253  | 762k  2975(+32%) | 747k  2918(+29%)
+ hole     64K | 48.7k 3043  | 77.8k 4860(+60%) | 76.3k 4767(+57%)
+ nvme     1M  | 2012  2012  | 2153  2153(+7%)  | 2122  2122(+5%)
+"""
+
+
+def test_heads_repeating_in_groups_take_the_name_over_their_group():
+    got = {(r["system"], r["metric"], r["unit"], r["params"].get("type"), r["params"].get("bs"), r["value"])
+           for r in rows(REPEATED_GROUP_HEADS)}
+    assert ("base", "iops", "IOPS", "hole", "4K", 576.0) in got
+    assert ("base", "bandwidth", "MB/s", "hole", "4K", 2253.0) in got
+    assert ("iomap+large folio", "bandwidth", "MB/s", "hole", "64K", 4860.0) in got
+    assert ("base+large folio", "iops", "IOPS", "nvme", "1M", 2122.0) in got
+    assert len(got) == 18
+    from transforms.handmade.tables import _system_or_metric
+
+    assert _system_or_metric("base BW(M/s)") == ("base", "BW(M/s)")

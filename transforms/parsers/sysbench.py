@@ -391,10 +391,14 @@ def parse(seg: Segment) -> list[Run]:
                 cur.strong = True
             continue
         if queries and (m := _QUERY_COUNT.match(s)) is not None:
-            if cur is not None and (v := parse_number(m.group("v"))) is not None:
-                params = {**cur.params(), "query_type": m.group("k").lower()}
-                cur.results.append(Result("query_count", m.group("k"), v, "count", params, line=i))
-                cur.end = i + 1
+            if (v := parse_number(m.group("v"))) is not None:
+                kind = m.group("k").lower()
+                run = cur if cur is not None and not any(
+                    r.metric == "query_count" and r.params.get("query_type") == kind for r in cur.results
+                ) else fresh(i)  # (a summary quoted from its `queries performed:` on; the next one's counts)
+                params = {**run.params(), "query_type": kind}
+                run.results.append(Result("query_count", m.group("k"), v, "count", params, line=i))
+                run.end = i + 1
             continue
         queries = False
         bare = _COMMENT.sub("", s)  # a poster's "(note)" after the value

@@ -338,3 +338,44 @@ def test_interval_series_round_trips(case):
         want[(*span, "reconnects_per_second", None)] = 0.0
         prev = t
     assert got == want and len(series) == len(want)
+
+
+# https://lore.kernel.org/linux-mm/0ec3e9ce4b564bee3883b6141b1f9f2498188002.1639306956.git.baolin.wang@linux.alibaba.com/
+CAPTIONED_QUERY_COUNTS = """\
+Testing with mysql can show about 6% performance improved as below.
+
+sysbench /usr/share/sysbench/tests/include/oltp_legacy/oltp.lua
+--mysql-user=root --mysql-password=root --oltp-test-mode=complex
+--report-interval=10 prepare/run
+
+No speculative numa fault:
+    queries performed:
+        read:                            33039860
+        write:                           9439960
+        other:                           4719980
+        total:                           47199800
+    transactions:                        2359990 (3933.28 per sec.)
+    queries:                             47199800 (78665.50 per sec.)
+
+Speculative numa fault:
+    queries performed:
+        read:                            34896862
+        write:                           9970532
+        other:                           4985266
+        total:                           49852660
+    transactions:                        2492633 (4154.35 per sec.)
+    queries:                             49852660 (83086.94 per sec.)
+"""
+
+
+def test_summaries_quoted_from_their_query_counts_on_are_one_run_each_under_their_caption():
+    from transforms.extract import extract_runs
+    from transforms.rows import result_rows
+
+    got = {(r["system"], r["metric"], r["params"].get("query_type"), r["value"])
+           for r in result_rows(extract_runs(CAPTIONED_QUERY_COUNTS, "m"))}
+    assert ("No speculative numa fault", "query_count", "read", 33039860.0) in got
+    assert ("No speculative numa fault", "transactions_per_second", None, 3933.28) in got
+    assert ("Speculative numa fault", "query_count", "total", 49852660.0) in got
+    assert ("Speculative numa fault", "queries_per_second", None, 83086.94) in got
+    assert len(got) == 12

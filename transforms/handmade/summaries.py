@@ -20,7 +20,10 @@ from transforms.parsers._common import generic_label, io_test_label
 _KV = re.compile(r"^\s{0,12}+(?:[-*+•]\s{1,4}+)?(?P<key>[A-Za-z#][^:=.]{0,60}+(?:\.(?!\.\.)[^:=.]{0,60}+){0,8}+)"
                  r"(?P<sep>:|=|\.{3,}+)\s*+(?P<rest>\S.*)$")
 BULLET_KV = re.compile(r"^\s{0,8}[-*+•]\s{1,4}[\w.+/-]{1,40}\s{0,4}:\s{0,8}\d")
-_LABEL_LINE = re.compile(r"^\s{0,8}+(?:[-*+•]\s{1,4}+)?\[?(?P<label>[\w.+/() -]{1,40}?)\]?\s{0,4}+:?\s*+$")
+# (`Without XSA-391 patch (revert of b27d47950e48):`: a remark in brackets after the label, its words not counted)
+_LABEL_LINE = re.compile(r"^\s{0,8}+(?:[-*+•]\s{1,4}+)?\[?(?P<label>[\w.+/() -]{1,40}?(?:\s{0,2}+\([^()\n]{1,60}+\))?)\]?\s{0,4}+:?\s*+$")
+_REMARK = re.compile(r"\([^()\n]{1,60}+\)")
+_DIRECTION_KEY = re.compile(r"^[\w.-]{1,20}+[ \t]{0,2}+(?:->|=>|→)[ \t]{0,2}+[\w.-]{1,20}+$")  # `vm -> dom0`, `host->guest`
 _SYSTEM_KEY = re.compile(r"^[\w.+/-]{1,40}(?: [\w.+/-]{1,20}){0,2}$")
 _IS_LINE = re.compile(r"^\s{0,8}(?P<key>[A-Za-z][\w/-]{0,20}(?: [\w/-]{1,20}){0,2}) (?:is|was|are|were)(?= \d)")
 _SYSTEM_LINE = re.compile(r"^(?:with|without|w/o?|before|after)\b[\w ./+-]{0,40}:?$", re.I)
@@ -179,7 +182,8 @@ def read_summaries(lines: list[str], taken: set[int]) -> tuple[list[KeyValue], l
                 continue
             if label and generic_label(label):
                 system = None  # `iperf3 result:`: the tool's figures follow, on no system it names
-            elif label and (norm(label) not in _STOP_KEYS or norm(label) in _LABEL_KEYS) and len(label.split()) <= 5:
+            elif label and (norm(label) not in _STOP_KEYS or norm(label) in _LABEL_KEYS) \
+                    and len(_REMARK.sub("", label).split()) <= 5:
                 system = label
                 used_labels.append(i)
             continue
@@ -227,6 +231,10 @@ def read_summaries(lines: list[str], taken: set[int]) -> tuple[list[KeyValue], l
         if u is None and unit_of(key) == "IOPS":
             u = "IOPS"  # `IOPS : 147,182`: the key is the unit
         params: dict[str, str] = {}
+        if _DIRECTION_KEY.match(key) and u in _MEASURE_UNITS:
+            # `vm -> dom0: 4.5Gb/s`: which way it flowed, measured on the system of the label above
+            out.append(KeyValue(i, rest[0].value, u, "", system, {"direction": key}))
+            continue
         run = ONE_RUN.match(key)
         if run:
             params["run"] = run.group("n")

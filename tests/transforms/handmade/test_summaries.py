@@ -350,3 +350,37 @@ def test_a_count_then_the_change_it_made_is_a_change():
     got = {(r["benchmark"], r["metric"], r["params"].get("vms"), r["value"], r["unit"]) for r in rows}
     assert got == {("dbench", "throughput_change_pct", "2", 14.4, "%"), ("dbench", "throughput_change_pct", "3", 9.8, "%"),
                    ("dbench", "throughput_change_pct", "4", 6.7, "%")}
+
+
+# https://lore.kernel.org/xen-devel/20250710161029.3773630-1-anthoine.bourgeois@vates.tech/
+DIRECTIONS_UNDER_LABELS = """\
+that addresses security issue XSA-391 (see Fixes below). On an iperf
+benchmark, this patch helps.
+
+Some vif throughput performance figures from a 8 vCPUs, 4GB of RAM HVM
+guest(s):
+
+Without this patch on the :
+vm -> dom0: 4.5Gb/s
+vm -> vm:   7.0Gb/s
+
+Without XSA-391 patch (revert of b27d47950e48):
+vm -> dom0: 8.3Gb/s
+vm -> vm:   8.7Gb/s
+
+With XSA-391 and this patch:
+vm -> dom0: 11.5Gb/s
+vm -> vm:   12.6Gb/s
+"""
+
+
+def test_a_direction_as_the_key_is_a_parameter_of_the_labelled_system():
+    from transforms.extract import extract_explained
+    from transforms.rows import result_rows
+
+    got = {(r["system"], r["metric"], r["params"].get("direction"), r["value"], r["unit"])
+           for r in result_rows(extract_explained(DIRECTIONS_UNDER_LABELS, "m")[0])}
+    assert ("Without XSA-391 patch (revert of b27d47950e48)", "throughput", "vm -> dom0", 8.3, "Gbit/s") in got
+    assert ("With XSA-391 and this patch", "throughput", "vm -> vm", 12.6, "Gbit/s") in got
+    assert ("Without this patch on the", "throughput", "vm -> dom0", 4.5, "Gbit/s") in got
+    assert len(got) == 6

@@ -240,6 +240,10 @@ def _heads_far_above(seg: Segment, run: Run) -> None:
 _ROBOT_ROW = re.compile(r"(?m)[ \t](?:" + "|".join(sorted(LKP_BENCHMARKS)) + r")\.[A-Za-z_][\w./]{0,60}+[ \t]*+$")
 
 
+# a metric named the robot's way in a caption: `lmbench3.MMAP.read.latency.us`, `hackbench.throughput`
+_KPI = re.compile(r"(?<![\w.])(?P<tool>" + "|".join(sorted(LKP_BENCHMARKS)) + r")\.[A-Za-z_][\w.]{0,60}+")
+
+
 def _lkp_tables(segs: list[Segment], explained: list[Explained]) -> tuple[list[HandRun], dict[int, str]]:
     """The kernel test robot's comparison tables (transforms.handmade.lkp): one run per table piece
     and benchmark, and the absolute lines the report holds (its tables and, anywhere in the post,
@@ -941,6 +945,8 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
         caption_metric = (above.strip('"') if series else None) or metrics.metric_in(bench, above) or (
             None if t.group else metrics.metric_in(
                 bench, " ".join(x.strip(" #*") for x in plain[max(0, abs_lo + t.start - 8):abs_lo + t.start])))
+        if caption_metric is None and (kpi := _KPI.search(above)) and LKP_BENCHMARKS.get(kpi.group("tool")) == bench:
+            caption_metric = kpi.group(0).rstrip(".")  # `(the KPI used here is lmbench3.MMAP.read.latency.us)`: the robot's name for it
         said = _RESULTS_ARE.search(above) if caption_metric is None else None
         if said:  # `Here results are throughput (compilations per 1000 sec)`: the metric, said outright
             caption_metric = said.group("what")

@@ -1240,6 +1240,8 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
         label = " ".join(c.text for c in lab).strip(" :|")
         if not pipe and lab and vals and lab[0].start < vals[0].start:
             label = _HEDGED.sub("", lines[r][: vals[0].start]).strip(" :|")  # `scheduler:   about 5630K`
+        if label.endswith((" -", "\t-")) and len(label) > 2:
+            label = label[:-1].rstrip()  # `v6.15 -    97.3K`: a dash between the label and its value
         parsed.append((r, label, vals))
     transposed = _transposed(parsed)
     if transposed is not None:

@@ -1983,3 +1983,24 @@ def test_heads_repeating_in_groups_take_the_name_over_their_group():
     from transforms.handmade.tables import _system_or_metric
 
     assert _system_or_metric("base BW(M/s)") == ("base", "BW(M/s)")
+
+
+# https://lore.kernel.org/linux-fsdevel/f59ef632-0d11-4ae7-bdad-d552fe1f1d78@amd.com/
+DASHED_RELEASE_ROWS = """\
+The following are the stats after bisection:-
+
+(the KPI used here is lmbench3.MMAP.read.latency.us)
+
+v6.15 - \t\t\t\t\t\t97.3K
+
+v6.16-rc1 - \t\t\t\t\t\t107.5K
+
+v6.16-rc3 - \t\t\t\t\t\t107.4K
+"""
+
+
+def test_a_dash_between_a_release_and_its_figure_and_the_robots_name_for_the_metric_above():
+    got = {(r["benchmark"], r["system"], r["metric_label"], r["value"]) for r in rows(DASHED_RELEASE_ROWS)}
+    assert got == {("lmbench", "v6.15", "lmbench3.MMAP.read.latency.us", 97.3),
+                   ("lmbench", "v6.16-rc1", "lmbench3.MMAP.read.latency.us", 107.5),
+                   ("lmbench", "v6.16-rc3", "lmbench3.MMAP.read.latency.us", 107.4)}

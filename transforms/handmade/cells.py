@@ -29,7 +29,8 @@ _HEDGE = frozenset({*HEDGES, "~"})
 _BOUND = re.compile(r"^[<>]=?\d+(?:\.\d+)?$")  # `<10`: a bound the tool printed, not a measurement
 # `[63.04, 64.05]` after a mean: the interval around it, an aside as a deviation is
 INTERVAL = r"\[[ \t]*+[-+]?\d[\d.]*+[ \t]*+,[ \t]*+[-+]?\d[\d.]*+[ \t]*+\]"
-RULE = re.compile(r"^[\s=_+*~#|:.-]*$")  # separator lines: ====, ----, +----+, |---|---|
+# separator lines: ====, ----, +----+, |---|---|, o----o----o (a box's corners drawn as `o`)
+RULE = re.compile(r"^[\s=_+*~#|:.-]*+(?:o[-_=][\s=_+*~#|:.-]*+)*+o?$")
 
 
 # `cdc_ncm.ko: TCP_RR: 740, UDP_RR: 750`, `On Skylake: jhash2: +10%, hsiphash +8%`: a label holding

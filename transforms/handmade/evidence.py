@@ -30,7 +30,7 @@ _LITERALS: dict[str, str] = {
     "fio": "fio",
     "dbench": "dbench", "tbench": "tbench", "dbench4": "dbench", "tbench4": "tbench",  # mmtests' names
     "dbench3": "dbench", "tbench3": "tbench",  # dbench's third version, as posters name it
-    "kernbench": "kernbench",
+    "kernbench": "kernbench", "kernel compilation": "kernbench", "kernel compile": "kernbench",  # timed, named so
     "hackbench": "hackbench", "sched messaging": "hackbench", "sched/messaging": "hackbench",
     "sysbench": "sysbench",
     "stream": "stream",

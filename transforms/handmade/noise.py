@@ -119,9 +119,14 @@ _LOG_LINE = re.compile(r"^[^\S\n]*+[\w.-]++: ([^\n,(]*+)[,(]")
 _CORNER_HASH = re.compile(r"^[^\S\n]*+#(?=[^\S\n][^|\n]{1,30}+\|(?:[^|\n]*+\|){3,}+[^\S\n]*+$)")
 
 
+# `CPU max MHz:   5879.8818`, `BogoMIPS:  4800.00`: lscpu's description of the machine, no result
+_LSCPU = re.compile(r"^[ \t>]*+(?:CPU (?:max |min )?MHz|BogoMIPS|Model name|Thread\(s\) per core|Core\(s\) per socket"
+                    r"|Socket\(s\)|NUMA node\d{0,3}+ CPU\(s\)|L[123][di]? cache)[ \t]*+:")
+
+
 def noise_line(line: str) -> bool:
     """Log, diff, prompt and address lines never hold a result row."""
-    if _LINE.match(line) or _ANYWHERE.search(_CORNER_HASH.sub("", line, 1)):
+    if _LINE.match(line) or _LSCPU.match(line) or _ANYWHERE.search(_CORNER_HASH.sub("", line, 1)):
         return True
     m = _LOG_LINE.match(line)
     return bool(m and len(m.group(1).split()) >= 3)

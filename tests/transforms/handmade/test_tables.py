@@ -2004,3 +2004,46 @@ def test_a_dash_between_a_release_and_its_figure_and_the_robots_name_for_the_met
     assert got == {("lmbench", "v6.15", "lmbench3.MMAP.read.latency.us", 97.3),
                    ("lmbench", "v6.16-rc1", "lmbench3.MMAP.read.latency.us", 107.5),
                    ("lmbench", "v6.16-rc3", "lmbench3.MMAP.read.latency.us", 107.4)}
+
+
+# https://lore.kernel.org/linux-arm-kernel/20230703135330.1865927-1-ryan.roberts@arm.com/
+KERNEL_COMPILATION = """\
+Below results show 3 benchmarks; kernel compilation with 8 jobs, kernel
+compilation with 80 jobs, and speedometer 2.0 (a javascript benchmark running in
+Chromium).
+
+Kernel compilation with 8 jobs:
+
+| kernel                         |   real-time |   kern-time |   user-time |
+|:-------------------------------|------------:|------------:|------------:|
+| baseline-4k                    |        0.0% |        0.0% |        0.0% |
+| anonfolio-lkml-v1              |       -5.3% |      -42.9% |       -0.6% |
+| anonfolio-lkml-v2              |       -4.8% |      -38.6% |       -0.6% |
+"""
+
+# https://lore.kernel.org/lkml/ (2023, "Re: [PATCH v3 0/7] sched: Implement shared runqueue in CFS", quoted results)
+O_CORNERED_BOX = """\
+Here are the results of running make -j$(nproc) built-in.a: kernel compile.
+
+Single-socket | 32-core | 2-CCX | AMD 7950X Zen4
+
+CPU max MHz:                     5879.8818
+CPU min MHz:                     3000.0000
+\t\t\t\to____________o_______o
+\t\t\t\t|    mean    | CPU   |
+\t\t\t\to------------o-------o
+NO_SWQUEUE + NO_SIS_NODE:\t| 590.52s    | 3103% |
+NO_SWQUEUE + SIS_NODE:\t\t| 590.80s    | 3102% |
+\t\t\t\to------------o-------o
+"""
+
+
+def test_kernel_compilation_named_so_is_kernbench_and_a_box_may_have_o_corners():
+    got = {(r["benchmark"], r["system"], r["metric_label"], r["value"], r["unit"]) for r in rows(KERNEL_COMPILATION)}
+    assert ("kernbench", "anonfolio-lkml-v1", "real-time", -5.3, "%") in got
+    assert ("kernbench", "anonfolio-lkml-v2", "kern-time", -38.6, "%") in got
+    boxed = {(r["benchmark"], r["system"], r["metric_label"], r["value"], r["unit"]) for r in rows(O_CORNERED_BOX)}
+    assert boxed == {("kernbench", "NO_SWQUEUE + NO_SIS_NODE", "mean", 590.52, "s"),
+                     ("kernbench", "NO_SWQUEUE + NO_SIS_NODE", "CPU", 3103.0, "%CPU"),
+                     ("kernbench", "NO_SWQUEUE + SIS_NODE", "mean", 590.8, "s"),
+                     ("kernbench", "NO_SWQUEUE + SIS_NODE", "CPU", 3102.0, "%CPU")}  # no lscpu line among them

@@ -19,7 +19,7 @@ from transforms.parsers import PARSERS, owner
 from transforms.parsers._common import DEVICE_CAPTION, generic_label, names_system
 from transforms.parsers.dbench import retell_as_tbench
 from transforms.platform import classify, legend
-from transforms.prefilter import prefilter
+from transforms.prefilter import has_figures, prefilter
 from transforms.quotes import segments, strip_quotes
 from transforms.sidebyside import halves
 
@@ -305,7 +305,8 @@ def extract_explained(body: str, message_id: str, subject: str | None = None, pr
         for _, name, _, run, seg in found
     ]
     claimed = {seg.offset + i: run.benchmark for _, _, _, run, seg in found for i in _claimed_lines(run)}
-    hand, hand_explained = read_handmade(segs, subject, claimed) if evident else ([], [])
+    hand, hand_explained = read_handmade(segs, subject, claimed) if evident and _figures_left(segs, claimed) \
+        else ([], [])
     explained += hand_explained
     for k, hr in enumerate(hand):
         found.append((hr.segment.offset + hr.run.line_start, HANDMADE.name, k, hr.run, hr.segment))
@@ -342,6 +343,12 @@ def extract_explained(body: str, message_id: str, subject: str | None = None, pr
         for r in out:
             r.run.notes.append(cut_note)  # kept with the run record
     return out, True, explained
+
+
+def _figures_left(segs: list[Segment], claimed: dict[int, str]) -> bool:
+    """Whether a line no parser read holds a figure: else the hand-made reader has nothing to read
+    (on generated list mail, a seventh of the extraction of messages naming a tool)."""
+    return has_figures("\n".join(line for seg in segs for i, line in enumerate(seg.lines) if seg.offset + i not in claimed))
 
 
 def _nothing_read(body: str, subject: str | None, parsers: list[Parser], evident: bool) -> Explained:

@@ -87,3 +87,22 @@ def test_a_post_past_the_gate_that_gives_nothing_says_why():
     assert runs == [] and hit
     assert explained[0].taken_for == "tool output (hackbench signature)"
     assert explained[0].outcome == "nothing: the parser found no printout it reads"
+
+
+def test_the_hand_made_reader_runs_only_when_a_line_no_parser_read_holds_a_figure(monkeypatch):
+    import transforms.extract as extract
+
+    calls: list[int] = []
+    real = extract.read_handmade
+
+    def counting(segs, subject, claimed):
+        calls.append(len(claimed))
+        return real(segs, subject, claimed)
+
+    monkeypatch.setattr(extract, "read_handmade", counting)
+    printout = "bonnie results, nothing else to add:\n\n" + CONTINUED.replace("> ", "").split("\n\nyou")[0] + "\n"
+    assert result_rows(extract.extract_explained(printout, "m")[0])  # the parser reads every figure
+    assert calls == []
+    beside = printout + "\nand dbench gave me 123.4 MB/sec on the same box.\n"
+    rows = result_rows(extract.extract_explained(beside, "m")[0])
+    assert len(calls) == 1 and any(r["benchmark"] == "dbench" and r["value"] == 123.4 for r in rows)

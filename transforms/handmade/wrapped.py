@@ -117,8 +117,8 @@ def _overflow(lines: list[str], i: int, width: int) -> bool:
         return True  # `54.39  +0.6%  54.73` / `3G-UKEY-HDD/xfs-10dd-4k`: the label after the values
     if len(rest.rstrip()) > len(row) - 8:
         return False  # as long as the row: the next row, not the rest of this one
-    if _VALUE_START.match(rest) or rest[0] in "([":
-        return True  # values where a row's label would start
+    if _VALUE_START.match(rest) or rest[0] in "([" or (rest[0] == "|" and row.count("|") >= 2):
+        return True  # values where a row's label would start; a pipe row's last cells (`| 204 |`)
     return not _HAS_VALUE.search(row) and not _HAS_VALUE.search(rest)  # a line of column heads broken in two
 
 

@@ -320,3 +320,23 @@ def test_tails_holding_a_padded_change_join_their_rows():
     assert ("base", 41194259.44) in got and ("affinity_scopes", 41044431.89) in got
     assert ("base", 2534936.2) in got and ("affinity_scopes", 2517701.13) in got
     assert got == {(r["system"], r["value"]) for r in result_rows(extract_explained(MMTESTS_ROWS, "m")[0])}
+
+
+# https://lore.kernel.org/qemu-devel/20210721094211.69853-1-sgarzare@redhat.com/ (rows as a mailer at 72 columns breaks them)
+PIPE_ROWS_BROKEN = """\
+bs=4k iodepth=1    | 200 | 195 | 181 | 208 | 200 | 203 | 206 | 212 | 200
+| 204 |
+bs=4k iodepth=8    | 269 | 231 | 256 | 244 | 255 | 260 | 266 | 268 | 270
+| 250 |
+bs=4k iodepth=64   | 230 | 198 | 262 | 265 | 261 | 253 | 260 | 273 | 253
+| 263 |
+bs=4k iodepth=128  | 217 | 181 | 261 | 253 | 249 | 276 | 250 | 278 | 255
+| 278 |
+""".splitlines()
+
+
+def test_a_pipe_rows_last_cells_on_a_line_of_their_own_join_the_row():
+    out = rejoin(PIPE_ROWS_BROKEN)
+    assert out[1] == out[3] == JOINED
+    assert [c.strip() for c in out[0].split("|")][-3:] == ["200", "204", ""]
+    assert [c.strip() for c in out[2].split("|")][-3:] == ["270", "250", ""]

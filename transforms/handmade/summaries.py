@@ -15,7 +15,7 @@ from transforms.handmade.commands import command_of
 from transforms.handmade.evidence import benchmarks_in
 from transforms.handmade.metrics import any_metric, label_votes, norm
 from transforms.handmade.metrics import unit as unit_of
-from transforms.parsers._common import generic_label, io_test_label
+from transforms.parsers._common import IO_TEST, generic_label, io_test_label
 
 _KV = re.compile(r"^\s{0,12}+(?:[-*+•]\s{1,4}+)?(?P<key>[A-Za-z#][^:=.]{0,60}+(?:\.(?!\.\.)[^:=.]{0,60}+){0,8}+)"
                  r"(?P<sep>:|=|\.{3,}+)\s*+(?P<rest>\S.*)$")
@@ -59,7 +59,6 @@ _PAIR = re.compile(r"(?<![\w.])(?P<key>[A-Za-z][\w%/.-]{0,24}+(?: [A-Za-z][\w%/.
 _SETTING_PAIR = re.compile(r"(?<![\w.])[A-Za-z][\w%/.-]{0,24}+=[^\s,;=]{1,24}+(?=[\s,;]|$)")  # `inflight=(75)`
 _BULLET_LEAD = re.compile(r"^[-*+•]\s{1,4}+")  # `- cdc_ncm.ko: TCP_RR: 740, UDP_RR: 750`
 _SCALE = {"k": 1e3, "K": 1e3, "M": 1e6}
-_DIRECTION = re.compile(r"(?i)^(?:read|write|rand ?read|rand ?write|randrw|rw|mixed|trim|seq ?read|seq ?write)$")
 _RATE_KEY = re.compile(r"(?i)^(?:bw|bandwidth|throughput)$")
 _SIZE = re.compile(r"(\d{1,9}+(?:\.\d{1,6}+)?)[ \t]?+([KMGT]i?B)")
 # `  2 VMs: +14.4% throughput`: how many of something ran, then the change it made to a measure
@@ -110,7 +109,7 @@ def key_pairs(line: str) -> tuple[str | None, list[tuple[str, float, str | None]
     lead = _BULLET_LEAD.sub("", line[: found[0].start()].strip().strip(">").strip()).rstrip(":").strip()
     if lead[:1] in ("[", "(", "#"):
         return None  # `[ 11s ] thds: 256 tps: ...`: a tool's interval line, not a summary
-    if _DIRECTION.match(lead):  # `READ:  IOPS=2033k BW=8329MB/s`: what was measured, not a system
+    if IO_TEST.match(lead):  # `READ:  IOPS=2033k BW=8329MB/s`: what was measured, not a system
         return f"rw={lead.lower().replace(' ', '')}", out
     # a lead is the line's system, a kernel release too (`2.6.3: Elapsed: 137.92s ...`), not another number
     return (lead if lead and len(lead) <= 40 and (not lead[:1].isdigit() or RELEASE.match(lead)) else None), out

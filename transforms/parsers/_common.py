@@ -445,8 +445,8 @@ _STEP = re.compile(r"(?i)^(?:measure|run|create|compare|repeat|mount|drop|build|
                    r"|format|execute|check|verify|generate|copy|remove|delete|flush|sync|reboot|load|unload|make)\s")
 
 
-# `Sequential read`, `random write`, `randread`: an I/O test's name, what was measured (never on what)
-_IO_TEST_LABEL = re.compile(r"(?i)^(?:(?:rand(?:om)?|seq(?:uential)?)[ \t_-]?+)?(?:read|write|rw|randrw|mixed)s?$")
+# `Sequential read`, `random write`, `randread`, `READ`: an I/O test's name, what was measured (never on what)
+IO_TEST = re.compile(r"(?i)^(?:(?:rand(?:om)?|seq(?:uential)?)[ \t_-]?+)?(?:read|write|rw|randrw|mixed|trim)s?$")
 
 
 def io_test_label(line: str) -> str | None:
@@ -454,7 +454,7 @@ def io_test_label(line: str) -> str | None:
     text = line.strip()
     core = text[m.end():] if (m := _ENUMERATED.match(text)) else text
     core = core.strip().rstrip(":").strip()
-    return core if (m is not None or text.endswith(":")) and _IO_TEST_LABEL.match(core) else None
+    return core if (m is not None or text.endswith(":")) and IO_TEST.match(core) else None
 
 
 def _item_label(text: str) -> str | None:

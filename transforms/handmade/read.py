@@ -33,7 +33,7 @@ from transforms.handmade.normalized import read_normalized
 from transforms.handmade.pairs import read_pairs
 from transforms.handmade.prose import ARROW_WORD, FROM_CHANGE, ProseValue, arrow_legend, read_prose
 from transforms.handmade.slashes import read_slashes
-from transforms.handmade.summaries import BULLET_KV, KeyValue, key_pairs, read_summaries
+from transforms.handmade.summaries import ARROW, BULLET_KV, KeyValue, key_pairs, read_summaries
 from transforms.handmade.tables import (
     MEAN_STAT,
     RATIO_UNIT,
@@ -236,12 +236,10 @@ def _heads_far_above(seg: Segment, run: Run) -> None:
             return  # a row of another table (a number in a label aside), or a sentence: not this one's heads
 
 
-# `hackbench.throughput_avg`, `lmbench3.PIPE.bandwidth.MB/sec`
-_ROBOT_ROW = re.compile(r"(?m)[ \t](?:" + "|".join(sorted(LKP_BENCHMARKS)) + r")\.[A-Za-z_][\w./]{0,60}+[ \t]*+$")
-
-
-# a metric named the robot's way in a caption: `lmbench3.MMAP.read.latency.us`, `hackbench.throughput`
-_KPI = re.compile(r"(?<![\w.])(?P<tool>" + "|".join(sorted(LKP_BENCHMARKS)) + r")\.[A-Za-z_][\w.]{0,60}+")
+# a metric named the robot's way: `hackbench.throughput_avg`, `lmbench3.PIPE.bandwidth.MB/sec`
+_ROBOT_METRIC = r"(?P<tool>" + "|".join(sorted(LKP_BENCHMARKS)) + r")\.[A-Za-z_][\w./]{0,60}+"
+_ROBOT_ROW = re.compile(r"(?m)[ \t]" + _ROBOT_METRIC + r"[ \t]*+$")  # ending a row of its table
+_KPI = re.compile(r"(?<![\w.])" + _ROBOT_METRIC)  # in a caption (`the KPI used here is lmbench3.MMAP.read.latency.us`)
 
 
 def _lkp_tables(segs: list[Segment], explained: list[Explained]) -> tuple[list[HandRun], dict[int, str]]:
@@ -642,7 +640,7 @@ def _header_row(plain: list[str], start: int, ncols: int, post_wide: bool = Fals
 
 # `[Gbps]`, `(MB/s)`, `[Mbps / (%CPU_Host + %CPU_Guest)]`: a unit set apart in a heading
 _BRACKETED = re.compile(r"\[([^\[\]\n]{1,60})\]|\(([^()\n]{1,24})\)")
-_DIRECTION = re.compile(r"\S{1,30}[ \t]*+(?:->|<-|=>|<=>)[ \t]*+\S{1,30}")  # `host -> guest`
+_DIRECTION = re.compile(r"\S{1,30}[ \t]*+" + ARROW + r"[ \t]*+\S{1,30}")  # `host -> guest`
 
 
 def _unit_heading(plain: list[str], start: int) -> tuple[str | None, str | None, str | None] | None:

@@ -23,7 +23,8 @@ BULLET_KV = re.compile(r"^\s{0,8}[-*+•]\s{1,4}[\w.+/-]{1,40}\s{0,4}:\s{0,8}\d"
 # (`Without XSA-391 patch (revert of b27d47950e48):`: a remark in brackets after the label, its words not counted)
 _LABEL_LINE = re.compile(r"^\s{0,8}+(?:[-*+•]\s{1,4}+)?\[?(?P<label>[\w.+/() -]{1,40}?(?:\s{0,2}+\([^()\n]{1,60}+\))?)\]?\s{0,4}+:?\s*+$")
 _REMARK = re.compile(r"\([^()\n]{1,60}+\)")
-_DIRECTION_KEY = re.compile(r"^[\w.-]{1,20}+[ \t]{0,2}+(?:->|=>|→)[ \t]{0,2}+[\w.-]{1,20}+$")  # `vm -> dom0`, `host->guest`
+ARROW = r"(?:->|<-|=>|<=>|→)"  # which way the traffic went: `host -> guest`, `vm => dom0`
+_DIRECTION_KEY = re.compile(r"^[\w.-]{1,20}+[ \t]{0,2}+" + ARROW + r"[ \t]{0,2}+[\w.-]{1,20}+$")  # `vm -> dom0`, `host->guest`
 _SYSTEM_KEY = re.compile(r"^[\w.+/-]{1,40}(?: [\w.+/-]{1,20}){0,2}$")
 _IS_LINE = re.compile(r"^\s{0,8}(?P<key>[A-Za-z][\w/-]{0,20}(?: [\w/-]{1,20}){0,2}) (?:is|was|are|were)(?= \d)")
 _SYSTEM_LINE = re.compile(r"^(?:with|without|w/o?|before|after)\b[\w ./+-]{0,40}:?$", re.I)

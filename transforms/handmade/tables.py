@@ -721,7 +721,7 @@ def _repeated_groups(lines: list[str], h: int, header: list[Cell]) -> list[Cell]
     prefixed with the name over its group, the line cut where each group's first head starts."""
     if h < 1 or not lines[h - 1].strip() or len(lines[h - 1]) > 400 or RULE.match(lines[h - 1].strip()):
         return None
-    texts = [norm(c.text[: m.start()] if (m := _HEAD_UNIT.search(c.text)) else c.text) for c in header]  # (`BW` is `BW(M/s)`)
+    texts = [norm(_without_unit(c.text)) for c in header]  # (`BW` is `BW(M/s)`)
     n = len(texts)
     # the heads' repeating tail (`type  bs` before it head the rows' labels): its period and start
     size, first = next(((k, lead) for lead in range(0, min(3, n - 4) + 1) for k in range(2, (n - lead) // 2 + 1)
@@ -1865,6 +1865,12 @@ _CHANGE_ASIDE = re.compile(r"[(\[][ \t]*+%?[ \t]*+(?:gain|change|diff|delta|impr
                            re.I)
 
 
+def _without_unit(head: str) -> str:
+    """A head without the unit in brackets at its end (`BW(M/s)` -> `BW`, `patched (MB/s)` -> `patched`)."""
+    m = _HEAD_UNIT.search(head)
+    return head[: m.start()].rstrip() if m and unit_in(m.group(1)) else head
+
+
 def _system_or_metric(head: str | None) -> tuple[str | None, str | None]:
     """A column head names a system (`patched`), a metric (`Throughput (MB/s)`), or nothing."""
     if not head:
@@ -1874,8 +1880,7 @@ def _system_or_metric(head: str | None) -> tuple[str | None, str | None]:
         return None, None
     if label_votes([text]) or any_metric(text):
         return None, text
-    m = _HEAD_UNIT.search(text)
-    bare = text[: m.start()].rstrip() if m and unit_in(m.group(1)) else text  # `patched (MB/s)` -> `patched`
+    bare = _without_unit(text)  # `patched (MB/s)` -> `patched`
     if bare != text and (label_votes([bare]) or any_metric(bare)):
         return None, text
     if unit(text) is not None:

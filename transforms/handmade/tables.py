@@ -198,6 +198,61 @@ def _pipes(line: str) -> list[int]:
     return [k for k, ch in enumerate(line) if ch == "|"]
 
 
+_FLAG = re.compile(r"^[A-Za-z]{1,2}$")  # `Y`, `N`, `on`: a switch's setting
+_RULE_CHARS = frozenset("-=_+~")
+
+
+def split_flag_columns(lines: list[str]) -> list[str]:
+    """Switches one blank apart under heads one blank apart (`O S W bs` over `N N Y 4K`, each
+    letter a column of its own): every such gap is widened to two blanks in every line of the
+    table's paragraph (a rule's character repeated), so that each switch reads as a column and the columns
+    right of it keep their places under the heads and the group names above."""
+    for h, head in enumerate(lines):
+        rows = []
+        for ln in lines[h + 1:]:
+            if not ln.strip():
+                break
+            if not RULE.match(ln):
+                rows.append(ln)
+        if len(rows) < 2:
+            continue
+        hw = words(head)
+        if len(hw) < 3 or any(read_number(w.text) is not None for w in hw):
+            continue
+        gaps = [a.end for a, b in zip(hw, hw[1:], strict=False)
+                if b.start == a.end + 1 and len(a.text) <= 4 and len(b.text) <= 4
+                and all(_flag_gap(ln, a.end) for ln in rows)]
+        if not gaps:
+            continue
+        top = h
+        while top > 0 and lines[top - 1].strip():
+            top -= 1  # the group names over the heads move with them
+        bottom = h + 1
+        while bottom < len(lines) and lines[bottom].strip():
+            bottom += 1
+        out: list[str] = lines[:top]
+        for ln in lines[top:bottom]:
+            for g in reversed(gaps):
+                if len(ln) <= g or ln[g] == " ":
+                    ln = ln[:g] + " " + ln[g:]
+                elif ln[g] in _RULE_CHARS:
+                    ln = ln[:g] + ln[g] + ln[g:]
+                else:
+                    return lines  # a line of text across the gap: not a table of switches
+            out.append(ln)
+        return out + lines[bottom:]
+    return lines
+
+
+def _flag_gap(line: str, g: int) -> bool:
+    """A single blank at g between two short words of a row, one of them a switch's letter."""
+    if len(line) <= g + 1 or line[g] != " " or line[g - 1] == " " or line[g + 1] == " ":
+        return False
+    left = line[:g].rsplit(None, 1)[-1]
+    right = line[g + 1:].split(None, 1)[0]
+    return len(left) <= 4 and len(right) <= 4 and bool(_FLAG.match(left) or _FLAG.match(right))
+
+
 def span_pipe_heads(lines: list[str]) -> list[str]:
     """Heads over a pipe table set on several lines, an upper one spanning columns (`| master |
     with this series applied |` over `| 143c2e0 | maxbatch=8 | maxbatch=16 |` over `| 1q | 4qs |
@@ -724,7 +779,7 @@ def _repeated_groups(lines: list[str], h: int, header: list[Cell]) -> list[Cell]
     texts = [norm(_without_unit(c.text)) for c in header]  # (`BW` is `BW(M/s)`)
     n = len(texts)
     # the heads' repeating tail (`type  bs` before it head the rows' labels): its period and start
-    size, first = next(((k, lead) for lead in range(0, min(3, n - 4) + 1) for k in range(2, (n - lead) // 2 + 1)
+    size, first = next(((k, lead) for lead in range(0, min(6, n - 4) + 1) for k in range(2, (n - lead) // 2 + 1)
                         if (n - lead) % k == 0 and len(set(texts[lead:lead + k])) == k
                         and all(texts[i] == texts[lead + (i - lead) % k] for i in range(lead, n))), (0, 0))
     if not size:
@@ -741,8 +796,10 @@ def _repeated_groups(lines: list[str], h: int, header: list[Cell]) -> list[Cell]
         if not name or not re.search(r"[A-Za-z]", name) or read_number(name) is not None or len(name.split()) > 4:
             return None
         names.append(name)
-    return [*header[:first], *(Cell(f"{names[i // size]} {c.text}", c.start, c.end, c.kind)
-                               for i, c in enumerate(header[first:]))]
+    # a head written once with its unit (`BW(M/s)`) gives it to the same head without (`BW`)
+    with_unit = {texts[first + i]: c.text for i, c in enumerate(header[first:]) if _without_unit(c.text) != c.text}
+    return [*header[:first], *(Cell(f"{names[i // size]} {with_unit.get(texts[first + i], c.text)}", c.start, c.end,
+                                    c.kind) for i, c in enumerate(header[first:]))]
 
 
 def _sub_heads(lines: list[str], h: int) -> tuple[int, list[Cell]] | None:
@@ -877,6 +934,8 @@ def read_tables(lines: list[str]) -> list[Table]:
         # `| 1/1  508.5 [0.2%] 2.1% | 504.7 ... |`: groups of sub-columns; read it as an aligned table
         lines = [_BRACKETS.sub(lambda m: " " * len(m.group(0)), ln).replace("|", " ") for ln in lines]
         pipe = False
+    if not pipe:
+        lines = split_flag_columns(lines)
     grid = _grid(lines, pipe)
     _release_heads(lines, grid)
     if not pipe:
@@ -1017,26 +1076,33 @@ def _label_columns(lines: list[str], parsed: list[tuple[int, str, list[Cell]]], 
 
 
 def _two_label_heads(lines: list[str], parsed: list[tuple[int, str, list[Cell]]], header: list[Cell],
-                     n: int) -> dict[int, tuple[str, str]] | None:
-    """Two label columns under heads of their own over rows of parameters (`case  load
-    baseline(std%)  compare%( std%)` over `TCP_RR  56-threads  1.00 ( 1.12)  -0.05 ( 0.97)`): each
-    row's two labels, cut where the second head starts."""
-    if len(header) != n + 2 or n < 1:
+                     n: int) -> tuple[int, dict[int, tuple[str, ...]]] | None:
+    """Label columns under heads of their own over rows of parameters (`case  load
+    baseline(std%)  compare%( std%)` over `TCP_RR  56-threads  1.00 ( 1.12)  -0.05 ( 0.97)`;
+    switches, `type  O  S  W` over `cache  N  N  Y`): how many, and each row's labels, cut where
+    each head after the first starts."""
+    first_value = min((v[0].start for _, _, v in parsed if v), default=0)
+    k = sum(c.end <= first_value for c in header)  # heads left of every row's first value
+    if not (3 <= k <= 6 and n - 2 <= len(header) - k <= n):
+        if len(header) != n + 2 or n < 1:
+            return None
+        k = 2
+    heads = header[:k]
+    if any(read_number(c.text) is not None or not c.text[:1].isalpha() or len(c.text.split()) > 2 for c in heads) \
+            or any(b.start <= a.end for a, b in zip(heads, heads[1:], strict=False)):
         return None
-    first, second = header[0], header[1]
-    if any(read_number(c.text) is not None or not c.text[:1].isalpha() for c in (first, second)) \
-            or second.start <= first.end or len(first.text.split()) > 2 or len(second.text.split()) > 2:
-        return None
-    out: dict[int, tuple[str, str]] = {}
+    out: dict[int, tuple[str, ...]] = {}
     for r, _, vals in parsed:
         line = lines[r]
-        if not vals or vals[0].start <= second.start or line[second.start - 1:second.start] not in (" ", "\t"):
+        if not vals or vals[0].start <= heads[-1].start \
+                or any(line[c.start - 1:c.start] not in (" ", "\t") for c in heads[1:]):
             return None
-        a, b = (x.strip(" :|") for x in _label_cells(line, [second.start], vals[0].start))
-        if not a or not b or len(a.split()) > 3 or len(b.split()) > 3:
-            return None
-        out[r] = (a, b)
-    return out
+        labs = tuple(x.strip(" :|") for x in _label_cells(line, [c.start for c in heads[1:]], vals[0].start))
+        if not all(labs) or any(len(x.split()) > 3 for x in labs) \
+                or k > 2 and any(read_number(x) is not None for x in labs):
+            return None  # (numbers left of the values, `0.843734  md0_raid10  5267`: a trace's columns)
+        out[r] = labs
+    return k, out
 
 
 _KEYED_VALUE = re.compile(r":[ \t]*+[-+]?\d")  # `orig: 2.063s`: a key and its value
@@ -1325,8 +1391,8 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
     param_name = norm(corner.group("param")) if corner else named_rows
     label_name: str | None = None  # the label column's head, when it names no parameter
     labels_named: str | None = None  # the parameter the label column's head names (`rw` over `randread`)
-    pairs: dict[int, tuple[str, str]] | None = None  # two label columns: each row's two labels
-    label_pair: tuple[str, str] = ("", "")  # and their heads
+    pairs: dict[int, tuple[str, ...]] | None = None  # label columns: each row's labels
+    label_pair: tuple[str, ...] = ()  # and their heads
     if all(not lab for _, lab, _ in parsed):
         ints = [v[0].value for _, _, v in parsed if v and v[0].kind == "abs" and v[0].value is not None]
         sizes = [v[0].value * _BINARY.get(v[0].unit or "", 1) for _, _, v in parsed
@@ -1383,9 +1449,10 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
         n -= 1
         if header and (len(header) == n + 1 or _is_param_name(header[0].text) or header[0].end <= first_end + 1):
             header = header[1:]
-    elif header and (pairs := _two_label_heads(lines, parsed, header, n)) is not None:
-        label_pair = (norm(header[0].text).strip("#=: "), norm(header[1].text).strip("#=: "))
-        header = header[2:]
+    elif header and (labelled := _two_label_heads(lines, parsed, header, n)) is not None:
+        k, pairs = labelled
+        label_pair = tuple(norm(c.text).strip("#=: ") for c in header[:k])
+        header = header[k:]
     elif header and (len(header) == n + 1 or len(header) == n >= 3 and _is_param_name(header[0].text)
                      and all(lab and v and header[0].end < v[0].start and header[1].start <= v[0].end
                              for _, lab, v in parsed)):
@@ -1635,7 +1702,7 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
                 if first_is_param or rp is None:
                     params[param_name or "size"] = label
                 elif pairs is not None:  # `TCP_RR  56-threads`: each label its head's parameter
-                    params[label_pair[0]], params[label_pair[1]] = pairs[r]
+                    params.update(zip(label_pair, pairs[r], strict=True))
                     label = pairs[r][0]
                 else:
                     params[rp[0]] = rp[1]

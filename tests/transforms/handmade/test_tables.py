@@ -1985,6 +1985,42 @@ def test_heads_repeating_in_groups_take_the_name_over_their_group():
     assert _system_or_metric("base BW(M/s)") == ("base", "BW(M/s)")
 
 
+# https://lore.kernel.org/linux-fsdevel/20250512063319.3539411-1-yi.zhang@huaweicloud.com/
+SWITCH_COLUMNS = """\
+run fio tests on the same machine with Intel Xeon Gold 6240 CPU with 400GB system ram,
+200GB ramdisk and 4TB nvme ssd disk.
+
+ == buffer write ==
+
+ O: Overwrite; S: Sync; W: Writeback
+
+                     base         iomap+large folio    base+large folio
+ type    O S W bs    IOPS  BW     IOPS  BW(M/s)        IOPS  BW(M/s)
+ ----------------------------------------------------------------------
+ cache   N N N 4K  | 417k  1631 | 440k  1719 (+5%)   | 423k  1655 (+2%)
+ cache   Y N N 64K | 36.6k 2290 | 82.3k 5142 (+125%) | 67.2k 4200 (+83%)
+ ramdisk N Y N 4K  | 9984  39   | 12.9k 51   (+29%)  | 9871  39   (-1%)
+ nvme    Y Y N 1M  | 714   714  | 1504  1504 (+111%) | 1319  1320 (+85%)
+"""
+
+
+def test_switches_one_blank_apart_are_columns_of_their_own():
+    got = {(r["system"], r["metric"], r["unit"], tuple(r["params"].get(k) for k in ("type", "o", "s", "w", "bs")),
+            r["value"]) for r in rows(SWITCH_COLUMNS)}
+    assert ("base", "iops", "IOPS", ("cache", "N", "N", "N", "4K"), 417.0) in got
+    assert ("base", "bandwidth", "MB/s", ("cache", "N", "N", "N", "4K"), 1631.0) in got  # `BW` is `BW(M/s)`
+    assert ("iomap+large folio", "bandwidth", "MB/s", ("ramdisk", "N", "Y", "N", "4K"), 51.0) in got
+    assert ("base+large folio", "iops", "IOPS", ("nvme", "Y", "Y", "N", "1M"), 1319.0) in got
+    assert len(got) == 24
+    from transforms.handmade.tables import split_flag_columns
+
+    # a trace's columns are no switches: `W` beside a device name, numbers left of the values
+    trace = [" Time        Process        PID     Device      LBA        Size      Lat",
+             " 0.843734    md0_raid10     5267    nvme0n1   W 24         3584      1.17",
+             " 0.843933    md0_raid10     5267    nvme1n1   W 24         3584      1.36"]
+    assert split_flag_columns(trace) == trace
+
+
 # https://lore.kernel.org/linux-fsdevel/f59ef632-0d11-4ae7-bdad-d552fe1f1d78@amd.com/
 DASHED_RELEASE_ROWS = """\
 The following are the stats after bisection:-

@@ -2,8 +2,9 @@
 
 A tool's output copied from a log reads `2016-02-24 04:15:10 Throughput 1663.55 MB/sec ...`,
 `[   12.345678] ...`, `host1  | ...` or `[INFO] ...`; a `diff` of two result files puts `< ` before
-the old side's lines. The prefix was added after the tool printed
-its columns, so, like a quote prefix, it is removed before any parser reads the lines.
+the old side's lines, and `grep` over several files the name of each (`sda.test1.out:   READ: ...`).
+The prefix was added after the tool printed its columns, so, like a quote prefix, it is removed
+before any parser reads the lines.
 
 Only a block of at least `MIN_BLOCK` consecutive lines sharing one prefix shape is stripped (a
 timestamp's value changes from line to line; a host or level tag must be the same text), so a
@@ -38,12 +39,16 @@ _HOST_TAG = re.compile(r"[A-Za-z][\w.-]{0,62}[ \t]{0,30}\|(?:[ \t]|$)")
 
 # `diff a b` of two result files: the old side's lines (the new side's `> ` reads as a quote)
 _DIFF_OLD = re.compile(r"<[ \t]")
+# `grep READ *.out`: each line after the name of the file it was found in (`sda.test1.out:`,
+# `logs/run-2.log:12:`)
+_GREP_FILE = re.compile(r"[ \t]{0,8}[\w+-][\w./+-]{0,80}\.(?:out|log|txt|res|results?|dat|data)(?::\d{1,9})?:[ \t]+")
 
 _TIMES = (("iso", _ISO), ("syslog", _SYSLOG), ("uptime", _UPTIME))
 # a cheap test before any block is looked for: some line starts like a prefix
 _ANY = re.compile(
     r"(?m)^(?:\[?\d{4}-\d\d-\d\d[T ]\d\d:|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d |\[[ \t]{0,12}\d{1,10}\.\d"
-    rf"|\[{_LEVELS}\]|[A-Za-z][\w.-]{{0,62}}[ \t]{{0,30}}\||<[ \t])"
+    rf"|\[{_LEVELS}\]|[A-Za-z][\w.-]{{0,62}}[ \t]{{0,30}}\||<[ \t]"
+    r"|[ \t]{0,8}[\w./+-]{1,81}\.(?:out|log|txt|res|results?|dat|data)(?::\d{1,9})?:[ \t])"
 )
 
 
@@ -57,6 +62,8 @@ def _prefix(line: str) -> tuple[tuple[str, ...], int] | None:
     pos = 0
     if (m := _DIFF_OLD.match(line)) is not None:
         return ("diff",), m.end()  # `< Simple syscall: 1.6462 microseconds`: the old side of a diff
+    if (m := _GREP_FILE.match(line)) is not None:
+        return ("file",), m.end()  # a file's name, whatever it is, like a timestamp's value
     if (m := _HOST_TAG.match(line)) is not None:
         shape.append("host:" + line[: m.end()].split("|")[0].strip())
         pos = m.end()

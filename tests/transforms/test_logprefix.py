@@ -116,3 +116,33 @@ def test_the_old_side_of_a_diff_reads_like_the_new_side():
     got = {(r["metric_label"], r["value"], r["quoted"]) for r in rows if r["benchmark"] == "lmbench"}
     assert ("Simple syscall", 1.6462, False) in {(a.rstrip(":"), b, c) for a, b, c in got}
     assert ("Simple syscall", 1.8362, True) in {(a.rstrip(":"), b, c) for a, b, c in got}
+
+
+# https://lore.kernel.org/linux-block/20190828035453.18129-1-fam@euphon.net/ (BFQ per-device weights):
+# `grep READ *.out` over one fio output file per device and cgroup, each line behind its file's name
+GREP_FILES = """\
+Tests
+=====
+
+Using two cgroups and three block devices, having weights setup as:
+
+cgroup v1 runs
+--------------
+
+    sda.test1.out:   READ: bw=913MiB/s
+    sda.test2.out:   READ: bw=183MiB/s
+
+    sdb.test1.out:   READ: bw=213MiB/s
+    sdb.test2.out:   READ: bw=1054MiB/s
+"""
+
+
+def test_file_names_grep_put_before_each_line_are_a_prefix():
+    assert has_log_prefix(GREP_FILES)
+    assert strip_log_prefixes(GREP_FILES.splitlines())[8] == "READ: bw=913MiB/s"
+    rows = result_rows(extract_explained(GREP_FILES, "g")[0])
+    got = sorted((r["system"], r["metric"], r["value"], r["unit"]) for r in rows)
+    assert got == sorted(("cgroup v1 runs", "aggregate_bandwidth", v * 1024, "KiB/s") for v in (913, 183, 213, 1054))
+    # one named file in prose is no block
+    one = ["The results are in fio.log: see below.", "Nothing else here."]
+    assert strip_log_prefixes(one) == one

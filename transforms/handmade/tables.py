@@ -759,6 +759,9 @@ def with_groups(lines: list[str], h: int, header: list[Cell]) -> list[Cell]:
         upper = _upper_heads(lines, h, header)
         if upper is None:
             return _repeated_groups(lines, h, header) or header
+        if len(upper) == len(header) >= 2 and len({hc.text for hc in header}) == 1:
+            # one name under every column (mmtests' `workload-kernbench-max`): the line above names them
+            return [Cell(u.text, hc.start, hc.end, hc.kind) for u, hc in zip(upper, header, strict=True)]
         groups = [upper]
     out: list[Cell] = []
     named = 0
@@ -1249,7 +1252,7 @@ def _header_index(lines: list[str], grid: list[list[Cell] | None], first: int,
     second = grid[first + 1] if first + 1 < len(grid) else None
     if len(first_vals) >= 2 and len(wide) == 1 and wide[0].start < first_vals[0].start \
             and not _values_tail(row)[1] and second is not None and _values_tail(second)[1] \
-            and benchmarks_in(wide[0].text):
+            and benchmarks_in(wide[0].text) and not _one_blank_heads(lines[k], len(first_vals)):
         return None  # `hackbench -l (2560/#grp) -g #grp` flush left over two columns: a caption
     return k
 
@@ -1286,6 +1289,8 @@ def _one_blank_heads(line: str, values: int) -> bool:
     """`Clients: tip SIS_NODE SIS_NODE_LIMIT SIS_NODE_TOPOEXT` over a count and four values: a head a
     word a column, one blank apart (its spacing lost), no banner (a banner's words hold numbers)."""
     narrow = words(line)
+    if len(narrow) >= 2 and values in (len(narrow), 2 * len(narrow)) and len({c.text for c in narrow}) == 1:
+        return True  # `workload-kernbench-max workload-kernbench-max`: one name over each column (and its change)
     return len(narrow) >= 3 and len(narrow) in (values, values + 1) and not any(
         read_number(c.text.strip("(),:")) is not None or _ADDRESS.search(c.text) or c.text.startswith("/")
         for c in narrow)

@@ -2083,3 +2083,24 @@ def test_kernel_compilation_named_so_is_kernbench_and_a_box_may_have_o_corners()
                      ("kernbench", "NO_SWQUEUE + NO_SIS_NODE", "CPU", 3103.0, "%CPU"),
                      ("kernbench", "NO_SWQUEUE + SIS_NODE", "mean", 590.8, "s"),
                      ("kernbench", "NO_SWQUEUE + SIS_NODE", "CPU", 3102.0, "%CPU")}  # no lscpu line among them
+
+
+# https://lore.kernel.org/lkml/cover.1673610485.git.raghavendra.kt@amd.com/
+ONE_NAME_UNDER_EACH_COLUMN = """\
+kernbench
+=============
+                          6_1_base_config       6_1_final_config
+                   workload-kernbench-max workload-kernbench-max
+Min       user-256    22120.65 (   0.00%)    22477.15 (  -1.61%)
+Min       syst-256     9975.63 (   0.00%)     8880.00 (  10.98%)
+Amean     elsp-256      161.52 (   0.00%)      157.69 *   2.37%*
+Max       elsp-256      161.92 (   0.00%)      157.98 (   2.43%)
+"""
+
+
+def test_one_name_under_every_column_leaves_the_line_above_to_name_them():
+    got = {(r["system"], r["metric_label"], r["value"]) for r in rows(ONE_NAME_UNDER_EACH_COLUMN)}
+    assert ("6_1_base_config", "Min       user-256", 22120.65) in got
+    assert ("6_1_final_config", "Min       syst-256", 8880.0) in got
+    assert ("6_1_final_config", "Amean     elsp-256", 157.69) in got
+    assert len(got) == 8

@@ -16,7 +16,12 @@ from transforms.logprefix import has_log_prefix
 from transforms.logprefix import strip_text as strip_log_text
 from transforms.model import Parser, Result, Run, Segment
 from transforms.parsers import PARSERS, owner
-from transforms.parsers._common import DEVICE_CAPTION, generic_label, names_system
+from transforms.parsers._common import (
+    DEVICE_CAPTION,
+    generic_label,
+    names_system,
+    underlined_heading,
+)
 from transforms.parsers.dbench import retell_as_tbench
 from transforms.platform import classify, legend
 from transforms.prefilter import has_figures, prefilter
@@ -185,6 +190,8 @@ def _inner_captions(run: Run, seg: Segment) -> None:
         alone = (k == 0 or not seg.lines[k - 1].strip()) and len(text.split()) <= 4  # not a wrapped banner
         if (text.strip("*_ ").endswith(":") or alone) and (name := names_system(text)):  # (`** With X: **`)
             caps.append((k, name))
+        elif alone and text.endswith(":") and (name := underlined_heading(seg.lines, k, last)):
+            caps.append((k, name))  # `ti + skb recycling:` over a `-----` rule
         elif alone and _BARE_LABEL.fullmatch(text) and text[:-1].lower() not in _JOINING \
                 and not generic_label(text[:-1]):
             bare.append((k, text[:-1].strip()))

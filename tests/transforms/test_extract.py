@@ -63,6 +63,40 @@ def test_captions_inside_one_printout_name_the_rows_below_them():
                    ("After (+netif_receive_skb_list)", "receiver", 43.1)}
 
 
+# https://lore.kernel.org/netdev/fa2ec166605fc2a60d9ed5e74bc349bd1e322b8d.1623763509.git.lorenzo@kernel.org/
+UNDERLINED = """\
+As already done for mvneta and mvpp2, enable skb recycling for ti
+ethernet drivers
+
+ti driver on net-next:
+----------------------
+[perf top]
+ 47.15%  [kernel]     [k] _raw_spin_unlock_irqrestore
+ 11.77%  [kernel]     [k] __cpdma_chan_free
+
+[iperf3 tcp]
+[  5]   0.00-10.00  sec   873 MBytes   732 Mbits/sec    0   sender
+[  5]   0.00-10.01  sec   866 MBytes   726 Mbits/sec        receiver
+
+ti + skb recycling:
+-------------------
+[perf top]
+ 40.58%  [kernel]    [k] _raw_spin_unlock_irqrestore
+ 16.18%  [kernel]    [k] __softirqentry_text_start
+
+[iperf3 tcp]
+[  5]   0.00-10.00  sec   884 MBytes   742 Mbits/sec    0   sender
+[  5]   0.00-10.01  sec   878 MBytes   735 Mbits/sec        receiver
+"""
+
+
+def test_an_underlined_heading_inside_one_printout_names_the_rows_below_it():
+    rows = result_rows(extract_explained(UNDERLINED, "u")[0])
+    got = {(r["system"], r["params"]["side"], r["value"]) for r in rows if r["metric"] == "throughput"}
+    assert got == {("ti driver on net-next", "sender", 732.0), ("ti driver on net-next", "receiver", 726.0),
+                   ("ti + skb recycling", "sender", 742.0), ("ti + skb recycling", "receiver", 735.0)}
+
+
 def test_an_annotated_hackbench_time_line_is_read():
     from transforms.extract import extract_explained
     from transforms.rows import result_rows

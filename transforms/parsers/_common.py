@@ -471,6 +471,14 @@ def _item_label(text: str) -> str | None:
 _FOOTNOTE = re.compile(r"^\[\d{1,3}\]$")  # `[1]` over its rule: the note a reference points to
 
 
+def underlined_heading(lines: Sequence[str], k: int, end: int) -> str | None:
+    """`ti + skb recycling:` over a `-----` rule (within `end`), a blank line above: a heading
+    naming the configuration below it."""
+    if k + 1 < end and _UNDERLINE.match(lines[k + 1].strip()) and (k == 0 or not lines[k - 1].strip()):
+        return _heading(lines[k].strip())
+    return None
+
+
 def _heading(text: str) -> str | None:
     """`bzImage_cgroups_preempt:` over a `-----` rule: a short label, not a generic title."""
     if _MARKUP.match(text):
@@ -555,8 +563,7 @@ def naming_caption(
                 return name  # `(2) under task migration w/o setting move_charge_at_immigrate`: a numbered case
             if _STEP.match(text[item.end():]):
                 return None  # `3. Measure read() speed ...`: the step heads what follows, and names nothing
-        underlined = k + 1 < start and _UNDERLINE.match(lines[k + 1].strip())
-        if underlined and (k == 0 or not lines[k - 1].strip()) and (name := _heading(text)):
+        if name := underlined_heading(lines, k, start):
             return name  # an underlined heading names the configuration below it
         prose = prose + 1 if _is_prose(text) else 0
         if prose >= 2:

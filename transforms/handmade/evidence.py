@@ -27,7 +27,7 @@ _LITERALS: dict[str, str] = {
     "tcp_sendfile": "netperf",
     "bonnie": "bonnie", "bonnie++": "bonnie",
     "iperf": "iperf", "iperf3": "iperf", "netperf3": "netperf",  # netperf3: the netperf 3 branch
-    "fio": "fio",
+    "fio": "fio", "flexible io tester": "fio", "flexible i/o tester": "fio",  # fio's own name for itself
     "dbench": "dbench", "tbench": "tbench", "dbench4": "dbench", "tbench4": "tbench",  # mmtests' names
     "dbench3": "dbench", "tbench3": "tbench",  # dbench's third version, as posters name it
     "kernbench": "kernbench", "kernel compilation": "kernbench", "kernel compile": "kernbench",  # timed, named so

@@ -33,7 +33,14 @@ from transforms.handmade.normalized import read_normalized
 from transforms.handmade.pairs import read_pairs
 from transforms.handmade.prose import ARROW_WORD, FROM_CHANGE, ProseValue, arrow_legend, read_prose
 from transforms.handmade.slashes import read_slashes
-from transforms.handmade.summaries import ARROW, BULLET_KV, KeyValue, key_pairs, read_summaries
+from transforms.handmade.summaries import (
+    ARROW,
+    BULLET_KV,
+    KeyValue,
+    key_pairs,
+    read_summaries,
+    where_then_what,
+)
 from transforms.handmade.tables import (
     MEAN_STAT,
     RATIO_UNIT,
@@ -822,6 +829,10 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
         for v in t.values:  # `16-plain: 1560.825`, the post having said what `"16-plain"` is
             v.system, v.label = (v.label or v.row).rstrip(": "), None
         t.orientation = "rows=systems"
+    if t.kind == "key_value" and t.orientation == "rows=metrics":
+        for v in t.values:
+            if v.system is None and v.label and (dashed := where_then_what(v.label.rstrip(": "))):
+                v.system, v.label = dashed  # `eMMC - Random Write: 21.3MiB/s`
     row_bench = _row_benchmarks(t)
     if "" in row_bench.values():
         t.values = [v for v in t.values if row_bench.get(v.row) != ""]  # rows of another tool's figures

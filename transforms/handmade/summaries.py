@@ -142,6 +142,17 @@ def _outside_asides(rest: list[Cell]) -> list[Cell]:
     return out
 
 
+# `eMMC - Random Write`: a key naming where it ran, a dash, then what was measured
+_ON_DASH = re.compile(r"^(?P<on>[A-Za-z][\w.+/ ]{0,40}?)[ \t]++-[ \t]++(?P<what>[A-Za-z][\w/ ]{1,40}+)$")
+def where_then_what(key: str) -> tuple[str, str] | None:
+    """`eMMC - Random Write`: (where it ran, what was measured) of a key that names both, a dash between."""
+    m = _ON_DASH.match(key)
+    if m and (IO_TEST.match(m["what"]) or any_metric(m["what"])) and not any_metric(m["on"]) \
+            and not IO_TEST.match(m["on"]):
+        return m["on"], m["what"]
+    return None
+
+
 _TUNABLE = re.compile(r"^[a-z][a-z0-9]*+(?:_[a-z0-9]++)++$")  # a knob's name (`steal_check_frequency`)
 _THAN = re.compile(r"(?i)\b(?:faster|slower|better|worse|more|less|higher|lower|quicker)\s++th[ae]n\b")
 # `tbench 8 clients: 2300 MB/s -> 2450 MB/s`, `throughput: 9234 Mbit/s (vanilla) vs 9410 Mbit/s (patched)`:
@@ -214,6 +225,9 @@ def read_summaries(lines: list[str], taken: set[int]) -> tuple[list[KeyValue], l
         if not nkey or nkey in _STOP_KEYS or len(key.split()) > 8 or _SUM.search(key) or PAIR_IN_LABEL.search(key):
             continue  # `... will be 1 + 0.4 = 1.4ms`: the end of a calculation, not a summary line; a key
             # holding pairs of its own (`On Skylake: jhash2: +10%, ... siphash: +23%`) is no key
+        on = None
+        if dashed := where_then_what(key):
+            on, key = dashed  # `eMMC - Random Write: 21.3MiB/s`
         rest = cells(_HEDGE.sub("", kv.group("rest")).rstrip("."))  # `before: about 450Mbps on both tsn0 and tsn1`
         if rest and rest[0].kind == "label" and _RATE_KEY.match(key) and (size := _SIZE.fullmatch(rest[0].text)):
             # `BW is 1950MB`: a bandwidth given in a size is that size a second
@@ -250,7 +264,7 @@ def read_summaries(lines: list[str], taken: set[int]) -> tuple[list[KeyValue], l
                 and (system is None or benchmarks_in(system)):
             named.append(KeyValue(i, rest[0].value, u, key, system, params))
             continue
-        out.append(KeyValue(i, rest[0].value, u, key, system, params))
+        out.append(KeyValue(i, rest[0].value, u, key, on or system, params))
     if len(listed) >= 2:  # `- nopernode-nopie: 3938.7` / `- pernode-nopie: 4062.2`: one value per system
         out.extend(listed)
     if len(named) >= 2 and len({k.unit for k in named}) == 1:

@@ -384,3 +384,29 @@ def test_a_direction_as_the_key_is_a_parameter_of_the_labelled_system():
     assert ("With XSA-391 and this patch", "throughput", "vm -> vm", 12.6, "Gbit/s") in got
     assert ("Without this patch on the", "throughput", "vm -> dom0", 4.5, "Gbit/s") in got
     assert len(got) == 6
+
+
+# https://lore.kernel.org/devicetree/20190821195217.4166-3-sunil@medhas.org/
+WHERE_THEN_WHAT = """\
+This patch has been tested on A64-OLinuXino-1Ge16GW with Linux 5.0 from Debain.
+Basic benchmarks using Flexible IO Tester show reasonable performance from the
+eMMC.
+
+eMMC - Random Write: 21.3MiB/s
+eMMC - Sequential Write: 68.2MiB/s
+SD Card - Random Write: 1690KiB/s
+SD Card - Sequential Write: 11.0MiB/s
+"""
+
+
+def test_a_key_naming_where_then_what_gives_the_system_and_the_metric():
+    rows = result_rows(extract_explained(WHERE_THEN_WHAT, "w")[0])
+    got = {(r["benchmark"], r["system"], r["metric_label"], r["value"], r["unit"]) for r in rows}
+    assert got == {("fio", "eMMC", "Random Write", 21.3, "MiB/s"), ("fio", "eMMC", "Sequential Write", 68.2, "MiB/s"),
+                   ("fio", "SD Card", "Random Write", 1690.0, "KiB/s"),
+                   ("fio", "SD Card", "Sequential Write", 11.0, "MiB/s")}
+    from transforms.handmade.summaries import where_then_what
+
+    assert where_then_what("eMMC - Random Write") == ("eMMC", "Random Write")
+    assert where_then_what("Random Write - eMMC") is None  # what, then where: no metric on the right
+    assert where_then_what("v6.15 - v6.16") is None

@@ -143,11 +143,18 @@ def _param_tables(lines: list[str], out: list[LkpValue], used: set[int]) -> None
     """The same rows typed by hand under a parameter (`hackbench: ipc=pipe mode=process`, the two
     heads, `worker_threads` alone on a line, then `25%  115562  +825.7%  1069725
     hackbench.throughput_avg`, a `(0.35%) ... stddev` line under a row maybe): the row's first cell
-    is the parameter's value, the caption's settings are params."""
+    is the parameter's value, the caption's settings are params. Under the heads and a blank line
+    instead, each row's first cell names its case (`A-P50-r-4k`)."""
     for d in range(1, len(lines) - 1):
         m = _ROW_HEAD.match(lines[d])
         systems = lines[d - 1].split()
-        if m is None or d in used or len(systems) < 2 or any(_NUMBER.fullmatch(x) for x in systems):
+        if d in used or len(systems) < 2 or any(_NUMBER.fullmatch(x) for x in systems):
+            continue
+        if m is not None:
+            param = m.group(1)
+        elif not lines[d].strip() and _cased_row(lines[d + 1], len(systems)):
+            param = "case"  # `A-P50-r-4k  16881 ±  2%  +1.2%  17081 ±  2%  fio.read_bw_MBps`: each row its case
+        else:
             continue
         above = next((lines[j] for j in range(d - 2, max(-1, d - 5), -1) if lines[j].strip()), "")
         params = dict(_SETTING.findall(above)) if ":" in above else {}
@@ -165,10 +172,19 @@ def _param_tables(lines: list[str], out: list[LkpValue], used: set[int]) -> None
             prefix, _, label = name.partition(".")
             bench = BENCHMARKS.get(prefix.split("-")[0])
             if bench is not None and label and not label.startswith("time."):
-                _emit(out, head, k, bench, label, {**params, m.group(1): toks[0]}, values)
+                _emit(out, head, k, bench, label, {**params, param: toks[0]}, values)
             rows.append(k)
         if rows:
             used.update((d - 1, d, *rows))
+
+
+def _cased_row(line: str, n: int) -> bool:
+    """A row of one of the robot's benchmarks behind a case's name of its own (not a number)."""
+    toks = line.split()
+    if len(toks) < 3 or _NUMBER.fullmatch(toks[0]) or not _NAME.fullmatch(toks[0]):
+        return False
+    row = _row([" ".join(toks[1:])], 0, n)
+    return row is not None and BENCHMARKS.get(row[2].partition(".")[0].split("-")[0]) is not None
 
 
 def _row(lines: list[str], k: int, n: int) -> tuple[list[str], bool, str, int] | None:

@@ -328,3 +328,27 @@ def test_a_row_name_holding_brackets_does_not_end_the_table():
     assert {(v.label, v.value) for v in values} == {("ThroughputBoth_total_tps", 5018731.0),
                                                     ("ThroughputBoth_total_tps", 6177264.0),
                                                     ("ThroughputBoth_tps", 52278.0), ("ThroughputBoth_tps", 64346.0)}
+
+
+# https://lore.kernel.org/lkml/1611040814-33449-1-git-send-email-feng.tang@intel.com/
+CASED = """\
+fio (4k/1M is block size)
+-------------------------
+\t   v5.11-rc1\t\t\tv5.11-rc1+patch
+
+A-P50-r-4k     16881 ±  2%    +1.2%      17081 ±  2%  fio.read_bw_MBps
+A-P50-w-4k      3931          +4.5%       4111 ±  2%  fio.write_bw_MBps
+A-P50-r-1M     15178          -0.2%      15154        fio.read_bw_MBps
+"""
+
+
+def test_rows_behind_a_case_name_under_the_heads_and_a_blank_line_are_read():
+    got = {(v.system, v.label, v.params.get("case"), v.value, v.unit) for v in read_lkp(CASED.splitlines())[0]}
+    assert got == {("v5.11-rc1", "read_bw_MBps", "A-P50-r-4k", 16881.0, "MB/s"),
+                   ("v5.11-rc1+patch", "read_bw_MBps", "A-P50-r-4k", 17081.0, "MB/s"),
+                   ("v5.11-rc1", "write_bw_MBps", "A-P50-w-4k", 3931.0, "MB/s"),
+                   ("v5.11-rc1+patch", "write_bw_MBps", "A-P50-w-4k", 4111.0, "MB/s"),
+                   ("v5.11-rc1", "read_bw_MBps", "A-P50-r-1M", 15178.0, "MB/s"),
+                   ("v5.11-rc1+patch", "read_bw_MBps", "A-P50-r-1M", 15154.0, "MB/s")}
+    # a row of another tool behind a name is none
+    assert read_lkp(["  base  patched", "", "case1  12  +1.0%  13  will-it-scale.per_process_ops"])[0] == []

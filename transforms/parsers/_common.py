@@ -62,6 +62,12 @@ _ENUMERATED = re.compile(r"^\(?\d{1,2}(?:[.)][^\S\n]++(?=\S)|\.(?=[A-Z][a-z]))")
 _RULE = re.compile(r"^(?:[`~=_*#-] ?){3,}$")  # ```, ====, - - - -
 
 
+def without_number(text: str) -> str:
+    """`1) control` -> `control`: an item's name without the number that orders it in a list."""
+    m = _ENUMERATED.match(text)
+    return text[m.end():] if m else text
+
+
 def nearest_caption(seg: Segment, start: int) -> str | None:
     """Posters say what a block is on the line above it: that line (prompts, rules skipped)."""
     k = _caption_line(seg, start)

@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 
 from transforms.model import MetricSpec, Parser, Result, Run, Segment
 from transforms.numbers import parse_number
-from transforms.parsers._common import CHANGE_HEAD, naming_caption
+from transforms.parsers._common import CHANGE_HEAD, naming_caption, without_number
 
 BENCHMARK = "unixbench"
 
@@ -129,6 +129,7 @@ METRICS = _metrics()
 
 
 @dataclass(frozen=True, slots=True)
+
 class _Name:
     metric: str
     unit: str
@@ -297,7 +298,7 @@ def _is_report_line(t: str) -> bool:
 
 def _system_name(caption: str) -> str:
     """``Luvalley's result:`` -> ``Luvalley``; ``---Byte benchmark on 2.6.2 BEGIN---`` -> ``2.6.2``."""
-    s = caption.strip().lstrip("#").strip().strip("-").strip()
+    s = without_number(caption.strip().lstrip("#").strip().strip("-").strip())  # (`1) control`)
     s = re.sub(r"[:：]\s*$", "", s).strip()
     s = re.sub(r"(?<!\s)\s+(?:BEGIN|START|END)$", "", s, flags=re.I)
     m = re.match(r"^.*?\b(?:benchmarks?|results?|numbers?)\s+(?:on|for|of)\s+(\S.*)(?m:$)", s, re.I)
@@ -470,6 +471,8 @@ class _Reader:
         if j is not None:
             return j
         self.note_context(t)
+        if _headless_index(self.lines, i):
+            return self.table(i, "system", "BASELINE RESULT INDEX", headless=True)
         if _match_test(t):
             return self.raw(i)
         return i + 1
@@ -573,9 +576,9 @@ class _Reader:
             b.notes.append(f"line {i}: unreadable tail {tail!r}")
         return j
 
-    def table(self, i: int, category: str, cols_text: str) -> int:
+    def table(self, i: int, category: str, cols_text: str, headless: bool = False) -> int:
         """An index table: ``BASELINE RESULT INDEX`` rows, or a hand-made ``INDEX INDEX`` table
-        whose columns are systems."""
+        whose columns are systems; `headless`: its rows from line i on, the heads cut off."""
         cols = cols_text.split()
         standard = not cols or any(c.upper() in ("BASELINE", "RESULT") for c in cols)
         names: list[str] | None = None
@@ -595,7 +598,7 @@ class _Reader:
         # `Without Patch   With Patch   Diff`: a column of changes beside the systems' is no system
         changes = set() if standard else {k for k, n in enumerate(names or []) if CHANGE_HEAD.match(n)}
         b.changes = changes
-        j = i + 1
+        j = i if headless else i + 1
         while j < len(self.lines):
             t = self.lines[j]
             if not t or _RULE.match(t) or t.upper() == "INDEX":
@@ -750,3 +753,32 @@ KEYWORDS = ("BYTE UNIX", "Benchmarks Index", "Index Values", "Index Score", "Par
 
 
 PARSER = Parser(name=BENCHMARK, version="1", signature=_SIGNATURE, parse=parse, metrics=METRICS, keywords=KEYWORDS)
+
+
+# each test's baseline in the index tables of 4.x and 5.x (pgms/index.base): a row whose first of
+# three figures is its test's baseline is an index row, whatever heads it lost
+_BASELINES = {
+    "dhrystone_2": 116700.0, "whetstone_double": 55.0, "execl_throughput": 43.0,
+    "file_copy_1024_bufsize_2000_maxblocks": 3960.0, "file_copy_256_bufsize_500_maxblocks": 1655.0,
+    "file_copy_4096_bufsize_8000_maxblocks": 5800.0, "pipe_throughput": 12440.0,
+    "pipe_context_switching": 4000.0, "process_creation": 126.0, "shell_scripts_1": 42.4,
+    "shell_scripts_8": 6.0, "syscall_overhead": 15000.0,
+}  # fmt: skip
+
+
+def _three_numbers(line: str) -> bool:
+    name = _match_test(line)
+    vals = name.rest.split() if name else []
+    return name is not None and len(vals) == 3 and all(parse_number(v) is not None for v in vals) \
+        and parse_number(vals[0]) == _BASELINES.get(name.metric)
+
+
+def _headless_index(lines: list[str], i: int) -> bool:
+    """4.x index rows whose `TEST  BASELINE  RESULT  INDEX` heads were cut off (`Execl Throughput
+    43.0  1159.7  269.7`, 43.0 its baseline): two such rows in a row, a blank line between at most."""
+    if not _three_numbers(lines[i]):
+        return False
+    k = i + 1
+    if k < len(lines) and not lines[k]:
+        k += 1
+    return k < len(lines) and _three_numbers(lines[k])

@@ -461,3 +461,38 @@ def test_names_found_by_first_character_as_by_every_pattern(name, rest, head):
     for text in (name + rest, head + name + rest, head):
         found = _match_test(text)
         assert ((found.metric, found.label) if found else None) == every(text)
+
+
+# https://lore.kernel.org/lkml/Pine.LNX.4.63.0508110331250.27749@excalibur.intercode/
+HEADLESS_INDEX = """\
+1) control
+
+Execl Throughput                                43.0     1159.7      269.7
+File Copy 1024 bufsize 2000 maxblocks         3960.0    93041.0      235.0
+Pipe Throughput                              12440.0   217759.8      175.0
+Shell Scripts (8 concurrent)                     6.0      750.9     1251.5
+System Call Overhead                         15000.0   752195.3      501.5
+                                                                 =========
+     FINAL SCORE                                                     342.1
+
+
+2) stacker_dynamic
+
+Execl Throughput                                43.0     1163.8      270.7
+Pipe Throughput                              12440.0   211583.8      170.1
+                                                                 =========
+     FINAL SCORE                                                     340.2
+"""
+
+
+def test_index_rows_whose_heads_were_cut_off_are_known_by_their_baselines():
+    got = {(r["system"], r["metric"], r["value"], r["unit"]) for r in _rows(HEADLESS_INDEX)}
+    assert ("control", "execl_throughput", 1159.7, "lps") in got
+    assert ("control", "execl_throughput_index", 269.7, "index") in got
+    assert ("control", "shell_scripts_8", 750.9, "lpm") in got
+    assert ("control", "index_score", 342.1, "index") in got
+    assert ("stacker_dynamic", "pipe_throughput_index", 170.1, "index") in got
+    assert len(got) == 16
+    # three columns of figures that do not start with the test's baseline are no index rows
+    hand = "Execl Throughput      1159.7   1163.8   1159.6\nPipe Throughput     217759.8 211583.8 208970.6\n"
+    assert not any(r["metric"].endswith("_index") for r in _rows(hand))

@@ -564,6 +564,8 @@ def _header_cells(line: str, n: int, pipe: bool, vals: list[Cell] | None = None)
     narrow = words(line)
     if len(narrow) in (n, n + 1):
         return narrow
+    if len(narrow) == 1 and n >= 2 and (parts := _glued_names(narrow[0], n)) is not None:
+        return parts
     absolute = [v for v in vals or () if v.kind == "abs"]
     if len(wide) < len(narrow) == len(absolute) >= 2 and len(absolute) < n:
         # `<release>+ <release>+` over `54.39 +0.6% 54.73`, one blank apart (spacing lost): a head over
@@ -631,6 +633,21 @@ def _names_under_heads(lines: list[str], k: int, values: int) -> list[Cell] | No
     if any(read_number(c.text) is not None for c in narrow):
         return None
     return narrow if len(narrow) == n else _unglued(narrow, lines[k - 1], n)
+
+
+def _glued_names(word: Cell, n: int) -> list[Cell] | None:
+    """mmtests prints names too wide for their columns without a blank between them
+    (`6_1_base_config6_1_final_config` over two columns): n names, each starting as the first
+    does (the longest such start, four characters or more)."""
+    text = word.text
+    if len(text) > 240:
+        return None
+    for size in range(len(text) // n, 3, -1):
+        at = [k for k in range(0, len(text) - size + 1) if text.startswith(text[:size], k)]
+        if len(at) == n and all(b - a >= size for a, b in zip(at, at[1:], strict=False)):
+            cuts = [*at, len(text)]
+            return [Cell(text[a:b], word.start + a, word.start + b, word.kind) for a, b in zip(cuts, cuts[1:], strict=False)]
+    return None
 
 
 def _unglued(narrow: list[Cell], above: str, n: int) -> list[Cell] | None:
@@ -879,6 +896,9 @@ def _upper_heads(lines: list[str], h: int, header: list[Cell]) -> list[Cell] | N
     if h < 1 or not lines[h - 1].strip() or len(lines[h - 1]) > 400 or RULE.match(lines[h - 1].strip()):
         return None
     upper = split_wide(lines[h - 1])
+    if len(upper) == 1 and len(header) >= 2 and (glued := _glued_names(upper[0], len(header))) is not None:
+        # (`6_1_base_config6_1_final_config`: mmtests' names run together, one over each head in turn)
+        upper = [Cell(g.text, hc.start, hc.end, g.kind) for g, hc in zip(glued, header, strict=True)]
     if not 2 <= len(upper) <= len(header) or any(
             not re.search(r"[A-Za-z]", c.text) or read_number(c.text) is not None or unit(c.text) or unit_in(c.text)
             or len(c.text.split()) > 3 or c.text.startswith("$") for c in upper):  # `$i`: the loop's variable
@@ -1289,6 +1309,8 @@ def _one_blank_heads(line: str, values: int) -> bool:
     """`Clients: tip SIS_NODE SIS_NODE_LIMIT SIS_NODE_TOPOEXT` over a count and four values: a head a
     word a column, one blank apart (its spacing lost), no banner (a banner's words hold numbers)."""
     narrow = words(line)
+    if len(narrow) == 1 and values >= 2 and (glued := _glued_names(narrow[0], values)) is not None:
+        narrow = glued  # (`workload-kernbench-maxworkload-kernbench-max`: mmtests' names run together)
     if len(narrow) >= 2 and values in (len(narrow), 2 * len(narrow)) and len({c.text for c in narrow}) == 1:
         return True  # `workload-kernbench-max workload-kernbench-max`: one name over each column (and its change)
     return len(narrow) >= 3 and len(narrow) in (values, values + 1) and not any(
@@ -1324,6 +1346,11 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
         if all(c.kind in ("chg", "miss") for _, _, v in parsed for c in v[fewest:]):
             parsed = [(r, lab, v[:fewest]) for r, lab, v in parsed]
             n = fewest
+    if any(len(v) > n for _, _, v in parsed) and not any(c.kind == "chg" for _, _, v in parsed if len(v) == n for c in v):
+        # `5.73 (   0.00%)  32.03 (-458.86%)` among rows whose changes in parentheses were asides: a
+        # change too wide for its blanks is an aside too, not a column the others lack
+        parsed = [(r, lab, [c for c in v if c.kind != "chg"] if len(v) > n and sum(c.kind != "chg" for c in v) == n
+                   else v) for r, lab, v in parsed]
     if h is not None and not pipe and all(not lab for _, lab, _ in parsed) and _ONE_NAME_CAPTION.match(lines[h]):
         h = None  # `Kernel version: 2.4.19` over rows of numbers names what they ran on: a caption
     if len(rows) < 2 and (h is None or n < 2 or len(_header_cells(lines[h], n, pipe)) < n):

@@ -2104,3 +2104,37 @@ def test_one_name_under_every_column_leaves_the_line_above_to_name_them():
     assert ("6_1_final_config", "Min       syst-256", 8880.0) in got
     assert ("6_1_final_config", "Amean     elsp-256", 157.69) in got
     assert len(got) == 8
+
+
+# https://lore.kernel.org/lkml/cover.1673610485.git.raghavendra.kt@amd.com/
+GLUED_NAMES = """\
+dbench
+                6_1_base_config6_1_final_config
+                io-dbench4-asyncio-dbench4-async
+Duration User        1979.58     2097.00
+Duration System     19522.29    19246.17
+Duration Elapsed     1643.53     1642.83
+"""
+
+WIDE_CHANGE = """\
+dbench
+                             6_1_base_config       6_1_final_config
+                            io-dbench4-async       io-dbench4-async
+Min       latency-32         1.96 (   0.00%)        1.98 (  -0.66%)
+Min       latency-64         5.73 (   0.00%)       32.03 (-458.86%)
+Min       latency-128       17.60 (   0.00%)       17.79 (  -1.09%)
+"""
+
+
+def test_names_run_together_are_cut_where_each_starts_as_the_first_does():
+    got = {(r["system"], r["metric_label"], r["value"]) for r in rows(GLUED_NAMES)}
+    assert got == {("6_1_base_config", "Duration User", 1979.58), ("6_1_final_config", "Duration User", 2097.0),
+                   ("6_1_base_config", "Duration System", 19522.29), ("6_1_final_config", "Duration System", 19246.17),
+                   ("6_1_base_config", "Duration Elapsed", 1643.53), ("6_1_final_config", "Duration Elapsed", 1642.83)}
+
+
+def test_a_change_too_wide_for_its_blanks_is_an_aside_like_the_others():
+    got = {(r["system"], r["metric_label"].split()[-1], r["value"]) for r in rows(WIDE_CHANGE)}
+    assert ("6_1_base_config", "latency-64", 5.73) in got
+    assert ("6_1_final_config", "latency-64", 32.03) in got
+    assert len(got) == 6

@@ -1295,6 +1295,9 @@ def _totals(parsed: list[tuple[int, str, list[Cell]]]) -> dict[int, str]:
     return out
 
 
+_REMARK_END = re.compile(r"[ \t]*+\([^()\n]{0,80}+\)[ \t]*+$")  # `(misleading but traditional)`
+
+
 def _caption_measure(caption: str | None) -> str | None:
     """`LMbench running times:`: a caption that names what the table's figures measure."""
     text = (caption or "").strip().rstrip(":").strip()
@@ -1678,6 +1681,11 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
     # `plain  IRQ test  ping flood` over kernels, under `LMbench running times:`: heads naming no measure
     # are the conditions each was measured under; the caption names the measure
     value_heads = [hd for hd in heads if hd in kinds]  # (not the corner over the labels)
+    # `dbench4 Throughput (misleading but traditional)` over mmtests' `Min  1  813.26 ...` rows
+    # (the line right above the names, when a line of names stands over the heads)
+    stat_measure = _caption_measure(_REMARK_END.sub("", caption_lines[-2])) \
+        if (row_stats or row_stat) and len(caption_lines) >= 2 and h is not None and h >= 2 \
+        and caption_lines[-1] == lines[h - 1].strip() and _upper_heads(lines, h, header) is not None else None
     case_measure = _caption_measure(t.caption) if t.orientation == "rows=systems" and len(value_heads) >= 2 \
         and col_votes == 0 and not cols_are_params and all(kinds[hd] == "abs" for hd in value_heads) \
         and not any(unit_in(hd) or _NAMES_SYSTEM.search(hd) for hd in value_heads) else None
@@ -1741,7 +1749,8 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
                 system, metric_label = _system_or_metric(hd)
                 if system is None and hd in generic_names:
                     system, metric_label = hd.strip(" :|"), None
-                metric_label = metric_label or totals.get(r) or row_stats.get(r) or row_stat
+                row_word = row_stats.get(r) or row_stat  # (`Min`, `Hmean`: a statistic, the caption the measure)
+                metric_label = metric_label or totals.get(r) or (stat_measure if row_word else None) or row_word
                 if rp is not None and rp[0] == "case" and not metric_label and any(
                         any_metric(w) and norm(w) not in _BARE_TIME for w in label.split()):
                     metric_label = label  # `TCP_RR 56-threads`: the case names the metric (`thread 10 Time`: no other)
@@ -1778,8 +1787,8 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
             if stat == "value" and (bound := _BOUND_ROW.match(row_stats.get(r) or label)):
                 # mmtests' `Min  Trans-1`, `Max  Trans-1`: the runs' bounds; `BAmean-50`: the best half's mean
                 stat = bound.group(1).lower() if bound.group(1) else "mean"
-            elif stat == "value" and (row_stats or row_stat) and metric_label \
-                    and (mean := MEAN_STAT.get(metric_label.lower())):
+            elif stat == "value" and (row_word := row_stats.get(r) or row_stat) \
+                    and (mean := MEAN_STAT.get(row_word.lower())):
                 stat = mean  # `Hmean  64  732.14 ...`: the harmonic mean of the runs
             elif stat == "value" and metric_label and (lead := _MEAN_LEAD.match(metric_label)):
                 # `Hmean     unixbench-dhry2reg-1`: a mean of the runs of the test the row names (the

@@ -2138,3 +2138,23 @@ def test_a_change_too_wide_for_its_blanks_is_an_aside_like_the_others():
     assert ("6_1_base_config", "latency-64", 5.73) in got
     assert ("6_1_final_config", "latency-64", 32.03) in got
     assert len(got) == 6
+
+
+# https://lore.kernel.org/lkml/cover.1673610485.git.raghavendra.kt@amd.com/
+STAT_ROWS_UNDER_A_MEASURE = """\
+dbench4 Throughput (misleading but traditional)
+                     6_1_base_config       6_1_final_config
+                    io-dbench4-async       io-dbench4-async
+Min       1        813.26 (   0.00%)      808.06 (  -0.64%)
+Min       2       1348.40 (   0.00%)     1373.40 (   1.85%)
+Hmean     1        833.61 (   0.00%)      826.63 *  -0.84%*
+Hmean     2       1421.67 (   0.00%)     1422.97 (   0.09%)
+"""
+
+
+def test_statistic_rows_measure_what_the_caption_over_their_names_says():
+    got = {(r["system"], r["metric_label"], r["statistic"], r["params"].get("clients"), r["value"])
+           for r in rows(STAT_ROWS_UNDER_A_MEASURE)}
+    assert ("6_1_base_config", "dbench4 Throughput", "min", "1", 813.26) in got
+    assert ("6_1_final_config", "dbench4 Throughput", "hmean", "2", 1422.97) in got
+    assert len(got) == 8

@@ -1295,7 +1295,11 @@ def _totals(parsed: list[tuple[int, str, list[Cell]]]) -> dict[int, str]:
     return out
 
 
-_REMARK_END = re.compile(r"[ \t]*+\([^()\n]{0,80}+\)[ \t]*+$")  # `(misleading but traditional)`
+def _without_end_remark(text: str) -> str:
+    """`dbench4 Throughput (misleading but traditional)` -> `dbench4 Throughput`."""
+    text = text.rstrip()
+    cut = text.rfind("(")
+    return text[:cut].rstrip() if text.endswith(")") and cut > 0 and ")" not in text[cut:-1] else text
 
 
 def _caption_measure(caption: str | None) -> str | None:
@@ -1683,7 +1687,7 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
     value_heads = [hd for hd in heads if hd in kinds]  # (not the corner over the labels)
     # `dbench4 Throughput (misleading but traditional)` over mmtests' `Min  1  813.26 ...` rows
     # (the line right above the names, when a line of names stands over the heads)
-    stat_measure = _caption_measure(_REMARK_END.sub("", caption_lines[-2])) \
+    stat_measure = _caption_measure(_without_end_remark(caption_lines[-2])) \
         if (row_stats or row_stat) and len(caption_lines) >= 2 and h is not None and h >= 2 \
         and caption_lines[-1] == lines[h - 1].strip() and _upper_heads(lines, h, header) is not None else None
     case_measure = _caption_measure(t.caption) if t.orientation == "rows=systems" and len(value_heads) >= 2 \

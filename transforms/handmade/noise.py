@@ -31,6 +31,7 @@ _KINDS: list[tuple[tuple[str, ...], str]] = [
     (("rrqm/s",), r"rrqm/s"),
     (("device",), r"Device:?\s++tps"),
     (("performance counter stats",), r"Performance counter stats"),
+    (("runtime ms",), r"\bTask[^\S\n]*+\|[^\S\n]*+Runtime ms[^\S\n]*+\|"),  # perf sched latency
     (("task-clock",), r"task-clock"),
     (("cpu-migrations",), r"cpu-migrations"),
     (("page-faults",), r"page-faults\s"),

@@ -1492,7 +1492,8 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
         k, pairs = labelled
         label_pair = tuple(norm(c.text).strip("#=: ") for c in header[:k])
         header = header[k:]
-    elif header and (len(header) == n + 1 or len(header) == n >= 3 and _is_param_name(header[0].text)
+    elif header and (len(header) == n + 1 and header[0].start < min((v[0].start for _, _, v in parsed if v), default=0)
+                     or len(header) == n >= 3 and _is_param_name(header[0].text)
                      and all(lab and v and header[0].end < v[0].start and header[1].start <= v[0].end
                              for _, lab, v in parsed)):
         # (`rw  iodepth  numjobs  IOPS  IOPS` over `read  1  1  93K  97K  1.04`: the first head is over
@@ -1708,8 +1709,10 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
         elif kinds.get(hd) in (None, "abs"):
             current = _system_or_metric(hd)[0] or current
     for (r, label, vals), rp in zip(parsed, row_params, strict=True):
-        if len(vals) > n and not first_is_param:
-            vals = vals[len(vals) - n:]
+        if len(vals) > n and not first_is_param and not (
+                header and not col_heads and len(vals) <= len(header)
+                and len({id(x) for x in _by_position(header, vals)}) == len(vals)):
+            vals = vals[len(vals) - n:]  # (a row fuller than most, each value under a head of its own: kept whole)
         row_units = {c.unit for k, c in enumerate(vals) if c.kind == "abs" and c.unit
                      and kinds.get(head_of(vals, k) or "") != "param"}  # (`4k` under `bs` is no unit)
         row_unit = row_units.pop() if len(row_units) == 1 else None  # `0.74 / 0.42 microseconds`

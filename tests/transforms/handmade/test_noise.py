@@ -265,3 +265,13 @@ def test_nstat_counters_are_noise():
     assert noise_line("TcpExtTCPHystartTrainDetect     10                 0.0")
     assert noise_line("TcpExtTCPHystartTrainCwnd       1230               0.0")
     assert not noise_line("TCP_STREAM       9400.5   9380.1")
+
+
+# https://lore.kernel.org/lkml/bfbfbf041854e2cd1a8ed14e64081062e5d632d3.camel@gmx.de/: `perf sched latency`
+def test_perf_sched_latency_is_no_benchmark_table():
+    from transforms.handmade.noise import noise_block
+
+    block = ("  Task                  |   Runtime ms  | Switches | Avg delay ms    |\n"
+             "  Isolated Web Co:5457  |  10982.274 ms |     5768 | avg:   0.295 ms |\n"
+             "  TOTAL:                |2370376.486 ms |  1189527 |                 |\n")
+    assert noise_block(block) is not None

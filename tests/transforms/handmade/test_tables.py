@@ -2158,3 +2158,24 @@ def test_statistic_rows_measure_what_the_caption_over_their_names_says():
     assert ("6_1_base_config", "dbench4 Throughput", "min", "1", 813.26) in got
     assert ("6_1_final_config", "dbench4 Throughput", "hmean", "2", 1422.97) in got
     assert len(got) == 8
+
+
+# https://lore.kernel.org/netdev/20230614230947.3954084-1-dima@arista.com/
+FULLER_ROWS_FIRST = """\
+iperf[3] benchmarks for version 6:
+                           v6.4-rc1                 TCP-AO-v6
+  TCP                      43.9 Gbits/sec           43.5 Gbits/sec
+  TCP-MD5                  2.20 Gbits/sec           2.25 Gbits/sec
+  TCP-AO(hmac(sha1))                                2.53 Gbits/sec
+  TCP-AO(hmac(sha512))                              1.67 Gbits/sec
+  TCP-AO(hmac(sha384))                              1.77 Gbits/sec
+"""
+
+
+def test_rows_fuller_than_most_keep_the_value_under_each_head():
+    got = {(r["system"], r["metric_label"], r["value"], r["unit"]) for r in rows(FULLER_ROWS_FIRST)}
+    assert ("v6.4-rc1", "TCP", 43.9, "Gbit/s") in got  # (the first head is over a column, not the labels)
+    assert ("TCP-AO-v6", "TCP", 43.5, "Gbit/s") in got
+    assert ("v6.4-rc1", "TCP-MD5", 2.2, "Gbit/s") in got
+    assert ("TCP-AO-v6", "TCP-AO(hmac(sha384))", 1.77, "Gbit/s") in got
+    assert len(got) == 7

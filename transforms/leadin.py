@@ -148,6 +148,21 @@ _COUNTED = re.compile(
     r"(?:[ \t]++(?:runs?|rows?|lines?|results?|ones?))?[ \t]*+(?::|=|-|\bare\b|\bis\b|\bwere\b|\bwith\b)[ \t]*+"
     r"(?P<name>\S[^\n]{0,60}?)[ \t.]*+$")
 _COUNTED_REACH = 40  # lines above the runs where the legend of their groups stands
+# `o First line is  a linux-2.6.11-rc4-mm1-cnfork`: one row below, by its place, named
+_ORDINAL_ONE = re.compile(
+    r"(?i)^[ \t]*+(?:[-*o\u2022][ \t]++)?(?:the[ \t]++)?(?:first|second|third|fourth|fifth|sixth)[ \t]++"
+    r"(?:line|row|run|result)[ \t]++(?:is|was|:|=|-)[ \t]*+(?:(?:a|an|the)[ \t]++)?(?P<name>\S[^\n]{0,60}?)[ \t.]*+$")
+
+
+def _legend_count(line: str) -> tuple[int, str] | None:
+    """(how many rows, their name) of a line of a legend naming rows by place: `First two: ...`, `Second line is ...`."""
+    if len(line) > 120:
+        return None
+    if m := _COUNTED.match(line):
+        return (int(m.group("n")) if m.group("n").isdigit() else _COUNT_WORDS[m.group("n").lower()]), m.group("name")
+    if m := _ORDINAL_ONE.match(line):
+        return 1, m.group("name")
+    return None
 
 
 def _fill_by_counted_legend(found: Sequence[tuple[Run, Segment]]) -> None:
@@ -160,16 +175,15 @@ def _fill_by_counted_legend(found: Sequence[tuple[Run, Segment]]) -> None:
             by_seg.setdefault((id(seg), run.benchmark), (seg, []))[1].append(run)
     for seg, runs in by_seg.values():
         first = min(r.line_start for r in runs)
-        legend = [(k, m) for k in range(max(0, first - _COUNTED_REACH), first)
-                  if len(seg.lines[k]) <= 120 and (m := _COUNTED.match(seg.lines[k]))]
+        legend = [(k, m) for k in range(max(0, first - _COUNTED_REACH), first) if (m := _legend_count(seg.lines[k]))]
         if len(legend) < 2:
             continue
-        counts = [int(m.group("n")) if m.group("n").isdigit() else _COUNT_WORDS[m.group("n").lower()] for _, m in legend]
+        counts = [n for _, (n, _) in legend]
         after = [r for r in runs if r.line_start > legend[-1][0]]
         same = {(r.benchmark, r.system) for r in after}
         if len(same) != 1 or sum(counts) != len(after) or any(x.system for r in after for x in r.results):
             continue
-        names = [m.group("name").strip() for (_, m), n in zip(legend, counts, strict=True) for _ in range(n)]
+        names = [name.strip() for _, (n, name) in legend for _ in range(n)]
         ordered = sorted(after, key=lambda r: (r.line_start, int(r.results[0].params.get("repeat", "0"))))
         for run, name in zip(ordered, names, strict=True):
             if run.system:

@@ -572,6 +572,36 @@ def test_a_legend_naming_groups_of_runs_by_count_names_each_run():
     assert {r["system"] for r in result_rows(extract_explained(three, "q")[0])} == {"skinny Linux 2.4.2-ac26"}
 
 
+# https://lore.kernel.org/lkml/1109753893.8422.127.camel@frecb000711.frec.bull.fr/ (excerpt): one host's
+# three lmbench runs, a legend naming each line by its place
+ORDINAL_LEGEND = """\
+ So I ran the lmbench with three different kernels with the fork
+connector patch I just sent. Results are attached at the end of the mail
+and there are three different lines which are:
+
+\to First line is  a linux-2.6.11-rc4-mm1-cnfork
+\to Second line is a linux-2.6.11-rc4-mm1
+\to Third line is  a linux-2.6.11-rc4-mm1-cnfork with a user space
+          application.
+
+Processor, Processes - times in microseconds - smaller is better
+------------------------------------------------------------------------------
+Host                 OS  Mhz null null      open slct sig  sig  fork exec sh
+                             call  I/O stat clos TCP  inst hndl proc proc proc
+--------- ------------- ---- ---- ---- ---- ---- ---- ---- ---- ---- ---- ----
+account   Linux 2.6.11- 2765 0.17 0.26 3.57 4.19 16.9 0.51 2.31 162. 629. 2415
+account   Linux 2.6.11- 2765 0.16 0.26 3.56 4.17 17.6 0.50 2.30 163. 628. 2417
+account   Linux 2.6.11- 2765 0.16 0.27 3.67 4.25 17.6 0.51 2.28 176. 664. 2456
+"""
+
+
+def test_a_legend_naming_each_line_by_its_place_names_each_run():
+    rows = result_rows(extract_explained(ORDINAL_LEGEND, "o")[0])
+    forks = {(r["system"], r["value"]) for r in rows if r["metric"] == "fork_proc"}
+    assert forks == {("linux-2.6.11-rc4-mm1-cnfork", 162.0), ("linux-2.6.11-rc4-mm1", 163.0),
+                     ("linux-2.6.11-rc4-mm1-cnfork with a user space", 176.0)}
+
+
 # https://lore.kernel.org/lkml/20031220034548.GA4809@lucent/ (excerpt; `Subject: lmbench 2.4.20-8(RH9),
 # 2.4.20, 2.6.0`): lmbench cut the first release at its OS column's 13 characters
 CUT_RELEASE = """\

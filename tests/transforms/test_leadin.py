@@ -623,3 +623,19 @@ def test_a_release_the_printout_cut_short_is_completed_from_the_post():
                                            "lucent.rd Linux 2.6.0"}
     two = "lmbench 2.4.20-8(RH9), 2.4.20-9, 2.6.0"  # two releases the cut one starts: no guess
     assert "lucent.rd Linux 2.4.20-" in {r["system"] for r in result_rows(extract_explained(CUT_RELEASE, "r", two)[0])}
+
+
+# https://lore.kernel.org/stable/E4F29FAF-D17F-48BC-9F13-05F04C0C2AF5@flyingcircus.io/ (excerpt)
+def test_a_sentence_leading_into_the_command_or_a_printout_s_tail_names_no_system():
+    from transforms.leadin import _wordy
+
+    assert not _wordy("Disk stats (read/write): vda: ios=7662/7865, sectors=61856/71089, merge=0/5")
+    text = ("I've done a measurement to try to emulate those accesses by running\n\n"
+            "$ fio --rw=randrw --name=synctest --bs=4k --direct=1 --numjobs=1 --ioengine=libaio\n"
+            "synctest: (g=0): rw=randrw, bs=(R) 4096B-4096B, (W) 4096B-4096B, (T) 4096B-4096B, ioengine=libaio\n"
+            "fio-3.38\n"
+            "synctest: (groupid=0, jobs=1): err= 0: pid=14227: Wed Jun 18 12:00:00 2025\n"
+            "  read: IOPS=122, BW=489KiB/s (501kB/s)(29.9MiB/62557msec)\n"
+            "  write: IOPS=123, BW=493KiB/s (504kB/s)(30.1MiB/62557msec); 0 zone resets\n")
+    rows = result_rows(extract_explained(text, "f")[0])
+    assert rows and all(r["system"] is None for r in rows)

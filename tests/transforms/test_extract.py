@@ -1,5 +1,7 @@
 """transforms.extract: how parsers' runs and the hand-made reader come together in one post."""
 
+import pytest
+
 from transforms.extract import extract_explained
 from transforms.rows import result_rows
 
@@ -52,17 +54,6 @@ After (+netif_receive_skb_list):
 """
 
 
-def test_captions_inside_one_printout_name_the_rows_below_them():
-    from transforms.extract import extract_explained
-    from transforms.rows import result_rows
-
-    rows = result_rows(extract_explained(BCM, "b")[0])
-    got = {(r["system"], r["params"]["side"], r["value"]) for r in rows if r["metric"] == "throughput"}
-    assert got == {("Before", "sender", 33.7), ("Before", "receiver", 33.5),
-                   ("After (+netif_receive_skb_list)", "sender", 43.3),
-                   ("After (+netif_receive_skb_list)", "receiver", 43.1)}
-
-
 # https://lore.kernel.org/netdev/fa2ec166605fc2a60d9ed5e74bc349bd1e322b8d.1623763509.git.lorenzo@kernel.org/
 UNDERLINED = """\
 As already done for mvneta and mvpp2, enable skb recycling for ti
@@ -90,11 +81,16 @@ ti + skb recycling:
 """
 
 
-def test_an_underlined_heading_inside_one_printout_names_the_rows_below_it():
-    rows = result_rows(extract_explained(UNDERLINED, "u")[0])
-    got = {(r["system"], r["params"]["side"], r["value"]) for r in rows if r["metric"] == "throughput"}
-    assert got == {("ti driver on net-next", "sender", 732.0), ("ti driver on net-next", "receiver", 726.0),
-                   ("ti + skb recycling", "sender", 742.0), ("ti + skb recycling", "receiver", 735.0)}
+@pytest.mark.parametrize(("text", "want"), [
+    (BCM, {("Before", "sender", 33.7), ("Before", "receiver", 33.5),
+           ("After (+netif_receive_skb_list)", "sender", 43.3), ("After (+netif_receive_skb_list)", "receiver", 43.1)}),
+    # (a heading over a rule, inside the printout as above one)
+    (UNDERLINED, {("ti driver on net-next", "sender", 732.0), ("ti driver on net-next", "receiver", 726.0),
+                  ("ti + skb recycling", "sender", 742.0), ("ti + skb recycling", "receiver", 735.0)}),
+])
+def test_captions_inside_one_printout_name_the_rows_below_them(text, want):
+    rows = result_rows(extract_explained(text, "c")[0])
+    assert {(r["system"], r["params"]["side"], r["value"]) for r in rows if r["metric"] == "throughput"} == want
 
 
 def test_an_annotated_hackbench_time_line_is_read():

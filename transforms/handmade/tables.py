@@ -1098,7 +1098,7 @@ def _label_columns(lines: list[str], parsed: list[tuple[int, str, list[Cell]]], 
     return out or None
 
 
-def _two_label_heads(lines: list[str], parsed: list[tuple[int, str, list[Cell]]], header: list[Cell],
+def _label_heads(lines: list[str], parsed: list[tuple[int, str, list[Cell]]], header: list[Cell],
                      n: int) -> tuple[int, dict[int, tuple[str, ...]]] | None:
     """Label columns under heads of their own over rows of parameters (`case  load
     baseline(std%)  compare%( std%)` over `TCP_RR  56-threads  1.00 ( 1.12)  -0.05 ( 0.97)`;
@@ -1488,7 +1488,7 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
         n -= 1
         if header and (len(header) == n + 1 or _is_param_name(header[0].text) or header[0].end <= first_end + 1):
             header = header[1:]
-    elif header and (labelled := _two_label_heads(lines, parsed, header, n)) is not None:
+    elif header and (labelled := _label_heads(lines, parsed, header, n)) is not None:
         k, pairs = labelled
         label_pair = tuple(norm(c.text).strip("#=: ") for c in header[:k])
         header = header[k:]
@@ -1713,6 +1713,7 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
                 header and not col_heads and len(vals) <= len(header)
                 and len({id(x) for x in _by_position(header, vals)}) == len(vals)):
             vals = vals[len(vals) - n:]  # (a row fuller than most, each value under a head of its own: kept whole)
+        row_word = row_stats.get(r) or row_stat  # (`Min`, `Hmean`: the row's statistic; a caption may name the measure)
         row_units = {c.unit for k, c in enumerate(vals) if c.kind == "abs" and c.unit
                      and kinds.get(head_of(vals, k) or "") != "param"}  # (`4k` under `bs` is no unit)
         row_unit = row_units.pop() if len(row_units) == 1 else None  # `0.74 / 0.42 microseconds`
@@ -1756,7 +1757,6 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
                 system, metric_label = _system_or_metric(hd)
                 if system is None and hd in generic_names:
                     system, metric_label = hd.strip(" :|"), None
-                row_word = row_stats.get(r) or row_stat  # (`Min`, `Hmean`: a statistic, the caption the measure)
                 metric_label = metric_label or totals.get(r) or (stat_measure if row_word else None) or row_word
                 if rp is not None and rp[0] == "case" and not metric_label and any(
                         any_metric(w) and norm(w) not in _BARE_TIME for w in label.split()):
@@ -1794,8 +1794,7 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
             if stat == "value" and (bound := _BOUND_ROW.match(row_stats.get(r) or label)):
                 # mmtests' `Min  Trans-1`, `Max  Trans-1`: the runs' bounds; `BAmean-50`: the best half's mean
                 stat = bound.group(1).lower() if bound.group(1) else "mean"
-            elif stat == "value" and (row_word := row_stats.get(r) or row_stat) \
-                    and (mean := MEAN_STAT.get(row_word.lower())):
+            elif stat == "value" and row_word and (mean := MEAN_STAT.get(row_word.lower())):
                 stat = mean  # `Hmean  64  732.14 ...`: the harmonic mean of the runs
             elif stat == "value" and metric_label and (lead := _MEAN_LEAD.match(metric_label)):
                 # `Hmean     unixbench-dhry2reg-1`: a mean of the runs of the test the row names (the

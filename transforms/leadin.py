@@ -253,8 +253,6 @@ def _lead_caption(seg: Segment, run: Run) -> str | None:
         return None  # `iodepth=64`: how the test ran, not on what
     if not core or generic_label(core) or not _wordy(core):
         return None  # a label (`graviton2`) or a sentence; not a log line or another printout's tail
-    if core.split()[-1].lower() in _INTO_COMMAND:
-        return None  # `I've done a measurement ... by running` / `$ fio ...`: it leads into the command
     words = {w.strip("()[],;:'\"").lower() for w in core.split()} - {""}
     says = {w for w in words if w not in _TOOL_WORDS and w not in _FILLER and not w.startswith("-")}
     return core if says else None  # `When running hdparm -tT I get the following`: says nothing
@@ -270,9 +268,6 @@ def _row_keys(run: Run) -> set[tuple]:
 _NOT_CAPTION = re.compile(r"\d:\d\d:\d\d|\d\s*+[KMGT]?(?:B|bits?)/s(?:ec)?\b|^(?:" + names_pattern() + r")\s++-"
                           r"|\d(?:user|system|elapsed)\b|\b\d{1,4}m\d{1,2}(?:\.\d{1,6})?s\b|,[^,\s]{0,40}+,[^,\s]{0,40}+,[^,\s]{0,40}+,|^[\w/~.@:-]{0,40}+\s?[$#]\s"
                           r"|\b[a-z_]{2,20}+=\d[^,\s]{0,20}+,[ \t]*+[a-z_]{2,20}+=\d")  # (`ios=7662/7865, sectors=...`)
-
-
-_INTO_COMMAND = frozenset({"running", "run", "using", "by", "via", "executing", "invoking", "command"})
 
 
 def _wordy(text: str) -> bool:

@@ -154,7 +154,8 @@ def generic_label(text: str) -> bool:
     words = [w for w in words if w]
     if len(words) >= 2 and words[0] in _TOOL_NAMES and all(_ARGUMENT.fullmatch(w) for w in words[1:]):
         return True  # `dbench 16`, `tbench -t 60 192`: a command line, what ran, not on what
-    return bool(words) and (all(w in _GENERIC_WORDS for w in words) or words[-1] in _OPEN_END)
+    return bool(words) and (all(w in _GENERIC_WORDS for w in words) or words[-1] in _OPEN_END
+                            or len(words) >= 2 and words[-2] == "by" and words[-1].endswith("ing"))  # `by running`
 
 
 _ARGUMENT = re.compile(r"-{1,2}[\w=.,/-]{0,30}|\d[\w.,]{0,12}|[\w.-]{1,20}=[\w.,/-]{1,30}")  # `16`, `-t`, `bs=1M`

@@ -2179,3 +2179,27 @@ def test_rows_fuller_than_most_keep_the_value_under_each_head():
     assert ("v6.4-rc1", "TCP-MD5", 2.2, "Gbit/s") in got
     assert ("TCP-AO-v6", "TCP-AO(hmac(sha384))", 1.77, "Gbit/s") in got
     assert len(got) == 7
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(alphabet=" NYxo4K-|=abc1.", max_size=30), min_size=1, max_size=8))
+def test_switch_columns_only_widen_gaps(lines):
+    from transforms.handmade.tables import split_flag_columns
+
+    out = split_flag_columns(lines)
+    assert len(out) == len(lines)  # line numbers stay those of the block
+    for a, b in zip(lines, out, strict=True):
+        assert len(b) >= len(a) and b.replace(" ", "").replace("-", "").replace("=", "") \
+            == a.replace(" ", "").replace("-", "").replace("=", "")  # only blanks or a rule's characters added
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="ab_-1", min_size=1, max_size=60), st.integers(min_value=2, max_value=4))
+def test_names_run_together_are_only_cut(text, n):
+    from transforms.handmade.cells import Cell
+    from transforms.handmade.tables import _glued_names
+
+    parts = _glued_names(Cell(text, 3, 3 + len(text), "label"), n)
+    if parts is not None:
+        assert len(parts) == n and "".join(p.text for p in parts) == text
+        assert all(p.text.startswith(parts[0].text[:4]) for p in parts)

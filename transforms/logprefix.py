@@ -41,14 +41,15 @@ _HOST_TAG = re.compile(r"[A-Za-z][\w.-]{0,62}[ \t]{0,30}\|(?:[ \t]|$)")
 _DIFF_OLD = re.compile(r"<[ \t]")
 # `grep READ *.out`: each line after the name of the file it was found in (`sda.test1.out:`,
 # `logs/run-2.log:12:`)
-_GREP_FILE = re.compile(r"[ \t]{0,8}[\w+-][\w./+-]{0,80}\.(?:out|log|txt|res|results?|dat|data)(?::\d{1,9})?:[ \t]+")
+_GREP_NAME = r"[ \t]{0,8}[\w+-][\w./+-]{0,80}\.(?:out|log|txt|res|results?|dat|data)(?::\d{1,9})?:[ \t]"
+_GREP_FILE = re.compile(_GREP_NAME + "+")
 
 _TIMES = (("iso", _ISO), ("syslog", _SYSLOG), ("uptime", _UPTIME))
 # a cheap test before any block is looked for: some line starts like a prefix
 _ANY = re.compile(
     r"(?m)^(?:\[?\d{4}-\d\d-\d\d[T ]\d\d:|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d |\[[ \t]{0,12}\d{1,10}\.\d"
     rf"|\[{_LEVELS}\]|[A-Za-z][\w.-]{{0,62}}[ \t]{{0,30}}\||<[ \t]"
-    r"|[ \t]{0,8}[\w./+-]{1,81}\.(?:out|log|txt|res|results?|dat|data)(?::\d{1,9})?:[ \t])"
+    rf"|{_GREP_NAME})"
 )
 
 

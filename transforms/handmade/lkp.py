@@ -169,13 +169,17 @@ def _param_tables(lines: list[str], out: list[LkpValue], used: set[int]) -> None
             if row is None:
                 break
             values, _, name, _ = row
-            prefix, _, label = name.partition(".")
-            bench = BENCHMARKS.get(prefix.split("-")[0])
+            bench, label = _benchmark_of(name), name.partition(".")[2]
             if bench is not None and label and not label.startswith("time."):
                 _emit(out, head, k, bench, label, {**params, param: toks[0]}, values)
             rows.append(k)
         if rows:
             used.update((d - 1, d, *rows))
+
+
+def _benchmark_of(name: str) -> str | None:
+    """`fio.read_bw_MBps`, `hackbench-process.throughput`: the benchmark a row's testcase names, if one we read."""
+    return BENCHMARKS.get(name.partition(".")[0].split("-")[0])
 
 
 def _cased_row(line: str, n: int) -> bool:
@@ -184,7 +188,7 @@ def _cased_row(line: str, n: int) -> bool:
     if len(toks) < 3 or _NUMBER.fullmatch(toks[0]) or not _NAME.fullmatch(toks[0]):
         return False
     row = _row([" ".join(toks[1:])], 0, n)
-    return row is not None and BENCHMARKS.get(row[2].partition(".")[0].split("-")[0]) is not None
+    return row is not None and _benchmark_of(row[2]) is not None
 
 
 def _row(lines: list[str], k: int, n: int) -> tuple[list[str], bool, str, int] | None:
@@ -247,8 +251,7 @@ def _rows(lines: list[str], k: int, head: Head, out: list[LkpValue], used: set[i
                 boxes.append((k, BENCHMARKS[parts[at]], {p: v for p, v in params.items() if v}, values))
             k += span
             continue
-        prefix, _, label = name.partition(".")
-        bench = BENCHMARKS.get(prefix.split("-")[0])
+        bench, label = _benchmark_of(name), name.partition(".")[2]
         ours = bench is not None and bool(label) and not label.startswith("time.")
         if total:  # the boxes above measured what it sums (a counter, maybe: no result)
             for line, bbench, params, vals in boxes:

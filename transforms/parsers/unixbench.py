@@ -471,9 +471,9 @@ class _Reader:
         if j is not None:
             return j
         self.note_context(t)
-        if _headless_index(self.lines, i):
-            return self.table(i, "system", "BASELINE RESULT INDEX", headless=True)
-        if _match_test(t):
+        if _match_test(t):  # (a test's line: an index row whose heads were cut off, or a score)
+            if _headless_index(self.lines, i):
+                return self.table(i, "system", "BASELINE RESULT INDEX", headless=True)
             return self.raw(i)
         return i + 1
 

@@ -54,8 +54,10 @@ def _overflows(raws: list[str], split: list[tuple[int, str]], k: int) -> bool:
     if words and (body[:1].isspace() or all(_CELL.fullmatch(w) for w in words) or _cells(body)) \
             and head >= _WRAP_WIDTH // 2:
         return True  # a table row broken inside a run of blanks (empty cells): the head lost them
-    if words and body[:1].isspace() and _cells(body) and head >= _WRAP_WIDTH // 4 and _cells(raws[k - 1]):
-        return True  # (however short the head: the run of blanks it lost may have been most of the row)
+    if words and body[:1].isspace() and (_cells(body) or all(_CELL.fullmatch(w) for w in words)) \
+            and head >= _WRAP_WIDTH // 4 and _cells(raws[k - 1]):
+        return True  # (however short the head: the run of blanks it lost may have been most of the row,
+        # and its rest of figures one blank apart, `   0 100`)
     return bool(words) and head + 1 + len(words[0]) > _WRAP_WIDTH
 
 

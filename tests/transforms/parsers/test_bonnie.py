@@ -620,3 +620,21 @@ def test_a_quoted_row_broken_inside_its_blanks_keeps_its_rest_and_its_csv_line_r
               "a,1M,0,0,,,,,,,,,0.0,0,1,0,0,0,0,0,0,0,0,0,0,0,0\n")
     text = "Some results:\n\n" + report + "\nThanks.\n"
     assert _printed(_rows(_bench_wrap(_quote(text)))) == _printed(_rows(text))
+
+
+def test_a_quoted_row_whose_rest_is_figures_one_blank_apart_keeps_it_and_its_csv_line_reads_once():
+    # a report hypothesis found: quoted, then re-wrapped at 72 columns, the create row's rest (`   0
+    # 100`, after a run of empty cells) left the quote; the CSV line below read as a second run
+    report = ("Version  1.03       ------Sequential Output------ --Sequential Input- --Random-\n"
+              "                    -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--\n"
+              "Machine        Size K/sec %CP K/sec %CP K/sec %CP K/sec %CP K/sec %CP  /sec %CP\n"
+              "a                1M     0   0     0   0     0   0     0   0     0   0   0.0   0\n"
+              "                    ------Sequential Create------ --------Random Create--------\n"
+              "                    -Create-- --Read--- -Delete-- -Create-- --Read--- -Delete--\n"
+              "              files  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP\n"
+              "                  1     0   0                                             0 100\n"
+              "a,1M,0,0,0,0,0,0,0,0,0,0,0.0,0,1,0,0,,,,,,,,,0,100\n")
+    text = "Some results:\n\n" + report + "\nThanks.\n"
+    rows = _rows(_bench_wrap(_quote(text)))
+    assert len({r["run_id"] for r in rows}) == 1
+    assert {(r["metric"], r["value"]) for r in rows} == {(r["metric"], r["value"]) for r in _rows(text)}

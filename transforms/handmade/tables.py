@@ -46,7 +46,7 @@ _PARAM_WORDS = frozenset({
     "pairs", "flows", "sessions", "req size", "request size", "packet size", "pkt size", "len",
     "length", "test", "case", "iteration", "iter", "nproc", "np", "vcpus", "queues", "depth",
     "group", "g", "samples", "runs", "rings", "#rings", "nr_threads", "nthreads", "parallel", "p",
-    "j", "-j", "count", "sample", "num", "number", "files", "type",
+    "j", "-j", "count", "sample", "num", "number", "files", "type", "pattern",
 })  # fmt: skip
 STDEV_HEAD = re.compile(r"^(?:(?:stdev|stddev|std\.?dev|std|sd|σ|err|error|cv|var|variance|noise)\b|\+/-|\+-(?!\d)|±)",
                          re.I)
@@ -62,6 +62,7 @@ _HARDWARE = re.compile(r"(?i)\b(?:ssds?|hdds?|nvme|optane|sata|sas|emmc|disks?|d
 _COPIES = re.compile(r"(?i)^(?P<n>\d{1,4})[ \t]++(?:parallel[ \t]++)?(?:(?P<copy>cop(?:y|ies))(?:[ \t]++(?:tests?|runs?))?|tests?)$")
 _NUMERIC_LABEL = re.compile(r"^\d[\d/x:.,+-]{0,15}$")  # `1/1`, `4x8`, `16:100`
 _UTIL_HEAD = re.compile(r"^(?:cpu|%\s?cpu|cpu\s?%|cpu\s?util\w*|util(?:i[sz]ation)?\s?%?|%\s?util|%usr|%sys)$", re.I)
+_UNIT_SAID = re.compile(r"(?i)\bunits?[ \t]*+:")  # `Unit: MB / (s * J)`: a head saying what its figures count in
 _HEAD_UNIT = re.compile(r"\(([^()]{1,20})\)\s*+$")
 # the head of a column of names that are the systems (`NAME`, `Kernel`, `Config`)
 _SYSTEM_HEAD = re.compile(r"^(?:names?|config(?:uration)?s?|kernels?|systems?|setups?|fs|file ?systems?|devices?"
@@ -171,23 +172,28 @@ def _pipe_parts(lines: list[str], rules: bool = True) -> tuple[list[list[str] | 
 
 
 def join_grid_heads(lines: list[str]) -> list[str]:
-    """A box table's heads written over two lines or more between its first two rules (`| IRQ   |` over
+    """A box table's heads written over two lines or more between two rules (`| IRQ   |` over
     `| test  |`, reST grid tables): one head a column, its words joined (each line read alone was a row
-    of labels, then a row of half-heads)."""
+    of labels, then a row of half-heads). A title boxed over the heads (`| TBench (Performance Per
+    Watt) |`, one cell between the first two rules) is passed over: the heads are in the next box."""
     rules = [k for k, ln in enumerate(lines) if ln.lstrip().startswith("+") and RULE.match(ln)]
-    if len(rules) < 2 or rules[1] - rules[0] < 3:
-        return lines
-    group = range(rules[0] + 1, rules[1])
-    parts = [lines[k].split("|") for k in group]
-    if len({len(p) for p in parts}) != 1 or len(parts[0]) < 3 or any(
-            read_number(cell.strip()) is not None for p in parts for cell in p[1:-1]):
-        return lines  # ragged, or figures in it: rows, not heads
-    joined = [" ".join(p[j].strip() for p in parts if p[j].strip()) for j in range(len(parts[0]))]
-    out = list(lines)
-    out[group[0]] = "|".join([parts[0][0], *(f" {cell} " for cell in joined[1:-1]), parts[0][-1]])
-    for k in group[1:]:
-        out[k] = lines[rules[0]]  # (the lines joined stand as rules, so the rows keep their places)
-    return out
+    for top, bottom in zip(rules, rules[1:], strict=False):
+        group = range(top + 1, bottom)
+        parts = [lines[k].split("|") for k in group]
+        if parts and all(len(p) <= 3 for p in parts):
+            continue  # one cell: the table's title
+        if not parts or len({len(p) for p in parts}) != 1 or any(
+                read_number(cell.strip()) is not None for p in parts for cell in p[1:-1]):
+            return lines  # ragged, or figures in it: rows, not heads
+        if len(parts) < 2:
+            return lines  # heads on one line: nothing to join
+        joined = [" ".join(p[j].strip() for p in parts if p[j].strip()) for j in range(len(parts[0]))]
+        out = list(lines)
+        out[group[0]] = "|".join([parts[0][0], *(f" {cell} " for cell in joined[1:-1]), parts[0][-1]])
+        for k in group[1:]:
+            out[k] = lines[top]  # (the lines joined stand as rules, so the rows keep their places)
+        return out
+    return lines
 
 
 # `-- randread tests -|-------|`: a section's caption set in a pipe table's first column, a rule after
@@ -1678,8 +1684,10 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
     elif row_votes == 0 and len(heads) >= 2 and all(_IO_TEST.match(hd) for hd in heads) \
             and not any(_IO_TEST.match(lab) for lab in row_labels if lab):
         t.orientation = "rows=systems"  # `READ  WRITE` over `w/`, `w/o`: the I/O each column measured
-    elif row_votes == 0 and heads and sum(unit_in(hd) is not None for hd in heads) * 2 >= len(heads) + 1:
-        t.orientation = "rows=systems"  # `power(W/s)  throughput(MB/s)` heads: measured quantities
+    elif row_votes == 0 and heads and sum(unit_in(hd) is not None or _UNIT_SAID.search(hd) is not None
+                                          for hd in heads) * 2 >= len(heads) + 1:
+        # `power(W/s)  throughput(MB/s)` heads, or heads saying their unit (`Unit: MB / (s * J)`): measured quantities
+        t.orientation = "rows=systems"
     else:
         t.orientation = "rows=metrics"
 

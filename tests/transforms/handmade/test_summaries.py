@@ -410,3 +410,33 @@ def test_a_key_naming_where_then_what_gives_the_system_and_the_metric():
     assert where_then_what("eMMC - Random Write") == ("eMMC", "Random Write")
     assert where_then_what("Random Write - eMMC") is None  # what, then where: no metric on the right
     assert where_then_what("v6.15 - v6.16") is None
+
+
+# https://lore.kernel.org/linux-pm/20210917072022.3234272-1-dedekind1@gmail.com/
+CONDITION_ONE_BLANK = """\
+Cyclictest
+----------
+
+I ran cyclictest for a single CPU for 4 hours.
+
+Before: average latency: 2417 ns
+After:  average latency: 2293 ns
+
+Dbench
+------
+
+I ran dbench for 4 hours for all CPUs. I was using a simple consumer
+grade SSD + ext4. I was looking to compare the average throughput.
+
+Before: average throughput: 4527.12 MB/sec
+After:  average throughput: 4562.52 MB/sec
+"""
+
+
+def test_a_condition_one_blank_before_its_pair_names_the_line_and_another_tool_is_not_ours():
+    rows = result_rows(extract_explained(CONDITION_ONE_BLANK, "c", subject="intel_idle: dbench and cyclictest")[0])
+    got = {(r["benchmark"], r["system"], r["metric_label"], r["value"], r["unit"]) for r in rows}
+    assert got == {("dbench", "Before", "average throughput", 4527.12, "MB/s"),
+                   ("dbench", "After", "average throughput", 4562.52, "MB/s")}  # (cyclictest's figures are its own)
+    assert key_pairs("Before: average throughput: 4527.12 MB/sec") is not None
+    assert key_pairs("Later: average throughput: 4527.12 MB/sec") is None  # one blank after a name of no condition

@@ -2203,3 +2203,67 @@ def test_names_run_together_are_only_cut(text, n):
     if parts is not None:
         assert len(parts) == n and "".join(p.text for p in parts) == text
         assert all(p.text.startswith(parts[0].text[:4]) for p in parts)
+
+
+# https://lore.kernel.org/linux-pm/20211119103102.88124-1-ray.huang@amd.com/
+TITLE_BOX_OVER_HEADS = """\
+1) TBench CPU benchmark:
+
++---------------------------------------------------------------------+
+|                                                                     |
+|               TBench (Performance Per Watt)                         |
+|                                                    Higher is better |
++-------------------+------------------------+------------------------+
+|                   |  Performance Per Watt  |  Performance Per Watt  |
+|   Kernel Module   |       (Schedutil)      |       (Ondemand)       |
+|                   |  Unit: MB / (s * J)    |  Unit: MB / (s * J)    |
++-------------------+------------------------+------------------------+
+|                   |                        |                        |
+|    acpi-cpufreq   |         3.022          |        2.969           |
+|                   |                        |                        |
++-------------------+------------------------+------------------------+
+|                   |                        |                        |
+|     amd-pstate    |         3.131          |        3.284           |
+|                   |                        |                        |
++-------------------+------------------------+------------------------+
+"""
+
+
+def test_a_title_box_over_the_heads_leaves_them_joined_and_heads_saying_their_unit_measure():
+    got = {(r["system"], r["metric_label"], r["value"]) for r in rows(TITLE_BOX_OVER_HEADS)}
+    assert got == {("acpi-cpufreq", "Performance Per Watt (Schedutil) Unit: MB / (s * J)", 3.022),
+                   ("acpi-cpufreq", "Performance Per Watt (Ondemand) Unit: MB / (s * J)", 2.969),
+                   ("amd-pstate", "Performance Per Watt (Schedutil) Unit: MB / (s * J)", 3.131),
+                   ("amd-pstate", "Performance Per Watt (Ondemand) Unit: MB / (s * J)", 3.284)}
+
+
+# https://lore.kernel.org/lkml/CDB3D138-7AB5-4166-9167-134784AF90D5@smartx.com/
+PATTERN_COLUMN = """\
+I tested with fio.
+
+# Before patch:
+   2293 root       0 -20       0      0      0 R  68.6   0.0   0:23.85 kworker/0:1H+nvme_tcp_wq
+  12504 root      20   0  476960  26280  20140 S  41.3   0.0   0:03.38 fio
+
+pattern                        | bandwidth(MiB/s)     | iops       | latency(us)
+:-                                 | -:                               | -:           | -:
+4k-randread-q128-j1            | 308                  | 79086      | 1617.33
+256k-randread-q128-j1          | 1072                 | 4288       | 29822.7
+
+# After patch:
+
+   1862 root       0 -20       0      0      0 R  56.6   0.0   0:59.37 kworker/66:1H+nvme_tcp_wq
+  12348 root      20   0  476960  25892  19804 S  45.4   0.0   0:02.00 fio
+
+pattern                        | bandwidth(MiB/s)     | iops       | latency(us)
+:-                                 | -:                               | -:         | -:
+4k-randread-q128-j1            | 451                  | 115530     | 1107.1
+256k-randread-q128-j1          | 1410                 | 5641       | 22671.7
+"""
+
+
+def test_a_pattern_column_holds_a_parameter_and_the_captions_name_the_systems():
+    got = {(r["system"], r["metric_label"], r["params"].get("pattern"), r["value"]) for r in rows(PATTERN_COLUMN)}
+    assert ("Before patch", "iops", "4k-randread-q128-j1", 79086.0) in got
+    assert ("After patch", "latency(us)", "256k-randread-q128-j1", 22671.7) in got
+    assert len(got) == 12

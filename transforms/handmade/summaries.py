@@ -12,10 +12,11 @@ from dataclasses import dataclass, field
 
 from transforms.handmade.cells import ONE_RUN, PAIR_IN_LABEL, RELEASE, Cell, cells
 from transforms.handmade.commands import command_of
-from transforms.handmade.evidence import benchmarks_in
+from transforms.handmade.evidence import benchmarks_in, other_benchmark
 from transforms.handmade.metrics import any_metric, label_votes, norm
 from transforms.handmade.metrics import unit as unit_of
 from transforms.parsers._common import IO_TEST, generic_label, io_test_label
+from transforms.tools import names_pattern
 
 _KV = re.compile(r"^\s{0,12}+(?:[-*+•]\s{1,4}+)?(?P<key>[A-Za-z#][^:=.]{0,60}+(?:\.(?!\.\.)[^:=.]{0,60}+){0,8}+)"
                  r"(?P<sep>:|=|\.{3,}+)\s*+(?P<rest>\S.*)$")
@@ -162,6 +163,25 @@ _THAN = re.compile(r"(?i)\b(?:faster|slower|better|worse|more|less|higher|lower|
 _AGAINST = re.compile(r"(?i)(?:-{1,3}>|=>|→|\bvs\.?|\bversus)[ \t]{0,4}+[~(]?\d")
 
 
+_TOOL_LEAD = re.compile(rf"(?i)^(?:{names_pattern()})[ \t]*+[,;/-][ \t]*+")  # `hackbench, init_on_free=1`
+# `hackbench, init_on_free=1:  +7.71% sys time (st.err 0.45%)`: a setting, a signed change, what it is of
+_CHANGE_LINE = re.compile(r"^[ \t>]{0,12}+(?P<key>[A-Za-z][^:\n]{0,60}+):[ \t]++(?P<chg>[-+]\d{1,6}+(?:\.\d{1,6}+)?)[ \t]?+%"
+                          r"[ \t]++(?P<measure>[A-Za-z][\w./-]{0,30}+(?:[ \t][A-Za-z][\w./-]{0,30}+){0,3})"
+                          r"[ \t]*+(?:\([^()\n]{0,80}+\))?[ \t]*+$")
+
+
+def _change_then_measure(line: str) -> KeyValue | None:
+    """`hackbench, init_on_free=1:  +7.71% sys time (st.err 0.45%)`: a signed change, then the
+    measure it is of; the key names the setting measured (after the tool's name, if it leads)."""
+    m = _CHANGE_LINE.match(line)
+    if m is None or not any_metric(m["measure"]) or other_benchmark(m["key"]):
+        return None  # (`Linux build with -j12, init_on_free=1:  +24.13% sys time`: another tool's)
+    system = _TOOL_LEAD.sub("", m["key"]).strip()
+    if not system or benchmarks_in(system):
+        return None
+    return KeyValue(0, float(m["chg"]), "%", m["measure"], system, {}, change=True)
+
+
 def read_summaries(lines: list[str], taken: set[int]) -> tuple[list[KeyValue], list[int]]:
     """Key: value lines of a block (lines in `taken` belong to tables): values and label lines used."""
     out: list[KeyValue] = []
@@ -218,6 +238,10 @@ def read_summaries(lines: list[str], taken: set[int]) -> tuple[list[KeyValue], l
         if (counted := _COUNT_CHANGE.match(line)) is not None:  # `2 VMs: +14.4% throughput`
             out.append(KeyValue(i, float(counted["chg"]), "%", (counted["metric"] or "").strip(), system,
                                 {norm(counted["noun"]): counted["n"]}, change=True))
+            continue
+        if (changed := _change_then_measure(line)) is not None:
+            changed.line = i
+            out.append(changed)
             continue
         kv = _KV.match(line)
         if not kv:

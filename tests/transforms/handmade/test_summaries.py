@@ -440,3 +440,24 @@ def test_a_condition_one_blank_before_its_pair_names_the_line_and_another_tool_i
                    ("dbench", "After", "average throughput", 4562.52, "MB/s")}  # (cyclictest's figures are its own)
     assert key_pairs("Before: average throughput: 4527.12 MB/sec") is not None
     assert key_pairs("Later: average throughput: 4527.12 MB/sec") is None  # one blank after a name of no condition
+
+
+# https://lore.kernel.org/kernel-hardening/20190508153736.256401-5-glider@google.com/
+CHANGE_THEN_MEASURE = """\
+Slowdown for the initialization features compared to init_on_free=0,
+init_on_alloc=0:
+
+hackbench, init_on_free=1:  +7.71% sys time (st.err 0.45%)
+hackbench, init_on_alloc=1: +3.45% sys time (st.err 0.86%)
+
+Linux build with -j12, init_on_free=1:  +8.34% wall time (st.err 0.39%)
+Linux build with -j12, init_on_free=1:  +24.13% sys time (st.err 0.47%)
+"""
+
+
+def test_a_setting_then_a_signed_change_of_a_measure_is_a_change_of_that_setting():
+    rows = result_rows(extract_explained(CHANGE_THEN_MEASURE, "c", subject="net: apply __GFP_NOINIT")[0])
+    got = {(r["benchmark"], r["system"], r["metric_label"], r["value"], r["unit"]) for r in rows}
+    assert got == {("hackbench", "init_on_free=1", "sys time", 7.71, "%"),
+                   ("hackbench", "init_on_alloc=1", "sys time", 3.45, "%")}  # (the kernel builds are not hackbench's)
+    assert all(r["metric"].endswith("_change_pct") for r in rows)

@@ -763,6 +763,32 @@ def test_a_caption_above_the_summary_names_its_system_and_the_host_becomes_a_par
     assert {(r.params.get("repeat"), r.value) for _, r in results if r.metric == "null_call"} == {("1", 0.44), ("2", 0.46)}
 
 
+# https://lore.kernel.org/lkml/94F20261551DC141B6B559DC491086721E00F9@blr-m3-msg.wipro.com/ (its lines, two
+# of the five runs): a caption that is a release other than the one lmbench printed for every run
+CAPTION_AGAINST_THE_PRINTOUT = """*************************************************************
+\t\tKernel 2.5.62
+*************************************************************
+                 L M B E N C H  2 . 0   S U M M A R Y
+                 ------------------------------------
+\t\t (Alpha software, do not distribute)
+
+Processor, Processes - times in microseconds - smaller is better
+----------------------------------------------------------------
+Host                 OS  Mhz null null      open selct sig  sig  fork exec sh
+                             call  I/O stat clos TCP   inst hndl proc proc proc
+--------- ------------- ---- ---- ---- ---- ---- ----- ---- ---- ---- ---- ----
+benchtest  Linux 2.5.63  790 0.46 0.82 6.75 8.03    33 1.26 4.04  285 1322 6675
+benchtest  Linux 2.5.63  790 0.44 0.82 6.66 7.99       1.23 4.04  364 1318 6776
+"""
+
+
+def test_a_caption_naming_another_release_than_the_one_printed_leaves_the_printout_its_system():
+    runs = extract_runs(CAPTION_AGAINST_THE_PRINTOUT, "m")
+    results = [(er.run.system, r) for er in runs for r in er.run.results]
+    assert results and {s for s, _ in results} == {"benchtest Linux 2.5.63"}
+    assert {(r.params.get("repeat"), r.value) for _, r in results if r.metric == "null_call"} == {("1", 0.46), ("2", 0.44)}
+
+
 # https://lore.kernel.org/lkml/200302251711.h1PHBct16624@mail.osdl.org/ (its lines, one table): the 2-way
 # hosts, a blank line, then the 1-way hosts running the same OS: one table in two groups
 TWO_GROUPS = """\

@@ -55,11 +55,30 @@ def _caption_system(lines: list[str], banner: int, runs: list[Run]) -> None:
         if seen > _CAPTION_REACH or len(_FIGURES.findall(text)) >= 2:
             return  # (`8p/16k ctxsw   9.04   15`: a row of the table above, no caption)
         if (name := names_system(text)) is not None:
+            if _contradicted(name, runs):
+                return
             for run in runs:
                 for r in run.results if run.system else ():
                     r.params.setdefault("host", run.system)
                 run.system = name
             return
+
+
+# `Kernel 2.5.62`: a caption that is a release and nothing more
+_BARE_RELEASE = re.compile(r"(?i)^(?:(?:linux|kernel)[ \t]++){0,2}+(?:version[ \t]++)?+v?(?P<rel>\d[\w.+-]{0,40}+)$")
+
+
+def _contradicted(caption: str, runs: list[Run]) -> bool:
+    """A caption that is only a release, other than the one lmbench printed for every run (`Kernel
+    2.5.62` over `Linux 2.5.63`) and not the whole of a release the banner cut at 13 characters
+    (`kernel 2.5.54-mm2` over `Linux 2.5.54-mm`): the printout says what ran, not the caption."""
+    from transforms.leadin import releases
+
+    m = _BARE_RELEASE.match(caption.strip())
+    if m is None:
+        return False
+    printed = [releases(run.system or "") for run in runs]
+    return all(len(p) == 1 and p[0] != m["rel"] and not m["rel"].startswith(p[0]) for p in printed)
 
 
 _NAMED_CTX = re.compile(r"^ctxsw_(\d{1,3})p_(\d{1,4})k$")

@@ -169,6 +169,7 @@ _INDEX_HEAD = re.compile(
     re.I,
 )
 _OLD_HEAD = re.compile(r"^TEST\s+BASELINE\s+RESULT\s+INDEX$", re.I)
+_OLD_HEAD_CUT = re.compile(r"^TEST\s+BASELINE\s+RESULT$", re.I)  # `INDEX` on the next line, a mailer's wrap
 # `\s*:?` before the scores, without its overlap with the blank that starts each score: a colon,
 # or (no colon) the scores with their blanks, or trailing blanks alone
 _COLON = r"(?:\s*+:|(?=\s)|\s*+$)?"
@@ -465,7 +466,8 @@ class _Reader:
         if m:
             category = re.sub(r"\s+", " ", m.group(1).lower())
             return self.table(i, category, m.group(3))
-        if _OLD_HEAD.match(t):
+        if _OLD_HEAD.match(t) or _OLD_HEAD_CUT.match(t) and i + 1 < len(self.lines) \
+                and self.lines[i + 1].upper() == "INDEX":
             return self.table(i, "system", "BASELINE RESULT INDEX")
         j = self.score(i)
         if j is not None:

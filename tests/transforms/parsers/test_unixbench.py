@@ -496,3 +496,27 @@ def test_index_rows_whose_heads_were_cut_off_are_known_by_their_baselines():
     # three columns of figures that do not start with the test's baseline are no index rows
     hand = "Execl Throughput      1159.7   1163.8   1159.6\nPipe Throughput     217759.8 211583.8 208970.6\n"
     assert not any(r["metric"].endswith("_index") for r in _rows(hand))
+
+
+# https://lore.kernel.org/lkml/005101c2b257$d82111e0$6009720a@wipro.com/ (its lines): a mailer's wrap put
+# `INDEX` under the heads and each row's index on a line of its own
+WRAPPED_INDEX_TABLE = """\
+                     INDEX VALUES
+TEST                                        BASELINE     RESULT
+INDEX
+
+Dhrystone 2 using register variables        116700.0   1804903.9
+154.7
+Double-Precision Whetstone                  55.0       476.2
+86.6
+Execl Throughput                            43.0       912.5
+212.2
+"""
+
+
+def test_an_index_table_whose_index_a_mailer_wrapped_keeps_every_index():
+    got = {(r["metric"], r["value"], r["unit"]) for r in _rows(WRAPPED_INDEX_TABLE)}
+    assert ("dhrystone_2_index", 154.7, "index") in got
+    assert ("whetstone_double", 476.2, "MWIPS") in got
+    assert ("execl_throughput_index", 212.2, "index") in got
+    assert len(got) == 6

@@ -197,15 +197,27 @@ def _heads_rest(lines: list[str], row: int) -> int | None:
     """The line right above the first broken row, when it is the rest of the heads above it (broken
     inside a wide gap, so no sign of the width): neither holds a value, the rest starts at the margin,
     and heads and rest together name as many columns as the row and its rest hold cells."""
-    from transforms.handmade.cells import split_wide
 
     top = row - 1
     if not _under_heads(lines, top) or _HAS_VALUE.search(lines[top]) or _RULE_PIECE.match(lines[top]):
         return None  # (a rule under the heads is no rest of theirs)
     rest = lines[row + 1].strip()
     joined = lines[row].rstrip() + _separator(lines[row], rest, lines) + rest
-    heads = len(split_wide(lines[top - 1])) + len(split_wide(lines[top]))
-    return top if heads == len(split_wide(joined)) else None
+    heads = _cell_count(lines[top - 1]) + _cell_count(lines[top])
+    return top if heads == _cell_count(joined) else None
+
+
+def _cell_count(line: str) -> int:
+    """Cells a wide gap apart, a cell's brackets kept whole (`1.06 [  5.97]( 0.42)` is one cell,
+    blanks inside its brackets and all)."""
+    from transforms.handmade.cells import split_wide
+
+    n, depth = 0, 0
+    for cell in split_wide(line):
+        if depth <= 0:
+            n += 1
+        depth += cell.text.count("[") + cell.text.count("(") - cell.text.count("]") - cell.text.count(")")
+    return n
 
 
 def _under_heads(lines: list[str], top: int) -> bool:
@@ -228,7 +240,6 @@ def _alternating(lines: list[str]) -> list[int]:
     """Rows broken inside a wide gap (the blanks the break took leave no sign of the width): every
     row a label and cells, then its rest at the margin, values first, three times or more; joined,
     each has as many cells as the heads (whose own rest may follow them). The rests, or none."""
-    from transforms.handmade.cells import split_wide
 
     if len(lines) < 6:
         return []
@@ -240,13 +251,13 @@ def _alternating(lines: list[str]) -> list[int]:
     top = rests[0] - 2  # the heads, right above the first row
     if top < 0 or not lines[top].strip() or _HAS_VALUE.search(lines[top]):
         return []
-    heads = [c.text for c in split_wide(lines[top])]
+    heads = _cell_count(lines[top])
     if _under_heads(lines, top):
-        heads = [c.text for c in split_wide(lines[top - 1])] + heads  # the heads' own rest under them
+        heads += _cell_count(lines[top - 1])  # the heads' own rest under them
         rests = [top, *rests]
-    widths = {len(heads), len(heads) - 1}  # (a head's last cell may be broken in two: `base` / `+ aaron-tg`)
+    widths = {heads, heads - 1}  # (a head's last cell may be broken in two: `base` / `+ aaron-tg`)
     for i in (i for i in rests if i != top):
-        if len(split_wide(lines[i - 1])) + len(split_wide(lines[i])) not in widths:
+        if _cell_count(lines[i - 1]) + _cell_count(lines[i]) not in widths:
             return []
     return rests
 

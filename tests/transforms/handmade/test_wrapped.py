@@ -340,3 +340,27 @@ def test_a_pipe_rows_last_cells_on_a_line_of_their_own_join_the_row():
     assert out[1] == out[3] == JOINED
     assert [c.strip() for c in out[0].split("|")][-3:] == ["200", "204", ""]
     assert [c.strip() for c in out[2].split("|")][-3:] == ["270", "250", ""]
+
+
+# https://lore.kernel.org/lkml/2d747fb5-81e7-48ac-ae51-db737a170b81@amd.com/ (its lines, three of the rows),
+# as a mailer re-wraps them at 72 columns: the heads and each row broken inside a wide gap, the
+# rest at the margin; each column's cells hold blanks of their own inside their brackets
+FIVE_COLUMNS = """\
+     ==================================================================
+     Test          : hackbench
+     Units         : Normalized time in seconds
+     Interpretation: Lower is better
+     Statistic     : AMean
+     ==================================================================
+     Case:           tip[pct imp](CV)       vanilla[pct imp](CV)     DELAYED[pct imp](CV)     DEFUALT[pct imp](CV)      BOTH[pct imp](CV)
+      1-groups     1.00 [ -0.00](13.74)     0.92 [  7.68]( 6.04)     0.95 [  5.12](10.12)     1.02 [ -1.92]( 6.70)     0.95 [  4.90]( 5.28)
+      2-groups     1.00 [ -0.00]( 9.58)     1.04 [ -3.56]( 4.96)     1.03 [ -3.12]( 5.12)     0.98 [  1.56]( 4.30)     1.01 [ -1.11]( 5.78)
+      4-groups     1.00 [ -0.00]( 2.10)     1.01 [ -1.30]( 2.27)     1.01 [ -1.09]( 2.68)     1.00 [ -0.43]( 2.58)     1.01 [ -0.65]( 1.38)
+"""
+
+
+def test_rows_and_heads_broken_in_a_wide_gap_join_though_their_cells_hold_blanks():
+    wrapped = wrap(FIVE_COLUMNS)
+    assert "\nDELAYED[pct imp](CV)" in wrapped and "\n0.95 [  5.12](10.12)" in wrapped  # (the damage does break them)
+    assert len(_facts(FIVE_COLUMNS)) == 15
+    assert _facts(wrapped) == _facts(FIVE_COLUMNS)

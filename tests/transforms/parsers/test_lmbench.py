@@ -782,8 +782,10 @@ benchtest  Linux 2.5.63  790 0.44 0.82 6.66 7.99       1.23 4.04  364 1318 6776
 """
 
 
-def test_a_caption_naming_another_release_than_the_one_printed_leaves_the_printout_its_system():
-    runs = extract_runs(CAPTION_AGAINST_THE_PRINTOUT, "m")
+@pytest.mark.parametrize("caption", ["Kernel 2.5.62", "kernel 2.5.63"])
+def test_a_caption_that_is_only_a_release_leaves_the_printout_its_system(caption):
+    # (another release than the one printed, or the same: the banner tells what ran)
+    runs = extract_runs(CAPTION_AGAINST_THE_PRINTOUT.replace("Kernel 2.5.62", caption), "m")
     results = [(er.run.system, r) for er in runs for r in er.run.results]
     assert results and {s for s, _ in results} == {"benchtest Linux 2.5.63"}
     assert {(r.params.get("repeat"), r.value) for _, r in results if r.metric == "null_call"} == {("1", 0.46), ("2", 0.44)}

@@ -55,7 +55,7 @@ def _caption_system(lines: list[str], banner: int, runs: list[Run]) -> None:
         if seen > _CAPTION_REACH or len(_FIGURES.findall(text)) >= 2:
             return  # (`8p/16k ctxsw   9.04   15`: a row of the table above, no caption)
         if (name := names_system(text)) is not None:
-            if _contradicted(name, runs):
+            if _release_printed(name, runs):
                 return
             for run in runs:
                 for r in run.results if run.system else ():
@@ -68,17 +68,18 @@ def _caption_system(lines: list[str], banner: int, runs: list[Run]) -> None:
 _BARE_RELEASE = re.compile(r"(?i)^(?:(?:linux|kernel)[ \t]++){0,2}+(?:version[ \t]++)?+v?(?P<rel>\d[\w.+-]{0,40}+)$")
 
 
-def _contradicted(caption: str, runs: list[Run]) -> bool:
-    """A caption that is only a release, other than the one lmbench printed for every run (`Kernel
-    2.5.62` over `Linux 2.5.63`) and not the whole of a release the banner cut at 13 characters
-    (`kernel 2.5.54-mm2` over `Linux 2.5.54-mm`): the printout says what ran, not the caption."""
+def _release_printed(caption: str, runs: list[Run]) -> bool:
+    """A caption that is only a release, and tells nothing the banner does not: the release lmbench
+    printed for every run (`kernel 2.5.54` over `Linux 2.5.54`) or another one (`Kernel 2.5.62` over
+    `Linux 2.5.63`: the printout says what ran, not the caption). Not so when it is the whole of a
+    release the banner cut at 13 characters (`kernel 2.5.54-mm2` over `Linux 2.5.54-mm`)."""
     from transforms.leadin import releases
 
     m = _BARE_RELEASE.match(caption.strip())
     if m is None:
         return False
     printed = [releases(run.system or "") for run in runs]
-    return all(len(p) == 1 and p[0] != m["rel"] and not m["rel"].startswith(p[0]) for p in printed)
+    return all(len(p) == 1 and not (p[0] != m["rel"] and m["rel"].startswith(p[0])) for p in printed)
 
 
 _NAMED_CTX = re.compile(r"^ctxsw_(\d{1,3})p_(\d{1,4})k$")

@@ -68,8 +68,13 @@ _COUNT_CHANGE = re.compile(r"^[ \t>]{0,12}+(?P<n>\d{1,6}+)[ \t]++(?P<noun>[A-Za-
                            r"(?P<chg>[-+]\d{1,6}+(?:\.\d{1,6}+)?)[ \t]*+%[ \t]*+(?P<metric>[A-Za-z][\w/-]{0,30}+)?[ \t]*+$")
 _SUM = re.compile(r"\d[ \t]*+[-+*/x×][ \t]*+\d")  # `1 + 0.4`, `2*3`: arithmetic in a key
 _LEAD_ONE = re.compile(r"^\s{0,8}+[A-Za-z][^:=]{0,40}+:\s{2,}+$")
-# `Before: average throughput: 4527.12 MB/sec`: a condition's label, one blank before its pair
-_CONDITION_LEAD = re.compile(r"(?i)^\s{0,8}+(?:before|after|patched|unpatched|vanilla|baseline|base|stock)\s{0,4}+:\s++$")
+
+
+def _condition_lead(lead: str) -> bool:
+    """`Before: ` ahead of a line's one pair (`Before: average throughput: 4527.12 MB/sec`): a
+    condition's label, however few blanks follow it."""
+    text = lead.strip()
+    return text.endswith(":") and _CONDITION_KEY.match(text[:-1].strip()) is not None
 
 
 def key_pairs(line: str) -> tuple[str | None, list[tuple[str, float, str | None]]] | None:
@@ -81,7 +86,7 @@ def key_pairs(line: str) -> tuple[str | None, list[tuple[str, float, str | None]
     # one pair counts only after a label of its own (`No randomization:  Simple syscall: ...`) or
     # beside other `key=value` settings (`IOPS=3536512, IOS/call=32/31, inflight=(75)`)
     if not found or len(found) < 2 and not _LEAD_ONE.match(line[: found[0].start()]) \
-            and not _CONDITION_LEAD.match(line[: found[0].start()]) and len(_SETTING_PAIR.findall(line)) < 2:
+            and not _condition_lead(line[: found[0].start()]) and len(_SETTING_PAIR.findall(line)) < 2:
         return None
     out: list[tuple[str, float, str | None]] = []
     for m in found:

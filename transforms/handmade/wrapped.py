@@ -197,7 +197,6 @@ def _heads_rest(lines: list[str], row: int) -> int | None:
     """The line right above the first broken row, when it is the rest of the heads above it (broken
     inside a wide gap, so no sign of the width): neither holds a value, the rest starts at the margin,
     and heads and rest together name as many columns as the row and its rest hold cells."""
-
     top = row - 1
     if not _under_heads(lines, top) or _HAS_VALUE.search(lines[top]) or _RULE_PIECE.match(lines[top]):
         return None  # (a rule under the heads is no rest of theirs)
@@ -240,7 +239,6 @@ def _alternating(lines: list[str]) -> list[int]:
     """Rows broken inside a wide gap (the blanks the break took leave no sign of the width): every
     row a label and cells, then its rest at the margin, values first, three times or more; joined,
     each has as many cells as the heads (whose own rest may follow them). The rests, or none."""
-
     if len(lines) < 6:
         return []
     rests = [i for i in range(1, len(lines))

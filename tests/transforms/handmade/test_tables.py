@@ -2267,3 +2267,17 @@ def test_a_pattern_column_holds_a_parameter_and_the_captions_name_the_systems():
     assert ("Before patch", "iops", "4k-randread-q128-j1", 79086.0) in got
     assert ("After patch", "latency(us)", "256k-randread-q128-j1", 22671.7) in got
     assert len(got) == 12
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["+----+----+", "+---------+", "| a  | b  |", "|  c | 1  |", "| title   |", "|    |    |",
+                                 "| d e| f  |", "x"]), max_size=12))
+def test_box_heads_are_only_joined_words_and_their_lines_rules(lines):
+    from transforms.handmade.tables import join_grid_heads
+
+    out = join_grid_heads(lines)
+    assert len(out) == len(lines)  # line numbers stay those of the block
+    changed = [k for k, (a, b) in enumerate(zip(lines, out, strict=True)) if a != b]
+    words_before = sorted(w for k in changed for w in lines[k].replace("|", " ").split())
+    words_after = sorted(w for k in changed for w in out[k].replace("|", " ").split() if not set(w) <= set("+-"))
+    assert words_after == words_before  # the heads' words, joined, none lost or added

@@ -59,7 +59,7 @@ def test_prose_and_two_broken_rows_stay_as_they_are():
 
 @pytest.mark.parametrize("rewrite", [unwrap, join_lone_labels, rejoin])
 @settings(max_examples=80, deadline=None)
-@given(st.lists(st.text(alphabet=" abc123.()%:-+K", max_size=90), max_size=25))
+@given(st.lists(st.text(alphabet=" abc123.()[]%:-+K", max_size=90), max_size=25))
 def test_any_lines_keep_their_count_and_only_joined_rows_and_rules_change(rewrite, lines):
     out = rewrite(lines)
     assert len(out) == len(lines)

@@ -461,3 +461,19 @@ def test_a_setting_then_a_signed_change_of_a_measure_is_a_change_of_that_setting
     assert got == {("hackbench", "init_on_free=1", "sys time", 7.71, "%"),
                    ("hackbench", "init_on_alloc=1", "sys time", 3.45, "%")}  # (the kernel builds are not hackbench's)
     assert all(r["metric"].endswith("_change_pct") for r in rows)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(["hackbench, init_on_free=1", "init_on_alloc=1", "hackbench", "Linux build with -j12", "x"]),
+       st.sampled_from(["+", "-", ""]), st.floats(min_value=0, max_value=999, allow_nan=False).map(lambda v: round(v, 2)),
+       st.sampled_from(["sys time", "wall time", "throughput", "things", ""]),
+       st.sampled_from(["", " (st.err 0.45%)", " (noise"]), st.sampled_from([":  ", ": ", " "]))
+def test_a_change_of_a_setting_is_read_only_from_the_line(key, sign, value, measure, aside, sep):
+    from transforms.handmade.summaries import _change_then_measure
+
+    line = f"{key}{sep}{sign}{value}% {measure}{aside}"
+    kv = _change_then_measure(line)
+    if kv is not None:
+        assert sign and ":" in sep and measure and aside != " (noise"  # a signed change after a key, of a measure
+        assert kv.change and kv.unit == "%" and kv.value == (-value if sign == "-" else value) and kv.key == measure
+        assert kv.system in key and kv.system != "hackbench" and "build" not in kv.system

@@ -175,7 +175,7 @@ _CHANGE_LINE = re.compile(r"^[ \t>]{0,12}+(?P<key>[A-Za-z][^:\n]{0,60}+):[ \t]++
                           r"[ \t]*+(?:\([^()\n]{0,80}+\))?[ \t]*+$")
 
 
-def _change_then_measure(line: str) -> KeyValue | None:
+def _change_then_measure(line: str, i: int) -> KeyValue | None:
     """`hackbench, init_on_free=1:  +7.71% sys time (st.err 0.45%)`: a signed change, then the
     measure it is of; the key names the setting measured (after the tool's name, if it leads)."""
     m = _CHANGE_LINE.match(line)
@@ -184,7 +184,7 @@ def _change_then_measure(line: str) -> KeyValue | None:
     system = _TOOL_LEAD.sub("", m["key"]).strip()
     if not system or benchmarks_in(system):
         return None
-    return KeyValue(0, float(m["chg"]), "%", m["measure"], system, {}, change=True)
+    return KeyValue(i, float(m["chg"]), "%", m["measure"], system, {}, change=True)
 
 
 def read_summaries(lines: list[str], taken: set[int]) -> tuple[list[KeyValue], list[int]]:
@@ -244,8 +244,7 @@ def read_summaries(lines: list[str], taken: set[int]) -> tuple[list[KeyValue], l
             out.append(KeyValue(i, float(counted["chg"]), "%", (counted["metric"] or "").strip(), system,
                                 {norm(counted["noun"]): counted["n"]}, change=True))
             continue
-        if (changed := _change_then_measure(line)) is not None:
-            changed.line = i
+        if (changed := _change_then_measure(line, i)) is not None:
             out.append(changed)
             continue
         kv = _KV.match(line)

@@ -472,7 +472,7 @@ def test_a_change_of_a_setting_is_read_only_from_the_line(key, sign, value, meas
     from transforms.handmade.summaries import _change_then_measure
 
     line = f"{key}{sep}{sign}{value}% {measure}{aside}"
-    kv = _change_then_measure(line)
+    kv = _change_then_measure(line, 0)
     if kv is not None:
         assert sign and ":" in sep and measure and aside != " (noise"  # a signed change after a key, of a measure
         assert kv.change and kv.unit == "%" and kv.value == (-value if sign == "-" else value) and kv.key == measure

@@ -91,6 +91,7 @@ def scaled(value: float, scale: str) -> float:
     return float(Decimal(str(value)) * MULTIPLIER[scale])
 
 
+_COMPARE_MARKS = frozenset({"(R)", "(I)"})  # a regression, an improvement (mmtests' compare reports)
 _COUNTS = frozenset({"IOPS", "ops/s", "trans/s", "events/s"})  # units whose thousands are written `553k`
 _NUMERIC_START = frozenset("0123456789+-.(xX×")
 
@@ -170,6 +171,10 @@ def cells(line: str) -> list[Cell]:
     i = 0
     while i < len(toks):
         tok, s, e = toks[i]
+        if tok in _COMPARE_MARKS and i + 1 < len(toks) and toks[i + 1][1] - e <= 2 \
+                and (read := read_number(toks[i + 1][0])) is not None and read[2] == "%":
+            i += 1  # `(R) 3.97%`, `(I) -12.13%`: mmtests' mark of a significant change, then the change
+            continue
         if tok.startswith("(") and out and out[-1].kind in ("abs", "chg") and (not _PAREN_CHANGE.match(tok) or i in glued):
             # an aside after a number: skip to its closing parenthesis (at most 8 tokens); a change
             # glued to the number (`33.40(-0.03)`, as `11.70(0.34)`) is its aside too

@@ -1240,6 +1240,9 @@ def _named_configurations(plain: list[str], t: Table) -> bool:
     return all(any(f"{q}{x}{e}" in text for q, e in ('""', "''", "“”")) for x in labels)
 
 
+_SUITE_TEST = re.compile(r"^[A-Za-z][\w-]{1,20}+/[A-Za-z][\w.-]{1,40}+$")  # `mmtests/kernbench`, `micromm/fork`
+
+
 def _row_benchmarks(t: Table) -> dict[str, str]:
     """Row label -> benchmark, when rows name two or more benchmarks (a mixed table). A row naming
     another tool (`pybench`) maps to "" with the rows under it; where every row naming one of ours
@@ -1249,6 +1252,11 @@ def _row_benchmarks(t: Table) -> dict[str, str]:
     current: str | None = None
     leading = True
     labels = list(dict.fromkeys(v.row for v in t.values if v.row))
+    if len(labels) >= 2 and all(_SUITE_TEST.match(label) for label in labels) \
+            and any(evidence.benchmarks_in(label) for label in labels):
+        # `mmtests/kernbench` over `micromm/fork`: a column of suites' tests, each row the test its
+        # group names; a test not ours is another tool's
+        return {label: next(iter(evidence.benchmarks_in(label)), "") for label in labels}
     for label in labels:
         found = evidence.benchmarks_in(label)
         if found:

@@ -297,6 +297,7 @@ def span_pipe_heads(lines: list[str]) -> list[str]:
     return out
 
 
+_GROUP_HEADS = frozenset({"benchmark", "benchmarks", "test", "tests", "workload", "workloads", "suite"})
 _METRIC_COLUMN = re.compile(r"^(?:metrics?|units?|measure)$", re.I)
 
 
@@ -441,7 +442,28 @@ def split_figure_lists(lines: list[str]) -> list[str]:
 def _grid(lines: list[str], pipe: bool) -> list[list[Cell] | None]:
     grid = [(_pipe_cells(ln) if pipe else (None if RULE.match(ln) else cells(ln))) if ln.strip() else None
             for ln in lines]
-    return _text_columns(grid) if pipe else _keyed_labels(lines, _labels_first(lines, grid))
+    return _text_columns(_groups_filled(grid)) if pipe else _keyed_labels(lines, _labels_first(lines, grid))
+
+
+def _groups_filled(grid: list[list[Cell] | None]) -> list[list[Cell] | None]:
+    """A box table's first column naming a group once, blank on the rows under it up to the next
+    rule (`| mmtests/kernbench | real time |` over `|   | system time |`): each row of the group
+    is named by it, as if the cell were written on every row."""
+    out = list(grid)
+    name: Cell | None = None
+    for k, row in enumerate(grid):
+        if row is None:
+            name = None  # a rule or a blank line ends the group
+            continue
+        first = row[0]
+        if first.kind == "label" and len(row) >= 3 and row[1].kind == "label":
+            name = first
+        elif name is not None and first.kind == "miss" and not first.text and len(row) >= 3 \
+                and row[1].kind == "label" and len(row) == len(out[k - 1] or ()):
+            out[k] = [Cell(name.text, first.start, first.start + len(name.text), "label"), *row[1:]]
+        else:
+            name = None
+    return out
 
 
 def _text_columns(grid: list[list[Cell] | None]) -> list[list[Cell] | None]:
@@ -1127,6 +1149,8 @@ def _label_heads(lines: list[str], parsed: list[tuple[int, str, list[Cell]]], he
                 or any(line[c.start - 1:c.start] not in (" ", "\t") for c in heads[1:]):
             return None
         labs = tuple(x.strip(" :|") for x in _label_cells(line, [c.start for c in heads[1:]], vals[0].start))
+        if not labs[0] and r - 1 in out and line.lstrip().startswith("|"):
+            labs = (out[r - 1][0], *labs[1:])  # a box's group named on its first row only
         if not all(labs) or any(len(x.split()) > 3 for x in labs) \
                 or k > 2 and any(read_number(x) is not None for x in labs):
             return None  # (numbers left of the values, `0.843734  md0_raid10  5267`: a trace's columns)
@@ -1760,6 +1784,8 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
                 elif pairs is not None:  # `TCP_RR  56-threads`: each label its head's parameter
                     params.update(zip(label_pair, pairs[r], strict=True))
                     label = pairs[r][0]
+                    if len(label_pair) == 2 and label_pair[0] in _GROUP_HEADS and not row_word:
+                        row_word = pairs[r][1]  # `Benchmark  Result Class`: a group, then what it measured
                 else:
                     params[rp[0]] = rp[1]
                 system, metric_label = _system_or_metric(hd)

@@ -128,3 +128,12 @@ def test_a_scale_written_as_a_word():
     assert (c.kind, c.value, c.unit) == ("abs", 6_400_000, "IOPS")
     (_, c) = cells("patch: 7.48 million IOPS")
     assert (c.value, c.unit) == (7_480_000, "IOPS")
+
+
+def test_a_compare_mark_before_a_change_is_no_label():
+    # https://lore.kernel.org/lkml/20250815085512.2182322-1-kevin.brodsky@arm.com/ (`(R)`: a regression)
+    assert _read("(R) 3.97%") == [("chg", "3.97%", "%")]
+    # https://lore.kernel.org/lkml/20250903054635.19949-1-dev.jain@arm.com/ (`(I)`: an improvement)
+    assert _read("(I) -12.13%") == [("chg", "-12.13%", "%")]
+    # fio's job line: the mark names the block size read, no change follows
+    assert _read("bs=(R) 4096B-4096B, (W) 4096B-4096B") == [("label", "bs=(R) 4096B-4096B, (W) 4096B-4096B", None)]

@@ -2281,3 +2281,34 @@ def test_box_heads_are_only_joined_words_and_their_lines_rules(lines):
     words_before = sorted(w for k in changed for w in lines[k].replace("|", " ").split())
     words_after = sorted(w for k in changed for w in out[k].replace("|", " ").split() if not set(w) <= set("+-"))
     assert words_after == words_before  # the heads' words, joined, none lost or added
+
+
+# https://lore.kernel.org/lkml/20250815085512.2182322-1-kevin.brodsky@arm.com/
+GROUP_COLUMN = """\
+Benchmarks: mmtests/kernbench on a modern arm64 system.
+
++-------------------+----------------------------------+------------------+---------------+
+| Benchmark         | Result Class                     | Without batching | With batching |
++===================+==================================+==================+===============+
+| mmtests/kernbench | real time                        |            0.30% |         0.11% |
+|                   | system time                      |        (R) 3.97% |     (R) 2.17% |
+|                   | user time                        |            0.12% |         0.02% |
++-------------------+----------------------------------+------------------+---------------+
+| micromm/fork      | fork: h:0                        |      (R) 217.31% |        -0.97% |
+|                   | fork: h:1                        |      (R) 275.25% |     (R) 2.25% |
++-------------------+----------------------------------+------------------+---------------+
+| micromm/munmap    | munmap: h:0                      |       (R) 15.57% |        -1.95% |
+|                   | munmap: h:1                      |      (R) 169.53% |     (R) 6.53% |
++-------------------+----------------------------------+------------------+---------------+
+"""
+
+
+def test_a_group_named_once_in_a_box_names_every_row_under_it_and_a_test_not_ours_gives_none():
+    got = {(r["benchmark"], r["system"], r["metric_label"], r["params"].get("benchmark"), r["value"], r["unit"])
+           for r in rows(GROUP_COLUMN)}
+    assert got == {("kernbench", "Without batching", "real time", "mmtests/kernbench", 0.30, "%"),
+                   ("kernbench", "With batching", "real time", "mmtests/kernbench", 0.11, "%"),
+                   ("kernbench", "Without batching", "system time", "mmtests/kernbench", 3.97, "%"),
+                   ("kernbench", "With batching", "system time", "mmtests/kernbench", 2.17, "%"),
+                   ("kernbench", "Without batching", "user time", "mmtests/kernbench", 0.12, "%"),
+                   ("kernbench", "With batching", "user time", "mmtests/kernbench", 0.02, "%")}

@@ -164,7 +164,7 @@ class Attribution:
 # benchmarks the project does not read: a table captioned with one of them is not ours (a ping
 # flood is a load the results were measured under, not ping's own figures)
 _OTHER = re.compile(r"\b(?:\w+bench|\w+[ _-]bench(?:mark)?|sdet|aim\d|reaim|specjbb|specpower|spec\s?cpu|ebizzy|will-it-scale"
-                    r"|netpipe|sockperf|qperf|uperf|neper|cyclictest|(?<!flood )ping(?![ \t]++flood)|tiobench|tiotest|iozone|postmark|fs_?mark|ffsb|pgbench|redis|memcached|ycsb|hammerdb"
+                    r"|netpipe|usemem|vm-scalability|sockperf|qperf|uperf|neper|cyclictest|(?<!flood )ping(?![ \t]++flood)|tiobench|tiotest|iozone|postmark|fs_?mark|ffsb|pgbench|redis|memcached|ycsb|hammerdb"
                     r"|tpc-?\w|lkp|phoronix|stress[-_]ng|perf\s+bench\s+(?!sched)|funclatency|bpftrace|wrk|nginx"
                     r"|vmstat|vmmon|iostat|mpstat|pidstat|sar|top|slabtop|numastat|perf\s+stat|perf\s+top"
                     r"|/proc/\w+|meminfo|slabinfo|blktrace|ftrace|trace-cmd|turbostat|powertop|compilation|compile"
@@ -174,7 +174,7 @@ _OTHER = re.compile(r"\b(?:\w+bench|\w+[ _-]bench(?:mark)?|sdet|aim\d|reaim|spec
 # a benchmark of another kind by its name (`tiobench-0.3.3`, `AIM7`, `specjbb`): the tables right
 # below it are its own, whatever their column heads look like
 _OTHER_TOOL = re.compile(r"(?i)\b(?:\w+bench|tiobench|tiotest|iozone|postmark|fs_?mark|ffsb|pgbench|specjbb|reaim|aim\d"
-                         r"|sdet|netpipe|sockperf|ebizzy|will-it-scale|stress[-_]ng|ycsb|hammerdb|funclatency|bpftrace|wrk|nginx|cyclictest)\b")
+                         r"|sdet|netpipe|usemem|vm-scalability|sockperf|ebizzy|will-it-scale|stress[-_]ng|ycsb|hammerdb|funclatency|bpftrace|wrk|nginx|cyclictest)\b")
 
 
 def _other_nearer(lines: Sequence[str], start: int, reach: int) -> bool:

@@ -39,6 +39,7 @@ from transforms.handmade.summaries import (
     KeyValue,
     key_pairs,
     read_summaries,
+    stat_pairs,
     where_then_what,
 )
 from transforms.handmade.tables import (
@@ -442,7 +443,8 @@ def _read_block(seg: Segment, lo: int, block: list[str], plain: list[str], subje
     block = ["" if i in cmd_lines else x for i, x in enumerate(block)]
     rows_like = sum(1 for x in block if _ROW_END.search(x) or _LABEL_LAST.match(x))
     # `Elapsed: 137.92s User: 420.04s System: 38.43s CPU: 332.4%`: a line of pairs is the summaries' to read
-    table_lines = ["" if _bare_command(x) or key_pairs(x) is not None else x for x in _counts_heads(block)] \
+    table_lines = ["" if _bare_command(x) or key_pairs(x) is not None or stat_pairs(x) is not None else x
+                   for x in _counts_heads(block)] \
         if rows_like else block
     table_metric: dict[int, tuple[str, str, str | None]] = {}
     for t in read_tables(table_lines) if rows_like else ():

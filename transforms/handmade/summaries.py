@@ -77,6 +77,30 @@ def _condition_lead(lead: str) -> bool:
     return text.endswith(":") and _CONDITION_KEY.match(text[:-1].strip()) is not None
 
 
+# `TCP_RR-1  unbound  Avg: 200833  Sum: 200833`: a case, where it ran, then statistics of its runs
+_STAT_PAIR = re.compile(r"(?<![\w.])(?P<stat>[A-Za-z]{3,7}+):[ \t]*+(?P<num>[-+]?\d{1,12}+(?:\.\d{1,12}+)?)(?![\w.])")
+_STATS = frozenset({"avg", "average", "mean", "sum", "total", "min", "max", "median"})
+
+
+def stat_pairs(line: str) -> tuple[str, str | None, list[tuple[str, float]]] | None:
+    """A line naming a case (and the system it ran on) before two or more statistics of its runs
+    (`TCP_SENDFILE-1  unbound    Avg:  87889  Sum:    87889`): the case, the system, each
+    statistic and its value; None for any other line."""
+    if len(line) > 300 or line.count(":") < 2:
+        return None
+    found = list(_STAT_PAIR.finditer(line))
+    if len(found) < 2 or any(m.group("stat").lower() not in _STATS for m in found) \
+            or any(line[a.end():b.start()].strip() for a, b in zip(found, found[1:], strict=False)) \
+            or line[found[-1].end():].strip():
+        return None
+    lead = line[: found[0].start()].strip().lstrip(">").split()
+    if not 1 <= len(lead) <= 2 or not lead[0][:1].isalpha() or any(":" in w for w in lead):
+        return None
+    case, system = (lead[1], lead[0]) if len(lead) == 2 and any_metric(lead[1]) and not any_metric(lead[0]) \
+        else (lead[0], lead[1] if len(lead) == 2 else None)
+    return case, system, [(m.group("stat"), float(m.group("num"))) for m in found]
+
+
 def key_pairs(line: str) -> tuple[str | None, list[tuple[str, float, str | None]]] | None:
     """A line of two or more `Key: value` pairs (or one, after a label set off by blanks), and the
     label before the first (its system)."""
@@ -224,6 +248,10 @@ def read_summaries(lines: list[str], taken: set[int]) -> tuple[list[KeyValue], l
                     and len(_REMARK.sub("", label).split()) <= 5:
                 system = label
                 used_labels.append(i)
+            continue
+        if (stats := stat_pairs(line)) is not None:
+            case, on, found_stats = stats
+            out.extend(KeyValue(i, v, None, case, on or system, {"stat": stat}) for stat, v in found_stats)
             continue
         pairs = key_pairs(line)
         if pairs is not None:  # `idle != poll: Elapsed: 136.692s User: 249.846s System: 30.596s`

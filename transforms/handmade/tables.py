@@ -1299,6 +1299,8 @@ def _header_index(lines: list[str], grid: list[list[Cell] | None], first: int,
         return None  # `MIGRATED TCP REQUEST/RESPONSE TEST from 0.0.0.0 ...`: a banner, not a column head
     if len(wide) == 1 and lines[k].rstrip().endswith((":", ":-")) and len(lines[k].split()) >= 2:
         return None  # `The hdparm results:` over the rows: a caption, not a column head
+    if "|" not in lines[k] and len(_OPTION_WORD.findall(lines[k])) >= 2 and benchmarks_in(lines[k]):
+        return None  # `RX: taskset -c 2 iperf3 -s -p 5200 -D`: the command that ran, not column heads
     second = grid[first + 1] if first + 1 < len(grid) else None
     if len(first_vals) >= 2 and len(wide) == 1 and wide[0].start < first_vals[0].start \
             and not _values_tail(row)[1] and second is not None and _values_tail(second)[1] \
@@ -1307,6 +1309,7 @@ def _header_index(lines: list[str], grid: list[list[Cell] | None], first: int,
     return k
 
 
+_OPTION_WORD = re.compile(r"(?<!\S)--?[A-Za-z][\w-]{0,30}+(?=[\s=]|$)")  # `-p`, `--time=60`: a command's option
 # `417.26  -5.5%  394.24  TOTAL write_bw` under the cases it sums (writeback comparisons)
 _TOTAL_ROW = re.compile(r"^TOTAL[ \t]++(?P<name>[A-Za-z][\w.:/%-]{0,60}+)$")
 
@@ -1390,6 +1393,10 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
                    else v) for r, lab, v in parsed]
     if h is not None and not pipe and all(not lab for _, lab, _ in parsed) and _ONE_NAME_CAPTION.match(lines[h]):
         h = None  # `Kernel version: 2.4.19` over rows of numbers names what they ran on: a caption
+    if len(rows) < 2 and h is not None and n >= 3 and parsed[0][2][-1].kind == "chg" \
+            and parsed[0][2][-2].kind == "abs" and len(_header_cells(lines[h], n - 1, pipe)) == n - 1:
+        parsed = [(r, lab, v[:-1]) for r, lab, v in parsed]  # `System time:  1379.91s  1364.22s (-0.11%)`
+        n -= 1  # under `Before  After:`: the change after the values has no head of its own
     if len(rows) < 2 and (h is None or n < 2 or len(_header_cells(lines[h], n, pipe)) < n):
         return None  # one row makes a table only under a header naming each of its columns
     named = _names_under_heads(lines, h, n) if h is not None and not pipe and len(split_wide(lines[h])) == 1 else None

@@ -477,3 +477,61 @@ def test_a_change_of_a_setting_is_read_only_from_the_line(key, sign, value, meas
         assert sign and ":" in sep and measure and aside != " (noise"  # a signed change after a key, of a measure
         assert kv.change and kv.unit == "%" and kv.value == (-value if sign == "-" else value) and kv.key == measure
         assert kv.system in key and kv.system != "hackbench" and "build" not in kv.system
+
+
+# https://lore.kernel.org/lkml/030b279a19a2c5929972b9b56cce40f4f919ed20.camel@gmx.de/
+STAT_PAIRS = """\
+Not super carefully run script output:
+
+homer:/root # netperf.sh
+TCP_SENDFILE-1  unbound    Avg:  87889  Sum:    87889
+TCP_SENDFILE-1  stacked    Avg:  62885  Sum:    62885
+
+TCP_RR-1        unbound    Avg: 200833  Sum:   200833
+TCP_RR-1        cross-smt  Avg: 138507  Sum:   138507
+"""
+
+
+def test_a_case_and_where_it_ran_then_statistics_of_its_runs():
+    got = {(r["benchmark"], r["system"], r["metric_label"], r["params"].get("stat"), r["value"])
+           for r in result_rows(extract_explained(STAT_PAIRS, "m")[0])}
+    assert got == {("netperf", "unbound", "TCP_SENDFILE-1", "Avg", 87889), ("netperf", "unbound", "TCP_SENDFILE-1", "Sum", 87889),
+                   ("netperf", "stacked", "TCP_SENDFILE-1", "Avg", 62885), ("netperf", "stacked", "TCP_SENDFILE-1", "Sum", 62885),
+                   ("netperf", "unbound", "TCP_RR-1", "Avg", 200833), ("netperf", "unbound", "TCP_RR-1", "Sum", 200833),
+                   ("netperf", "cross-smt", "TCP_RR-1", "Avg", 138507), ("netperf", "cross-smt", "TCP_RR-1", "Sum", 138507)}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(["TCP_RR-1", "TCP_RR-1  patched", "a b c", "x:", "", "1.5"]),
+       st.lists(st.tuples(st.sampled_from(["Avg", "Sum", "Min", "Max", "Rate", "avg"]),
+                          st.integers(min_value=0, max_value=10**9)), max_size=4),
+       st.sampled_from(["", " ms", " and so on"]))
+def test_statistics_pairs_are_read_only_as_the_line_writes_them(lead, pairs, tail):
+    from transforms.handmade.summaries import stat_pairs
+
+    line = f"{lead}  " + "  ".join(f"{k}: {v}" for k, v in pairs) + tail
+    got = stat_pairs(line)
+    if got is not None:
+        assert len(pairs) >= 2 and not tail and all(k.lower() in ("avg", "sum", "min", "max") for k, _ in pairs)
+        assert got[2] == [(k, float(v)) for k, v in pairs]
+        assert got[0] == lead.split()[0] and got[1] == (lead.split()[1] if len(lead.split()) == 2 else None)
+
+
+# https://lore.kernel.org/linux-mm/20251220-swap-table-p2-v5-0-8862a265a033@tencent.com/
+QPS = """\
+MySQL:
+======
+sysbench /usr/share/sysbench/oltp_read_only.lua --tables=16
+--table-size=1000000 --threads=96 --time=600 (using ZRAM as SWAP, in a
+512M memory cgroup, buffer pool set to 3G, 3 test run and 180s warm up).
+
+Before: 318162.18 qps
+After:  318512.01 qps (+0.01%)
+"""
+
+
+def test_queries_a_second_are_a_unit():
+    got = {(r["benchmark"], r["system"], r["metric"], r["value"], r["unit"])
+           for r in result_rows(extract_explained(QPS, "m")[0])}
+    assert got == {("sysbench", "Before", "queries_per_second", 318162.18, "ops/s"),
+                   ("sysbench", "After", "queries_per_second", 318512.01, "ops/s")}

@@ -2312,3 +2312,55 @@ def test_a_group_named_once_in_a_box_names_every_row_under_it_and_a_test_not_our
                    ("kernbench", "With batching", "system time", "mmtests/kernbench", 2.17, "%"),
                    ("kernbench", "Without batching", "user time", "mmtests/kernbench", 0.12, "%"),
                    ("kernbench", "With batching", "user time", "mmtests/kernbench", 0.02, "%")}
+
+
+# https://lore.kernel.org/kvm/20251113005529.2494066-1-jon@nutanix.com/
+COMMAND_OVER_ROWS = """\
+Basic iperf3 test on a Intel 5416S CPU with Ubuntu 25.10 guest:
+TX: taskset -c 2 iperf3 -c <rx_ip> -t 60 -p 5200 -b 0 -u -i 5
+RX: taskset -c 2 iperf3 -s -p 5200 -D
+Before: 6.08 Gbits/sec
+After:  6.32 Gbits/sec
+"""
+
+
+def test_a_command_line_over_rows_is_no_column_head():
+    got = {(r["system"], r["metric"], r["value"], r["unit"]) for r in rows(COMMAND_OVER_ROWS)}
+    assert got == {("Before", "throughput", 6.08, "Gbit/s"), ("After", "throughput", 6.32, "Gbit/s")}
+
+
+# https://lore.kernel.org/linux-mm/20251220-swap-table-p2-v5-0-8862a265a033@tencent.com/ (the
+# tool's name put in place of the post's `Build kernel test` and `Test using ZRAM as SWAP, ...`)
+ONE_ROW_AND_ITS_CHANGE = """\
+kernbench using ZRAM as SWAP, make -j48, defconfig, on a x86_64 VM
+with 4G RAM, under global pressure, avg of 32 test run:
+
+                Before            After:
+System time:    1379.91s          1364.22s (-0.11%)
+
+Which is almost identical.
+"""
+
+
+def test_one_row_under_heads_with_its_change_after_the_values():
+    got = {(r["system"], r["metric_label"], r["value"], r["unit"]) for r in rows(ONE_ROW_AND_ITS_CHANGE)}
+    assert got == {("Before", "System time", 1379.91, "s"), ("After", "System time", 1364.22, "s")}
+
+
+# https://lore.kernel.org/linux-mm/20251220-swap-table-p2-v5-0-8862a265a033@tencent.com/
+USEMEM = """\
+Testing kernbench and usemem.
+
+vm-scabiity
+===========
+usemem --init-time -O -y -x -n 32 1536M (16G memory, global pressure,
+simulated PMEM as swap), average result of 6 test run:
+
+                           Before:         After:
+System time:               282.22s         283.47s
+Sum Throughput:            5677.35 MB/s    5688.78 MB/s
+"""
+
+
+def test_a_table_under_usemem_is_another_tools():
+    assert rows(USEMEM, subject="mm, swap: swap table phase II") == []

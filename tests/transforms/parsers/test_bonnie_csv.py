@@ -125,3 +125,26 @@ def test_csv_values_are_labelled_as_the_table_names_them():
     assert labels["seq_output_block_cpu"] == "Sequential Output Block %CP (put_block_cpu)"
     assert labels["random_seeks"] == "Random Seeks (seeks)"
     assert labels["seq_create"] == "Sequential Create Create (seq_create)"
+
+
+# https://lore.kernel.org/lkml/20030827203454.GA1492@cheney.cx/ (the post's lines)
+_CSV_UNDER_ITS_NAME = """\
+hdparm -Tt /dev/hdi
+/dev/hdi:
+ Timing buffer-cache reads:   4128 MB in  2.00 seconds = 2063.28 MB/sec
+ Timing buffered disk reads:  156 MB in  3.00 seconds =  51.99 MB/sec
+
+
+bonnie++
+
+calc,2G,9054,32,8713,3,7028,1,19993,59,27927,2,144.0,0,16,3190,99,+++++,+++,+++++,+++,2980,91,+++++,+++,7685,85
+"""
+
+
+def test_bonnie_pp_103_csv_line_alone_under_the_tools_name():
+    ((system, _r, _q, values),) = _by_run(_CSV_UNDER_ITS_NAME)
+    assert system == "calc"
+    assert values == {**_cells(IO, "9054 32 8713 3 7028 1 19993 59 27927 2 144.0 0"),
+                      **_cells(FILES, "3190 99 +++++ +++ +++++ +++ 2980 91 +++++ +++ 7685 85")}
+    # without the tool's name over it, a line of this shape is any other CSV
+    assert _by_run(_CSV_UNDER_ITS_NAME.replace("bonnie++", "results")) == []

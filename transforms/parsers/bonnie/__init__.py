@@ -121,13 +121,15 @@ def _captions_over_hosts(drafts: list[_Draft], lines: list[str], before: tuple[s
 
 # Every alternative contains one of KEYWORDS (lower-cased), so the driver's substring test can skip
 # mail without Bonnie output. A 1.0x CSV line (no version field) is read only in a segment that
-# matched otherwise (its table); versioned CSV (format 1.9x, also bonnie++ 2.0x) stands alone.
+# matched otherwise (its table) or right under a line naming the tool (`bonnie++`, then the line);
+# versioned CSV (format 1.9x, also bonnie++ 2.0x) stands alone.
 SIGNATURE = re.compile(
     r"K/sec\s+%CPU|kB/s\s+[\d.]+\s*%CPU|/sec\s+%CP\b|Sequential (?:Output|Create)"
-    r"|^[^\S\n]*+1\.9\d[a-z]?,\d++\.\d++[\w.]*+,",
+    r"|^[^\S\n]*+1\.9\d[a-z]?,\d++\.\d++[\w.]*+,"
+    r"|(?i:bonnie)[^\n]{0,80}+\n(?:[^\S\n]*+\n){0,3}+[^\S\n]*+[^,\s]{1,60}+,\d{1,6}+[MG](?::\d++k?)?+,\d",
     re.M,
 )
-KEYWORDS = ("%cp", "sequential output", "sequential create",
+KEYWORDS = ("%cp", "sequential output", "sequential create", "bonnie",
             *(f"1.9{d}{s}," for d in "0123456789" for s in ["", *"abcdefghijklmnopqrstuvwxyz"]))
 
 PARSER = Parser(name="bonnie", version="1", signature=SIGNATURE, parse=parse, metrics=METRICS,

@@ -94,10 +94,12 @@ def stat_pairs(line: str) -> tuple[str, str | None, list[tuple[str, float]]] | N
             or line[found[-1].end():].strip():
         return None
     lead = line[: found[0].start()].strip().lstrip(">").split()
-    if not 1 <= len(lead) <= 2 or not lead[0][:1].isalpha() or any(":" in w for w in lead):
+    if not 1 <= len(lead) <= 2 or not (lead[0][:1].isalpha() or RELEASE.match(lead[0])) or any(":" in w for w in lead):
         return None
-    case, system = (lead[1], lead[0]) if len(lead) == 2 and any_metric(lead[1]) and not any_metric(lead[0]) \
-        else (lead[0], lead[1] if len(lead) == 2 else None)
+    if len(lead) == 1:  # `TCP_RR-1  Avg: ...` names the case; `vanilla  Avg: ...`, `6.1-rc2  Avg: ...` where it ran
+        case, system = ("", lead[0]) if _CONDITION_KEY.match(lead[0]) or RELEASE.match(lead[0]) else (lead[0], None)
+    else:
+        case, system = (lead[1], lead[0]) if any_metric(lead[1]) and not any_metric(lead[0]) else (lead[0], lead[1])
     return case, system, [(m.group("stat"), float(m.group("num"))) for m in found]
 
 

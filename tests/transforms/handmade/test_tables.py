@@ -2364,3 +2364,25 @@ Sum Throughput:            5677.35 MB/s    5688.78 MB/s
 
 def test_a_table_under_usemem_is_another_tools():
     assert rows(USEMEM, subject="mm, swap: swap table phase II") == []
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["+----+----+----+", "| g1 | a  | 1  |", "|    | b  | 2  |", "| g2 | c  | 3% |",
+                                 "|    | 4  | 5  |", "|    |    | 6  |", "", "| x  | y  |"]), max_size=12))
+def test_a_group_named_once_fills_only_the_blank_first_cells_of_its_own_rows(lines):
+    from transforms.handmade.tables import _groups_filled, _pipe_cells
+
+    grid = [_pipe_cells(x) if x.strip() else None for x in lines]
+    out = _groups_filled(grid)
+    assert len(out) == len(grid)
+    for k, (a, b) in enumerate(zip(grid, out, strict=True)):
+        if a is None or b is None:
+            assert a is b
+            continue
+        assert [(c.text, c.kind) for c in a[1:]] == [(c.text, c.kind) for c in b[1:]]  # only the first cell
+        if a[0].text != b[0].text:
+            assert not a[0].text and a[1].kind == "label"  # a blank cell beside a label
+            j = k - 1  # named by the nearest group row above, no rule or blank line between
+            while grid[j] is not None and not grid[j][0].text:
+                j -= 1
+            assert grid[j] is not None and b[0].text == grid[j][0].text and grid[j][1].kind == "label"

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from transforms.handmade.cells import ONE_RUN, PAIR_IN_LABEL, RELEASE, Cell, cells
 from transforms.handmade.commands import command_of
 from transforms.handmade.evidence import benchmarks_in, other_benchmark
-from transforms.handmade.metrics import any_metric, label_votes, norm
+from transforms.handmade.metrics import any_metric, label_votes, norm, unit_in
 from transforms.handmade.metrics import unit as unit_of
 from transforms.parsers._common import IO_TEST, generic_label, io_test_label
 from transforms.tools import names_pattern
@@ -103,6 +103,15 @@ def stat_pairs(line: str) -> tuple[str, str | None, list[tuple[str, float]]] | N
     return case, system, [(m.group("stat"), float(m.group("num"))) for m in found]
 
 
+def _gap_words(gap: str, unit_may_follow: bool) -> str:
+    """The words between two pairs of a line: settings are none (`inflight=(75)`), nor is the unit
+    of the value before them (`vanilla: 1234 MB/s, patched: 1250 MB/s`)."""
+    words = _SETTING_PAIR.sub("", gap).split()
+    if words and unit_may_follow and unit_of(words[0].strip(",;")) is not None:
+        words = words[1:]
+    return " ".join(words).strip(" \t,;")
+
+
 def key_pairs(line: str) -> tuple[str | None, list[tuple[str, float, str | None]]] | None:
     """A line of two or more `Key: value` pairs (or one, after a label set off by blanks), and the
     label before the first (its system)."""
@@ -137,8 +146,8 @@ def key_pairs(line: str) -> tuple[str | None, list[tuple[str, float, str | None]
         return None
     if any(u in _MEASURE_UNITS for _, _, u in out):  # `IOPS=3.5M, inflight=32`: a bare count beside
         out = [(k, v, u) for k, v, u in out if u is not None or any_metric(k)]  # measurements is a setting
-    gaps = [_SETTING_PAIR.sub("", line[a.end():b.start()]).strip(" \t,;")
-            for a, b in zip(found, found[1:], strict=False)]  # settings between pairs are no words
+    gaps = [_gap_words(line[a.end():b.start()], a.group("unit") is None)
+            for a, b in zip(found, found[1:], strict=False)]
     if any(gaps):
         return None  # words between the pairs: a sentence, not a summary line
     lead = _BULLET_LEAD.sub("", line[: found[0].start()].strip().strip(">").strip()).rstrip(":").strip()
@@ -217,6 +226,7 @@ def read_summaries(lines: list[str], taken: set[int]) -> tuple[list[KeyValue], l
     """Key: value lines of a block (lines in `taken` belong to tables): values and label lines used."""
     out: list[KeyValue] = []
     system: str | None = None
+    said_unit: str | None = None  # the unit a label line says its lines are in (`iperf3 results (Gbits/sec):`)
     used_labels: list[int] = []
     listed: list[KeyValue] = []
     named: list[KeyValue] = []  # `<key naming no metric>: <measure>`: systems when several share a unit
@@ -241,6 +251,7 @@ def read_summaries(lines: list[str], taken: set[int]) -> tuple[list[KeyValue], l
             m and text.endswith(":") and len(text) <= 24
         ) or heads_pairs:  # `Without RAID (writing to /dev/ram0)` over `READ: IOPS=... BW=...`
             label = m.group("label").strip()
+            said_unit = unit_in(label) if "(" in label else None
             if test := io_test_label(text):
                 tests[i] = test  # `1) Sequential read:`: the test measured below, on the system above
                 continue
@@ -301,7 +312,7 @@ def read_summaries(lines: list[str], taken: set[int]) -> tuple[list[KeyValue], l
             continue
         if any(c.kind == "label" for c in _outside_asides(rest[1:])[:2]) and rest[0].unit is None:
             continue  # `key: 12 of them were ...` is prose; `IOPS :147,182  (stdev:186 IOPS/s)` is not
-        u = rest[0].unit
+        u = rest[0].unit or (said_unit if rest[0].kind == "abs" else None)
         if u is None and unit_of(key) == "IOPS":
             u = "IOPS"  # `IOPS : 147,182`: the key is the unit
         params: dict[str, str] = {}

@@ -36,6 +36,7 @@ from transforms.handmade.prose import FROM_FIGURE
 from transforms.handmade.wrapped import JOINED
 from transforms.parsers._common import CHANGE_HEAD
 from transforms.shell import is_shell_syntax
+from transforms.tools import names_pattern
 
 MAX_ROWS = 400
 _PARAM_WORDS = frozenset({
@@ -1362,10 +1363,16 @@ _ADDRESS = re.compile(r"\d{1,3}+\.\d{1,3}+\.\d{1,3}+\.\d{1,3}+")  # `0.0.0.0`: a
 _HEDGED = re.compile(rf"(?i)(?<=\s)(?:{HEDGE}|~)\s*+$")
 
 
+# a tool and its one bare argument, maybe what was measured after (`dbench 32 throughput`, `tbench 8:`)
+_TOOL_CALL = re.compile(rf"(?i)^[ \t>]*+(?:{names_pattern()})[ \t]\d{{1,5}}+(?:[ \t]++[A-Za-z][\w/-]{{0,30}}+){{0,3}}+[ \t]*+:?[ \t]*+$")
+
+
 def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int], pipe: bool,
                 md_heads: frozenset[int] | set[int] = frozenset()) -> Table | None:
     if not rows:
         return None
+    if len(rows) >= 3 and _TOOL_CALL.match(lines[rows[0]]):
+        rows = rows[1:]  # `dbench 32 throughput` over the rows: what ran, a caption, no row of figures
     h = _header_index(lines, grid, rows[0], md_heads)
     parsed: list[tuple[int, str, list[Cell]]] = []
     for r in rows:

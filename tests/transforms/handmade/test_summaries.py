@@ -543,3 +543,21 @@ def test_queries_a_second_are_a_unit():
            for r in result_rows(extract_explained(QPS, "m")[0])}
     assert got == {("sysbench", "Before", "queries_per_second", 318162.18, "ops/s"),
                    ("sysbench", "After", "queries_per_second", 318512.01, "ops/s")}
+
+
+def test_pairs_whose_values_carry_their_unit_after_a_blank():
+    # the shape the real-posts issue (#10) gives for results in running text: `vanilla: 1234 MB/s,
+    # patched: 1250 MB/s`; the unit after each value is no word between the pairs
+    text = "dd if=/dev/zero of=/mnt/file bs=1M count=1024 results:\nvanilla: 1234 MB/s, patched: 1250 MB/s\n"
+    got = {(r["benchmark"], r["system"], r["value"], r["unit"]) for r in result_rows(extract_explained(text, "m")[0])}
+    assert got == {("dd", "vanilla", 1234, "MB/s"), ("dd", "patched", 1250, "MB/s")}
+    assert key_pairs("vanilla: 1234 MB/s and then patched: 1250 MB/s") is None  # words between: a sentence
+
+
+def test_a_label_line_saying_the_unit_gives_it_to_the_lines_under_it():
+    # `iperf3 results (Gbits/sec):` over `without patch = 9.41`: the figures' unit said once above them
+    lines = ["iperf3 results (Gbits/sec):", "  without patch = 9.41", "  with patch    = 9.87"]
+    kvs, _ = read_summaries(lines, set())
+    assert [(k.system, k.value, k.unit) for k in kvs] == [("without patch", 9.41, "Gbit/s"), ("with patch", 9.87, "Gbit/s")]
+    kvs, _ = read_summaries(["iperf3 results:", *lines[1:]], set())
+    assert kvs == []  # no unit said, `key = number`: a setting as much as a result

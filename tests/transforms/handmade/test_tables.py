@@ -2386,3 +2386,11 @@ def test_a_group_named_once_fills_only_the_blank_first_cells_of_its_own_rows(lin
             while grid[j] is not None and not grid[j][0].text:
                 j -= 1
             assert grid[j] is not None and b[0].text == grid[j][0].text and grid[j][1].kind == "label"
+
+
+def test_a_tool_and_its_argument_over_the_rows_is_their_caption():
+    # a tool, its bare argument and what was measured (`dbench 32 throughput`) over `Unpatched:` /
+    # `Patched:` rows (the real-posts issue's summaries per configuration, #10): no row of its own
+    text = "dbench 32 throughput\n  Unpatched: 512.3 MB/sec\n  Patched:   540.1 MB/sec  (+5.4%)\n"
+    got = {(r["system"], r["value"], r["unit"]) for r in rows(text, subject="ext4: dbench")}
+    assert got == {("Unpatched", 512.3, "MB/s"), ("Patched", 540.1, "MB/s")}

@@ -105,7 +105,7 @@ def stat_pairs(line: str) -> tuple[str, str | None, list[tuple[str, float]]] | N
 
 def _gap_words(gap: str, unit_may_follow: bool) -> str:
     """The words between two pairs of a line: settings are none (`inflight=(75)`), nor is the unit
-    of the value before them (`vanilla: 1234 MB/s, patched: 1250 MB/s`)."""
+    of the value before them when the keys name systems (`vanilla: 1234 MB/s, patched: 1250 MB/s`)."""
     words = _SETTING_PAIR.sub("", gap).split()
     if words and unit_may_follow and unit_of(words[0].strip(",;")) is not None:
         words = words[1:]
@@ -146,7 +146,8 @@ def key_pairs(line: str) -> tuple[str | None, list[tuple[str, float, str | None]
         return None
     if any(u in _MEASURE_UNITS for _, _, u in out):  # `IOPS=3.5M, inflight=32`: a bare count beside
         out = [(k, v, u) for k, v, u in out if u is not None or any_metric(k)]  # measurements is a setting
-    gaps = [_gap_words(line[a.end():b.start()], a.group("unit") is None)
+    systems = not any(label_votes([k]) or any_metric(k) for k, _, _ in out)  # `vanilla: ..., patched: ...`
+    gaps = [_gap_words(line[a.end():b.start()], systems and a.group("unit") is None)
             for a, b in zip(found, found[1:], strict=False)]
     if any(gaps):
         return None  # words between the pairs: a sentence, not a summary line

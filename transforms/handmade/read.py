@@ -508,8 +508,10 @@ def _read_block(seg: Segment, lo: int, block: list[str], plain: list[str], subje
 
 
 def _prose_params(p: ProseValue) -> dict[str, str]:
-    """Before or after, and the scale printed with a unit (`20k IOPS`: 20 IOPS at scale k)."""
-    return {**({"when": p.when} if p.when else {}), **({"scale": p.scale} if p.unit and p.scale else {})}
+    """The setting it ran at, before or after, and the scale printed with a unit (`20k IOPS`: 20 IOPS
+    at scale k)."""
+    return {**(dict([p.setting]) if p.setting else {}), **({"when": p.when} if p.when else {}),
+            **({"scale": p.scale} if p.unit and p.scale else {})}
 
 
 _BY = frozenset({"by", "with", "using", "via", "from"})

@@ -341,3 +341,18 @@ def test_figures_with_is_linear():
         t = time.perf_counter()
         figures_with(0, line)
         assert time.perf_counter() - t < 1.0
+
+
+def test_a_setting_before_an_arrow_is_how_the_pair_ran_not_a_system():
+    # the real-posts issue's rows of parameters (#10), written as `<key>: <a> -> <b>` lines
+    from transforms.handmade.prose import arrows
+
+    got = [(p.value, p.system, p.when, p.setting) for p in arrows(0, "  clients=16:  4012.7 -> 4102.9")]
+    assert got == [(4012.7, None, "before", ("clients", "16")), (4102.9, None, "after", ("clients", "16"))]
+    got = [(p.value, p.system, p.when, p.setting) for p in arrows(0, "  vanilla:  4012.7 -> 4102.9 MB/s")]
+    assert got == [(4012.7, "vanilla", "before", None), (4102.9, "vanilla", "after", None)]
+    text = "tbench results (MB/s), 5.15 vs 5.15+patch:\n  clients=1:   321.5 -> 330.2\n  clients=16:  4012.7 -> 4102.9\n"
+    rows = result_rows(extract_explained(text, "m")[0])
+    assert {(r["params"].get("clients"), r["params"].get("when"), r["value"]) for r in rows} == {
+        ("1", "before", 321.5), ("1", "after", 330.2), ("16", "before", 4012.7), ("16", "after", 4102.9)}
+    assert not any(r["system"] and "clients" in r["system"] for r in rows)

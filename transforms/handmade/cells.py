@@ -21,7 +21,7 @@ _TOKEN = re.compile(r"\S+")
 _SPREAD_SIGN = re.compile(r"^(?:\+/-|\+-|±)(?=[\d.])")
 _GLUED_SPREAD = re.compile(r"^([-+]?\d[\d,]{0,20}(?:\.\d{1,12})?[A-Za-z/%]{0,8}?)(?:±|\+/-|\+-)\d")
 _DURATION = re.compile(r"(0|[1-9]\d{0,2}):([0-5]\d(?:\.\d{1,3})?)m?")  # `00:04.1` is a PCI slot
-_OPTION = re.compile(r"^--?[A-Za-z][\w-]{0,30}$")  # `-l`, `--loops`: a command's option
+OPTION = re.compile(r"^--?[A-Za-z][\w-]{0,30}$")  # `-l`, `--loops`: a command's option
 # `about 5630 K IOPS`, `~ 12 MB/s`: a poster's hedge before a figure, no part of a label
 HEDGES = ("approximately", "approx.", "approx", "around", "roughly", "about", "circa", "ca.")
 HEDGE = "|".join(re.escape(w) for w in HEDGES)  # the words as a pattern (longest first)
@@ -199,7 +199,7 @@ def cells(line: str) -> list[Cell]:
                 and read_number(tok[sign.end():].rstrip("%")) is not None:
             i += 1  # `1.579 +/-29.16%`, `±0.3`: the spread glued to its sign
             continue
-        if _OPTION.match(tok) and i + 1 < len(toks) and number(toks[i + 1][0]) is not None \
+        if OPTION.match(tok) and i + 1 < len(toks) and number(toks[i + 1][0]) is not None \
                 and (not out or out[-1].kind == "label" and s - out[-1].end == 1) and toks[i + 1][1] - e == 1:
             # `./hackbench -g 8 -l 10000`, a row `-j 16   0.00%   +0.8%`: an option's argument is part
             # of the label (a number a wide gap after the option, `perf stat -a      107.887`, is the

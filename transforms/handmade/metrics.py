@@ -210,6 +210,8 @@ _CPU_WORDS = frozenset({"%cpu", "%cp", "cpu%", "cp%"})
 _MMTESTS_TAIL = re.compile(r"^([a-z][\w.]{0,30}?)-\d{1,5}$")
 
 
+# a statistic of the runs as a column head or key names (`avg`, `Max`) -> the row's statistic
+STAT_HEAD = {"min": "min", "max": "max", "avg": "mean", "average": "mean", "mean": "mean", "median": "median"}
 _STATISTIC_WORDS = frozenset({"average", "avg", "mean", "median"})
 
 

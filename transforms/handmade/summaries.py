@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from transforms.handmade.cells import ONE_RUN, PAIR_IN_LABEL, RELEASE, Cell, cells
 from transforms.handmade.commands import command_of
 from transforms.handmade.evidence import benchmarks_in, other_benchmark
-from transforms.handmade.metrics import any_metric, label_votes, norm, unit_in
+from transforms.handmade.metrics import STAT_HEAD, any_metric, label_votes, norm, unit_in
 from transforms.handmade.metrics import unit as unit_of
 from transforms.parsers._common import IO_TEST, generic_label, io_test_label
 from transforms.tools import names_pattern
@@ -79,7 +79,7 @@ def _condition_lead(lead: str) -> bool:
 
 # `TCP_RR-1  unbound  Avg: 200833  Sum: 200833`: a case, where it ran, then statistics of its runs
 _STAT_PAIR = re.compile(r"(?<![\w.])(?P<stat>[A-Za-z]{3,7}+):[ \t]*+(?P<num>[-+]?\d{1,12}+(?:\.\d{1,12}+)?)(?![\w.])")
-_STATS = frozenset({"avg", "average", "mean", "sum", "total", "min", "max", "median"})
+_STATS = frozenset({*STAT_HEAD, "sum", "total"})  # (a sum of the runs too: `Avg: 87889  Sum: 87889`)
 
 
 def stat_pairs(line: str) -> tuple[str, str | None, list[tuple[str, float]]] | None:

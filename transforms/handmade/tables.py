@@ -19,6 +19,7 @@ from transforms.handmade.cells import (
     MISSING,
     MULTIPLIER,
     ONE_RUN,
+    OPTION,
     PAIR_IN_LABEL,
     RELEASE,
     RULE,
@@ -31,7 +32,15 @@ from transforms.handmade.cells import (
     words,
 )
 from transforms.handmade.evidence import benchmarks_in, names_tool
-from transforms.handmade.metrics import any_metric, canonical, label_votes, norm, unit, unit_in
+from transforms.handmade.metrics import (
+    STAT_HEAD,
+    any_metric,
+    canonical,
+    label_votes,
+    norm,
+    unit,
+    unit_in,
+)
 from transforms.handmade.prose import FROM_FIGURE
 from transforms.handmade.wrapped import JOINED
 from transforms.parsers._common import CHANGE_HEAD
@@ -51,8 +60,6 @@ _PARAM_WORDS = frozenset({
 })  # fmt: skip
 STDEV_HEAD = re.compile(r"^(?:(?:stdev|stddev|std\.?dev|std|sd|σ|err|error|cv|var|variance|noise)\b|\+/-|\+-(?!\d)|±)",
                          re.I)
-_STAT_HEAD = {"min": "min", "max": "max", "avg": "mean", "average": "mean", "mean": "mean",
-              "median": "median"}
 _GENERIC_HEAD = re.compile(r"^(?:results?|values?|scores?|numbers?|data|benchmark|test|metric|name"
                            r"|item|workload|config|configuration|kernel|system|setup)s?\b\s*:?$", re.I)
 _PARAM_LABEL = re.compile(r"^(?P<word>[A-Za-z#][\w ./-]{0,20}?)\s*+[=:]?\s*+(?P<val>\d[\w.,/-]{0,12})$")
@@ -1300,7 +1307,8 @@ def _header_index(lines: list[str], grid: list[list[Cell] | None], first: int,
         return None  # `MIGRATED TCP REQUEST/RESPONSE TEST from 0.0.0.0 ...`: a banner, not a column head
     if len(wide) == 1 and lines[k].rstrip().endswith((":", ":-")) and len(lines[k].split()) >= 2:
         return None  # `The hdparm results:` over the rows: a caption, not a column head
-    if "|" not in lines[k] and len(_OPTION_WORD.findall(lines[k])) >= 2 and benchmarks_in(lines[k]):
+    if "|" not in lines[k] and sum(bool(OPTION.match(w.split("=", 1)[0])) for w in lines[k].split()) >= 2 \
+            and benchmarks_in(lines[k]):
         return None  # `RX: taskset -c 2 iperf3 -s -p 5200 -D`: the command that ran, not column heads
     second = grid[first + 1] if first + 1 < len(grid) else None
     if len(first_vals) >= 2 and len(wide) == 1 and wide[0].start < first_vals[0].start \
@@ -1310,7 +1318,6 @@ def _header_index(lines: list[str], grid: list[list[Cell] | None], first: int,
     return k
 
 
-_OPTION_WORD = re.compile(r"(?<!\S)--?[A-Za-z][\w-]{0,30}+(?=[\s=]|$)")  # `-p`, `--time=60`: a command's option
 # `417.26  -5.5%  394.24  TOTAL write_bw` under the cases it sums (writeback comparisons)
 _TOTAL_ROW = re.compile(r"^TOTAL[ \t]++(?P<name>[A-Za-z][\w.:/%-]{0,60}+)$")
 
@@ -1681,7 +1688,7 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
     heads = [h for h in col_heads if h] if col_heads else [c.text for c in header]
     row_votes = sum(any_metric(lab) for lab in row_labels if lab)
     col_votes = sum(any_metric(hd) for hd in heads)
-    stat_heads = sum(norm(hd) in _STAT_HEAD or bool(STDEV_HEAD.match(hd)) or kinds.get(hd) == "param"
+    stat_heads = sum(norm(hd) in STAT_HEAD or bool(STDEV_HEAD.match(hd)) or kinds.get(hd) == "param"
                      for hd in heads)
     # labels printed after the values (rotated by _labels_first) name cases, unless they are metrics
     cases = row_votes == 0 and all(len(g) >= 2 and g[0].start > g[1].start
@@ -1788,7 +1795,7 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
                 # `Read IOPS   25.1k   30.7k`: thousands of the count the row names
                 c = Cell(c.text, c.start, c.end, "abs", scaled(c.value, c.unit), unit(count_label.group(0)))
             u = c.unit or (unit_in(hd) if hd else None) or t.unit or (row_unit if c.kind == "abs" else None)
-            stat = _STAT_HEAD.get(norm(hd or ""), "value")
+            stat = STAT_HEAD.get(norm(hd or ""), "value")
             system: str | None
             metric_label: str | None
             params: dict[str, str] = dict(row_extra)
@@ -1798,14 +1805,16 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
                 elif pairs is not None:  # `TCP_RR  56-threads`: each label its head's parameter
                     params.update(zip(label_pair, pairs[r], strict=True))
                     label = pairs[r][0]
-                    if len(label_pair) == 2 and label_pair[0] in _GROUP_HEADS and not row_word:
-                        row_word = pairs[r][1]  # `Benchmark  Result Class`: a group, then what it measured
                 else:
                     params[rp[0]] = rp[1]
+                # `Benchmark  Result Class` over `mmtests/kernbench  real time`: a group, then what it measured
+                grouped = pairs[r][1] if pairs is not None and len(label_pair) == 2 and label_pair[0] in _GROUP_HEADS \
+                    else None
                 system, metric_label = _system_or_metric(hd)
                 if system is None and hd in generic_names:
                     system, metric_label = hd.strip(" :|"), None
-                metric_label = metric_label or totals.get(r) or (stat_measure if row_word else None) or row_word
+                metric_label = metric_label or totals.get(r) or grouped or (stat_measure if row_word else None) \
+                    or row_word
                 if rp is not None and rp[0] == "case" and not metric_label and any(
                         any_metric(w) and norm(w) not in _BARE_TIME for w in label.split()):
                     metric_label = label  # `TCP_RR 56-threads`: the case names the metric (`thread 10 Time`: no other)
@@ -1838,7 +1847,7 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
             if stat != "value" and t.orientation != "rows=systems":
                 system = None
             if counted and counted["stat"] and metric_label == counted["test"]:
-                stat = _STAT_HEAD.get(counted["stat"].lower(), "value")
+                stat = STAT_HEAD.get(counted["stat"].lower(), "value")
             if stat == "value" and (bound := _BOUND_ROW.match(row_stats.get(r) or label)):
                 # mmtests' `Min  Trans-1`, `Max  Trans-1`: the runs' bounds; `BAmean-50`: the best half's mean
                 stat = bound.group(1).lower() if bound.group(1) else "mean"
@@ -2038,7 +2047,7 @@ def _system_or_metric(head: str | None) -> tuple[str | None, str | None]:
     if not head:
         return None, None
     text = _CHANGE_ASIDE.sub("", _SPREAD_ASIDE.sub("", head)).strip(" :|")  # `compare%( std%)`: the spread's head is no name
-    if _GENERIC_HEAD.match(text) or CHANGE_HEAD.match(text) or norm(text) in _STAT_HEAD:
+    if _GENERIC_HEAD.match(text) or CHANGE_HEAD.match(text) or norm(text) in STAT_HEAD:
         return None, None
     if label_votes([text]) or any_metric(text):
         return None, text

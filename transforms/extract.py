@@ -311,7 +311,8 @@ def extract_explained(body: str, message_id: str, subject: str | None = None, pr
                   rows=len(run.results) if run.status == "ok" else 0, quoted=seg.quoted)
         for _, name, _, run, seg in found
     ]
-    claimed = {seg.offset + i: run.benchmark for _, _, _, run, seg in found for i in _claimed_lines(run)}
+    claimed = {seg.offset + i: run.benchmark for _, _, _, run, seg in found if not _unreadable(run)
+               for i in _claimed_lines(run)}
     hand, hand_explained = read_handmade(segs, subject, claimed) if evident and _figures_left(segs, claimed) \
         else ([], [])
     explained += hand_explained
@@ -408,6 +409,15 @@ def _continued_tables(segs: list[Segment], found: list[tuple[int, str, int, Run,
                 out.append((joined.offset + run.line_start, name, k, run, joined))
                 last[(name, depth)] = (header, seg.offset + len(seg.lines))
     return out
+
+
+def _unreadable(run: Run) -> bool:
+    """A run whose parser could not read a line of it (`unreadable Throughput line 1: '-> 455.1
+    MB/sec'`): the run stays in quarantine with its reason, and its lines are left to the hand reader
+    as well (a person's `Throughput 412.3 MB/sec -> 455.1 MB/sec` in the tool's words; figures a mailer
+    broke). A run the parser read and refused (its progress lines disagree with its table) keeps its
+    lines: no other reading of them is better."""
+    return run.status != "ok" and (run.reason or "").startswith("unreadable")
 
 
 def _claimed_lines(run: Run) -> range:

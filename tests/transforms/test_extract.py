@@ -136,3 +136,16 @@ def test_the_hand_made_reader_runs_only_when_a_line_no_parser_read_holds_a_figur
     beside = printout + "\nand dbench gave me 123.4 MB/sec on the same box.\n"
     rows = result_rows(extract.extract_explained(beside, "m")[0])
     assert len(calls) == 1 and any(r["benchmark"] == "dbench" and r["value"] == 123.4 for r in rows)
+
+
+def test_a_line_its_parser_cannot_read_stays_in_quarantine_and_is_read_by_hand_too():
+    # a result in running text written in the tool's own words (the real-posts issue's results one
+    # line per run, #10): dbench's parser cannot read the arrow, so its run is quarantined with the
+    # reason, and the hand reader reads the line's before and after
+    text = "dbench 16 on ext4, before/after:\nThroughput 412.3 MB/sec -> 455.1 MB/sec\n"
+    runs, _, explained = extract_explained(text, "m", subject="[PATCH] dbench")
+    assert [(r.parser.name, r.run.status) for r in runs] == [("dbench", "unparsed"), ("handmade", "ok")]
+    assert runs[0].run.reason.startswith("unreadable Throughput line")
+    got = {(r["benchmark"], r["params"].get("when"), r["value"], r["unit"]) for r in result_rows(runs)}
+    assert got == {("dbench", "before", 412.3, "MB/s"), ("dbench", "after", 455.1, "MB/s")}
+    assert any(e.taken_for.startswith("prose") for e in explained)

@@ -233,6 +233,11 @@ def attribute(lines: Sequence[str], start: int, end: int, subject: str | None,
             return Attribution(best, f"named in the block, its labels fit: {best}")
     if not inside and _other_nearer(lines, start, reach):
         return None
+    if not inside and start > 0 and lines[start - 1].rstrip().endswith(":") \
+            and len(captioned := benchmarks_in(lines[start - 1])) == 1:
+        # `fio 4k randread on nvme:` right over `read bw: 1.2GB/s; write bw: 800MB/s`: the block's
+        # own caption, before what its labels look like (`bw` is dd's word too)
+        return Attribution(captioned[0], f"its caption names {captioned[0]}")
     votes = label_votes or {}
     strong = [b for b, n in votes.items() if n >= 2]
     if len(strong) == 1:

@@ -70,6 +70,11 @@ _SUM = re.compile(r"\d[ \t]*+[-+*/x×][ \t]*+\d")  # `1 + 0.4`, `2*3`: arithmeti
 _LEAD_ONE = re.compile(r"^\s{0,8}+[A-Za-z][^:=]{0,40}+:\s{2,}+$")
 
 
+_TOOL_FIRST = re.compile(rf"(?i)^(?:{names_pattern()})\b")  # a label line opening with a tool's name
+_NAMES_CONDITION = re.compile(r"(?i)\b(?:with|without|w/o?|before|after|patched|unpatched|vanilla|base(?:line)?"
+                              r"|v?\d{1,2}\.\d{1,2}(?:[.-]\w{1,12})?)\b")  # ... and a configuration it ran on
+
+
 def _condition_lead(lead: str) -> bool:
     """`Before: ` ahead of a line's one pair (`Before: average throughput: 4527.12 MB/sec`): a
     condition's label, however few blanks follow it."""
@@ -258,6 +263,8 @@ def read_summaries(lines: list[str], taken: set[int]) -> tuple[list[KeyValue], l
                 continue
             if label and generic_label(label):
                 system = None  # `iperf3 result:`: the tool's figures follow, on no system it names
+            elif label and _TOOL_FIRST.match(label) and not _NAMES_CONDITION.search(label):
+                system = None  # `fio 4k randread on nvme:`: what ran and how, on no system it names
             elif label and (norm(label) not in _STOP_KEYS or norm(label) in _LABEL_KEYS) \
                     and len(_REMARK.sub("", label).split()) <= 5:
                 system = label

@@ -561,3 +561,14 @@ def test_a_label_line_saying_the_unit_gives_it_to_the_lines_under_it():
     assert [(k.system, k.value, k.unit) for k in kvs] == [("without patch", 9.41, "Gbit/s"), ("with patch", 9.87, "Gbit/s")]
     kvs, _ = read_summaries(["iperf3 results:", *lines[1:]], set())
     assert kvs == []  # no unit said, `key = number`: a setting as much as a result
+
+
+def test_a_caption_naming_the_tool_and_how_it_ran_names_no_system_and_gives_the_benchmark():
+    # the real-posts issue's re-typed summaries (#10) under a caption saying what ran: `bw` is dd's word
+    # too, but the caption right above the lines names fio; and `4k randread on nvme` is how, not on what
+    text = "fio 4k randread on nvme:\nread bw: 1.2GB/s; write bw: 800MB/s\n"
+    got = {(r["benchmark"], r["system"], r["metric_label"], r["value"], r["unit"])
+           for r in result_rows(extract_explained(text, "m", subject="[PATCH] block: faster reads")[0])}
+    assert got == {("fio", None, "read bw", 1.2, "GB/s"), ("fio", None, "write bw", 800, "MB/s")}
+    text = "fio with the patch:\nread bw: 1.2GB/s; write bw: 800MB/s\n"  # a caption naming a configuration too
+    assert {r["system"] for r in result_rows(extract_explained(text, "m")[0])} == {"fio with the patch"}

@@ -15,7 +15,7 @@ from transforms.handmade.commands import command_of
 from transforms.handmade.evidence import benchmarks_in, other_benchmark
 from transforms.handmade.metrics import STAT_HEAD, any_metric, label_votes, norm, unit_in
 from transforms.handmade.metrics import unit as unit_of
-from transforms.parsers._common import IO_TEST, generic_label, io_test_label
+from transforms.parsers._common import IO_TEST, generic_label, io_test_label, tool_caption
 from transforms.tools import names_pattern
 
 _KV = re.compile(r"^\s{0,12}+(?:[-*+•]\s{1,4}+)?(?P<key>[A-Za-z#][^:=.]{0,60}+(?:\.(?!\.\.)[^:=.]{0,60}+){0,8}+)"
@@ -68,11 +68,6 @@ _COUNT_CHANGE = re.compile(r"^[ \t>]{0,12}+(?P<n>\d{1,6}+)[ \t]++(?P<noun>[A-Za-
                            r"(?P<chg>[-+]\d{1,6}+(?:\.\d{1,6}+)?)[ \t]*+%[ \t]*+(?P<metric>[A-Za-z][\w/-]{0,30}+)?[ \t]*+$")
 _SUM = re.compile(r"\d[ \t]*+[-+*/x×][ \t]*+\d")  # `1 + 0.4`, `2*3`: arithmetic in a key
 _LEAD_ONE = re.compile(r"^\s{0,8}+[A-Za-z][^:=]{0,40}+:\s{2,}+$")
-
-
-_TOOL_FIRST = re.compile(rf"(?i)^(?:{names_pattern()})\b")  # a label line opening with a tool's name
-_NAMES_CONDITION = re.compile(r"(?i)\b(?:with|without|w/o?|before|after|patched|unpatched|vanilla|base(?:line)?"
-                              r"|v?\d{1,2}\.\d{1,2}(?:[.-]\w{1,12})?)\b")  # ... and a configuration it ran on
 
 
 def _condition_lead(lead: str) -> bool:
@@ -263,7 +258,7 @@ def read_summaries(lines: list[str], taken: set[int]) -> tuple[list[KeyValue], l
                 continue
             if label and generic_label(label):
                 system = None  # `iperf3 result:`: the tool's figures follow, on no system it names
-            elif label and _TOOL_FIRST.match(label) and not _NAMES_CONDITION.search(label):
+            elif label and tool_caption(label):
                 system = None  # `fio 4k randread on nvme:`: what ran and how, on no system it names
             elif label and (norm(label) not in _STOP_KEYS or norm(label) in _LABEL_KEYS) \
                     and len(_REMARK.sub("", label).split()) <= 5:

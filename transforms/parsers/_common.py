@@ -706,6 +706,15 @@ _TOOL_THEN = re.compile(r"(?i)^(?:" + names_pattern(without=("stream", "dd")) + 
                         r"[ \t]++(?=(?:with|without|w/o?|on|under|before|after)[ \t])")
 
 
+_TOOL_FIRST = re.compile(r"(?i)^(?:" + names_pattern() + r")\b")
+
+
+def tool_caption(label: str) -> bool:
+    """`fio 4k randread on nvme`: a caption opening with a tool's name and naming no configuration
+    (`with the patch`, `patched`, a release): what ran and how, on no system."""
+    return bool(_TOOL_FIRST.match(label)) and not _NAMES_SYSTEM.search(label)
+
+
 def tool_condition(label: str | None) -> str | None:
     """The condition a caption names after the tool's name and a few words of what ran (`iperf3
     without this patch` -> `without this patch`), None when it names none."""

@@ -403,9 +403,15 @@ def fill_systems(found: Sequence[tuple[Run, Segment]], body: str, subject: str |
             if whole is None:
                 whole = _post_release(subject, body)
             named = whole
+        baselines = {_bare_release(r.params["baseline"]) for r in run.results if r.params.get("baseline")}
+        named = [n for n in named if _bare_release(n) not in baselines]  # `relative to v6.5`: what it changed from
         if len(named) == 1:
             run.system = named[0]
     _fill_beside_named(found)
+
+
+def _bare_release(name: str) -> str:
+    return name.strip().lower().removeprefix("v")
 
 
 # `Linux hoppa 2.2.18pre21 #1 Fri Dec 22 ...` (uname -a), or the line after `uname -r`: the kernel

@@ -639,3 +639,12 @@ def test_a_sentence_leading_into_the_command_or_a_printout_s_tail_names_no_syste
             "  write: IOPS=123, BW=493KiB/s (504kB/s)(30.1MiB/62557msec); 0 zone resets\n")
     rows = result_rows(extract_explained(text, "f")[0])
     assert rows and all(r["system"] is None for r in rows)
+
+
+def test_the_release_a_change_table_is_relative_to_is_its_baseline_not_its_system():
+    # the real-posts issue's change-only tables (#10): the baseline is recorded, never taken for the
+    # system the changes were measured on
+    text = "Results relative to v6.5 (percent change):\n  TCP_STREAM:  +3.2%\n  UDP_RR:      -1.1%\n"
+    got = {(r["system"], r["params"].get("baseline"), r["value"], r["unit"], r["layout"])
+           for r in result_rows(extract_explained(text, "m", subject="[PATCH] net: netperf")[0])}
+    assert got == {(None, "v6.5", 3.2, "%", "change_table"), (None, "v6.5", -1.1, "%", "change_table")}

@@ -423,11 +423,12 @@ def figure_words(i: int, line: str) -> list[ProseValue]:
 # figures of one unit, each followed by the condition it was measured under
 _FIGURE_WITH = re.compile(
     rf"(?<![\w.,])~?(?P<num>{_NUM})(?:[ \t]?(?P<scale>[kKMG])(?![A-Za-z]))?[ \t]?(?P<unit>[A-Za-z/µ]{{1,12}}+)"
-    r"[ \t]++(?:with|using|under)[ \t]++"
+    r"[ \t]++(?P<prep>with|without|using|under)[ \t]++"
 )
+_PRONOUNS = frozenset({"it", "them", "that", "this"})  # `... without the patch and 12890.1 MB/s with it`
 _FILLERS = frozenset({*HEDGES, "~", "and", "but", "while", "whereas", "vs", "vs.", "versus", "nearly", "almost",
                       "only", "just", "to", "or"})  # words leading from a condition to the next figure
-_WITH_WORD = re.compile(r"\b(?:with|using|under)\b")
+WITH_WORD = re.compile(r"\b(?:with|without|using|under)\b")
 _CONDITION_END = re.compile(r"\.(?=\s|$)|[;:!?()]|,[ \t]")
 
 
@@ -455,6 +456,32 @@ def figures_with(i: int, line: str) -> list[ProseValue]:
         if not cond or len(cond) > 60:
             return []
         out.append(ProseValue(i, _figure(m, "num"), unit(m.group("unit")), cond, None, m.group("scale")))
+    label = _metric_before(line[: found[0].start()])
+    for v in out:
+        v.label = label
+    return _without(found, out)
+
+
+def _metric_before(text: str) -> str | None:
+    """The metric a sentence names in its last words before its first figure (`Triad reached`)."""
+    from transforms.handmade.metrics import any_metric
+
+    words = text.replace(",", " ").split()[-4:]
+    return next((w.strip(":") for w in reversed(words) if len(w) <= 30 and any_metric(w.strip(":"))), None)
+
+
+def _without(found: list[re.Match[str]], out: list[ProseValue]) -> list[ProseValue]:
+    """A figure `without` a thing is measured without it (the word stays in its system); one `with it`
+    is measured with the thing the sentence names (`without the patch ... with it`)."""
+    things = [v.system for v, m in zip(out, found, strict=True) if v.system and v.system.lower() not in _PRONOUNS]
+    for v, m in zip(out, found, strict=True):
+        prep = m.group("prep").lower()
+        if v.system and v.system.lower() in _PRONOUNS:
+            if len(set(things)) != 1:
+                return []  # `with it` and nothing, or several things, it could stand for
+            v.system = f"{prep} {things[0]}"
+        elif prep == "without":
+            v.system = f"without {v.system}"
     return out
 
 
@@ -467,7 +494,7 @@ def _cued(i: int, line: str) -> list[ProseValue]:
     """What the first of the arrow, versus, `from ... to`, `is` and tool-says readings finds in a line, each
     tried only when its cue word is there (in that order: an arrow line may also say `from`)."""
     for cue, read in ((ARROW_WORD, arrows), (ARROW_WORD, named_arrow), (_VS_WORD, versus), (_COMPARED_WORD, named_versus),
-                      (_FROM_WORD, from_to), (_FIGURE_WORD, figure_words), (_WITH_WORD, figures_with), (_IS_WORD, _is_pairs),
+                      (_FROM_WORD, from_to), (_FIGURE_WORD, figure_words), (WITH_WORD, figures_with), (_IS_WORD, _is_pairs),
                       (_TOOL_CUE, tool_says), (_GOT, got_values)):
         if cue.search(line):
             found = read(i, line)
@@ -509,7 +536,7 @@ def read_prose(lines: list[str], taken: set[int]) -> list[ProseValue]:
             found = _cued(i, text)  # `goes from 1124MiB/s to` / `1263.14MiB/s.`
             if found:
                 joined.add(i + 1)
-            elif _WITH_WORD.search(text) and (third := _continued(lines, i + 1, taken)) is not None:
+            elif WITH_WORD.search(text) and (third := _continued(lines, i + 1, taken)) is not None:
                 found = figures_with(i, f"{text} {third}")  # a sentence of conditions over three lines
                 if found:
                     joined.update((i + 1, i + 2))

@@ -1317,6 +1317,9 @@ def _counts_heads(lines: list[str]) -> list[str]:
     return out
 
 
+_SCALED_LABEL = re.compile(r"^(?P<label>[^()]{1,40}?)[ \t]*+\((?P<scale>[kMG])\)$")  # `IOPS (k)`, `rate (M)`
+
+
 def _result(bench: str, line: int, label: str | None, value: float, unit: str | None, system: str | None,
             params: dict[str, str], layout: str, change: bool = False, statistic: str = "value",
             implied: bool = True) -> Result:
@@ -1332,6 +1335,9 @@ def _result(bench: str, line: int, label: str | None, value: float, unit: str | 
         r = _result(bench, line, None, value, unit, system, params, layout, change, statistic, implied)
         r.metric_label = label
         return r
+    if label and not unit and (scaled := _SCALED_LABEL.match(label)):  # `IOPS (k): 120`: 120 IOPS at scale k
+        label, params = scaled["label"], {**params, "scale": scaled["scale"]}
+        unit = "IOPS" if metrics.unit(label) == "IOPS" else None
     u = metrics.resolve_unit(bench, unit or "")
     if u in ("k", "K", "M", "G"):  # `84k` is kept as printed: 84, at the scale the poster chose
         params = {**params, "scale": "k" if u == "K" else u}

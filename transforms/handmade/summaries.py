@@ -15,6 +15,7 @@ from transforms.handmade.commands import command_of
 from transforms.handmade.evidence import benchmarks_in, other_benchmark
 from transforms.handmade.metrics import STAT_HEAD, any_metric, label_votes, norm, unit_in
 from transforms.handmade.metrics import unit as unit_of
+from transforms.handmade.prose import WITH_WORD, figures_with
 from transforms.parsers._common import IO_TEST, generic_label, io_test_label, tool_caption
 from transforms.tools import names_pattern
 
@@ -299,6 +300,8 @@ def read_summaries(lines: list[str], taken: set[int]) -> tuple[list[KeyValue], l
         if not nkey or nkey in _STOP_KEYS or len(key.split()) > 8 or _SUM.search(key) or PAIR_IN_LABEL.search(key):
             continue  # `... will be 1 + 0.4 = 1.4ms`: the end of a calculation, not a summary line; a key
             # holding pairs of its own (`On Skylake: jhash2: +10%, ... siphash: +23%`) is no key
+        if WITH_WORD.search(kv.group("rest")) and figures_with(i, kv.group("rest")):
+            continue  # `Triad: 12345.6 MB/s without the patch and 12890.1 MB/s with it`: a sentence of figures
         on = None
         if dashed := where_then_what(key):
             on, key = dashed  # `eMMC - Random Write: 21.3MiB/s`

@@ -328,7 +328,21 @@ def test_figures_each_with_the_condition_they_were_measured_under():
     assert figures_with(0, "We get 250 MB/s with the patch.") == []  # one figure alone
 
 
-@given(st.text(alphabet="0123456789 .,KMG MB/s IOPS with and", max_size=120))
+def test_a_figure_without_a_thing_and_one_with_it():
+    # the real-posts issue's results in running text (#10): one line per run, the system after the figure
+    text = "STREAM Triad: 12345.6 MB/s without the patch and 12890.1 MB/s with it.\n"
+    got = {(r["benchmark"], r["system"], r["metric"], r["value"], r["unit"], r["layout"])
+           for r in result_rows(extract_explained(text, "m", subject="[PATCH] mm: faster copies")[0])}
+    assert got == {("stream", "without the patch", "triad", 12345.6, "MB/s", "prose"),
+                   ("stream", "with the patch", "triad", 12890.1, "MB/s", "prose")}
+    got = [(p.system, p.value) for p in figures_with(0, "dd gives 410 MB/s with the series and 380 MB/s without it.")]
+    assert got == [("the series", 410.0), ("without the series", 380.0)]
+    # `it` standing for nothing the sentence names, or for either of two things: no reading
+    assert figures_with(0, "We get 410 MB/s with it and 380 MB/s with it.") == []
+    assert figures_with(0, "410 MB/s with patch A, 380 MB/s with patch B and 300 MB/s without it.") == []
+
+
+@given(st.text(alphabet="0123456789 .,KMG MB/s IOPS with without it and", max_size=120))
 @settings(max_examples=300, deadline=None)
 def test_figures_with_are_printed_numbers(line):
     printed = {float(t.replace(",", "")) for t in re.findall(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?", line)}
@@ -337,7 +351,7 @@ def test_figures_with_are_printed_numbers(line):
 
 
 def test_figures_with_is_linear():
-    for line in ("1 MB/s with " * 4000, "1" * 20000 + " MB/s with x", "9 IOPS with a, " * 3000 + "."):
+    for line in ("1 MB/s with " * 4000, "1 MB/s without it " * 3000, "1" * 20000 + " MB/s with x", "9 IOPS with a, " * 3000 + "."):
         t = time.perf_counter()
         figures_with(0, line)
         assert time.perf_counter() - t < 1.0

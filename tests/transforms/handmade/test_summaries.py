@@ -572,3 +572,12 @@ def test_a_caption_naming_the_tool_and_how_it_ran_names_no_system_and_gives_the_
     assert got == {("fio", None, "read bw", 1.2, "GB/s"), ("fio", None, "write bw", 800, "MB/s")}
     text = "fio with the patch:\nread bw: 1.2GB/s; write bw: 800MB/s\n"  # a caption naming a configuration too
     assert {r["system"] for r in result_rows(extract_explained(text, "m")[0])} == {"fio with the patch"}
+
+
+def test_a_scale_in_brackets_after_the_key_is_kept_as_printed():
+    # the real-posts issue's re-typed summaries (#10): `84k` is kept as 84 at scale k; a key saying the
+    # scale of its figures (`IOPS (k)`) likewise, the key's unit the figure's
+    text = "fio 4k randread on nvme:\navg latency (us): 12.3\nIOPS (k): 120\n"
+    got = {(r["metric"], r["value"], r["unit"], r["params"].get("scale"))
+           for r in result_rows(extract_explained(text, "m", subject="[PATCH] block: faster reads")[0])}
+    assert got == {("avg_latency", 12.3, "us", None), ("iops", 120.0, "IOPS", "k")}

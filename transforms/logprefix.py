@@ -132,3 +132,21 @@ def strip_text(text: str) -> str:
     if not has_log_prefix(text):
         return text
     return "\n".join(strip_log_prefixes(text.split("\n")))
+
+
+# `default-brd.1.fio:     read`: the lead of a line `grep` found in one of several result files
+_GREP_LEAD = re.compile(r"^(?P<file>[\w+-][\w./+-]{0,80}?\.[A-Za-z]{1,8})(?::\d{1,9})?:[ \t]*+(?P<rest>.{0,60})$")
+_NUMBERED = re.compile(r"^(?P<stem>.{1,80}?)[._-](?P<n>\d{1,3})$")
+
+
+def grep_file(lead: str) -> tuple[str, str | None, str] | None:
+    """(stem, run, rest) of a line's lead naming the result file `grep` found it in: the file's name
+    without its extension and run number names what ran (`default-brd`), the number which run
+    (`.1`), the rest what the line measured (`read`)."""
+    m = _GREP_LEAD.match(lead.strip())
+    if m is None:
+        return None
+    name = m["file"].rsplit(".", 1)[0]
+    numbered = _NUMBERED.match(name)
+    return (numbered["stem"], numbered["n"], m["rest"].strip()) if numbered else (name, None, m["rest"].strip())
+

@@ -58,3 +58,14 @@ _SHELL_SYNTAX = re.compile(r"^[ \t]*+(?:(?:done|do|fi|then|else|esac|\}|;;)[ \t]
 def is_shell_syntax(line: str) -> bool:
     """A line of a shell script's syntax, which names nothing a table or figure below it measured."""
     return _SHELL_SYNTAX.match(line) is not None
+
+
+OPTION = re.compile(r"^--?[A-Za-z][\w-]{0,30}$")  # `-l`, `--loops`: a command's option
+
+
+def traced(line: str) -> bool:
+    """A shell's trace of a command it ran (`set -x`: `+ dmesg -c`, `++ nproc -a`): a `+` mark, a word,
+    then an option; a list item (`+ with the patch:`) takes no option."""
+    words = line.split()
+    return len(words) >= 3 and words[0].strip("+") == "" and any(OPTION.match(w) for w in words[2:])
+

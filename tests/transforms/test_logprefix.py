@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from transforms.extract import extract_explained, extract_runs
-from transforms.logprefix import has_log_prefix, strip_log_prefixes
+from transforms.logprefix import grep_file, has_log_prefix, strip_log_prefixes
 from transforms.quotes import segments
 from transforms.rows import result_rows
 
@@ -146,3 +146,36 @@ def test_file_names_grep_put_before_each_line_are_a_prefix():
     # one named file in prose is no block
     one = ["The results are in fio.log: see below.", "Nothing else here."]
     assert strip_log_prefixes(one) == one
+
+
+# https://lore.kernel.org/linux-block/20230328195626.12075-1-kch@nvidia.com/ (the lines as posted)
+GREP_RUNS = """\
+linux-block (brd-memcpy) # grep IOPS *brd*fio
+default-brd.1.fio:     read: IOPS=7504k, BW=28.6GiB/s (30.7GB/s)(1717GiB/60001msec)
+default-brd.2.fio:     read: IOPS=7525k, BW=28.7GiB/s (30.8GB/s)(1722GiB/60002msec)
+
+with-memcpy-brd.1.fio: read: IOPS=7558k, BW=28.8GiB/s (31.0GB/s)(1730GiB/60002msec)
+with-memcpy-brd.2.fio: read: IOPS=7494k, BW=28.6GiB/s (30.7GB/s)(1715GiB/60001msec)
+"""
+
+
+def test_the_result_file_grep_found_a_line_in_names_its_system_and_run():
+    got = {(r["system"], r["params"].get("run"), r["metric_label"], r["value"], r["unit"])
+           for r in result_rows(extract_explained(GREP_RUNS, "m", subject="[PATCH 0/4] brd: memcpy")[0])}
+    assert ("default-brd", "1", "read IOPS", 7504000.0, "IOPS") in got
+    assert ("with-memcpy-brd", "2", "read BW", 28.6, "GiB/s") in got
+    assert {s for s, *_ in got} == {"default-brd", "with-memcpy-brd"}
+    assert grep_file("logs/run-2.log:12:  Throughput") == ("logs/run", "2", "Throughput")
+    assert grep_file("sda.out:") == ("sda", None, "")
+    assert grep_file("2.6.3: Elapsed") is None  # a release, no file
+    assert grep_file("default-brd.1.fio") is None  # no colon: no file `grep` named
+
+
+@given(st.text(alphabet="abc-_.:0123 fiolg", max_size=60))
+@settings(max_examples=300, deadline=None)
+def test_a_grep_file_is_read_from_the_lead_as_printed(lead):
+    found = grep_file(lead)
+    if found is not None:
+        stem, run, rest = found
+        assert stem and stem in lead and rest in lead and (run is None or run in lead)
+

@@ -16,6 +16,7 @@ from transforms.handmade.evidence import benchmarks_in, other_benchmark
 from transforms.handmade.metrics import STAT_HEAD, any_metric, label_votes, norm, unit_in
 from transforms.handmade.metrics import unit as unit_of
 from transforms.handmade.prose import WITH_WORD, figures_with
+from transforms.logprefix import grep_file
 from transforms.parsers._common import IO_TEST, generic_label, io_test_label, tool_caption
 from transforms.tools import names_pattern
 
@@ -273,6 +274,11 @@ def read_summaries(lines: list[str], taken: set[int]) -> tuple[list[KeyValue], l
         pairs = key_pairs(line)
         if pairs is not None:  # `idle != poll: Elapsed: 136.692s User: 249.846s System: 30.596s`
             lead, found = pairs
+            if lead and (grepped := grep_file(lead)) is not None:  # `default-brd.1.fio:  read: IOPS=7504k, ...`
+                stem, run, rest = grepped
+                out.extend(KeyValue(i, v, u, f"{rest} {key}".strip(), stem, {"run": run} if run else {})
+                           for key, v, u in found)
+                continue
             if lead and lead.startswith("rw="):
                 out.extend(KeyValue(i, v, u, key, system, {"rw": lead[3:]}) for key, v, u in found)
                 continue

@@ -19,7 +19,6 @@ from transforms.handmade.cells import (
     MISSING,
     MULTIPLIER,
     ONE_RUN,
-    OPTION,
     PAIR_IN_LABEL,
     RELEASE,
     RULE,
@@ -44,7 +43,7 @@ from transforms.handmade.metrics import (
 from transforms.handmade.prose import FROM_FIGURE
 from transforms.handmade.wrapped import JOINED
 from transforms.parsers._common import CHANGE_HEAD
-from transforms.shell import is_shell_syntax
+from transforms.shell import OPTION, is_shell_syntax
 from transforms.tools import names_pattern
 
 MAX_ROWS = 400

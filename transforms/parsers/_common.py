@@ -28,7 +28,7 @@ from decimal import Decimal, InvalidOperation
 
 from transforms.leadin import order_legend
 from transforms.model import Result, Run, Segment
-from transforms.shell import is_prompted
+from transforms.shell import is_prompted, traced
 from transforms.tools import TOOLS, names_pattern
 
 # The head of a column of changes against another (`Diff`, `%`, `Δ`, `improvement`): hand-made
@@ -113,6 +113,8 @@ def system_label(caption: str | None) -> str | None:
         text = text[:-1]
     elif not (_LIST.match(text) and len(text) <= 40 and not text.endswith((".", ","))) and not _LABEL.match(text):
         return None
+    if traced(text):
+        return None  # `+ dmesg -c`: a shell's trace of a command it ran, no list item
     text = " ".join(_BULLET.sub("", text).strip().strip("*_").split())
     if not text or _CAPTION_STOP.search(text + ":") or re.search(r"[.!?]\s", text) or generic_label(text):
         return None  # empty, generic, or the tail of a prose paragraph

@@ -529,3 +529,14 @@ def test_the_first_line_of_a_paragraph_whose_sentence_goes_on_is_no_caption():
 ])
 def test_a_tests_words_then_on_name_what_it_ran_on(caption, system):
     assert names_system(caption) == system
+
+
+def test_a_shell_trace_of_a_command_names_no_system():
+    # https://lore.kernel.org/linux-block/20230328195626.12075-1-kch@nvidia.com/: `set -x` over the
+    # fio run prints each command it ran; the last one above the report is no caption
+    from transforms.parsers._common import system_label
+    from transforms.shell import traced
+
+    assert system_label("+ dmesg -c") is None and traced("+ dmesg -c") and traced("++ nproc --all")
+    assert system_label("+ patched") == "patched" and not traced("+ with the patch:")
+

@@ -48,6 +48,7 @@ from transforms.handmade.tables import (
     RELEASE_NUMBER,
     STDEV_HEAD,
     Table,
+    comma_columns,
     drop_link_column,
     drop_row_remarks,
     param_lead,
@@ -188,7 +189,7 @@ def read(segs: list[Segment], subject: str | None, claimed: dict[int, str],
                                           quoted=seg.quoted))
                 continue
             clean = join_lone_labels(unwrap(["" if noise_line(x) else x
-                                             for x in drop_row_remarks(drop_link_column(block))]))
+                                             for x in drop_row_remarks(drop_link_column(comma_columns(block)))]))
             beside = {claimed[k] for k in (abs_lo - 1, seg.offset + hi)
                       if k in claimed}
             runs = _read_block(seg, lo, clean, plain, subject, explained, raw=block)

@@ -77,11 +77,11 @@ _SYSTEM_HEAD = re.compile(r"^(?:names?|config(?:uration)?s?|kernels?|systems?|se
 _BASELINE_KEY = re.compile(r"(?i)^(?:base(?:line)?|vanilla|stock|unpatched|default|original|mainline)$")
 _SYSTEM_WORD = re.compile(
     r"^(?:before|after|base(?:line)?|patch(?:ed|es|set)?|unpatched|vanilla|stock|default|orig(?:inal)?|old|new"
-    r"|mainline|upstream|tip|host|guest|native|bare[- ]?metal|dom0|domu|(?:un)?modified"
+    r"|mainline|upstream|tip|(?:net-|linux-)?next|host|guest|native|bare[- ]?metal|dom0|domu|(?:un)?modified"
     r"|(?:native|stock|vanilla|patched|(?:un)?modified|upstream|mainline|default|base(?:line)?)[ \t]++kernel"
     r"|(?:vm|kvm|xen|qemu|lxc|docker)(?:[ +/-]{1,3}+[\w./+-]{1,20}+){0,3}+"  # `KVM upstream`, `KVM trunk+paravirt/cr3`
     r"|with(?:out)?\b[^:]{0,60}+|w/o?\b[^:]{0,60}+|\+\s*+patch[^:]{0,60}+|v?\d++\.\d++[\w.+-]*+|linux[\w.+-]*+"
-    r"|\d\.\d++[\w.+-]*+)\s*+:?$", re.I)
+    r"|\d\.\d++[\w.+-]*+)(?:[ \t]++#\d{1,3}+)?\s*+:?$", re.I)  # (`after #1`: after the first patch)
 # a word or release that names a configuration inside a longer label (`Baseline v4.10.0`, `This patch`)
 _NAMES_SYSTEM = re.compile(r"(?i)(?<![\w.])(?:v?\d{1,2}\.\d{1,2}(?:\.\d{1,3})?(?:-rc\d{1,2})?(?![\w.])|baseline|base|vanilla"
                            r"|stock|upstream|mainline|current|patch(?:ed|set)?|unpatched|before|after|with(?:out)?"
@@ -347,6 +347,46 @@ def drop_text_columns(lines: list[str]) -> list[str]:
         return lines
     return [ln if parts is None else "|".join(p for j, p in enumerate(parts) if j not in drop)
             for ln, parts in zip(lines, split, strict=True)]
+
+
+# `Latency (ms), after-patch, origial` over `avg avg: 2133.51, 2150.97`: heads and rows set apart
+# by commas (a label's colon too), as people type a small table inline
+_COMMA_HEAD = re.compile(r"^[ \t]*+(?P<cells>[A-Za-z(][^,\d\n]{0,40}+(?:,[ \t]*+[^,\n]{1,40}+){2,5}+)[ \t]*+$")
+_COMMA_ROW = re.compile(r"^[ \t]*+(?P<label>[A-Za-z][^,:\n]{0,40}+)[:,][ \t]*+"
+                        r"(?P<values>[-+]?\d[\d.]{0,20}+[A-Za-z%/]{0,8}+(?:,[ \t]*+[-+]?\d[\d.]{0,20}+[A-Za-z%/]{0,8}+){1,4}+)"
+                        r"[ \t]*+$")
+
+
+_LETTER = re.compile(r"[A-Za-z]")
+
+
+def comma_columns(lines: list[str]) -> list[str]:
+    """A small table typed with commas, as columns the table reader reads: a line of heads, then two
+    or more rows each a label and one value per head after the first (`avg min: 21.9629, 20.9413`)."""
+    out = list(lines)
+    for h, line in enumerate(lines):
+        m = _COMMA_HEAD.match(line) if "," in line and len(line) <= 300 else None
+        if m is None:
+            continue
+        heads = [c.strip() for c in m["cells"].split(",")]
+        if not all(_LETTER.search(c) for c in heads):
+            continue  # `syscall ,0.1644,35.0321`: a row, not heads
+        rows: list[tuple[str, list[str]]] = []
+        for k in range(h + 1, len(lines)):
+            r = _COMMA_ROW.match(lines[k]) if len(lines[k]) <= 300 else None
+            if r is None:
+                break
+            values = [v.strip() for v in r["values"].split(",")]
+            if len(values) != len(heads) - 1:
+                break
+            rows.append((r["label"].strip(), values))
+        if len(rows) < 2:
+            continue
+        grid = [heads, *([label, *values] for label, values in rows)]
+        widths = [max(len(row[j]) for row in grid) for j in range(len(heads))]
+        for k, row in enumerate(grid):
+            out[h + k] = "   ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
+    return out
 
 
 # a row's last cell a link to the run's page (`linux-2.5.30   55.0   -4.8   http://khack.osdl.org/stp/4089/`)

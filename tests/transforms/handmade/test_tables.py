@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from tests.sample_posts import CHANGE_ONLY, KERNBENCH
 from transforms.extract import extract_explained, extract_runs
-from transforms.handmade.tables import read_tables
+from transforms.handmade.tables import comma_columns, read_tables
 from transforms.rows import result_rows
 
 # https://lore.kernel.org/lkml/ (2023, "Re: [PATCH v3 7/7] sched: Shard per-LLC shared runqueues")
@@ -2394,3 +2394,50 @@ def test_a_tool_and_its_argument_over_the_rows_is_their_caption():
     text = "dbench 32 throughput\n  Unpatched: 512.3 MB/sec\n  Patched:   540.1 MB/sec  (+5.4%)\n"
     got = {(r["system"], r["value"], r["unit"]) for r in rows(text, subject="ext4: dbench")}
     assert got == {("Unpatched", 512.3, "MB/s"), ("Patched", 540.1, "MB/s")}
+
+
+# https://lore.kernel.org/lkml/CAJUgMyLDwyK-WgNFOr7bGmXPG9eAEnG7mNtjfPSTeJnJT8bAVg@mail.gmail.com/
+COMMA_TABLE = """\
+Heavy load on 1024 instances of sysbench:
+Latency (ms), after-patch, origial
+avg avg: 2133.51, 2150.97
+avg min: 21.9629, 20.9413
+avg max: 5955.8, 5966.78
+"""
+
+
+def test_a_small_table_typed_with_commas():
+    got = {(r["benchmark"], r["system"], r["metric_label"], r["value"], r["unit"])
+           for r in result_rows(extract_explained(COMMA_TABLE, "m", subject="Re: [PATCH] sched: reorder")[0])}
+    assert got == {("sysbench", "after-patch", "avg avg", 2133.51, "ms"), ("sysbench", "origial", "avg avg", 2150.97, "ms"),
+                   ("sysbench", "after-patch", "avg min", 21.9629, "ms"), ("sysbench", "origial", "avg min", 20.9413, "ms"),
+                   ("sysbench", "after-patch", "avg max", 5955.8, "ms"), ("sysbench", "origial", "avg max", 5966.78, "ms")}
+    # a reST csv-table's rows are no heads of their own (`syscall ,0.1644,35.0321`)
+    rows = ["  select-10    ,0.5319,36.1214", "  syscall      ,0.1644,35.0321", "  read         ,0.3055,31.5509"]
+    assert comma_columns(rows) == rows
+
+
+@given(st.lists(st.text(alphabet="ab (ms),:0123.5 ", max_size=40), max_size=8))
+@settings(max_examples=300, deadline=None)
+def test_comma_columns_keep_every_line_and_figure(lines):
+    out = comma_columns(lines)
+    assert len(out) == len(lines)
+    for before, after in zip(lines, out, strict=True):
+        if after != before:
+            assert after.split() == before.replace(",", " ").replace(":", " ").split()
+
+
+# https://lore.kernel.org/netdev/c6e2474e-2c8a-5881-86bf-59c66bdfc34f@solarflare.com/
+AFTER_EACH_PATCH = """\
+TCP 4 streams, GRO off:
+net-next: 8.017 Gbps
+after #1: 7.785 Gbps (- 2.9%, p=0.385 vs net-next)
+after #3: 7.604 Gbps (- 5.1%, p=0.282 vs net-next.  But note *)
+"""
+
+
+def test_the_tree_and_each_patch_applied_on_it_are_systems():
+    got = {(r["system"], r["value"], r["unit"])
+           for r in result_rows(extract_explained(AFTER_EACH_PATCH, "m", subject="[PATCH v3 net-next 0/3] netperf")[0])}
+    assert got == {("net-next", 8.017, "Gbit/s"), ("after #1", 7.785, "Gbit/s"), ("after #3", 7.604, "Gbit/s")}
+

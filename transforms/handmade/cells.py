@@ -217,6 +217,12 @@ def cells(line: str) -> list[Cell]:
             kind, value, u = read
             out.append(Cell(tok, s, e, kind, value, u))
             i += 1
+            if u == "%" and tok[:1].isdigit() and i < len(toks) and toks[i][0].lower() == "cpu" \
+                    and toks[i][1] - e == 1:
+                out[-1].kind, out[-1].unit = "abs", "%CPU"  # `210.3% cpu`: a CPU share, no change
+                out[-1].end = toks[i][2]
+                i += 1
+                continue
             set_apart = u is None and i < len(toks) and out[-1].kind == "abs" and toks[i][0] in _SCALE \
                 and toks[i][1] - e <= 2
             if set_apart:

@@ -137,3 +137,12 @@ def test_a_compare_mark_before_a_change_is_no_label():
     assert _read("(I) -12.13%") == [("chg", "-12.13%", "%")]
     # fio's job line: the mark names the block size read, no change follows
     assert _read("bs=(R) 4096B-4096B, (W) 4096B-4096B") == [("label", "bs=(R) 4096B-4096B, (W) 4096B-4096B", None)]
+
+
+def test_a_share_of_the_cpus_is_a_value_not_a_change():
+    # https://lore.kernel.org/netdev/c6e2474e-2c8a-5881-86bf-59c66bdfc34f@solarflare.com/: `210.3% cpu`
+    # is CPU utilisation summed across CPUs; a signed share (`+11.9%`) stays a change
+    got = [(c.kind, c.value, c.unit) for c in cells("after #1: 181.5% cpu (-13.7%, p=0.031 vs net-next)")]
+    assert got == [("label", None, None), ("abs", 181.5, "%CPU")]
+    assert [(c.kind, c.unit) for c in cells("x: +11.9% cpu")][1] == ("chg", "%")
+

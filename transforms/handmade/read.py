@@ -942,7 +942,10 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
         default_sys = default_sys or naming_caption(seg.lines, lo + t.start, 0, seg.before)
     if t.change:
         where = " ".join(x for x in (t.caption or "", *t.header) if x)
-        baseline = t.baseline or evidence.baseline_named(where)
+        baseline = t.baseline or evidence.baseline_named(where) or evidence.baseline_named(
+            _line_above(block, t.start) or _line_above(plain[max(0, abs_lo - 3):abs_lo], 3) or "")
+        if default_sys and baseline and evidence.baseline_named(default_sys) == baseline:
+            default_sys = None  # `Changes relative to 6.8-rc1`: the caption names the baseline, not the system
         with_without = evidence.with_without(plain[: seg.offset + lo + t.start])
         if with_without is not None:
             default_sys = default_sys or with_without[0]
@@ -1022,6 +1025,8 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
     if len(kept_values) < len(t.values):
         t.values = kept_values  # a column of another tool's figures (`turbostat PkgWatt`)
     for v in t.values:
+        if v.row and row_bench.get(v.row) and v.system == v.row:
+            v.system, v.label = None, v.label or v.row  # `tbench  +1.2%  +3.4%`: the row names what was measured
         if v.label is None and v.row and (v.params.get("case") != v.row or _names_first(v.row, bench)) \
                 and evidence.benchmarks_in(v.row):
             v.label = v.row  # `tbench-loopback`: the row names the test that was measured

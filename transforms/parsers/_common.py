@@ -115,11 +115,11 @@ def system_label(caption: str | None) -> str | None:
         return None
     if traced(text):
         return None  # `+ dmesg -c`: a shell's trace of a command it ran, no list item
-    text = " ".join(_BULLET.sub("", text).strip().strip("*_").split())
+    text = _CONJUNCTION.sub("", " ".join(_BULLET.sub("", text).strip().strip("*_").split()))  # `and with the patch`
     if not text or _CAPTION_STOP.search(text + ":") or re.search(r"[.!?]\s", text) or generic_label(text):
         return None  # empty, generic, or the tail of a prose paragraph
-    if _speaking(text):
-        return None
+    if _speaking(text) or _TOOL_IN.search(text) and not _NAMES_SYSTEM.search(text) and not _ON_WHAT.search(text):
+        return None  # (`Ran hackbench ten times each`: what ran and how; `dbench on ext3` says on what)
     return None if run_parameter(text) else text  # `iodepth=4` over a command: how it ran, not on what
 
 
@@ -708,6 +708,8 @@ _TOOL_THEN = re.compile(r"(?i)^(?:" + names_pattern(without=("stream", "dd")) + 
                         r"[ \t]++(?=(?:with|without|w/o?|on|under|before|after)[ \t])")
 
 
+_TOOL_IN = re.compile(r"(?i)(?<![\w/.-])(?:" + names_pattern() + r")(?![\w/-])")
+_ON_WHAT = re.compile(r"(?i)\b(?:on|with|under|using|in|over|via)\b")
 _TOOL_FIRST = re.compile(r"(?i)^(?:" + names_pattern() + r")\b")
 
 

@@ -2441,3 +2441,16 @@ def test_the_tree_and_each_patch_applied_on_it_are_systems():
            for r in result_rows(extract_explained(AFTER_EACH_PATCH, "m", subject="[PATCH v3 net-next 0/3] netperf")[0])}
     assert got == {("net-next", 8.017, "Gbit/s"), ("after #1", 7.785, "Gbit/s"), ("after #3", 7.604, "Gbit/s")}
 
+
+def test_a_change_table_whose_rows_name_the_tools_under_a_caption_naming_its_baseline():
+    # the real-posts issue's change-only tables (#10): the baseline is recorded, the rows name what
+    # was measured (no system), the caption set apart by a blank line
+    text = ("Changes relative to 6.8-rc1 (positive is better):\n\n"
+            "                   2 threads    8 threads\n"
+            "tbench             +1.2%        +3.4%\n"
+            "netperf TCP_RR     +0.4%        -0.8%\n")
+    got = {(r["benchmark"], r["system"], r["params"].get("baseline"), r["params"].get("threads"), r["value"], r["unit"])
+           for r in result_rows(extract_explained(text, "m", subject="[PATCH] x86/mm: lazy tlb")[0])}
+    assert got == {("tbench", None, "6.8-rc1", "2", 1.2, "%"), ("tbench", None, "6.8-rc1", "8", 3.4, "%"),
+                   ("netperf", None, "6.8-rc1", "2", 0.4, "%"), ("netperf", None, "6.8-rc1", "8", -0.8, "%")}
+

@@ -540,3 +540,13 @@ def test_a_shell_trace_of_a_command_names_no_system():
     assert system_label("+ dmesg -c") is None and traced("+ dmesg -c") and traced("++ nproc --all")
     assert system_label("+ patched") == "patched" and not traced("+ with the patch:")
 
+
+def test_a_caption_saying_how_a_tool_ran_names_no_system():
+    # the real-posts issue's command line, then output (#10): `Ran hackbench ten times each:` says what
+    # ran and how; `dbench on ext3` says on what; a caption's leading `and` is no part of the system
+    from transforms.parsers._common import system_label
+
+    assert system_label("Ran hackbench ten times each:") is None
+    assert system_label("I run 10 times dbench on ext3 and i have the following:") is not None
+    assert system_label("and with the patch:") == "with the patch"
+

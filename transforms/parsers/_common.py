@@ -118,7 +118,8 @@ def system_label(caption: str | None) -> str | None:
     text = _CONJUNCTION.sub("", " ".join(_BULLET.sub("", text).strip().strip("*_").split()))  # `and with the patch`
     if not text or _CAPTION_STOP.search(text + ":") or re.search(r"[.!?]\s", text) or generic_label(text):
         return None  # empty, generic, or the tail of a prose paragraph
-    if _speaking(text) or _TOOL_IN.search(text) and not _NAMES_SYSTEM.search(text) and not _ON_WHAT.search(text):
+    if _speaking(text) or (tool := _TOOL_IN.search(text)) and tool.start() > 0 and not _NAMES_SYSTEM.search(text) \
+            and not _ON_WHAT.search(text):
         return None  # (`Ran hackbench ten times each`: what ran and how; `dbench on ext3` says on what)
     return None if run_parameter(text) else text  # `iodepth=4` over a command: how it ran, not on what
 

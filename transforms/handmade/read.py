@@ -1371,7 +1371,8 @@ def _result(bench: str, line: int, label: str | None, value: float, unit: str | 
         elif not u and spec_unit is not None:
             u = spec_unit
         elif spec_unit is not None and not metrics.allows(bench, metric, u):
-            metric = metrics.slug(metric_label) + "_" + metrics.slug(u)
+            by_unit = metrics.BY_UNIT.get(bench, {}).get(u)  # `TCP_RR  995.083 us`: a round trip's latency
+            metric = by_unit if by_unit and metrics.allows(bench, by_unit, u) else metrics.slug(metric_label) + "_" + metrics.slug(u)
     spec = None if change else metric_spec(bench, metric)
     return Result(metric=metric, metric_label=metric_label, value=value, unit=u, params=params,
                   system=system, higher_is_better=spec.higher_is_better if spec else None,

@@ -2454,3 +2454,14 @@ def test_a_change_table_whose_rows_name_the_tools_under_a_caption_naming_its_bas
     assert got == {("tbench", None, "6.8-rc1", "2", 1.2, "%"), ("tbench", None, "6.8-rc1", "8", 3.4, "%"),
                    ("netperf", None, "6.8-rc1", "2", 0.4, "%"), ("netperf", None, "6.8-rc1", "8", -0.8, "%")}
 
+
+def test_a_request_response_test_timed_in_microseconds_is_its_latency():
+    # https://lore.kernel.org/netdev/c6e2474e-2c8a-5881-86bf-59c66bdfc34f@solarflare.com/: `TCP_RR` names
+    # netperf's transaction rate, but in `us` the figure is a round trip's time
+    text = ("TCP_RR 100 streams, GRO off, 8000 byte payload\n"
+            "net-next: 995.083 us\n"
+            "after #1: 969.167 us (- 2.6%, p=0.204 vs net-next)\n")
+    got = {(r["system"], r["metric"], r["metric_label"], r["value"], r["unit"])
+           for r in result_rows(extract_explained(text, "m", subject="[PATCH v3 net-next 0/3] net: GRO")[0])}
+    assert got == {("net-next", "rt_latency", "TCP_RR", 995.083, "us"), ("after #1", "rt_latency", "TCP_RR", 969.167, "us")}
+

@@ -286,7 +286,7 @@ def with_without(lines: Iterable[str]) -> tuple[str, str] | None:
 
 
 _BASELINE_WORDS = re.compile(r"\b(?:vs\.?|versus|against|compared\s+(?:to|with)|relative\s+to|over)\s+"
-                             r"(?P<base>[\w.+-]{2,40})", re.I)
+                             r"(?:(?:the\s+)?base(?:line)?\s+(?=v?\d))?(?P<base>[\w.+-]{2,40})", re.I)  # (`baseline 6.6`)
 
 
 def baseline_named(text: str) -> str | None:

@@ -550,6 +550,22 @@ def _legend(lines: list[str]) -> list[str] | None:
     return None
 
 
+# `UnixBench index scores, 6.5 vs 6.5+patch:`: the columns below, named in order
+_VERSUS_NAMES = re.compile(r"(?i)(?:^|[\s,(])(?P<names>[\w.+/-]{1,40}+(?:[ \t]++vs\.?[ \t]++[\w.+/-]{1,40}+){1,3}+)[ \t]*+\)?:?$")
+
+
+_VS_WORD = re.compile(r"(?i)(?<![ \t])[ \t]++vs\.?[ \t]++")
+
+
+def _versus_legend(lines: list[str], ncols: int) -> list[str] | None:
+    """The names a caption right above a headless table sets against each other (`6.5 vs 6.5+patch`),
+    one per value column, in order."""
+    text = next((x.strip() for x in reversed(lines) if x.strip()), "")
+    m = _VERSUS_NAMES.search(text) if len(text) <= 200 else None
+    names = _VS_WORD.split(m["names"]) if m else []
+    return names if len(names) == ncols >= 2 else None
+
+
 _STAT_OF = re.compile(r"(?i)^(?:sum|average|avg|mean|max|min|total|count)[ \t]++of[ \t]++")
 
 
@@ -1018,6 +1034,8 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
             legend = _legend(plain[max(0, abs_lo + t.start - 40):abs_lo + t.start])
         ncols = len({v.col for v in t.values})
         if legend is None:
+            legend = _versus_legend(plain[max(0, abs_lo + t.start - 3):abs_lo + t.start], ncols)
+        if legend is None:
             legend = _distant_header(plain, abs_lo + t.start, ncols)
         if legend is None and caption_sys is None:
             legend = _header_row(plain, abs_lo + t.start, ncols) or _header_row(plain, abs_lo + t.start, ncols, True)
@@ -1336,6 +1354,8 @@ def _result(bench: str, line: int, label: str | None, value: float, unit: str | 
         key = next((k for pattern, k in _FIO_LABEL_PARAMS if pattern.match(label) and k not in params), None)
         if key is not None:
             params, label, printed = {**params, key: label.strip(" :").lower()}, None, label.strip(" :")
+    if bench == "fio" and system and _FIO_RW.match(system) and "rw" not in params:
+        params, system = {**params, "rw": system.strip(" :").lower()}, None  # `randread  randwrite` heads: how fio ran
     if statistic != "value" and label and label.lower() in MEAN_STAT and bench in metrics.DEFAULT_METRIC:
         # mmtests' `Hmean  8  349.34`: a mean of the tool's headline figure; the printed label stays
         r = _result(bench, line, None, value, unit, system, params, layout, change, statistic, implied)

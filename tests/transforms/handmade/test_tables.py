@@ -2465,3 +2465,24 @@ def test_a_request_response_test_timed_in_microseconds_is_its_latency():
            for r in result_rows(extract_explained(text, "m", subject="[PATCH v3 net-next 0/3] net: GRO")[0])}
     assert got == {("net-next", "rt_latency", "TCP_RR", 995.083, "us"), ("after #1", "rt_latency", "TCP_RR", 969.167, "us")}
 
+
+def test_the_issue_s_tables_under_a_caption_naming_their_columns_or_baseline():
+    # the real-posts issue's hand tables (#10): a caption setting names against each other (`6.5 vs
+    # 6.5+patch`) names a headless table's value columns in order
+    text = ("UnixBench index scores, 6.5 vs 6.5+patch:\n\n"
+            "Dhrystone 2 using register variables     4123.5     4130.2\n"
+            "Execl Throughput                          812.3      845.9\n")
+    got = {(r["system"], r["metric"], r["value"])
+           for r in result_rows(extract_explained(text, "m", subject="[PATCH] x86: unixbench")[0])}
+    assert got == {("6.5", "dhrystone_2", 4123.5), ("6.5+patch", "dhrystone_2", 4130.2),
+                   ("6.5", "execl_throughput", 812.3), ("6.5+patch", "execl_throughput", 845.9)}
+    # a change table relative to `baseline 6.6`, under heads of fio's I/O patterns: how fio ran, no system
+    text = ("fio results (IOPS, relative to baseline 6.6):\n\n"
+            "              randread   randwrite\n"
+            "4k            +2.1%      -0.4%\n"
+            "64k           +0.8%      +1.7%\n")
+    got = {(r["system"], r["params"].get("rw"), r["params"].get("baseline"), r["value"], r["unit"])
+           for r in result_rows(extract_explained(text, "m", subject="[PATCH] block: plugging")[0])}
+    assert got == {(None, "randread", "6.6", 2.1, "%"), (None, "randwrite", "6.6", -0.4, "%"),
+                   (None, "randread", "6.6", 0.8, "%"), (None, "randwrite", "6.6", 1.7, "%")}
+

@@ -552,9 +552,11 @@ def read_prose(lines: list[str], taken: set[int]) -> list[ProseValue]:
         m = _BEFORE_AFTER.search(line)
         if m:
             ua, ub = unit(m.group("ua")) if m.group("ua") else None, unit(m.group("ub")) if m.group("ub") else None
+            key = line[: m.start()].strip(" \t>")  # `tbench 16 clients:   vanilla 4512.3 MB/sec   patched ...`
+            label = key[:-1].strip() if key.endswith(":") and 0 < len(key) <= 41 and benchmarks_in(key) else None
             if ua != "%" and ub != "%":
                 for sys_key, val, u in (("a", "va", ua or ub), ("b", "vb", ub or ua)):
-                    out.append(ProseValue(i, float(m.group(val).replace(",", "")), u, m.group(sys_key).lower()))
+                    out.append(ProseValue(i, float(m.group(val).replace(",", "")), u, m.group(sys_key).lower(), label))
                 continue
         # label: value unit, label: value unit (two or more pairs, each with a unit)
         if line.count(":") < 2:
@@ -572,3 +574,12 @@ def read_prose(lines: list[str], taken: set[int]) -> list[ProseValue]:
         if len(pairs) >= 2 and len({p.unit for p in pairs}) == 1:
             out.extend(pairs)
     return out
+
+
+def before_after(line: str) -> bool:
+    """Whether a line sets a figure before (or without, vanilla) against one after (with, patched),
+    each word right before its figure (`vanilla 4512.3 MB/sec   patched 4690.1 MB/sec`; a `before = 570`
+    pair is the summaries' to read)."""
+    m = _BEFORE_AFTER.search(line) if len(line) <= 400 else None
+    return m is not None and ":" not in m.group(0) and "=" not in m.group(0)
+

@@ -31,7 +31,14 @@ from transforms.handmade.metrics import unit_in
 from transforms.handmade.noise import hunk_lines, noise_block, noise_line
 from transforms.handmade.normalized import read_normalized
 from transforms.handmade.pairs import read_pairs
-from transforms.handmade.prose import ARROW_WORD, FROM_CHANGE, ProseValue, arrow_legend, read_prose
+from transforms.handmade.prose import (
+    ARROW_WORD,
+    FROM_CHANGE,
+    ProseValue,
+    arrow_legend,
+    before_after,
+    read_prose,
+)
 from transforms.handmade.slashes import read_slashes
 from transforms.handmade.summaries import (
     ARROW,
@@ -444,7 +451,8 @@ def _read_block(seg: Segment, lo: int, block: list[str], plain: list[str], subje
     block = ["" if i in cmd_lines else x for i, x in enumerate(block)]
     rows_like = sum(1 for x in block if _ROW_END.search(x) or _LABEL_LAST.match(x))
     # `Elapsed: 137.92s User: 420.04s System: 38.43s CPU: 332.4%`: a line of pairs is the summaries' to read
-    table_lines = ["" if _bare_command(x) or key_pairs(x) is not None or stat_pairs(x) is not None else x
+    table_lines = ["" if _bare_command(x) or key_pairs(x) is not None or stat_pairs(x) is not None or before_after(x)
+                   else x
                    for x in _counts_heads(block)] \
         if rows_like else block
     table_metric: dict[int, tuple[str, str, str | None]] = {}

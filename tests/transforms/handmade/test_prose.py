@@ -370,3 +370,17 @@ def test_a_setting_before_an_arrow_is_how_the_pair_ran_not_a_system():
     assert {(r["params"].get("clients"), r["params"].get("when"), r["value"]) for r in rows} == {
         ("1", "before", 321.5), ("1", "after", 330.2), ("16", "before", 4012.7), ("16", "after", 4102.9)}
     assert not any(r["system"] and "clients" in r["system"] for r in rows)
+
+
+def test_before_and_after_figures_each_after_its_word_in_a_keyed_line():
+    # the real-posts issue's results in running text (#10): `vanilla 4512.3 MB/sec   patched 4690.1 MB/sec`
+    # after a key naming the tool is two values, not a table row; a `before = 570` pair stays a summary's
+    text = ("tbench 16 clients:   vanilla 4512.3 MB/sec   patched 4690.1 MB/sec   (+3.9%)\n"
+            "tbench 64 clients:   vanilla 6120.8 MB/sec   patched 6150.2 MB/sec   (+0.5%)\n")
+    got = {(r["benchmark"], r["system"], r["metric_label"], r["value"], r["unit"])
+           for r in result_rows(extract_explained(text, "m", subject="Re: [PATCH] sched: wakeup preemption")[0])}
+    assert got == {("tbench", "vanilla", "tbench 16 clients", 4512.3, "MB/s"),
+                   ("tbench", "patched", "tbench 16 clients", 4690.1, "MB/s"),
+                   ("tbench", "vanilla", "tbench 64 clients", 6120.8, "MB/s"),
+                   ("tbench", "patched", "tbench 64 clients", 6150.2, "MB/s")}
+

@@ -235,6 +235,7 @@ def _clean_caption(text: str, underlined: bool) -> str | None:
     dots = re.match(r"\.{3,}+\s++", text)  # `..... strobe disabled`: a heading led in by dots
     decorated = text[:1] in "#*[-" or text.endswith(":") or dots is not None
     core = text[dots.end() if dots else 0:].strip("#*=-~[] \t").rstrip(":").strip("*=-~ \t")
+    core = _CONJUNCTION.sub("", core)  # `and after enabling the prefetcher:`
     if not core or len(core) > 60 or core.endswith((".", ",", ";", "!", "?")) or generic_label(core) \
             or _TIME_LINE.match(core):
         return None

@@ -550,3 +550,16 @@ def test_a_caption_saying_how_a_tool_ran_names_no_system():
     assert system_label("I run 10 times dbench on ext3 and i have the following:") is not None
     assert system_label("and with the patch:") == "with the patch"
 
+
+def test_a_caption_leading_in_with_and_names_what_follows_it():
+    # the real-posts issue's tool output under a caption (#10): `and after enabling the prefetcher:`
+    from transforms.extract import extract_explained
+    from transforms.rows import result_rows
+
+    table = ("Function    Best Rate MB/s  Avg time     Min time     Max time\n"
+             "Copy:           {:.1f}     0.008102     0.008051     0.008213\n")
+    text = "STREAM on the Ampere box:\n\n" + table.format(19873.2) + "\nand after enabling the prefetcher:\n\n" \
+        + table.format(21002.9)
+    got = {(r["system"], r["value"]) for r in result_rows(extract_explained(text, "m")[0]) if r["metric"] == "copy"}
+    assert got == {("the Ampere box", 19873.2), ("after enabling the prefetcher", 21002.9)}
+

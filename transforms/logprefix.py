@@ -41,7 +41,9 @@ _HOST_TAG = re.compile(r"[A-Za-z][\w.-]{0,62}[ \t]{0,30}\|(?:[ \t]|$)")
 _DIFF_OLD = re.compile(r"<[ \t]")
 # `grep READ *.out`: each line after the name of the file it was found in (`sda.test1.out:`,
 # `logs/run-2.log:12:`)
-_GREP_NAME = r"[ \t]{0,8}[\w+-][\w./+-]{0,80}\.(?:out|log|txt|res|results?|dat|data)(?::\d{1,9})?:[ \t]"
+_FILE_STEM = r"[\w+-][\w./+-]{0,80}"  # a result file's name up to its extension (`sda.test1`, `logs/run-2`)
+_LINE_NUMBER = r"(?::\d{1,9})?:"  # `grep -n` puts the line number after the name
+_GREP_NAME = rf"[ \t]{{0,8}}{_FILE_STEM}\.(?:out|log|txt|res|results?|dat|data){_LINE_NUMBER}[ \t]"
 _GREP_FILE = re.compile(_GREP_NAME + "+")
 
 _TIMES = (("iso", _ISO), ("syslog", _SYSLOG), ("uptime", _UPTIME))
@@ -135,7 +137,7 @@ def strip_text(text: str) -> str:
 
 
 # `default-brd.1.fio:     read`: the lead of a line `grep` found in one of several result files
-_GREP_LEAD = re.compile(r"^(?P<file>[\w+-][\w./+-]{0,80}?\.[A-Za-z]{1,8})(?::\d{1,9})?:[ \t]*+(?P<rest>.{0,60})$")
+_GREP_LEAD = re.compile(rf"^(?P<file>{_FILE_STEM}\.[A-Za-z]{{1,8}}){_LINE_NUMBER}[ \t]*+(?P<rest>.{{0,60}})$")
 _NUMBERED = re.compile(r"^(?P<stem>.{1,80}?)[._-](?P<n>\d{1,3})$")
 
 

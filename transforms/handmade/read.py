@@ -885,8 +885,8 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
         return [], ex
     bench = att.benchmark
     ex.benchmark, ex.evidence = bench, att.evidence
-    other = evidence.other_benchmark(t.caption or _line_above(block, t.start)
-                                     or _line_above(plain[max(0, abs_lo - 3):abs_lo], 3))
+    heading = _line_above(block, t.start) or _line_above(plain[max(0, abs_lo - 3):abs_lo], 3)  # the line over the table
+    other = evidence.other_benchmark(t.caption or heading)
     if other and bench == "kernbench" and re.match(r"(?i)compil|build", other):
         other = None  # kernbench is a kernel build
     if other and not att.evidence.startswith("named in the block"):
@@ -966,8 +966,7 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
         default_sys = default_sys or naming_caption(seg.lines, lo + t.start, 0, seg.before)
     if t.change:
         where = " ".join(x for x in (t.caption or "", *t.header) if x)
-        baseline = t.baseline or evidence.baseline_named(where) or evidence.baseline_named(
-            _line_above(block, t.start) or _line_above(plain[max(0, abs_lo - 3):abs_lo], 3) or "")
+        baseline = t.baseline or evidence.baseline_named(where) or evidence.baseline_named(heading or "")
         if default_sys and baseline and evidence.baseline_named(default_sys) == baseline:
             default_sys = None  # `Changes relative to 6.8-rc1`: the caption names the baseline, not the system
         with_without = evidence.with_without(plain[: seg.offset + lo + t.start])
@@ -980,7 +979,7 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
     results: list[Result] = []
     caption_metric = None
     if any(v.label is None for v in t.values):
-        above = t.caption or _line_above(block, t.start) or _line_above(plain[max(0, abs_lo - 3):abs_lo], 3) or ""
+        above = t.caption or heading or ""
         if not (t.caption or _line_above(block, t.start)) and _table_row_above(plain, abs_lo):
             above = ""  # the last row of the table before (`w25   2408853/232176`) captions nothing
         caption_metric = (above.strip('"') if series else None) or metrics.metric_in(bench, above) or (

@@ -94,7 +94,10 @@ _SYNONYMS: dict[str, dict[str, str]] = {
                "sequential create create": "seq_create", "sequential create read": "seq_stat",
                "sequential create delete": "seq_delete", "random create create": "random_create",
                "random create read": "random_stat", "random create delete": "random_delete",
-               "sequential output rewrite": "seq_rewrite"},
+               "sequential output rewrite": "seq_rewrite",
+               # the same heads as people retell them: `sequential block output`, `block input`
+               "sequential block output": "seq_output_block", "block output": "seq_output_block",
+               "sequential block input": "seq_input_block", "block input": "seq_input_block"},
     "dd": {"throughput": "throughput", "speed": "throughput", "rate": "throughput",
            "bandwidth": "throughput", "copied": "throughput", "write_bw": "throughput", "write bw": "throughput",
            "read_bw": "throughput", "read bw": "throughput"},

@@ -1382,6 +1382,9 @@ def _without_end_remark(text: str) -> str:
     return text[:cut].rstrip() if text.endswith(")") and cut > 0 and ")" not in text[cut:-1] else text
 
 
+_UNIT_TAIL = re.compile(r"(?<![ \t])[ \t]*+(?:,[ \t]*+[A-Za-z/%µ]{1,12}+|\([A-Za-z/%µ]{1,12}+\))[ \t]*+:?$")  # `, K/sec:`, `(MB/s)`
+
+
 def _caption_measure(caption: str | None) -> str | None:
     """`LMbench running times:`: a caption that names what the table's figures measure."""
     text = (caption or "").strip().rstrip(":").strip()
@@ -1760,6 +1763,9 @@ def _table_from(lines: list[str], grid: list[list[Cell] | None], rows: list[int]
     elif t.kind == "key_value" and len(row_labels) >= 2 and row_votes == 0 and n == 1 \
             and all(_NAMES_SYSTEM.search(lab) for lab in row_labels):
         t.orientation = "rows=systems"  # `Baseline v4.10.0  : 60316 Mbit/s` / `This patch : 60662 Mbit/s`
+    elif t.kind == "key_value" and len(row_labels) >= 2 and row_votes == 0 and n == 1 \
+            and _caption_measure(_UNIT_TAIL.sub("", t.caption or "")):
+        t.orientation = "rows=systems"  # `Bonnie++ sequential block output, K/sec:` over `ext4:  512340`
     elif row_votes == 0 and heads and any(_headline(hd) for hd in heads) \
             and not any(names_tool(lab) for lab in row_labels):
         t.orientation = "rows=systems"  # `tbench (MB/s)  turbostat PkgWatt` over kernels or governors

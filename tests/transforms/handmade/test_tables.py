@@ -2486,3 +2486,13 @@ def test_the_issue_s_tables_under_a_caption_naming_their_columns_or_baseline():
     assert got == {(None, "randread", "6.6", 2.1, "%"), (None, "randwrite", "6.6", -0.4, "%"),
                    (None, "randread", "6.6", 0.8, "%"), (None, "randwrite", "6.6", 1.7, "%")}
 
+
+def test_keys_naming_no_measure_under_a_caption_naming_one_are_the_systems():
+    # the real-posts issue's re-typed summaries (#10): one figure per key, the keys no metric of any
+    # tool, the caption the measure (`block output` as people retell bonnie's `Sequential Output Block`)
+    text = "Bonnie++ sequential block output, K/sec:\n  ext4:  512340\n  xfs:   548210\n  btrfs: 498770\n"
+    got = {(r["benchmark"], r["system"], r["metric"], r["value"])
+           for r in result_rows(extract_explained(text, "m", subject="[PATCH] bonnie numbers")[0])}
+    assert got == {("bonnie", "ext4", "seq_output_block", 512340.0), ("bonnie", "xfs", "seq_output_block", 548210.0),
+                   ("bonnie", "btrfs", "seq_output_block", 498770.0)}
+

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 
 from transforms.handmade.cells import HEDGES, cells
+from transforms.parsers._common import SETTING
 from transforms.tools import names_pattern
 
 _BEFORE_AFTER = re.compile(
@@ -226,16 +227,13 @@ def arrows(i: int, line: str) -> list[ProseValue]:
     if not (ua or ub or a[1] or key):
         return []  # bare `3 -> 4`: an index or a count, not a result
     metric_key = bool(key) and (any_metric(key) or bool(benchmarks_in(key)))  # `hackbench (lower is better):`
-    setting = (sk.group(1), sk.group(2)) if (sk := _SETTING_KEY.match(key)) else None  # `clients=16:`: how it ran
+    setting = (sk["key"], sk["val"]) if (sk := SETTING.match(key)) else None  # `clients=16:`: how it ran
     out: list[ProseValue] = []
     for value, scale, u, paren, when in ((a[0], a[1], ua or ub, pa, "before"), (b, sb, ub or ua, pb, "after")):
         system = paren or (None if metric_key or setting else key or None)
         out.append(ProseValue(i, value, u, system, key if metric_key else None, scale, None if paren else when,
                               setting))
     return out
-
-
-_SETTING_KEY = re.compile(r"^([A-Za-z][\w.-]{0,30}+)=([\w.%+-]{1,20}+)$")  # `clients=16`, `bs=4k`
 
 
 # `9234 Mbit/s (vanilla) vs 9410 Mbit/s (patched)`: two values, each with the name it was measured on

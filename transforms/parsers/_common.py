@@ -611,7 +611,8 @@ def label_right_above(lines: Sequence[str], start: int) -> str | None:
     return label
 
 
-_TOOL_WORD = re.compile(r"(?i)\b(?:" + names_pattern() + r"|benchmarks?|results?|output|numbers|tests?)\b")
+_TOOL_NAMES_ALT = names_pattern()  # every tool's name, as one alternation the patterns below share
+_TOOL_WORD = re.compile(r"(?i)\b(?:" + _TOOL_NAMES_ALT + r"|benchmarks?|results?|output|numbers|tests?)\b")
 
 
 _OUTER_REACH = 40  # lines above an indented label searched for the label it is indented under
@@ -710,9 +711,9 @@ _TOOL_THEN = re.compile(r"(?i)^(?:" + names_pattern(without=("stream", "dd")) + 
                         r"[ \t]++(?=(?:with|without|w/o?|on|under|before|after)[ \t])")
 
 
-_TOOL_IN = re.compile(r"(?i)(?<![\w/.-])(?:" + names_pattern() + r")(?![\w/-])")
+_TOOL_IN = re.compile(r"(?i)(?<![\w/.-])(?:" + _TOOL_NAMES_ALT + r")(?![\w/-])")
 _ON_WHAT = re.compile(r"(?i)\b(?:on|with|under|using|in|over|via)\b")
-_TOOL_FIRST = re.compile(r"(?i)^(?:" + names_pattern() + r")\b")
+_TOOL_FIRST = re.compile(r"(?i)^(?:" + _TOOL_NAMES_ALT + r")\b")
 
 
 def tool_caption(label: str) -> bool:

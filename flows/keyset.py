@@ -50,6 +50,10 @@ class KeySet:
         a = self._sorted
         if not ds:
             return []
+        if len(ds) == 1:  # a worker asks per message: no arrays built (4 us -> 0.7 us)
+            d = ds[0]
+            i = int(a.searchsorted(d)) if len(a) else 0
+            return [(i < len(a) and a[i] == d) or d in self._recent]
         if len(a):
             q = np.array(ds, dtype=DTYPE)
             i = np.searchsorted(a, q)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from flows import keyset
 from flows.keyset import KeySet, digest
 from flows.steps import Known
@@ -18,6 +21,21 @@ def test_membership_before_and_after_merges(monkeypatch):
     assert "a" in ks and "b" in ks and "c" not in ks and "" not in ks
     assert len(ks) == 52
     assert ks.digests() == KeySet(["b", "a", *keys[:50]]).digests()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.text(max_size=8), max_size=40), st.lists(st.text(max_size=8), max_size=10),
+       st.integers(min_value=2, max_value=9))
+def test_one_key_asked_alone_answers_as_in_a_batch(held, asked, merge_at):
+    # a worker asks one key at a time (its own path); a batch goes through the arrays
+    keyset.MERGE_AT, old = merge_at, keyset.MERGE_AT
+    try:
+        ks = KeySet(held)
+    finally:
+        keyset.MERGE_AT = old
+    probes = [digest(k) for k in [*asked, *held[:5]]]
+    assert [ks.contains([d])[0] for d in probes] == ks.contains(probes) == [
+        k in set(held) for k in [*asked, *held[:5]]]
 
 
 def test_digests_survive_a_fixed_width_array():

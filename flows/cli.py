@@ -71,6 +71,8 @@ def ingest(
     dask_address: Annotated[str | None, typer.Option(help="Dask scheduler tcp://HOST:PORT (default: a local 2-worker cluster)")] = None,
     recheck: Annotated[bool, typer.Option("--recheck", help="Ask again for units taken as settled (HyperKitty months)")] = False,
     full_flow: Annotated[bool, typer.Option("--full-flow", help="Run the Prefect flow even when no unit has changed")] = False,
+    workers: Annotated[int | None, typer.Option(
+        "--workers", min=1, help="Worker processes that decode and extract a unit (default: the CPUs, at most 4)")] = None,
 ) -> None:
     """Run the ingest flow for every enabled source (or the named ones).
 
@@ -89,6 +91,10 @@ def ingest(
     _months(since, until)
     if not source and not cfg.enabled_sources:
         fail(f"no enabled source in {cfg.path}")
+    if workers is not None:
+        from flows.workers import WORKERS_ENV
+
+        os.environ[WORKERS_ENV] = str(workers)  # read where the pool is sized, here and in deployments' runs
     quiet_prefect(verbose)
     from warehouse.lake import LakeError
 

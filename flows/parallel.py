@@ -31,6 +31,14 @@ DECODE, EXTRACT, RECORD = 1, 2, 3  # phases of a message's work, as `workers.mar
 
 
 def default_workers() -> int:
+    """Worker processes for a unit's extraction: `listbench ingest --workers N` (the environment's
+    LISTBENCH_WORKERS, so that a deployment's runs and their processes see it too), else the
+    machine's CPUs, at most 4."""
+    given = os.environ.get(wk.WORKERS_ENV, "").strip()
+    if given:
+        if not given.isdigit() or int(given) < 1:
+            raise ValueError(f"{wk.WORKERS_ENV} must be a whole number of worker processes, 1 or more (got {given!r})")
+        return int(given)
     return max(1, min(4, os.cpu_count() or 1))
 
 

@@ -39,6 +39,7 @@ Task = tuple[tuple[Any, ...], dict[str, Any]]
 OnStop = Callable[[tuple[Any, ...], dict[str, Any], int, int, str], Task]
 
 _SLOT: Any = None  # in a worker: [message index, started (monotonic, 0 = idle), phase]
+WORKERS_ENV = "LISTBENCH_WORKERS"  # `listbench ingest --workers N`: set for the run and what it starts
 _ALARM = 0.0  # inline: seconds per message armed by `mark` (0: none)
 MAX_RETRIES = 3  # a batch whose worker dies outside any message is sent again this often
 IN_FLIGHT = 2  # batches sent to a worker at once: the next one is there when this one ends

@@ -128,3 +128,11 @@ def test_extract_shows_the_summary_and_the_series_on_request():
     assert len(series) == 48 and len(both) == len(summary) + 48
     r = run_cli("extract", str(post))
     assert "48 interval rows not shown (--intervals prints them)" in r.stderr.decode()
+
+
+def test_ingest_takes_a_number_of_workers_and_refuses_fewer_than_one():
+    r = run_cli("ingest", "--workers", "2", "--config", "/no/such.toml")  # taken: the config is what fails
+    assert r.returncode == 1 and "config file not found" in r.stderr.decode()
+    r = run_cli("ingest", "--workers", "0", "--config", "/no/such.toml")
+    err = r.stderr.decode()
+    assert r.returncode == 2 and "--workers" in err and "Traceback" not in err

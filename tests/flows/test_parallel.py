@@ -232,3 +232,26 @@ def test_a_message_that_kills_its_worker_is_recorded_and_the_rest_load(tmp_path,
     (q,) = work.records.quarantine
     assert (q["expectation"], q["message_id"]) == ("extraction crashed", "p7@test")
     assert work.stats.skipped_reasons == ["message 7: extraction crashed (worker process died)"]
+
+
+def test_the_number_of_workers_is_the_one_asked_for(corpus, monkeypatch):
+    # `listbench ingest --workers N` sets LISTBENCH_WORKERS; a unit's pool is sized by it
+    from flows import steps
+    from flows import workers as wk
+    from flows.parallel import default_workers
+
+    monkeypatch.setattr(steps, "PARALLEL_MIN_BYTES", 0)
+    asked: list[int] = []
+    real = wk.pool
+    monkeypatch.setattr(wk, "pool", lambda n: asked.append(n) or real(n))
+    monkeypatch.setenv(wk.WORKERS_ENV, "3")
+    assert default_workers() == 3
+    stats, rows = _rows(corpus, None)
+    assert asked == [3]
+    assert rows == _rows(corpus, 1)[1]
+    for bad in ("0", "two", "-1"):
+        monkeypatch.setenv(wk.WORKERS_ENV, bad)
+        with pytest.raises(ValueError, match="LISTBENCH_WORKERS must be a whole number"):
+            default_workers()
+    monkeypatch.delenv(wk.WORKERS_ENV)
+    assert 1 <= default_workers() <= 4

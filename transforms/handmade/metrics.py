@@ -315,6 +315,7 @@ _UNITS: dict[str, str] = {
     "ops/s": "ops/s", "ops/sec": "ops/s", "op/s": "ops/s", "events/s": "events/s",
     "events/sec": "events/s", "lps": "lps", "lpm": "lpm", "mwips": "MWIPS",
     "%": "%", "%cpu": "%CPU", "x": "x",
+    "/sec": "/sec", "seeks/sec": "/sec", "seeks/s": "/sec",  # bonnie's seeks
 }  # fmt: skip
 _MB_CASE = re.compile(r"^[kmg]b(?:/|ps)", re.I)
 _MIB_BITS = re.compile(r"^[KMG]ib/s(?:ec)?$")  # lower-case b after `i`: bits, however loosely spelled

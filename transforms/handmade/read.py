@@ -79,6 +79,7 @@ from transforms.parsers._common import (
     system_label,
     tool_condition,
 )
+from transforms.parsers.netperf.common import TEST_NAMES as NETPERF_TESTS
 from transforms.shell import is_shell_syntax, prompt_end
 
 MAX_BLOCK_LINES = 600
@@ -1316,6 +1317,9 @@ _RESULTS_ARE = re.compile(r"(?i)\b(?:results?|numbers?|values?|figures?)[ \t]++(
 _FIO_ENGINE = re.compile(r"(?i)^[ \t]*+(?:io_uring|libaio|psync|pvsync2?|sync|posixaio|mmap|windowsaio|spdk|xnvme)"
                          r"[ \t]*+:?$")
 _FIO_LABEL_PARAMS = ((_FIO_RW, "rw"), (_FIO_ENGINE, "ioengine"))
+# `read iops : 105,600`, `randwrite bw`: fio's I/O pattern, then the measure fio prints for it
+_FIO_RW_MEASURE = re.compile(r"(?i)^[ \t]*+(?P<rw>(?:rand)?(?:read|write|rw|trim)|readwrite)[ \t]++"
+                             r"(?P<measure>iops|bw|bandwidth)[ \t]*+:?$")
 # mmtests' vmstat counters printed under its reports (`Ops NUMA hint faults  226763.00`): what the
 # kernel did during the run, not what the benchmark measured (its `Duration Elapsed` is the run's time)
 _MMTESTS_MONITOR = re.compile(r"^Ops\s++[A-Z]")
@@ -1361,6 +1365,11 @@ def _result(bench: str, line: int, label: str | None, value: float, unit: str | 
         key = next((k for pattern, k in _FIO_LABEL_PARAMS if pattern.match(label) and k not in params), None)
         if key is not None:
             params, label, printed = {**params, key: label.strip(" :").lower()}, None, label.strip(" :")
+    if bench == "netperf" and label and "test" not in params and label.strip(" :").upper() in NETPERF_TESTS:
+        params = {**params, "test": label.strip(" :").upper()}  # `TCP_RR : 21,304 trans/s`: the test, as the tool's rows say
+    if bench == "fio" and label and "rw" not in params and (split := _FIO_RW_MEASURE.match(label)):
+        printed = printed or label.strip(" :")
+        params, label = {**params, "rw": split["rw"].lower()}, split["measure"]
     if bench == "fio" and system and _FIO_RW.match(system) and "rw" not in params:
         params, system = {**params, "rw": system.strip(" :").lower()}, None  # `randread  randwrite` heads: how fio ran
     if statistic != "value" and label and label.lower() in MEAN_STAT and bench in metrics.DEFAULT_METRIC:

@@ -325,8 +325,8 @@ def read_summaries(lines: list[str], taken: set[int]) -> tuple[list[KeyValue], l
         if any(c.kind == "label" for c in _outside_asides(rest[1:])[:2]) and rest[0].unit is None:
             continue  # `key: 12 of them were ...` is prose; `IOPS :147,182  (stdev:186 IOPS/s)` is not
         u = rest[0].unit or (said_unit if rest[0].kind == "abs" else None)
-        if u is None and unit_of(key) == "IOPS":
-            u = "IOPS"  # `IOPS : 147,182`: the key is the unit
+        if u is None and key.split() and unit_of(key.split()[-1]) == "IOPS":
+            u = "IOPS"  # `IOPS : 147,182`, `read iops : 105,600`: the key (its last word) is the unit
         params: dict[str, str] = {}
         if _DIRECTION_KEY.match(key) and u in _MEASURE_UNITS:
             # `vm -> dom0: 4.5Gb/s`: which way it flowed, measured on the system of the label above

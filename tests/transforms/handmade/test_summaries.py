@@ -581,3 +581,29 @@ def test_a_scale_in_brackets_after_the_key_is_kept_as_printed():
     got = {(r["metric"], r["value"], r["unit"], r["params"].get("scale"))
            for r in result_rows(extract_explained(text, "m", subject="[PATCH] block: faster reads")[0])}
     assert got == {("avg_latency", 12.3, "us", None), ("iops", 120.0, "IOPS", "k")}
+
+
+def test_retyped_summaries_keep_the_test_the_pattern_and_the_seeks_unit():
+    # the real-posts issue's re-typed summaries (#10): a label line, then `KEY : value unit (stdev: x unit)`
+    # lines with thousands separators and units spelled loosely (`K/sec`); the value before the
+    # parenthesis. netperf's test names stay as its rows' `test`, fio's `read iops` is IOPS of reads,
+    # and bonnie's seeks are printed `/sec`
+    text = ("host:\n  TCP_STREAM : 9,412.55 Mb/s (stdev: 12.1 Mb/s)\n  TCP_RR     : 21,304 trans/s (stdev: 210 trans/s)\n"
+            "\nguest:\n  TCP_STREAM : 8,011.02 Mb/s (stdev: 40.5 Mb/s)\n  TCP_RR     : 17,890 trans/s (stdev: 190 trans/s)\n")
+    got = {(r["system"], r["metric"], r["params"].get("test"), r["value"], r["unit"])
+           for r in result_rows(extract_explained(text, "m", subject="[PATCH] virtio-net: netperf numbers")[0])}
+    assert got == {("host", "throughput", "TCP_STREAM", 9412.55, "Mbit/s"), ("host", "transaction_rate", "TCP_RR", 21304, "trans/s"),
+                   ("guest", "throughput", "TCP_STREAM", 8011.02, "Mbit/s"), ("guest", "transaction_rate", "TCP_RR", 17890, "trans/s")}
+    text = ("fio 4k randread, iodepth=32\n\n2.6.24-rc3:\n    read bw   : 412.5 MiB/s  (stdev 3.1 MiB/s)\n"
+            "    read iops : 105,600      (stdev 800)\n\n2.6.24-rc3 + patch:\n    read bw   : 455.0 MiB/s  (stdev 2.9 MiB/s)\n"
+            "    read iops : 116,480      (stdev 740)\n")
+    got = {(r["system"], r["metric"], r["params"].get("rw"), r["value"], r["unit"])
+           for r in result_rows(extract_explained(text, "m")[0])}
+    assert got == {("2.6.24-rc3", "bandwidth", "read", 412.5, "MiB/s"), ("2.6.24-rc3", "iops", "read", 105600, "IOPS"),
+                   ("2.6.24-rc3 + patch", "bandwidth", "read", 455, "MiB/s"),
+                   ("2.6.24-rc3 + patch", "iops", "read", 116480, "IOPS")}
+    text = ("Bonnie++ 1.03, 4G file:\n\next4\n  Sequential Output Block : 85,312 K/sec\n  Random Seeks            : 312.4 /sec\n"
+            "\nxfs\n  Sequential Output Block : 91,004 K/sec\n  Random Seeks            : 298.1 seeks/sec\n")
+    got = {(r["system"], r["metric"], r["value"], r["unit"]) for r in result_rows(extract_explained(text, "m")[0])}
+    assert got == {("ext4", "seq_output_block", 85312, "K/sec"), ("ext4", "random_seeks", 312.4, "/sec"),
+                   ("xfs", "seq_output_block", 91004, "K/sec"), ("xfs", "random_seeks", 298.1, "/sec")}

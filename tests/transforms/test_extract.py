@@ -149,3 +149,17 @@ def test_a_line_its_parser_cannot_read_stays_in_quarantine_and_is_read_by_hand_t
     got = {(r["benchmark"], r["params"].get("when"), r["value"], r["unit"]) for r in result_rows(runs)}
     assert got == {("dbench", "before", 412.3, "MB/s"), ("dbench", "after", 455.1, "MB/s")}
     assert any(e.taken_for.startswith("prose") for e in explained)
+
+
+def test_a_score_line_the_parser_cannot_place_is_left_to_the_hand_table_it_ends():
+    # the real-posts issue's hand tables (#10): a header row of configuration names over rows of
+    # metric names; UnixBench's own index line closes it, two scores the parser has no columns for
+    text = ("UnixBench 5.1.3 index scores\n\nTest                          host      guest\n"
+            "Dhrystone 2                   3012.4    2950.1\nWhetstone                      812.3     801.9\n"
+            "Execl Throughput              1320.5     980.2\nSystem Benchmarks Index Score 1502.1    1280.4\n")
+    runs, _, _ = extract_explained(text, "m", subject="Re: UnixBench on KVM guest")
+    assert [(r.parser.name, r.run.status) for r in runs] == [("handmade", "ok"), ("unixbench", "unparsed")]
+    assert runs[1].run.reason.startswith("unreadable score line")
+    got = {(r["system"], r["metric"], r["value"]) for r in result_rows(runs)}
+    assert {s for s, _, _ in got} == {"host", "guest"} and len(got) == 8
+    assert {("host", "index_score", 1502.1), ("guest", "index_score", 1280.4), ("guest", "dhrystone", 2950.1)} <= got

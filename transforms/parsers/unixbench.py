@@ -701,7 +701,7 @@ class _Reader:
             for column, v in zip(columns, values, strict=True):
                 b.add(Result(metric, label, v, "index", dict(params), system=column, statistic=statistic, line=i), j)
         else:
-            b.reason = b.reason or f"line {i}: {len(values)} scores but no matching columns"
+            b.reason = b.reason or f"unreadable score line {i}: {len(values)} scores but no matching columns"
             b.end = max(b.end, j)
         return j
 

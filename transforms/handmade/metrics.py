@@ -227,6 +227,8 @@ def metric_for(benchmark: str, label: str | None, unit: str) -> tuple[str, str]:
         found = canonical(benchmark, label)
         if found is not None:
             return found, label
+        if unit and _unit_of(label) == unit and (by_unit := BY_UNIT.get(benchmark, {}).get(unit)):
+            return by_unit, label  # `queries/s  30468.0`: a row named by its unit, the tool's measure in it
         if command_params(label, benchmark) is None:
             words = label.split()
             if len(words) >= 2 and unit is not None and _unit_of(words[-1]) == unit:

@@ -938,6 +938,9 @@ def _table_run(seg: Segment, lo: int, block: list[str], t: Table, plain: list[st
     if not headed and not any(v.unit for v in t.values) and (said := _unit_said_above(plain, abs_lo + t.start)):
         for v in t.values:  # `Context switching with 4K - times in microseconds - smaller is better`
             v.unit = said
+    if not any(v.unit for v in t.values) and (bracketed := _unit_heading(plain, abs_lo + t.start)) and bracketed[0]:
+        for v in t.values:  # `tbench throughput (GB/sec):` over heads and rows: their unit, said once above
+            v.unit = bracketed[0]
     if not any(v.unit for v in t.values) and (defined := _head_units(plain, abs_lo + t.start, t.header)):
         for v in t.values:  # `The 'Metric' is the average time in seconds` above `Kernel  Metric  Change (%)`
             v.unit = defined.get(v.label or "", v.unit)
@@ -1377,6 +1380,8 @@ def _result(bench: str, line: int, label: str | None, value: float, unit: str | 
         r = _result(bench, line, None, value, unit, system, params, layout, change, statistic, implied)
         r.metric_label = label
         return r
+    if label and not unit and "/" in label and (as_unit := metrics.unit(label)) is not None:
+        unit = as_unit  # `queries/s  30468.0  32204.0`: the row's label is its unit
     if label and not unit and (scaled := _SCALED_LABEL.match(label)):  # `IOPS (k): 120`: 120 IOPS at scale k
         label, params = scaled["label"], {**params, "scale": scaled["scale"]}
         unit = "IOPS" if metrics.unit(label) == "IOPS" else None

@@ -1237,3 +1237,19 @@ def test_a_test_named_over_figures_is_what_was_measured_and_the_system_is_named_
 
     assert io_test_label("2) Random read:") == "Random read" and system_label("2) Random read:") is None
     assert io_test_label("randwrite:") == "randwrite" and io_test_label("1. Without MMC software queue") is None
+
+
+def test_a_unit_said_once_above_a_table_and_a_row_named_by_its_unit():
+    # the real-posts issue's hand tables (#10): a unit in a caption (`tbench throughput (GB/sec):`)
+    # is the unit of the figures under it, not the tool's usual one; a row named by a unit
+    # (`queries/s`) is the tool's measure in that unit
+    text = "tbench throughput (GB/sec):\n\nclients   vanilla   patched\n1         3.2       3.3\n8         24.1      24.9\n"
+    got = {(r["system"], r["params"].get("clients"), r["value"], r["unit"])
+           for r in result_rows(extract_explained(text, "m", subject="[PATCH] tbench")[0])}
+    assert got == {("vanilla", "1", 3.2, "GB/s"), ("patched", "1", 3.3, "GB/s"),
+                   ("vanilla", "8", 24.1, "GB/s"), ("patched", "8", 24.9, "GB/s")}
+    text = ("sysbench oltp_read_write, 16 threads:\n\n                 5.10        5.15\n"
+            "transactions/s   1523.4      1610.2\nqueries/s        30468.0     32204.0\n")
+    got = {(r["system"], r["metric"], r["value"], r["unit"]) for r in result_rows(extract_explained(text, "m")[0])}
+    assert got == {("5.10", "transactions_per_second", 1523.4, "trans/s"), ("5.15", "transactions_per_second", 1610.2, "trans/s"),
+                   ("5.10", "queries_per_second", 30468, "ops/s"), ("5.15", "queries_per_second", 32204, "ops/s")}

@@ -712,13 +712,15 @@ _IN_UNIT = re.compile(r"(?i)\b(?:times|latenc(?:y|ies)|bandwidths?|throughput|ra
                       r"[ \t]++(?:are[ \t]++)?in[ \t]++(?P<unit>[A-Za-z/%µ]{1,12}+)\b")
 
 
+# `iperf3 TCP, Gbits/sec`: a heading's last part, after a comma, a unit alone
+_UNIT_LAST = re.compile(r",[ \t]*+(?P<unit>[A-Za-z/%µ]{1,12}+)[ \t]*+:?$")
 # `Below the kIOPS measured with fio ...:`: the unit as what was measured
 _UNIT_MEASURED = re.compile(r"(?i)\bthe[ \t]++(?P<unit>[A-Za-z/%µ]{1,12}+)[ \t]++(?:measured|reported|achieved|obtained)\b")
 
 
 def _unit_said_above(plain: list[str], start: int) -> str | None:
     """The unit a heading over the table says its figures are in (`times in microseconds`,
-    `bandwidth in MB/s`, `the kIOPS measured`), the nearest line of words above (rules and the table's own head lines
+    `bandwidth in MB/s`, `the kIOPS measured`, `iperf3 TCP, Gbits/sec`), the nearest line of words above (rules and the table's own head lines
     aside, none a sentence) when it says so."""
     seen = 0
     for k in range(start - 1, max(-1, start - 9), -1):
@@ -728,7 +730,7 @@ def _unit_said_above(plain: list[str], start: int) -> str | None:
         seen += 1
         if seen > 4 or text.endswith(".") or len(text.split()) > 14:
             return None
-        m = _IN_UNIT.search(text) or _UNIT_MEASURED.search(text)
+        m = _IN_UNIT.search(text) or _UNIT_MEASURED.search(text) or _UNIT_LAST.search(text)
         if m:
             u = unit_in(m.group("unit"))
             return u if u not in (None, "%", "x") else None
@@ -1320,6 +1322,9 @@ _RESULTS_ARE = re.compile(r"(?i)\b(?:results?|numbers?|values?|figures?)[ \t]++(
 _FIO_ENGINE = re.compile(r"(?i)^[ \t]*+(?:io_uring|libaio|psync|pvsync2?|sync|posixaio|mmap|windowsaio|spdk|xnvme)"
                          r"[ \t]*+:?$")
 _FIO_LABEL_PARAMS = ((_FIO_RW, "rw"), (_FIO_ENGINE, "ioengine"))
+# `1 stream  4 streams` as heads: how many ran at once, a parameter of the tool's headline measure
+_COUNT_HEAD = re.compile(r"(?i)^[ \t]*+(?P<n>\d{1,5}+)[ \t]*+(?P<noun>streams?|clients?|threads?|jobs?|procs?|processes"
+                         r"|connections?|flows?|queues?|groups?|tasks?|vcpus?|cpus?|vms?|guests?)[ \t]*+:?$")
 # `read iops : 105,600`, `randwrite bw`: fio's I/O pattern, then the measure fio prints for it
 _FIO_RW_MEASURE = re.compile(r"(?i)^[ \t]*+(?P<rw>(?:rand)?(?:read|write|rw|trim)|readwrite)[ \t]++"
                              r"(?P<measure>iops|bw|bandwidth)[ \t]*+:?$")
@@ -1368,6 +1373,12 @@ def _result(bench: str, line: int, label: str | None, value: float, unit: str | 
         key = next((k for pattern, k in _FIO_LABEL_PARAMS if pattern.match(label) and k not in params), None)
         if key is not None:
             params, label, printed = {**params, key: label.strip(" :").lower()}, None, label.strip(" :")
+    if label and (counted := _COUNT_HEAD.match(label)) is not None:
+        noun = counted["noun"].lower()
+        key = noun if noun.endswith("s") and noun not in ("process",) else f"{noun}s"
+        key = {"processes": "procs", "process": "procs"}.get(key, key)
+        if key not in params:
+            params, label = {**params, key: counted["n"]}, None
     if bench == "netperf" and label and "test" not in params and label.strip(" :").upper() in NETPERF_TESTS:
         params = {**params, "test": label.strip(" :").upper()}  # `TCP_RR : 21,304 trans/s`: the test, as the tool's rows say
     if bench == "fio" and label and "rw" not in params and (split := _FIO_RW_MEASURE.match(label)):

@@ -1253,3 +1253,15 @@ def test_a_unit_said_once_above_a_table_and_a_row_named_by_its_unit():
     got = {(r["system"], r["metric"], r["value"], r["unit"]) for r in result_rows(extract_explained(text, "m")[0])}
     assert got == {("5.10", "transactions_per_second", 1523.4, "trans/s"), ("5.15", "transactions_per_second", 1610.2, "trans/s"),
                    ("5.10", "queries_per_second", 30468, "ops/s"), ("5.15", "queries_per_second", 32204, "ops/s")}
+
+
+def test_heads_counting_what_ran_at_once_are_a_parameter_of_the_measure():
+    # the real-posts issue's hand tables (#10): heads of parameters (`1 stream  4 streams`) over
+    # configurations' rows; the unit said after the caption's comma (`iperf3 TCP, Gbits/sec`)
+    text = ("iperf3 TCP, Gbits/sec\n\n            1 stream   4 streams   8 streams\n"
+            "old           9.41        9.38        9.35\nnew           9.42        9.40        9.39\n")
+    got = {(r["system"], r["metric"], r["params"].get("streams"), r["value"], r["unit"])
+           for r in result_rows(extract_explained(text, "m", subject="Re: iperf numbers with the new driver")[0])}
+    assert got == {("old", "throughput", "1", 9.41, "Gbit/s"), ("old", "throughput", "4", 9.38, "Gbit/s"),
+                   ("old", "throughput", "8", 9.35, "Gbit/s"), ("new", "throughput", "1", 9.42, "Gbit/s"),
+                   ("new", "throughput", "4", 9.40, "Gbit/s"), ("new", "throughput", "8", 9.39, "Gbit/s")}

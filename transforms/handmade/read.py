@@ -1375,8 +1375,7 @@ def _result(bench: str, line: int, label: str | None, value: float, unit: str | 
             params, label, printed = {**params, key: label.strip(" :").lower()}, None, label.strip(" :")
     if label and (counted := _COUNT_HEAD.match(label)) is not None:
         noun = counted["noun"].lower()
-        key = noun if noun.endswith("s") and noun not in ("process",) else f"{noun}s"
-        key = {"processes": "procs", "process": "procs"}.get(key, key)
+        key = "procs" if noun.startswith("proc") else noun if noun.endswith("s") else f"{noun}s"
         if key not in params:
             params, label = {**params, key: counted["n"]}, None
     if bench == "netperf" and label and "test" not in params and label.strip(" :").upper() in NETPERF_TESTS:

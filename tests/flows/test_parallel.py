@@ -234,12 +234,14 @@ def test_a_message_that_kills_its_worker_is_recorded_and_the_rest_load(tmp_path,
     assert work.stats.skipped_reasons == ["message 7: extraction crashed (worker process died)"]
 
 
-def test_the_number_of_workers_is_the_one_asked_for(corpus, monkeypatch):
+def test_the_number_of_workers_is_the_one_asked_for(tmp_path, monkeypatch):
     # `listbench ingest --workers N` sets LISTBENCH_WORKERS; a unit's pool is sized by it
     from flows import steps
     from flows import workers as wk
     from flows.parallel import default_workers
 
+    corpus = tmp_path / "c.mbox"
+    numbered_mbox(corpus, 60, {})  # seed posts with results among replies
     monkeypatch.setattr(steps, "PARALLEL_MIN_BYTES", 0)
     asked: list[int] = []
     real = wk.pool
@@ -247,7 +249,7 @@ def test_the_number_of_workers_is_the_one_asked_for(corpus, monkeypatch):
     monkeypatch.setenv(wk.WORKERS_ENV, "3")
     assert default_workers() == 3
     stats, rows = _rows(corpus, None)
-    assert asked == [3]
+    assert asked == [3] and stats.messages == 60 and rows["results"]
     assert rows == _rows(corpus, 1)[1]
     for bad in ("0", "two", "-1"):
         monkeypatch.setenv(wk.WORKERS_ENV, bad)

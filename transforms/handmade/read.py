@@ -1314,7 +1314,8 @@ def _row_benchmarks(t: Table) -> dict[str, str]:
     return named
 
 
-_FIO_RW = re.compile(r"(?i)^[ \t]*+(?:rand)?(?:read|write|rw|trim)[ \t]*+:?$|^[ \t]*+readwrite[ \t]*+:?$")
+_RW = r"(?:rand)?(?:read|write|rw|trim)|readwrite"  # fio's I/O patterns, as `rw=` takes them
+_FIO_RW = re.compile(rf"(?i)^[ \t]*+(?:{_RW})[ \t]*+:?$")
 # `Here results are throughput (MB/s)`: a caption saying what the figures below are, and in what
 _RESULTS_ARE = re.compile(r"(?i)\b(?:results?|numbers?|values?|figures?)[ \t]++(?:are|is)[ \t]++(?:the[ \t]++)?"
                           r"(?P<what>[a-z][\w/-]*+(?:[ \t]++[a-z][\w/-]*+){0,2})[ \t]*+\((?P<unit>[^()\n]{1,40}+)\)")
@@ -1326,7 +1327,7 @@ _FIO_LABEL_PARAMS = ((_FIO_RW, "rw"), (_FIO_ENGINE, "ioengine"))
 _COUNT_HEAD = re.compile(r"(?i)^[ \t]*+(?P<n>\d{1,5}+)[ \t]*+(?P<noun>streams?|clients?|threads?|jobs?|procs?|processes"
                          r"|connections?|flows?|queues?|groups?|tasks?|vcpus?|cpus?|vms?|guests?)[ \t]*+:?$")
 # `read iops : 105,600`, `randwrite bw`: fio's I/O pattern, then the measure fio prints for it
-_FIO_RW_MEASURE = re.compile(r"(?i)^[ \t]*+(?P<rw>(?:rand)?(?:read|write|rw|trim)|readwrite)[ \t]++"
+_FIO_RW_MEASURE = re.compile(rf"(?i)^[ \t]*+(?P<rw>{_RW})[ \t]++"
                              r"(?P<measure>iops|bw|bandwidth)[ \t]*+:?$")
 # mmtests' vmstat counters printed under its reports (`Ops NUMA hint faults  226763.00`): what the
 # kernel did during the run, not what the benchmark measured (its `Duration Elapsed` is the run's time)

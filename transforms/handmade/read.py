@@ -1379,8 +1379,8 @@ def _result(bench: str, line: int, label: str | None, value: float, unit: str | 
         key = "procs" if noun.startswith("proc") else noun if noun.endswith("s") else f"{noun}s"
         if key not in params:
             params, label = {**params, key: counted["n"]}, None
-    if bench == "netperf" and label and "test" not in params and label.strip(" :").upper() in NETPERF_TESTS:
-        params = {**params, "test": label.strip(" :").upper()}  # `TCP_RR : 21,304 trans/s`: the test, as the tool's rows say
+    if bench == "netperf" and label and "test" not in params and (test := label.strip(" :").upper()) in NETPERF_TESTS:
+        params = {**params, "test": test}  # `TCP_RR : 21,304 trans/s`: the test, as the tool's rows say
     if bench == "fio" and label and "rw" not in params and (split := _FIO_RW_MEASURE.match(label)):
         printed = printed or label.strip(" :")
         params, label = {**params, "rw": split["rw"].lower()}, split["measure"]
